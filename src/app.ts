@@ -1,0 +1,148 @@
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import { Redis } from 'ioredis';
+import type { Config } from './config.js';
+import type { AppContext } from './context.js';
+import { createDatabase, type Database } from './db/client.js';
+import { installAccessControl } from './http/access.js';
+import { installErrorHandling } from './http/errors.js';
+import { installMetrics } from './http/metrics.js';
+import { installOpenApi } from './http/openapi.js';
+import type { App } from './http/types.js';
+import { installValidation } from './http/validation.js';
+import { createAuthService } from './modules/auth/auth.service.js';
+import { authRoutes } from './modules/auth/auth.routes.js';
+import { createIdpService } from './modules/auth/idp.service.js';
+import { createOtpService } from './modules/auth/otp.service.js';
+import { createSessionsService } from './modules/auth/sessions.service.js';
+import { healthRoutes } from './modules/health/health.routes.js';
+import { usersRoutes } from './modules/users/users.routes.js';
+import { createUsersService } from './modules/users/users.service.js';
+import { createEmail } from './providers/email/email.js';
+import { createIdentityProvider } from './providers/idp/idp.js';
+import { Outbound } from './providers/outbound.js';
+import { createSms } from './providers/sms/sms.js';
+import { AppError } from './shared/errors.js';
+import { type Clock, systemClock } from './shared/clock.js';
+import { uuidv7 } from './shared/ids.js';
+
+export const API_PREFIX = '/api/v1';
+
+export interface BuildOptions {
+  config: Config;
+  clock?: Clock;
+  /** Run pending migrations before serving (default true). */
+  migrate?: boolean;
+  logger?: FastifyServerOptions['logger'];
+}
+
+function buildServices(ctx: AppContext) {
+  const sessions = createSessionsService(ctx);
+  const otp = createOtpService(ctx);
+  const users = createUsersService(ctx, { sessions });
+  const auth = createAuthService(ctx, { users, otp, sessions });
+  const idp = createIdpService(ctx, { users, auth });
+  return { sessions, otp, users, auth, idp };
+}
+export type Services = ReturnType<typeof buildServices>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ctx: AppContext;
+    services: Services;
+    database: Database;
+  }
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+export async function buildApp(opts: BuildOptions): Promise<App> {
+  const { config } = opts;
+  const app = Fastify({
+    logger: opts.logger ?? {
+      level: config.LOG_LEVEL,
+      redact: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.newPassword', '*.currentPassword'],
+    },
+    trustProxy: config.TRUST_PROXY,
+    bodyLimit: 1024 * 1024,
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : uuidv7();
+    },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  installValidation(app);
+  installErrorHandling(app);
+  // Bodiless POSTs sent with a JSON content type are treated as having no body.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) =>
+    body === '' ? done(null, undefined) : parseJson(req, body as string, done),
+  );
+  app.addHook('onSend', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+
+  const redis = config.REDIS_URL
+    ? new Redis(config.REDIS_URL, { connectTimeout: 2000, maxRetriesPerRequest: 1, lazyConnect: true })
+    : null;
+  if (redis) {
+    redis.on('error', (err) => app.log.warn({ err }, 'redis error'));
+    await redis.connect();
+  }
+
+  await app.register(helmet, { global: true });
+  await app.register(cors, { origin: config.CORS_ORIGINS === '*' ? true : config.CORS_ORIGINS.split(',').map((o) => o.trim()) });
+  await app.register(rateLimit, {
+    global: true,
+    max: config.RATE_LIMIT_MAX,
+    timeWindow: '1 minute',
+    redis: redis ?? undefined,
+    nameSpace: 'foodsave:rl:',
+    skipOnError: true,
+    errorResponseBuilder: (_req, ctx) =>
+      new AppError(429, 'RATE_LIMITED', `Too many requests; try again in ${Math.ceil(ctx.ttl / 1000)} s`),
+  });
+  installMetrics(app, API_PREFIX, config.METRICS_TOKEN);
+  await installOpenApi(app, API_PREFIX);
+
+  const database = createDatabase(config);
+  if (opts.migrate !== false) await database.migrate();
+  const outbound = new Outbound(app.log);
+  const clock = opts.clock ?? systemClock;
+  const ctx: AppContext = {
+    config,
+    db: database.db,
+    clock,
+    log: app.log,
+    redis,
+    sms: createSms(config, app.log),
+    email: createEmail(config, app.log),
+    idp: createIdentityProvider(config, clock),
+    outbound,
+  };
+  const services = buildServices(ctx);
+  app.decorate('ctx', ctx);
+  app.decorate('services', services);
+  app.decorate('database', database);
+
+  installAccessControl(app, services.sessions.authenticate);
+  await app.register(healthRoutes(database.db, database.kind), { prefix: API_PREFIX });
+  await app.register(authRoutes(services.auth, services.idp, config.AUTH_RATE_LIMIT_MAX), { prefix: API_PREFIX });
+  await app.register(usersRoutes(services.users), { prefix: API_PREFIX });
+
+  app.addHook('onClose', async () => {
+    await outbound.drain();
+    ctx.email.close();
+    await database.close();
+    await redis?.quit().catch(() => undefined);
+  });
+
+  if (config.SUPER_ADMIN_PHONE && config.SUPER_ADMIN_PASSWORD) {
+    await services.users.ensureSuperAdmin(config.SUPER_ADMIN_PHONE, config.SUPER_ADMIN_PASSWORD);
+  }
+  return app;
+}

@@ -1,0 +1,130 @@
+import { Type, type Static } from 'typebox';
+import { Value } from 'typebox/value';
+
+// The only place that reads process.env. Every variable is listed in the README.
+const Int = (def: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
+  Type.Integer({ default: def, minimum: min, maximum: max });
+const Str = (def: string) => Type.String({ default: def });
+const Opt = () => Type.Optional(Type.String({ minLength: 1 }));
+
+const ConfigSchema = Type.Object({
+  NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('production'), Type.Literal('test')], {
+    default: 'development',
+  }),
+  HOST: Str('0.0.0.0'),
+  PORT: Int(3000, 0, 65535),
+  LOG_LEVEL: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+    { default: 'info' },
+  ),
+  TRUST_PROXY: Type.Boolean({ default: false }),
+  CORS_ORIGINS: Str('*'),
+
+  DATABASE_URL: Opt(),
+  DATABASE_POOL_MAX: Int(10, 1, 200),
+  DATA_DIR: Str('./data'),
+  REDIS_URL: Opt(),
+
+  JWT_ACCESS_SECRET: Type.Optional(Type.String({ minLength: 32 })),
+  JWT_REFRESH_SECRET: Type.Optional(Type.String({ minLength: 32 })),
+  JWT_ISSUER: Str('foodsave-api'),
+  ACCESS_TOKEN_TTL_SECONDS: Int(900, 60, 86_400),
+  REFRESH_TOKEN_TTL_SECONDS: Int(7 * 86_400, 3600, 90 * 86_400),
+  OTP_SECRET: Type.Optional(Type.String({ minLength: 32 })),
+
+  RATE_LIMIT_MAX: Int(300, 1),
+  AUTH_RATE_LIMIT_MAX: Int(10, 1),
+
+  SUPER_ADMIN_PHONE: Opt(),
+  SUPER_ADMIN_PASSWORD: Type.Optional(Type.String({ minLength: 8, maxLength: 128 })),
+
+  SMS_PROVIDER: Type.Union([Type.Literal('log'), Type.Literal('twilio')], { default: 'log' }),
+  TWILIO_BASE_URL: Str('https://api.twilio.com'),
+  TWILIO_ACCOUNT_SID: Opt(),
+  TWILIO_AUTH_TOKEN: Opt(),
+  TWILIO_FROM: Opt(),
+
+  EMAIL_PROVIDER: Type.Union([Type.Literal('log'), Type.Literal('smtp')], { default: 'log' }),
+  SMTP_URL: Opt(),
+  EMAIL_FROM: Str('FoodSave <no-reply@foodsave.local>'),
+
+  IDP_JWKS_URL: Opt(),
+  IDP_ISSUER: Opt(),
+  IDP_AUDIENCE: Opt(),
+
+  METRICS_TOKEN: Opt(),
+});
+
+export type Config = Static<typeof ConfigSchema> & {
+  JWT_ACCESS_SECRET: string;
+  JWT_REFRESH_SECRET: string;
+  OTP_SECRET: string;
+};
+
+export class ConfigError extends Error {}
+
+const DEV_SECRETS = {
+  JWT_ACCESS_SECRET: 'development-only-access-secret-change-me-0001',
+  JWT_REFRESH_SECRET: 'development-only-refresh-secret-change-me-001',
+  OTP_SECRET: 'development-only-otp-secret-change-me-0000001',
+} as const;
+
+const BOOLEAN_KEYS = new Set(['TRUST_PROXY']);
+
+function coerce(env: Record<string, string | undefined>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const props = ConfigSchema.properties as Record<string, { type?: string }>;
+  for (const [key, schema] of Object.entries(props)) {
+    const raw = env[key];
+    if (raw === undefined || raw === '') continue;
+    if (BOOLEAN_KEYS.has(key)) out[key] = raw === 'true' ? true : raw === 'false' ? false : raw;
+    else if (schema.type === 'integer') out[key] = /^-?\d+$/.test(raw) ? Number(raw) : raw;
+    else out[key] = raw;
+  }
+  return out;
+}
+
+/** Validates the environment; a bad value throws a ConfigError naming the variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const input = Value.Default(ConfigSchema, coerce(env)) as Record<string, unknown>;
+  const errors = [...Value.Errors(ConfigSchema, input)];
+  if (errors.length > 0) {
+    const props = ConfigSchema.properties as Record<string, { anyOf?: { const: string }[] }>;
+    const lines = errors.map((e) => {
+      const key = e.instancePath.replace(/^\//, '');
+      const options = props[key]?.anyOf?.map((s) => s.const);
+      return `${key || '(root)'}: ${options ? `must be one of ${options.join(', ')}` : e.message}`;
+    });
+    throw new ConfigError(`Invalid configuration:\n  ${[...new Set(lines)].join('\n  ')}`);
+  }
+  const cfg = input as Static<typeof ConfigSchema>;
+  const prod = cfg.NODE_ENV === 'production';
+  const problems: string[] = [];
+  if (prod) {
+    for (const key of Object.keys(DEV_SECRETS) as (keyof typeof DEV_SECRETS)[]) {
+      if (!cfg[key]) problems.push(`${key}: required in production`);
+    }
+    if (cfg.SMS_PROVIDER === 'log') problems.push('SMS_PROVIDER: "log" would print one-time codes; use a real gateway in production');
+    if (cfg.EMAIL_PROVIDER === 'log') problems.push('EMAIL_PROVIDER: "log" would print one-time codes; use smtp in production');
+  }
+  if (cfg.SMS_PROVIDER === 'twilio') {
+    for (const key of ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM'] as const) {
+      if (!cfg[key]) problems.push(`${key}: required when SMS_PROVIDER=twilio`);
+    }
+  }
+  if (cfg.EMAIL_PROVIDER === 'smtp' && !cfg.SMTP_URL) problems.push('SMTP_URL: required when EMAIL_PROVIDER=smtp');
+  const idp = [cfg.IDP_JWKS_URL, cfg.IDP_ISSUER, cfg.IDP_AUDIENCE];
+  if (idp.some(Boolean) && !idp.every(Boolean)) {
+    problems.push('IDP_JWKS_URL, IDP_ISSUER, IDP_AUDIENCE: set all three or none');
+  }
+  if (Boolean(cfg.SUPER_ADMIN_PHONE) !== Boolean(cfg.SUPER_ADMIN_PASSWORD)) {
+    problems.push('SUPER_ADMIN_PHONE, SUPER_ADMIN_PASSWORD: set both or neither');
+  }
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  return {
+    ...cfg,
+    JWT_ACCESS_SECRET: cfg.JWT_ACCESS_SECRET ?? DEV_SECRETS.JWT_ACCESS_SECRET,
+    JWT_REFRESH_SECRET: cfg.JWT_REFRESH_SECRET ?? DEV_SECRETS.JWT_REFRESH_SECRET,
+    OTP_SECRET: cfg.OTP_SECRET ?? DEV_SECRETS.OTP_SECRET,
+  };
+}

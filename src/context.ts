@@ -1,0 +1,22 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Redis } from 'ioredis';
+import type { Config } from './config.js';
+import type { Db } from './db/client.js';
+import type { EmailSender } from './providers/email/email.js';
+import type { IdentityProvider } from './providers/idp/idp.js';
+import type { Outbound } from './providers/outbound.js';
+import type { SmsSender } from './providers/sms/sms.js';
+import type { Clock } from './shared/clock.js';
+
+/** What services are built from; assembled once in app.ts. */
+export interface AppContext {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  redis: Redis | null;
+  sms: SmsSender;
+  email: EmailSender;
+  idp: IdentityProvider | null;
+  outbound: Outbound;
+}

@@ -1,0 +1,81 @@
+import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { Role, users } from '../db/schema/users.js';
+import { forbidden, unauthenticated } from '../shared/errors.js';
+
+/** Who may call a route: the `access` column of the endpoint table. */
+export const ACCESS = {
+  Public: null,
+  Auth: [] as Role[],
+  CLIENT: ['CLIENT'],
+  SUP: ['SUPPLIER_FOOD', 'SUPPLIER_DEALS'],
+  ASSOCIATION: ['ASSOCIATION'],
+  ADVERTISER_OR_ADM: ['ADVERTISER', 'ADMIN', 'SUPER_ADMIN'],
+  ADM: ['ADMIN', 'SUPER_ADMIN'],
+  SUPER_ADMIN: ['SUPER_ADMIN'],
+} as const satisfies Record<string, readonly Role[] | null>;
+export type Access = keyof typeof ACCESS;
+
+export interface AuthUser {
+  id: string;
+  role: Role;
+  sessionId: string;
+  /** The user's row as read by the guard, so handlers need not read it again. */
+  account: typeof users.$inferSelect;
+}
+
+export type Authenticate = (token: string) => Promise<AuthUser>;
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+  interface FastifyRequest {
+    /** Set by the access guard; only read it on routes that declare `config.access` other than Public. */
+    user: AuthUser;
+  }
+}
+
+export function currentUser(req: FastifyRequest): AuthUser {
+  if (!req.user) throw unauthenticated();
+  return req.user;
+}
+
+function guard(roles: readonly Role[], authenticate: Authenticate): onRequestHookHandler {
+  return async (req) => {
+    const header = req.headers.authorization;
+    const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
+    if (!match?.[1]) throw unauthenticated();
+    const user = await authenticate(match[1]);
+    if (roles.length > 0 && !roles.includes(user.role)) throw forbidden('FORBIDDEN', 'Your role cannot use this endpoint');
+    req.user = user;
+  };
+}
+
+const SECURED_RESPONSES = {
+  401: { description: 'Missing, invalid or expired token', $ref: 'ErrorResponse#' },
+  403: { description: 'The role may not use this endpoint', $ref: 'ErrorResponse#' },
+};
+
+/**
+ * Routes declare `config: { access }`; this adds the guard as the first onRequest hook (so a
+ * missing token or wrong role is refused before the body is read) and documents it.
+ */
+export function installAccessControl(app: FastifyInstance, authenticate: Authenticate): void {
+  const documented = new WeakSet<object>();
+  app.decorateRequest('user', null as unknown as AuthUser);
+  app.addHook('onRoute', (route) => {
+    const access = route.config?.access;
+    if (!access || access === 'Public') return;
+    const roles = ACCESS[access];
+    const existing = route.onRequest ? [route.onRequest].flat() : [];
+    route.onRequest = [guard(roles, authenticate), ...existing];
+    const schema = (route.schema ??= {}) as Record<string, unknown>;
+    // The automatic HEAD twin of a GET route shares the GET's schema object: document it once.
+    if (documented.has(schema)) return;
+    documented.add(schema);
+    schema.security = [{ bearerAuth: [] }];
+    schema.response = { ...SECURED_RESPONSES, ...(schema.response as object) };
+    const who = roles.length ? roles.join(', ') : 'any signed-in user';
+    schema.description = [schema.description, `Access: ${who}.`].filter(Boolean).join('\n\n');
+  });
+}

@@ -1,0 +1,76 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, type ErrorDetail } from '../shared/errors.js';
+import { describeValidation } from './validation.js';
+
+interface Failure {
+  status: number;
+  code: string;
+  message: string;
+  details?: ErrorDetail[];
+}
+
+// PostgreSQL error classes that come from the input rather than from the server.
+const PG_FAILURES: Record<string, Failure> = {
+  '23505': { status: 409, code: 'ALREADY_EXISTS', message: 'A record with these values already exists' },
+  '23503': { status: 409, code: 'CONFLICT', message: 'The record is referenced by, or refers to, another record' },
+  '22P02': { status: 400, code: 'VALIDATION_ERROR', message: 'A value has the wrong format' },
+  '22003': { status: 400, code: 'VALIDATION_ERROR', message: 'A number is out of range' },
+  '22001': { status: 400, code: 'VALIDATION_ERROR', message: 'A text value is too long' },
+  '40001': { status: 409, code: 'CONFLICT', message: 'The record changed at the same time; try again' },
+  '40P01': { status: 409, code: 'CONFLICT', message: 'The record changed at the same time; try again' },
+};
+
+const FASTIFY_FAILURES: Record<string, Failure> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: 'PAYLOAD_TOO_LARGE', message: 'The request body is too large' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Unsupported content type' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: 'VALIDATION_ERROR', message: 'The JSON body is empty' },
+  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: 'VALIDATION_ERROR', message: 'The body is not valid JSON' },
+};
+
+function pgCode(err: unknown): string | undefined {
+  for (let e = err as { code?: unknown; cause?: unknown } | undefined, i = 0; e && i < 4; e = e.cause as typeof e, i++) {
+    if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) return e.code;
+  }
+  return undefined;
+}
+
+function classify(err: FastifyError & { validationContext?: string }): Failure | undefined {
+  if (err instanceof AppError) return { status: err.statusCode, code: err.code, message: err.message, details: err.details };
+  if (err.validation) {
+    return {
+      status: 400,
+      code: 'VALIDATION_ERROR',
+      message: 'The request is not valid',
+      details: describeValidation(err.validation as never, err.validationContext),
+    };
+  }
+  const known = FASTIFY_FAILURES[err.code] ?? PG_FAILURES[pgCode(err) ?? ''];
+  if (known) return known;
+  if (err instanceof SyntaxError && err.statusCode === 400) return FASTIFY_FAILURES.FST_ERR_CTP_INVALID_JSON_BODY;
+  if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
+    return { status: err.statusCode, code: err.statusCode === 429 ? 'RATE_LIMITED' : 'BAD_REQUEST', message: err.message };
+  }
+  return undefined;
+}
+
+export function sendError(reply: FastifyReply, req: FastifyRequest, f: Failure): FastifyReply {
+  const error: Record<string, unknown> = { code: f.code, message: f.message };
+  if (f.details?.length) error.details = f.details;
+  return reply.code(f.status).type('application/json').send({ success: false, error, requestId: req.id });
+}
+
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError, req, reply) => {
+    const failure = classify(err);
+    if (err instanceof AppError && err.headers) reply.headers(err.headers);
+    if (failure) {
+      if (failure.status >= 500) req.log.error({ err }, 'request failed');
+      return sendError(reply, req, failure);
+    }
+    req.log.error({ err }, 'unhandled error');
+    return sendError(reply, req, { status: 500, code: 'INTERNAL_ERROR', message: 'Something went wrong on our side' });
+  });
+  app.setNotFoundHandler((req, reply) =>
+    sendError(reply, req, { status: 404, code: 'ROUTE_NOT_FOUND', message: `No route ${req.method} ${req.url.split('?')[0]}` }),
+  );
+}

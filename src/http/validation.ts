@@ -1,0 +1,81 @@
+import { Ajv, type Options } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { FastifyInstance } from 'fastify';
+import { isValidPhoneNumber } from 'libphonenumber-js';
+import type { ErrorDetail } from '../shared/errors.js';
+
+// ajv-formats is published as CommonJS; its default export arrives nested under ESM interop.
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+
+function makeAjv(options: Options): Ajv {
+  const ajv = new Ajv({ allErrors: true, useDefaults: true, removeAdditional: false, strict: false, ...options });
+  addFormats(ajv);
+  ajv.addFormat('phone', { type: 'string', validate: (v: string) => v.startsWith('+') && isValidPhoneNumber(v) });
+  return ajv;
+}
+
+/**
+ * Bodies are JSON and must already carry the right types: no coercion, no silently dropped
+ * properties. Query strings and path parameters are text, so they are coerced.
+ */
+export function installValidation(app: FastifyInstance): void {
+  const body = makeAjv({ coerceTypes: false });
+  const text = makeAjv({ coerceTypes: 'array' });
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? body : text).compile(schema));
+  app.addHook('preValidation', async (req) => {
+    if (req.body && typeof req.body === 'object') req.body = trimStrings(req.body);
+  });
+}
+
+// Passwords are taken exactly as typed; every other string is trimmed before validation.
+function trimStrings(value: unknown, key = ''): unknown {
+  if (typeof value === 'string') return /password/i.test(key) ? value : value.trim();
+  if (Array.isArray(value)) return value.map((v) => trimStrings(v));
+  if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = trimStrings(v, k);
+    return out;
+  }
+  return value;
+}
+
+interface AjvIssue {
+  instancePath: string;
+  keyword: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+const PART_NAMES: Record<string, string> = { querystring: 'query', params: 'params', body: 'body', headers: 'headers' };
+
+/** Turns validator output into one entry per bad field: `body.phoneNumber`, `query.limit`. */
+export function describeValidation(issues: AjvIssue[], context = 'body'): ErrorDetail[] {
+  const prefix = PART_NAMES[context] ?? context;
+  const seen = new Map<string, ErrorDetail>();
+  for (const issue of issues) {
+    if (issue.keyword === 'anyOf' || issue.keyword === 'oneOf' || issue.keyword === 'if') continue;
+    let path = issue.instancePath.split('/').filter(Boolean).join('.');
+    let message = issue.message ?? 'is not valid';
+    if (issue.keyword === 'required') {
+      path = [path, String(issue.params.missingProperty)].filter(Boolean).join('.');
+      message = 'is required';
+    } else if (issue.keyword === 'additionalProperties') {
+      path = [path, String(issue.params.additionalProperty)].filter(Boolean).join('.');
+      message = 'is not an allowed property';
+    } else if (issue.keyword === 'const' || issue.keyword === 'enum') {
+      const allowed = (issue.params.allowedValues as unknown[] | undefined) ?? [issue.params.allowedValue];
+      message = `must be one of: ${allowed.join(', ')}`;
+    } else if (issue.keyword === 'format' && issue.params.format === 'phone') {
+      message = 'must be a valid international phone number such as +221771234567';
+    }
+    const field = path ? `${prefix}.${path}` : prefix;
+    const existing = seen.get(field);
+    // Unions report each branch; merge "must be one of" lists into one line per field.
+    if (existing && issue.keyword === 'const' && existing.message.startsWith('must be one of: ')) {
+      existing.message += `, ${String(issue.params.allowedValue)}`;
+    } else if (!existing) {
+      seen.set(field, { field, message });
+    }
+  }
+  return [...seen.values()];
+}

@@ -1,0 +1,201 @@
+import type { AppContext } from '../../context.js';
+import type { OtpChannel, OtpPurpose } from '../../db/schema/users.js';
+import type { AuthUser } from '../../http/access.js';
+import { AppError, badRequest, conflict, forbidden, validationError } from '../../shared/errors.js';
+import { assertPasswordPolicy, hashPassword, verifyPassword } from '../../shared/passwords.js';
+import { normalizeEmail, normalizePhone } from '../../shared/phone.js';
+import type { UserRecord } from '../users/users.repository.js';
+import type { RegisterBody } from '../users/users.schemas.js';
+import { toUserView, type UsersService } from '../users/users.service.js';
+import type { AuthResult, ForgotPasswordBody, ResetPasswordBody, VerifyResult } from './auth.schemas.js';
+import type { OtpService } from './otp.service.js';
+import type { ClientInfo, SessionsService } from './sessions.service.js';
+
+const invalidCredentials = () => new AppError(401, 'INVALID_CREDENTIALS', 'The phone number, email or password is wrong');
+const SENT = { message: 'If an account matches, a code has been sent' };
+
+/** Who may receive a code for each purpose; anyone else gets the same answer and no code. */
+const MAY_RECEIVE: Record<OtpPurpose, (u: UserRecord, channel: OtpChannel) => boolean> = {
+  registration: (u, ch) => u.status === 'ACTIVE' && (ch === 'sms' ? !u.verifiedAt : !u.emailVerifiedAt),
+  login: (u) => u.status === 'ACTIVE' && u.verifiedAt !== null,
+  password_reset: (u) => u.status !== 'DELETED',
+};
+
+export type AuthService = ReturnType<typeof createAuthService>;
+
+export function createAuthService(ctx: AppContext, deps: { users: UsersService; otp: OtpService; sessions: SessionsService }) {
+  const { users, otp, sessions } = deps;
+  const now = () => ctx.clock.now();
+
+  function assertMaySignIn(u: UserRecord): void {
+    if (u.status === 'SUSPENDED') throw forbidden('ACCOUNT_SUSPENDED', 'This account is suspended');
+    if (!u.verifiedAt) throw forbidden('ACCOUNT_NOT_VERIFIED', 'Verify your phone number before signing in');
+  }
+
+  async function signIn(u: UserRecord, client: ClientInfo, patch: Parameters<UsersService['update']>[2] = {}): Promise<AuthResult> {
+    return ctx.db.transaction(async (tx) => {
+      const pair = await sessions.open(tx, u.id, client);
+      const updated = await users.update(tx, u.id, { ...patch, lastLoginAt: now() });
+      return { user: toUserView(updated), ...pair };
+    });
+  }
+
+  /** A password check that costs the same whether or not the account exists. */
+  async function checkPassword(u: UserRecord | undefined, password: string): Promise<UserRecord> {
+    const okPassword = await verifyPassword(u?.passwordHash, password);
+    if (!u || !okPassword || u.status === 'DELETED') throw invalidCredentials();
+    return u;
+  }
+
+  async function sendCode(channel: OtpChannel, destination: string, purpose: OtpPurpose, user: UserRecord | undefined) {
+    const recipient = user && MAY_RECEIVE[purpose](user, channel) ? user.id : null;
+    const deliver = await ctx.db.transaction((tx) => otp.issue(tx, { channel, destination, purpose }, recipient));
+    deliver();
+    return SENT;
+  }
+
+  /** Checks the code and, for sign-in purposes, uses it up and opens a session. */
+  async function verifyCode(channel: OtpChannel, destination: string, purpose: OtpPurpose, code: string) {
+    const record = await otp.check({ channel, destination, purpose }, code);
+    const user = record.userId ? await users.findById(record.userId) : undefined;
+    if (!user || user.status === 'DELETED') throw badRequest('INVALID_OTP', 'The code is wrong or no longer valid');
+    return { record, user };
+  }
+
+  return {
+    /**
+     * A phone that registered but never verified may register again (new password, new code);
+     * a verified one is taken.
+     */
+    async register(body: RegisterBody) {
+      assertPasswordPolicy(body.password);
+      const phoneNumber = normalizePhone(body.phoneNumber);
+      const email = body.email ? normalizeEmail(body.email) : null;
+      const passwordHash = await hashPassword(body.password);
+      const { user, deliver } = await ctx.db.transaction(async (tx) => {
+        const existing = await users.findByPhone(phoneNumber, tx);
+        if (existing && (existing.verifiedAt || existing.status !== 'ACTIVE')) {
+          throw conflict('ALREADY_EXISTS', 'An account with this phone number already exists; sign in instead');
+        }
+        await users.assertEmailFree(tx, email, existing?.id);
+        const fields = { email, passwordHash, role: body.role, firstName: body.firstName, lastName: body.lastName };
+        const saved = existing
+          ? await users.update(tx, existing.id, { ...fields, emailVerifiedAt: null })
+          : await users.create(tx, { ...fields, phoneNumber, verified: false });
+        const deliver = await otp.issue(tx, { channel: 'sms', destination: phoneNumber, purpose: 'registration' }, saved.id);
+        return { user: saved, deliver };
+      });
+      deliver();
+      return { userId: user.id, phoneNumber };
+    },
+
+    async login(phone: string, password: string, client: ClientInfo): Promise<AuthResult> {
+      const user = await checkPassword(await users.findByPhone(normalizePhone(phone)), password);
+      assertMaySignIn(user);
+      return signIn(user, client);
+    },
+
+    async loginWithEmail(email: string, password: string) {
+      const address = normalizeEmail(email);
+      const user = await checkPassword(await users.findByEmail(address), password);
+      assertMaySignIn(user);
+      return sendCode('email', address, 'login', user);
+    },
+
+    async verifyOtp(phone: string, purpose: OtpPurpose, code: string, client: ClientInfo): Promise<VerifyResult> {
+      const { record, user } = await verifyCode('sms', normalizePhone(phone), purpose, code);
+      if (purpose === 'password_reset') return { verified: true };
+      if (purpose === 'login') assertMaySignIn(user);
+      if (user.status === 'SUSPENDED') throw forbidden('ACCOUNT_SUSPENDED', 'This account is suspended');
+      return ctx.db.transaction(async (tx) => {
+        await otp.consume(tx, record);
+        const pair = await sessions.open(tx, user.id, client);
+        const updated = await users.update(tx, user.id, { verifiedAt: user.verifiedAt ?? now(), lastLoginAt: now() });
+        return { verified: true as const, user: toUserView(updated), ...pair };
+      });
+    },
+
+    async verifyEmailOtp(email: string, purpose: OtpPurpose, code: string, client: ClientInfo): Promise<VerifyResult> {
+      const { record, user } = await verifyCode('email', normalizeEmail(email), purpose, code);
+      if (purpose === 'password_reset') return { verified: true };
+      if (purpose === 'registration') {
+        await ctx.db.transaction(async (tx) => {
+          await otp.consume(tx, record);
+          await users.update(tx, user.id, { emailVerifiedAt: user.emailVerifiedAt ?? now() });
+        });
+        return { verified: true };
+      }
+      assertMaySignIn(user);
+      return ctx.db.transaction(async (tx) => {
+        await otp.consume(tx, record);
+        const pair = await sessions.open(tx, user.id, client);
+        const updated = await users.update(tx, user.id, { emailVerifiedAt: user.emailVerifiedAt ?? now(), lastLoginAt: now() });
+        return { verified: true as const, user: toUserView(updated), ...pair };
+      });
+    },
+
+    async resendOtp(phone: string, purpose: OtpPurpose) {
+      const phoneNumber = normalizePhone(phone);
+      return sendCode('sms', phoneNumber, purpose, await users.findByPhone(phoneNumber));
+    },
+
+    async resendEmailOtp(email: string, purpose: OtpPurpose) {
+      const address = normalizeEmail(email);
+      return sendCode('email', address, purpose, await users.findByEmail(address));
+    },
+
+    async forgotPassword(body: ForgotPasswordBody) {
+      const by = pickContact(body);
+      if (by.channel === 'sms') return sendCode('sms', by.destination, 'password_reset', await users.findByPhone(by.destination));
+      return sendCode('email', by.destination, 'password_reset', await users.findByEmail(by.destination));
+    },
+
+    async resetPassword(body: ResetPasswordBody) {
+      assertPasswordPolicy(body.newPassword, 'body.newPassword');
+      const by = pickContact(body);
+      const { record, user } = await verifyCode(by.channel, by.destination, 'password_reset', body.code);
+      const passwordHash = await hashPassword(body.newPassword);
+      await ctx.db.transaction(async (tx) => {
+        await otp.consume(tx, record);
+        await users.update(tx, user.id, { passwordHash });
+        await sessions.revokeAllForUser(tx, user.id, 'password_reset');
+      });
+      return { message: 'Password changed; sign in with the new password' };
+    },
+
+    async changePassword(actor: AuthUser, currentPassword: string, newPassword: string) {
+      if (!(await verifyPassword(actor.account.passwordHash, currentPassword))) {
+        throw new AppError(400, 'INVALID_PASSWORD', 'The current password is wrong', [
+          { field: 'body.currentPassword', message: 'is wrong' },
+        ]);
+      }
+      if (currentPassword === newPassword) throw validationError('body.newPassword', 'must differ from the current password');
+      assertPasswordPolicy(newPassword, 'body.newPassword');
+      const passwordHash = await hashPassword(newPassword);
+      await ctx.db.transaction(async (tx) => {
+        await users.update(tx, actor.id, { passwordHash });
+        await sessions.revokeAllForUser(tx, actor.id, 'password_changed', actor.sessionId);
+      });
+      return { message: 'Password changed; your other sessions have been signed out' };
+    },
+
+    refresh: (refreshToken: string) => sessions.refresh(refreshToken),
+
+    async logout(actor: AuthUser) {
+      await sessions.revoke(ctx.db, actor.sessionId, 'logout');
+      return { message: 'Signed out' };
+    },
+
+    me: (actor: AuthUser) => toUserView(actor.account),
+    signIn,
+  };
+}
+
+function pickContact(body: { phoneNumber?: string; email?: string }): { channel: OtpChannel; destination: string } {
+  if (Boolean(body.phoneNumber) === Boolean(body.email)) {
+    throw validationError('body', 'give exactly one of phoneNumber or email');
+  }
+  return body.phoneNumber
+    ? { channel: 'sms', destination: normalizePhone(body.phoneNumber) }
+    : { channel: 'email', destination: normalizeEmail(body.email!) };
+}

@@ -1,0 +1,42 @@
+import { and, eq, gt, isNull, ne } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { sessions, users } from '../../db/schema/users.js';
+
+export type SessionRecord = typeof sessions.$inferSelect;
+
+export async function insertSession(ex: Executor, session: typeof sessions.$inferInsert): Promise<void> {
+  await ex.insert(sessions).values(session);
+}
+
+/** The signed-in user behind a live session: the one query every authenticated request makes. */
+export async function findActiveSessionUser(ex: Executor, sessionId: string, userId: string, now: Date) {
+  const [row] = await ex
+    .select({ user: users })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)))
+    .limit(1);
+  return row?.user;
+}
+
+export async function lockSession(ex: Executor, sessionId: string): Promise<SessionRecord | undefined> {
+  const [row] = await ex.select().from(sessions).where(eq(sessions.id, sessionId)).for('update').limit(1);
+  return row;
+}
+
+export async function rotateSession(ex: Executor, sessionId: string, refreshJti: string, now: Date, expiresAt: Date) {
+  await ex.update(sessions).set({ refreshJti, lastUsedAt: now, expiresAt }).where(eq(sessions.id, sessionId));
+}
+
+export async function revokeSession(ex: Executor, sessionId: string, now: Date, reason: string): Promise<void> {
+  await ex
+    .update(sessions)
+    .set({ revokedAt: now, revokedReason: reason })
+    .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+}
+
+export async function revokeUserSessions(ex: Executor, userId: string, now: Date, reason: string, exceptSessionId?: string) {
+  const conds = [eq(sessions.userId, userId), isNull(sessions.revokedAt)];
+  if (exceptSessionId) conds.push(ne(sessions.id, exceptSessionId));
+  await ex.update(sessions).set({ revokedAt: now, revokedReason: reason }).where(and(...conds));
+}

@@ -1,0 +1,92 @@
+import type { AppContext } from '../../context.js';
+import type { Executor } from '../../db/client.js';
+import type { AuthUser } from '../../http/access.js';
+import { unauthenticated } from '../../shared/errors.js';
+import { uuidv7 } from '../../shared/ids.js';
+import * as repo from './sessions.repository.js';
+import { Tokens } from './tokens.js';
+
+export interface TokenPair {
+  accessToken: string;
+  refreshToken: string;
+}
+
+export interface ClientInfo {
+  ip?: string;
+  userAgent?: string;
+}
+
+export type SessionsService = ReturnType<typeof createSessionsService>;
+
+export function createSessionsService(ctx: AppContext) {
+  const tokens = new Tokens(ctx.config, ctx.clock);
+  const refreshExpiry = (now: Date) => new Date(now.getTime() + tokens.ttlSeconds('refresh') * 1000);
+
+  async function pair(userId: string, sessionId: string, jti: string): Promise<TokenPair> {
+    const [accessToken, refreshToken] = await Promise.all([
+      tokens.sign({ sub: userId, sid: sessionId, typ: 'access' }),
+      tokens.sign({ sub: userId, sid: sessionId, typ: 'refresh', jti }),
+    ]);
+    return { accessToken, refreshToken };
+  }
+
+  return {
+    /** Starts a session inside the caller's transaction and returns its first token pair. */
+    async open(ex: Executor, userId: string, client: ClientInfo = {}): Promise<TokenPair> {
+      const now = ctx.clock.now();
+      const id = uuidv7();
+      const jti = uuidv7();
+      await repo.insertSession(ex, {
+        id,
+        userId,
+        refreshJti: jti,
+        ip: client.ip?.slice(0, 64),
+        userAgent: client.userAgent?.slice(0, 300),
+        createdAt: now,
+        lastUsedAt: now,
+        expiresAt: refreshExpiry(now),
+      });
+      return pair(userId, id, jti);
+    },
+
+    async authenticate(accessToken: string): Promise<AuthUser> {
+      const claims = await tokens.verify(accessToken, 'access');
+      const account = await repo.findActiveSessionUser(ctx.db, claims.sid, claims.sub, ctx.clock.now());
+      if (!account || account.status !== 'ACTIVE') throw unauthenticated('The session has ended; sign in again');
+      return { id: account.id, role: account.role, sessionId: claims.sid, account };
+    },
+
+    /**
+     * Rotates the pair. A refresh token is good once: presenting one that was already exchanged
+     * means it was copied, so the whole session is revoked and its newer tokens stop working too.
+     */
+    async refresh(refreshToken: string): Promise<TokenPair> {
+      const claims = await tokens.verify(refreshToken, 'refresh');
+      const now = ctx.clock.now();
+      const outcome = await ctx.db.transaction(async (tx) => {
+        const session = await repo.lockSession(tx, claims.sid);
+        if (!session || session.userId !== claims.sub || session.revokedAt || session.expiresAt <= now) return 'dead';
+        if (session.refreshJti !== claims.jti) {
+          await repo.revokeSession(tx, session.id, now, 'refresh_token_reuse');
+          return 'reused';
+        }
+        const active = await repo.findActiveSessionUser(tx, session.id, session.userId, now);
+        if (!active || active.status !== 'ACTIVE') return 'dead';
+        const jti = uuidv7();
+        await repo.rotateSession(tx, session.id, jti, now, refreshExpiry(now));
+        return pair(session.userId, session.id, jti);
+      });
+      if (outcome === 'reused') {
+        ctx.log.warn({ sessionId: claims.sid }, 'refresh token reused; session revoked');
+        throw unauthenticated('This refresh token was already used; the session has been ended');
+      }
+      if (outcome === 'dead') throw unauthenticated('The session has ended; sign in again');
+      return outcome;
+    },
+
+    revoke: (ex: Executor, sessionId: string, reason: string) => repo.revokeSession(ex, sessionId, ctx.clock.now(), reason),
+
+    revokeAllForUser: (ex: Executor, userId: string, reason: string, exceptSessionId?: string) =>
+      repo.revokeUserSessions(ex, userId, ctx.clock.now(), reason, exceptSessionId),
+  };
+}

@@ -1,0 +1,66 @@
+import { and, count, desc, eq, ilike, isNotNull, isNull, or, type SQL } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { users, type Role, type UserStatus } from '../../db/schema/users.js';
+
+export type UserRecord = typeof users.$inferSelect;
+export type NewUser = typeof users.$inferInsert;
+
+export async function insertUser(ex: Executor, user: NewUser): Promise<UserRecord> {
+  const [row] = await ex.insert(users).values(user).returning();
+  return row!;
+}
+
+export async function findUserById(ex: Executor, id: string): Promise<UserRecord | undefined> {
+  const [row] = await ex.select().from(users).where(eq(users.id, id)).limit(1);
+  return row;
+}
+
+export async function findUserByPhone(ex: Executor, phoneNumber: string): Promise<UserRecord | undefined> {
+  const [row] = await ex.select().from(users).where(eq(users.phoneNumber, phoneNumber)).limit(1);
+  return row;
+}
+
+export async function findUserByEmail(ex: Executor, email: string): Promise<UserRecord | undefined> {
+  const [row] = await ex.select().from(users).where(eq(users.email, email)).limit(1);
+  return row;
+}
+
+export async function lockUser(ex: Executor, id: string): Promise<UserRecord | undefined> {
+  const [row] = await ex.select().from(users).where(eq(users.id, id)).for('update').limit(1);
+  return row;
+}
+
+export async function updateUser(ex: Executor, id: string, patch: Partial<NewUser>): Promise<UserRecord> {
+  const [row] = await ex.update(users).set(patch).where(eq(users.id, id)).returning();
+  return row!;
+}
+
+export interface UserFilter {
+  role?: Role;
+  status?: UserStatus;
+  verified?: boolean;
+  search?: string;
+}
+
+function filterConditions(f: UserFilter): SQL | undefined {
+  const conds: (SQL | undefined)[] = [];
+  if (f.role) conds.push(eq(users.role, f.role));
+  if (f.status) conds.push(eq(users.status, f.status));
+  if (f.verified !== undefined) conds.push(f.verified ? isNotNull(users.verifiedAt) : isNull(users.verifiedAt));
+  if (f.search) {
+    const like = `%${f.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    conds.push(
+      or(ilike(users.firstName, like), ilike(users.lastName, like), ilike(users.phoneNumber, like), ilike(users.email, like)),
+    );
+  }
+  return and(...conds);
+}
+
+export async function listUsers(ex: Executor, f: UserFilter, limit: number, offset: number) {
+  const where = filterConditions(f);
+  const [items, [total]] = await Promise.all([
+    ex.select().from(users).where(where).orderBy(desc(users.createdAt), desc(users.id)).limit(limit).offset(offset),
+    ex.select({ n: count() }).from(users).where(where),
+  ]);
+  return { items, total: total?.n ?? 0 };
+}

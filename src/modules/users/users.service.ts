@@ -1,0 +1,176 @@
+import type { AppContext } from '../../context.js';
+import type { Executor } from '../../db/client.js';
+import type { Role, UserStatus } from '../../db/schema/users.js';
+import type { AuthUser } from '../../http/access.js';
+import { conflict, forbidden, notFound } from '../../shared/errors.js';
+import { uuidv7 } from '../../shared/ids.js';
+import { assertPasswordPolicy, hashPassword } from '../../shared/passwords.js';
+import { normalizeEmail, normalizePhone } from '../../shared/phone.js';
+import { pageMeta, pageOffset } from '../../shared/schemas.js';
+import { assertTransition } from '../../shared/state-machine.js';
+import type { SessionsService } from '../auth/sessions.service.js';
+import * as repo from './users.repository.js';
+import type { UserRecord } from './users.repository.js';
+import type { AdminCreateUserBody, AdminUserQuery, UserView } from './users.schemas.js';
+import { USER_STATUS_TRANSITIONS } from './user-status.js';
+
+const PRIVILEGED: Role[] = ['ADMIN', 'SUPER_ADMIN'];
+
+export function toUserView(u: UserRecord): UserView {
+  return {
+    id: u.id,
+    role: u.role,
+    status: u.status,
+    phoneNumber: u.phoneNumber,
+    email: u.email,
+    isVerified: u.verifiedAt !== null,
+    isEmailVerified: u.emailVerifiedAt !== null,
+    profile: { firstName: u.firstName, lastName: u.lastName, avatarUrl: u.avatarUrl },
+    preferences: u.preferences,
+    hasPassword: u.passwordHash !== null,
+    lastLoginAt: u.lastLoginAt?.toISOString() ?? null,
+    createdAt: u.createdAt.toISOString(),
+    updatedAt: u.updatedAt.toISOString(),
+  };
+}
+
+export interface NewAccount {
+  phoneNumber?: string | null;
+  email?: string | null;
+  passwordHash?: string | null;
+  role: Role;
+  firstName?: string;
+  lastName?: string;
+  verified: boolean;
+  emailVerified?: boolean;
+}
+
+export type UsersService = ReturnType<typeof createUsersService>;
+
+export function createUsersService(ctx: AppContext, deps: { sessions: SessionsService }) {
+  const now = () => ctx.clock.now();
+
+  async function load(ex: Executor, id: string): Promise<UserRecord> {
+    const user = await repo.lockUser(ex, id);
+    if (!user) throw notFound('User');
+    return user;
+  }
+
+  /** An administrator may not act on himself, nor an ADMIN on a SUPER_ADMIN or to create one. */
+  function assertMayManage(actor: AuthUser, target: UserRecord, grantRole?: Role): void {
+    if (actor.id === target.id) throw forbidden('FORBIDDEN', 'Administrators cannot change their own account here');
+    if (actor.role !== 'SUPER_ADMIN' && (target.role === 'SUPER_ADMIN' || (grantRole && PRIVILEGED.includes(grantRole)))) {
+      throw forbidden('FORBIDDEN', 'Only a super administrator can do this');
+    }
+  }
+
+  async function assertEmailFree(ex: Executor, email: string | null | undefined, exceptId?: string) {
+    if (!email) return;
+    const other = await repo.findUserByEmail(ex, email);
+    if (other && other.id !== exceptId) throw conflict('ALREADY_EXISTS', 'An account with this email already exists');
+  }
+
+  async function create(ex: Executor, a: NewAccount): Promise<UserRecord> {
+    const t = now();
+    return repo.insertUser(ex, {
+      id: uuidv7(t.getTime()),
+      phoneNumber: a.phoneNumber ?? null,
+      email: a.email ?? null,
+      passwordHash: a.passwordHash ?? null,
+      role: a.role,
+      firstName: a.firstName ?? '',
+      lastName: a.lastName ?? '',
+      verifiedAt: a.verified ? t : null,
+      emailVerifiedAt: a.emailVerified ? t : null,
+      createdAt: t,
+      updatedAt: t,
+    });
+  }
+
+  return {
+    findById: (id: string, ex: Executor = ctx.db) => repo.findUserById(ex, id),
+    findByPhone: (phone: string, ex: Executor = ctx.db) => repo.findUserByPhone(ex, phone),
+    findByEmail: (email: string, ex: Executor = ctx.db) => repo.findUserByEmail(ex, email),
+    assertEmailFree,
+
+    create,
+    update: (ex: Executor, id: string, patch: Partial<repo.NewUser>) => repo.updateUser(ex, id, { ...patch, updatedAt: now() }),
+
+    async list(q: AdminUserQuery) {
+      const { items, total } = await repo.listUsers(ctx.db, q, q.limit, pageOffset(q));
+      return { items: items.map(toUserView), meta: pageMeta(q, total) };
+    },
+
+    async get(id: string): Promise<UserView> {
+      const user = await repo.findUserById(ctx.db, id);
+      if (!user) throw notFound('User');
+      return toUserView(user);
+    },
+
+    async adminCreate(actor: AuthUser, body: AdminCreateUserBody): Promise<UserView> {
+      if (PRIVILEGED.includes(body.role) && actor.role !== 'SUPER_ADMIN') {
+        throw forbidden('FORBIDDEN', 'Only a super administrator can create administrators');
+      }
+      assertPasswordPolicy(body.password);
+      const phoneNumber = normalizePhone(body.phoneNumber);
+      const email = body.email ? normalizeEmail(body.email) : null;
+      const passwordHash = await hashPassword(body.password);
+      const user = await ctx.db.transaction(async (tx) => {
+        if (await repo.findUserByPhone(tx, phoneNumber)) {
+          throw conflict('ALREADY_EXISTS', 'An account with this phone number already exists');
+        }
+        await assertEmailFree(tx, email);
+        return create(tx, { ...body, phoneNumber, email, passwordHash, verified: true });
+      });
+      return toUserView(user);
+    },
+
+    async setStatus(actor: AuthUser, id: string, status: UserStatus, reason?: string): Promise<UserView> {
+      const user = await ctx.db.transaction(async (tx) => {
+        const target = await load(tx, id);
+        assertMayManage(actor, target);
+        if (target.status === status) return target;
+        assertTransition(USER_STATUS_TRANSITIONS, target.status, status, 'User status');
+        if (status !== 'ACTIVE') await deps.sessions.revokeAllForUser(tx, id, `status_${status.toLowerCase()}`);
+        const patch: Partial<repo.NewUser> = { status, updatedAt: now() };
+        if (status === 'DELETED') patch.deletedAt = now();
+        return repo.updateUser(tx, id, patch);
+      });
+      ctx.log.info({ actorId: actor.id, userId: id, status, reason }, 'user status changed');
+      return toUserView(user);
+    },
+
+    async setRole(actor: AuthUser, id: string, role: Role): Promise<UserView> {
+      const user = await ctx.db.transaction(async (tx) => {
+        const target = await load(tx, id);
+        assertMayManage(actor, target, role);
+        if (PRIVILEGED.includes(target.role) && actor.role !== 'SUPER_ADMIN') {
+          throw forbidden('FORBIDDEN', 'Only a super administrator can change an administrator');
+        }
+        if (target.status === 'DELETED') throw conflict('INVALID_TRANSITION', 'A deleted account cannot be changed');
+        return repo.updateUser(tx, id, { role, updatedAt: now() });
+      });
+      ctx.log.info({ actorId: actor.id, userId: id, role }, 'user role changed');
+      return toUserView(user);
+    },
+
+    async forceVerify(actor: AuthUser, id: string): Promise<UserView> {
+      const user = await ctx.db.transaction(async (tx) => {
+        const target = await load(tx, id);
+        assertMayManage(actor, target);
+        if (target.status === 'DELETED') throw conflict('INVALID_TRANSITION', 'A deleted account cannot be changed');
+        return target.verifiedAt ? target : repo.updateUser(tx, id, { verifiedAt: now(), updatedAt: now() });
+      });
+      return toUserView(user);
+    },
+
+    /** First administrator from the environment, created once when no account has that phone. */
+    async ensureSuperAdmin(phone: string, password: string): Promise<void> {
+      const phoneNumber = normalizePhone(phone, 'SUPER_ADMIN_PHONE');
+      if (await repo.findUserByPhone(ctx.db, phoneNumber)) return;
+      const passwordHash = await hashPassword(password);
+      await create(ctx.db, { phoneNumber, passwordHash, role: 'SUPER_ADMIN', firstName: 'Super', lastName: 'Admin', verified: true });
+      ctx.log.info({ phoneNumber }, 'super administrator created');
+    },
+  };
+}
