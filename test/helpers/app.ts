@@ -1,0 +1,65 @@
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import type { App } from '../../src/http/types.js';
+import { AdjustableClock } from '../../src/shared/clock.js';
+import { FakeIdp, IDP_AUDIENCE, IDP_ISSUER } from '../fakes/jwks.js';
+import { FakeSmtp } from '../fakes/smtp.js';
+import { FakeTwilio } from '../fakes/twilio.js';
+
+export const TWILIO_SID = 'ACtest0000000000000000000000000000';
+export const TWILIO_TOKEN = 'twilio-test-token';
+
+export interface TestApp {
+  app: App;
+  clock: AdjustableClock;
+  sms: FakeTwilio;
+  mail: FakeSmtp;
+  idp: FakeIdp;
+  close(): Promise<void>;
+}
+
+/**
+ * The real application on the test database (in-memory PGlite, or the PostgreSQL and Redis
+ * named by DATABASE_URL / REDIS_URL), with its SMS, email and identity adapters talking to fake
+ * servers of those protocols on 127.0.0.1.
+ */
+export async function buildTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const sms = new FakeTwilio();
+  const mail = new FakeSmtp();
+  const idp = new FakeIdp();
+  const [smsUrl, smtpUrl, jwksUrl] = await Promise.all([sms.start(), mail.start(), idp.start()]);
+  const clock = new AdjustableClock();
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    DATA_DIR: 'memory://',
+    DATABASE_URL: process.env.DATABASE_URL,
+    REDIS_URL: process.env.REDIS_URL,
+    RATE_LIMIT_MAX: '1000000',
+    AUTH_RATE_LIMIT_MAX: '1000000',
+    SMS_PROVIDER: 'twilio',
+    TWILIO_BASE_URL: smsUrl,
+    TWILIO_ACCOUNT_SID: TWILIO_SID,
+    TWILIO_AUTH_TOKEN: TWILIO_TOKEN,
+    TWILIO_FROM: '+15005550006',
+    EMAIL_PROVIDER: 'smtp',
+    SMTP_URL: smtpUrl,
+    IDP_JWKS_URL: jwksUrl,
+    IDP_ISSUER,
+    IDP_AUDIENCE,
+    ...env,
+  });
+  const app = await buildApp({ config, clock });
+  await app.ready();
+  return {
+    app,
+    clock,
+    sms,
+    mail,
+    idp,
+    async close() {
+      await app.close();
+      await Promise.all([sms.close(), mail.close(), idp.close()]);
+    },
+  };
+}

@@ -1,0 +1,46 @@
+import { randomInt } from 'node:crypto';
+import type { Role, UserStatus } from '../../src/db/schema/users.js';
+import type { App } from '../../src/http/types.js';
+import { uuidv7 } from '../../src/shared/ids.js';
+import { hashPassword } from '../../src/shared/passwords.js';
+
+export const DEFAULT_PASSWORD = 'Correct-Horse-42';
+let defaultHash: Promise<string> | undefined;
+
+/** A valid mobile number from a space of 10^9, so parallel tests do not collide. */
+export const uniquePhone = () => `+4917${randomInt(0, 10)}${String(randomInt(0, 100_000_000)).padStart(8, '0')}`;
+export const uniqueEmail = (tag = 'user') => `${tag}-${uuidv7()}@example.test`;
+
+export interface UserOptions {
+  role?: Role;
+  verified?: boolean;
+  status?: UserStatus;
+  password?: string;
+  email?: string | null;
+  firstName?: string;
+  lastName?: string;
+}
+
+export async function createUser(app: App, opts: UserOptions = {}) {
+  const password = opts.password ?? DEFAULT_PASSWORD;
+  const passwordHash = opts.password ? await hashPassword(password) : await (defaultHash ??= hashPassword(DEFAULT_PASSWORD));
+  const { users } = app.services;
+  const user = await users.create(app.ctx.db, {
+    phoneNumber: uniquePhone(),
+    email: opts.email === undefined ? uniqueEmail() : opts.email,
+    passwordHash,
+    role: opts.role ?? 'CLIENT',
+    firstName: opts.firstName ?? 'Test',
+    lastName: opts.lastName ?? 'User',
+    verified: opts.verified ?? true,
+  });
+  if (opts.status && opts.status !== 'ACTIVE') await users.update(app.ctx.db, user.id, { status: opts.status });
+  return { ...user, password };
+}
+
+/** A user with a live session: `token` is its access token. */
+export async function createSignedIn(app: App, opts: UserOptions = {}) {
+  const user = await createUser(app, opts);
+  const { accessToken, refreshToken } = await app.services.auth.signIn(user, {});
+  return { user, token: accessToken, refreshToken };
+}

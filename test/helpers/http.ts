@@ -1,0 +1,32 @@
+import type { App } from '../../src/http/types.js';
+
+export interface ApiResponse<T = any> {
+  status: number;
+  body: T;
+  headers: Record<string, string | string[] | number | undefined>;
+}
+
+export interface CallOptions {
+  token?: string;
+  body?: unknown;
+  query?: Record<string, string | number | boolean>;
+  headers?: Record<string, string>;
+  remoteAddress?: string;
+}
+
+/** Calls the API through Fastify's injector (the full HTTP pipeline, no socket). */
+export async function call<T = any>(app: App, method: string, url: string, opts: CallOptions = {}): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+  const query = opts.query ? Object.fromEntries(Object.entries(opts.query).map(([k, v]) => [k, String(v)])) : undefined;
+  const res = await app.inject({
+    method: method as 'GET',
+    url: `/api/v1${url}`,
+    headers,
+    query,
+    payload: opts.body as object | undefined,
+    remoteAddress: opts.remoteAddress,
+  });
+  const type = String(res.headers['content-type'] ?? '');
+  return { status: res.statusCode, body: type.includes('json') ? res.json() : res.body, headers: res.headers };
+}
