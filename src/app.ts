@@ -1,5 +1,6 @@
 import cors from '@fastify/cors';
 import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyServerOptions } from 'fastify';
@@ -19,12 +20,17 @@ import { createIdpService } from './modules/auth/idp.service.js';
 import { createOtpService } from './modules/auth/otp.service.js';
 import { createSessionsService } from './modules/auth/sessions.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { createSuppliersService } from './modules/suppliers/suppliers.service.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { createUsersService } from './modules/users/users.service.js';
 import { createEmail } from './providers/email/email.js';
 import { createIdentityProvider } from './providers/idp/idp.js';
 import { Outbound } from './providers/outbound.js';
 import { createSms } from './providers/sms/sms.js';
+import { FileLinks, filesRoot, LocalFileStorage } from './providers/storage/storage.js';
+import { filesRoutes } from './modules/files/files.routes.js';
+import { WorkInProgress } from './shared/work-in-progress.js';
+import { createHmac } from 'node:crypto';
 import { AppError } from './shared/errors.js';
 import { type Clock, systemClock } from './shared/clock.js';
 import { uuidv7 } from './shared/ids.js';
@@ -45,7 +51,8 @@ function buildServices(ctx: AppContext) {
   const users = createUsersService(ctx, { sessions });
   const auth = createAuthService(ctx, { users, otp, sessions });
   const idp = createIdpService(ctx, { users, auth });
-  return { sessions, otp, users, auth, idp };
+  const suppliers = createSuppliersService(ctx);
+  return { sessions, otp, users, auth, idp, suppliers };
 }
 export type Services = ReturnType<typeof buildServices>;
 
@@ -106,6 +113,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     errorResponseBuilder: (_req, ctx) =>
       new AppError(429, 'RATE_LIMITED', `Too many requests; try again in ${Math.ceil(ctx.ttl / 1000)} s`),
   });
+  await app.register(multipart, { limits: { fileSize: 5 * 1024 * 1024, files: 10, fields: 20, fieldSize: 10_000 } });
   installMetrics(app, API_PREFIX, config.METRICS_TOKEN);
   await installOpenApi(app, API_PREFIX);
 
@@ -123,6 +131,12 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     email: createEmail(config, app.log),
     idp: createIdentityProvider(config, clock),
     outbound,
+    storage: new LocalFileStorage(filesRoot(config.FILES_DIR, config.DATA_DIR)),
+    links: new FileLinks(
+      config.FILES_SIGNING_SECRET ?? createHmac('sha256', config.JWT_ACCESS_SECRET).update('file-links').digest('hex'),
+      API_PREFIX,
+    ),
+    workInProgress: new WorkInProgress(),
   };
   const services = buildServices(ctx);
   app.decorate('ctx', ctx);
@@ -133,6 +147,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(healthRoutes(database.db, database.kind), { prefix: API_PREFIX });
   await app.register(authRoutes(services.auth, services.idp, config.AUTH_RATE_LIMIT_MAX), { prefix: API_PREFIX });
   await app.register(usersRoutes(services.users), { prefix: API_PREFIX });
+  await app.register(filesRoutes(ctx.storage, ctx.links, clock), { prefix: API_PREFIX });
 
   app.addHook('onClose', async () => {
     await outbound.drain();

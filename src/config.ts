@@ -53,6 +53,10 @@ const ConfigSchema = Type.Object({
   IDP_AUDIENCE: Opt(),
 
   METRICS_TOKEN: Opt(),
+
+  FILES_DIR: Opt(),
+  FILES_SIGNING_SECRET: Type.Optional(Type.String({ minLength: 32 })),
+  DEFAULT_COMMISSION_BPS: Int(1000, 0, 10_000),
 });
 
 export type Config = Static<typeof ConfigSchema> & {

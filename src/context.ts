@@ -6,7 +6,9 @@ import type { EmailSender } from './providers/email/email.js';
 import type { IdentityProvider } from './providers/idp/idp.js';
 import type { Outbound } from './providers/outbound.js';
 import type { SmsSender } from './providers/sms/sms.js';
+import type { FileLinks, FileStorage } from './providers/storage/storage.js';
 import type { Clock } from './shared/clock.js';
+import type { WorkInProgress } from './shared/work-in-progress.js';
 
 /** What services are built from; assembled once in app.ts. */
 export interface AppContext {
@@ -19,4 +21,7 @@ export interface AppContext {
   email: EmailSender;
   idp: IdentityProvider | null;
   outbound: Outbound;
+  storage: FileStorage;
+  links: FileLinks;
+  workInProgress: WorkInProgress;
 }

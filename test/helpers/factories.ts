@@ -3,6 +3,7 @@ import type { Role, UserStatus } from '../../src/db/schema/users.js';
 import type { App } from '../../src/http/types.js';
 import { uuidv7 } from '../../src/shared/ids.js';
 import { hashPassword } from '../../src/shared/passwords.js';
+import { supplierProfiles } from '../../src/db/schema/suppliers.js';
 
 export const DEFAULT_PASSWORD = 'Correct-Horse-42';
 let defaultHash: Promise<string> | undefined;
@@ -43,4 +44,42 @@ export async function createSignedIn(app: App, opts: UserOptions = {}) {
   const user = await createUser(app, opts);
   const { accessToken, refreshToken } = await app.services.auth.signIn(user, {});
   return { user, token: accessToken, refreshToken };
+}
+
+export interface SupplierOptions extends UserOptions {
+  verification?: 'PENDING' | 'VERIFIED' | 'REJECTED';
+  businessName?: string;
+  city?: string;
+  latitude?: number;
+  longitude?: number;
+}
+
+/**
+ * A supplier user with a profile, written straight to the database (the profile endpoints have
+ * their own tests); `token` is signed in.
+ */
+export async function createSupplier(app: App, opts: SupplierOptions = {}) {
+  const role = opts.role ?? 'SUPPLIER_FOOD';
+  const signedIn = await createSignedIn(app, { ...opts, role });
+  const now = app.ctx.clock.now();
+  const [profile] = await app.ctx.db
+    .insert(supplierProfiles)
+    .values({
+      id: uuidv7(),
+      userId: signedIn.user.id,
+      businessName: opts.businessName ?? `Boulangerie ${uuidv7().slice(-6)}`,
+      description: 'Fresh bread and pastries at the end of the day',
+      category: role === 'SUPPLIER_DEALS' ? 'DEALS' : 'FOOD',
+      address: '12 Avenue Cheikh Anta Diop',
+      city: opts.city ?? 'Dakar',
+      latitude: opts.latitude ?? 14.6928,
+      longitude: opts.longitude ?? -17.4467,
+      verificationStatus: opts.verification ?? 'VERIFIED',
+      verifiedAt: (opts.verification ?? 'VERIFIED') === 'VERIFIED' ? now : null,
+      commissionRateBps: app.ctx.config.DEFAULT_COMMISSION_BPS,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning();
+  return { ...signedIn, profile: profile! };
 }

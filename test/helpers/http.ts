@@ -28,5 +28,5 @@ export async function call<T = any>(app: App, method: string, url: string, opts:
     remoteAddress: opts.remoteAddress,
   });
   const type = String(res.headers['content-type'] ?? '');
-  return { status: res.statusCode, body: type.includes('json') ? res.json() : res.body, headers: res.headers };
+  return { status: res.statusCode, body: (type.includes("json") ? res.json() : res.body) as T, headers: res.headers };
 }

@@ -1,1 +1,3 @@
+export * from './audit.js';
+export * from './suppliers.js';
 export * from './users.js';

@@ -9,7 +9,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const registration = (over: Record<string, unknown> = {}) => ({
+const registration = (over: Record<string, unknown> = {}): Record<string, any> & { phoneNumber: string; password: string } => ({
   phoneNumber: uniquePhone(),
   password: 'Fresh-Baguette-77',
   role: 'CLIENT',
@@ -30,7 +30,7 @@ async function registerAndVerify(over: Record<string, unknown> = {}) {
 
 describe('registration and phone verification', () => {
   it('registers, sends the code through the SMS gateway, and refuses login until verified', async () => {
-    const body = registration({ email: uniqueEmail() });
+    const body = registration({ email: uniqueEmail() }) as ReturnType<typeof registration> & { email: string };
     const res = await call(t.app, 'POST', '/auth/register', { body });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({ success: true, data: { userId: expect.any(String), phoneNumber: body.phoneNumber } });

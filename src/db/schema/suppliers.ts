@@ -1,0 +1,52 @@
+import { sql } from 'drizzle-orm';
+import { doublePrecision, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { users } from './users.js';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+export const SUPPLIER_CATEGORIES = ['FOOD', 'DEALS'] as const;
+export const VERIFICATION_STATUSES = ['PENDING', 'VERIFIED', 'REJECTED'] as const;
+export type VerificationStatus = (typeof VERIFICATION_STATUSES)[number];
+export const KYC_STATUSES = ['NOT_SUBMITTED', 'PENDING', 'APPROVED', 'REJECTED', 'RESUBMISSION_REQUESTED'] as const;
+export type KycStatus = (typeof KYC_STATUSES)[number];
+
+/** Opening hours: per weekday (0 = Sunday) a list of "HH:MM-HH:MM" ranges in the place's local time. */
+export type OpeningHours = Partial<Record<'0' | '1' | '2' | '3' | '4' | '5' | '6', string[]>>;
+
+export const supplierProfiles = pgTable(
+  'supplier_profiles',
+  {
+    id: uuid('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    businessName: text('business_name').notNull(),
+    description: text('description').notNull().default(''),
+    category: text('category').$type<(typeof SUPPLIER_CATEGORIES)[number]>().notNull(),
+    contactPhone: text('contact_phone'),
+    contactEmail: text('contact_email'),
+    address: text('address').notNull(),
+    city: text('city').notNull(),
+    latitude: doublePrecision('latitude').notNull(),
+    longitude: doublePrecision('longitude').notNull(),
+    logoKey: text('logo_key'),
+    payoutPhone: text('payout_phone'),
+    openingHours: jsonb('opening_hours').$type<OpeningHours>().notNull().default({}),
+    timezone: text('timezone').notNull().default('Africa/Dakar'),
+    verificationStatus: text('verification_status').$type<VerificationStatus>().notNull().default('PENDING'),
+    rejectionReason: text('rejection_reason'),
+    verifiedAt: ts('verified_at'),
+    kycStatus: text('kyc_status').$type<KycStatus>().notNull().default('NOT_SUBMITTED'),
+    // Basis points: 1000 = 10 %. Frozen onto each order when it is created.
+    commissionRateBps: integer('commission_rate_bps').notNull(),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+    deletedAt: ts('deleted_at'),
+  },
+  (t) => [
+    // One live profile per supplier user; a deleted one stays for the records.
+    uniqueIndex('supplier_profiles_user_key').on(t.userId).where(sql`deleted_at is null`),
+    index('supplier_profiles_status_idx').on(t.verificationStatus, t.createdAt),
+    index('supplier_profiles_kyc_idx').on(t.kycStatus, t.updatedAt),
+  ],
+);

@@ -1,0 +1,35 @@
+import { Type } from 'typebox';
+import type { App } from '../../http/types.js';
+import type { FileLinks, FileStorage } from '../../providers/storage/storage.js';
+import { isValidFileKey } from '../../providers/storage/storage.js';
+import type { Clock } from '../../shared/clock.js';
+import { notFound } from '../../shared/errors.js';
+
+const tags = ['files'];
+const Params = Type.Object({ '*': Type.String({ maxLength: 220 }) });
+const SignedQuery = Type.Object(
+  { expires: Type.Integer({ minimum: 0 }), signature: Type.String({ minLength: 10, maxLength: 100 }) },
+  { additionalProperties: false },
+);
+
+/** Serves stored files: public ones to anyone, private ones (KYC documents) only through a signed, expiring link. */
+export function filesRoutes(storage: FileStorage, links: FileLinks, clock: Clock) {
+  return async (app: App) => {
+    app.get('/files/public/*', { config: { access: 'Public' }, schema: { tags, summary: 'A public file (logos, product pictures)', params: Params } },
+      async (req, reply) => {
+        const key = req.params['*'];
+        const file = isValidFileKey(key) ? await storage.get('public', key) : null;
+        if (!file) throw notFound('File');
+        return reply.type(file.contentType).header('cache-control', 'public, max-age=86400, immutable').send(file.body);
+      });
+
+    app.get('/files/private/*', { config: { access: 'Public' }, schema: { tags, summary: 'A private file through a signed link', params: Params, querystring: SignedQuery } },
+      async (req, reply) => {
+        const key = req.params['*'];
+        const allowed = isValidFileKey(key) && links.verify(key, req.query.expires, req.query.signature, clock.now());
+        const file = allowed ? await storage.get('private', key) : null;
+        if (!file) throw notFound('File');
+        return reply.type(file.contentType).header('cache-control', 'private, no-store').send(file.body);
+      });
+  };
+}

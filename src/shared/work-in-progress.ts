@@ -1,0 +1,24 @@
+import type { Executor } from '../db/client.js';
+import { conflict } from './errors.js';
+
+export type WorkScope = { supplierId: string } | { storeId: string };
+
+/** Describes the unfinished work of a scope (e.g. "2 orders in progress"), or null when there is none. */
+export type WorkCheck = (ex: Executor, scope: WorkScope) => Promise<string | null>;
+
+/**
+ * Suppliers and stores cannot be removed while they owe others something. Each module that
+ * creates such work (orders, bookings, invitations...) registers a check here; deletion asks all.
+ */
+export class WorkInProgress {
+  private readonly checks: WorkCheck[] = [];
+
+  register(check: WorkCheck): void {
+    this.checks.push(check);
+  }
+
+  async assertNone(ex: Executor, scope: WorkScope, what: string): Promise<void> {
+    const found = (await Promise.all(this.checks.map((c) => c(ex, scope)))).filter((x): x is string => Boolean(x));
+    if (found.length) throw conflict('HAS_WORK_IN_PROGRESS', `${what} cannot be deleted while it has work in progress: ${found.join('; ')}`);
+  }
+}
