@@ -21,3 +21,8 @@ export async function findLiveProfile(ex: Executor, id: string): Promise<Supplie
     .limit(1);
   return row;
 }
+
+export async function updateProfile(ex: Executor, id: string, patch: Partial<typeof supplierProfiles.$inferInsert>) {
+  const [row] = await ex.update(supplierProfiles).set(patch).where(eq(supplierProfiles.id, id)).returning();
+  return row;
+}

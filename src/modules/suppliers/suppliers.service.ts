@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/client.js';
-import { AppError } from '../../shared/errors.js';
+import type { KycStatus } from '../../db/schema/suppliers.js';
+import { AppError, notFound } from '../../shared/errors.js';
 import * as repo from './suppliers.repository.js';
 
 export type SuppliersService = ReturnType<typeof createSuppliersService>;
@@ -17,5 +18,18 @@ export function createSuppliersService(ctx: AppContext) {
     },
 
     findProfile: (id: string, ex: Executor = ctx.db) => repo.findLiveProfile(ex, id),
+
+    /**
+     * Moves the supplier's KYC state (owned by the KYC module's decisions). `verifySupplier` also
+     * marks the supplier verified, for an administrator's forced verification.
+     */
+    async setKycStatus(ex: Executor, supplierId: string, status: KycStatus, opts: { verifySupplier?: boolean } = {}) {
+      const now = ctx.clock.now();
+      const patch: Parameters<typeof repo.updateProfile>[2] = { kycStatus: status, updatedAt: now };
+      if (opts.verifySupplier) Object.assign(patch, { verificationStatus: 'VERIFIED', verifiedAt: now, rejectionReason: null });
+      const row = await repo.updateProfile(ex, supplierId, patch);
+      if (!row) throw notFound('Supplier');
+      return row;
+    },
   };
 }
