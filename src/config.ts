@@ -1,4 +1,4 @@
-import { Type, type Static } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 
 // The only place that reads process.env. Every variable is listed in the README.
@@ -91,16 +91,17 @@ function coerce(env: Record<string, string | undefined>): Record<string, unknown
 /** Validates the environment; a bad value throws a ConfigError naming the variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const input = Value.Default(ConfigSchema, coerce(env)) as Record<string, unknown>;
-  const errors = [...Value.Errors(ConfigSchema, input)];
-  if (errors.length > 0) {
-    const props = ConfigSchema.properties as Record<string, { anyOf?: { const: string }[] }>;
-    const lines = errors.map((e) => {
-      const key = e.instancePath.replace(/^\//, '');
-      const options = props[key]?.anyOf?.map((s) => s.const);
-      return `${key || '(root)'}: ${options ? `must be one of ${options.join(', ')}` : e.message}`;
-    });
-    throw new ConfigError(`Invalid configuration:\n  ${[...new Set(lines)].join('\n  ')}`);
+  // Checked variable by variable so that every bad one is reported, not only the first few.
+  const props = ConfigSchema.properties as Record<string, TSchema & { anyOf?: { const: string }[] }>;
+  const lines: string[] = [];
+  for (const [key, schema] of Object.entries(props)) {
+    if (input[key] === undefined) continue;
+    const [first] = [...Value.Errors(schema, input[key])];
+    if (!first) continue;
+    const options = schema.anyOf?.map((o) => o.const);
+    lines.push(`${key}: ${options ? `must be one of ${options.join(', ')}` : first.message}`);
   }
+  if (lines.length > 0) throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   const cfg = input as Static<typeof ConfigSchema>;
   const prod = cfg.NODE_ENV === 'production';
   const problems: string[] = [];

@@ -68,7 +68,8 @@ export function installAccessControl(app: FastifyInstance, authenticate: Authent
     if (!access || access === 'Public') return;
     const roles = ACCESS[access];
     const existing = route.onRequest ? [route.onRequest].flat() : [];
-    route.onRequest = [guard(roles, authenticate), ...existing];
+    // After hooks added before (the rate limiter), so a flood of bad tokens is still limited.
+    route.onRequest = [...existing, guard(roles, authenticate)];
     const schema = (route.schema ??= {}) as Record<string, unknown>;
     // The automatic HEAD twin of a GET route shares the GET's schema object: document it once.
     if (documented.has(schema)) return;
