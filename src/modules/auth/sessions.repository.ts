@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, ne } from 'drizzle-orm';
+import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { sessions, users } from '../../db/schema/users.js';
 
@@ -8,14 +8,32 @@ export async function insertSession(ex: Executor, session: typeof sessions.$infe
   await ex.insert(sessions).values(session);
 }
 
-/** The signed-in user behind a live session: the one query every authenticated request makes. */
-export async function findActiveSessionUser(ex: Executor, sessionId: string, userId: string, now: Date) {
-  const [row] = await ex
+const sessionUserQuery = (ex: Executor) =>
+  ex
     .select({ user: users })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.id, sessionId), eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)))
+    .where(
+      and(
+        eq(sessions.id, sql.placeholder('sessionId')),
+        eq(sessions.userId, sql.placeholder('userId')),
+        isNull(sessions.revokedAt),
+        gt(sessions.expiresAt, sql.placeholder('now')),
+      ),
+    )
     .limit(1);
+
+// Built once per database handle: this runs on every authenticated request.
+const prepared = new WeakMap<Executor, ReturnType<ReturnType<typeof sessionUserQuery>['prepare']>>();
+
+/** The signed-in user behind a live session: the one query every authenticated request makes. */
+export async function findActiveSessionUser(ex: Executor, sessionId: string, userId: string, now: Date) {
+  let query = prepared.get(ex);
+  if (!query) {
+    query = sessionUserQuery(ex).prepare('session_user');
+    prepared.set(ex, query);
+  }
+  const [row] = await query.execute({ sessionId, userId, now });
   return row?.user;
 }
 

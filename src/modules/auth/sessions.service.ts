@@ -22,13 +22,10 @@ export function createSessionsService(ctx: AppContext) {
   const tokens = new Tokens(ctx.config, ctx.clock);
   const refreshExpiry = (now: Date) => new Date(now.getTime() + tokens.ttlSeconds('refresh') * 1000);
 
-  async function pair(userId: string, sessionId: string, jti: string): Promise<TokenPair> {
-    const [accessToken, refreshToken] = await Promise.all([
-      tokens.sign({ sub: userId, sid: sessionId, typ: 'access' }),
-      tokens.sign({ sub: userId, sid: sessionId, typ: 'refresh', jti }),
-    ]);
-    return { accessToken, refreshToken };
-  }
+  const pair = (userId: string, sessionId: string, jti: string): TokenPair => ({
+    accessToken: tokens.sign({ sub: userId, sid: sessionId, typ: 'access' }),
+    refreshToken: tokens.sign({ sub: userId, sid: sessionId, typ: 'refresh', jti }),
+  });
 
   return {
     /** Starts a session inside the caller's transaction and returns its first token pair. */
@@ -50,7 +47,7 @@ export function createSessionsService(ctx: AppContext) {
     },
 
     async authenticate(accessToken: string): Promise<AuthUser> {
-      const claims = await tokens.verify(accessToken, 'access');
+      const claims = tokens.verify(accessToken, 'access');
       const account = await repo.findActiveSessionUser(ctx.db, claims.sid, claims.sub, ctx.clock.now());
       if (!account || account.status !== 'ACTIVE') throw unauthenticated('The session has ended; sign in again');
       return { id: account.id, role: account.role, sessionId: claims.sid, account };
@@ -61,7 +58,7 @@ export function createSessionsService(ctx: AppContext) {
      * means it was copied, so the whole session is revoked and its newer tokens stop working too.
      */
     async refresh(refreshToken: string): Promise<TokenPair> {
-      const claims = await tokens.verify(refreshToken, 'refresh');
+      const claims = tokens.verify(refreshToken, 'refresh');
       const now = ctx.clock.now();
       const outcome = await ctx.db.transaction(async (tx) => {
         const session = await repo.lockSession(tx, claims.sid);

@@ -1,0 +1,45 @@
+// The benchmark's server process: the real app plus two reference routes, on the configured
+// database (PostgreSQL when DATABASE_URL is set, else a fresh embedded database).
+import { eq } from 'drizzle-orm';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { users } from '../src/db/schema/users.js';
+import { hashPassword } from '../src/shared/passwords.js';
+import { uniquePhone } from '../test/helpers/factories.js';
+
+const config = loadConfig({
+  ...process.env,
+  DATA_DIR: process.env.DATABASE_URL ? './data' : mkdtempSync(join(tmpdir(), 'foodsave-bench-')),
+  LOG_LEVEL: 'silent',
+  RATE_LIMIT_MAX: '100000000',
+  AUTH_RATE_LIMIT_MAX: '100000000',
+  PORT: process.env.BENCH_PORT ?? '3900',
+  SMS_PROVIDER: 'log',
+  EMAIL_PROVIDER: 'log',
+});
+const app = await buildApp({ config });
+const { db } = app.ctx;
+
+app.get('/bench/constant', async () => ({ success: true, data: { ok: true } }));
+app.get('/bench/select/:id', async (req) => {
+  const [row] = await db.select({ id: users.id, role: users.role }).from(users).where(eq(users.id, (req.params as { id: string }).id)).limit(1);
+  return { success: true, data: row };
+});
+app.get('/bench/rss', async () => ({ rss: process.memoryUsage().rss }));
+
+const password = 'Bench-Password-1';
+const user = await app.services.users.create(db, {
+  phoneNumber: uniquePhone(),
+  passwordHash: await hashPassword(password),
+  role: 'CLIENT',
+  firstName: 'Bench',
+  lastName: 'User',
+  verified: true,
+});
+const { accessToken } = await app.services.auth.signIn(user, {});
+await app.listen({ host: '127.0.0.1', port: config.PORT });
+process.stdout.write(`${JSON.stringify({ ready: true, userId: user.id, phoneNumber: user.phoneNumber, password, accessToken, database: app.database.kind })}\n`);
+process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));
