@@ -20,6 +20,8 @@ import { createIdpService } from './modules/auth/idp.service.js';
 import { createOtpService } from './modules/auth/otp.service.js';
 import { createSessionsService } from './modules/auth/sessions.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { kycRoutes } from './modules/kyc/kyc.routes.js';
+import { createKycService } from './modules/kyc/kyc.service.js';
 import { createSuppliersService } from './modules/suppliers/suppliers.service.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { createUsersService } from './modules/users/users.service.js';
@@ -52,7 +54,8 @@ function buildServices(ctx: AppContext) {
   const auth = createAuthService(ctx, { users, otp, sessions });
   const idp = createIdpService(ctx, { users, auth });
   const suppliers = createSuppliersService(ctx);
-  return { sessions, otp, users, auth, idp, suppliers };
+  const kyc = createKycService(ctx, { suppliers });
+  return { sessions, otp, users, auth, idp, suppliers, kyc };
 }
 export type Services = ReturnType<typeof buildServices>;
 
@@ -148,6 +151,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(authRoutes(services.auth, services.idp, config.AUTH_RATE_LIMIT_MAX), { prefix: API_PREFIX });
   await app.register(usersRoutes(services.users), { prefix: API_PREFIX });
   await app.register(filesRoutes(ctx.storage, ctx.links, clock), { prefix: API_PREFIX });
+  await app.register(kycRoutes(services.kyc), { prefix: API_PREFIX });
 
   app.addHook('onClose', async () => {
     await outbound.drain();

@@ -1,3 +1,4 @@
 export * from './audit.js';
 export * from './suppliers.js';
 export * from './users.js';
+export * from './kyc.js';

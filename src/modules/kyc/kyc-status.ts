@@ -1,0 +1,28 @@
+import type { KycAttemptStatus } from '../../db/schema/kyc.js';
+import type { KycStatus } from '../../db/schema/suppliers.js';
+import type { TransitionTable } from '../../shared/state-machine.js';
+
+/**
+ * An attempt is decided once. The only later change is asking for new documents after an
+ * approval (an expired or doubtful document found afterwards); a rejected attempt or one already
+ * sent back stays as it is and the supplier submits a new attempt.
+ */
+export const KYC_ATTEMPT_TRANSITIONS: TransitionTable<KycAttemptStatus> = {
+  PENDING: ['APPROVED', 'REJECTED', 'RESUBMISSION_REQUESTED'],
+  APPROVED: ['RESUBMISSION_REQUESTED'],
+  REJECTED: [],
+  RESUBMISSION_REQUESTED: [],
+};
+
+/**
+ * The supplier's KYC state (`supplier_profiles.kyc_status`). Submitting moves it to PENDING;
+ * decisions on the pending attempt move it on; an administrator may force APPROVED from any
+ * state but APPROVED, and ask for new documents while it is PENDING or APPROVED.
+ */
+export const SUPPLIER_KYC_TRANSITIONS: TransitionTable<KycStatus> = {
+  NOT_SUBMITTED: ['PENDING', 'APPROVED'],
+  PENDING: ['APPROVED', 'REJECTED', 'RESUBMISSION_REQUESTED'],
+  APPROVED: ['RESUBMISSION_REQUESTED'],
+  REJECTED: ['PENDING', 'APPROVED'],
+  RESUBMISSION_REQUESTED: ['PENDING', 'APPROVED'],
+};

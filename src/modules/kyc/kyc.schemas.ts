@@ -1,0 +1,128 @@
+import { Type, type Static } from 'typebox';
+import { KYC_ATTEMPT_STATUSES, KYC_DOCUMENT_KINDS, KYC_ID_DOCUMENT_TYPES } from '../../db/schema/kyc.js';
+import { KYC_STATUSES, VERIFICATION_STATUSES } from '../../db/schema/suppliers.js';
+import { IdSchema, Nullable, PageQuerySchema, StringEnum, TimestampSchema } from '../../shared/schemas.js';
+
+const AttemptStatusSchema = StringEnum(KYC_ATTEMPT_STATUSES);
+const ReasonSchema = Type.String({ minLength: 1, maxLength: 1000 });
+
+// ---- requests ----
+
+export const SupplierIdParamsSchema = Type.Object({ supplierId: IdSchema }, { additionalProperties: false });
+export const AttemptIdParamsSchema = Type.Object({ attemptId: IdSchema }, { additionalProperties: false });
+
+export const ReasonBodySchema = Type.Object({ reason: ReasonSchema }, { additionalProperties: false });
+export type ReasonBody = Static<typeof ReasonBodySchema>;
+export const OptionalReasonBodySchema = Type.Object({ reason: Type.Optional(ReasonSchema) }, { additionalProperties: false });
+
+export const ReviewBodySchema = Type.Object(
+  {
+    decision: StringEnum(['APPROVE', 'REJECT'] as const),
+    reason: Type.Optional(Type.String({ minLength: 1, maxLength: 1000, description: 'required when decision is REJECT' })),
+  },
+  { additionalProperties: false },
+);
+export type ReviewBody = Static<typeof ReviewBodySchema>;
+
+export const PendingQuerySchema = Type.Object({ ...PageQuerySchema.properties }, { additionalProperties: false });
+export const AttemptsQuerySchema = Type.Object(
+  { ...PageQuerySchema.properties, status: Type.Optional(AttemptStatusSchema), supplierId: Type.Optional(IdSchema) },
+  { additionalProperties: false },
+);
+export type AttemptsQuery = Static<typeof AttemptsQuerySchema>;
+
+export const StatsQuerySchema = Type.Object(
+  {
+    supplierId: Type.Optional(IdSchema),
+    from: Type.Optional(Type.String({ format: 'date-time', description: 'attempts submitted at or after' })),
+    to: Type.Optional(Type.String({ format: 'date-time', description: 'attempts submitted before' })),
+  },
+  { additionalProperties: false },
+);
+export type StatsQuery = Static<typeof StatsQuerySchema>;
+
+// ---- responses ----
+
+export const DocumentLinkSchema = Type.Object({
+  kind: StringEnum(KYC_DOCUMENT_KINDS),
+  contentType: Type.String(),
+  sizeBytes: Type.Integer(),
+  sha256: Type.String(),
+  url: Type.String({ description: 'signed link, valid until expiresAt' }),
+  expiresAt: TimestampSchema,
+});
+
+const attemptFields = {
+  id: IdSchema,
+  status: AttemptStatusSchema,
+  documentType: Nullable(StringEnum(KYC_ID_DOCUMENT_TYPES)),
+  businessRegistrationNumber: Nullable(Type.String()),
+  submittedAt: TimestampSchema,
+  reviewedAt: Nullable(TimestampSchema),
+  reviewReason: Nullable(Type.String()),
+};
+
+export const OwnAttemptSchema = Type.Object({ ...attemptFields, documents: Type.Array(DocumentLinkSchema) });
+export type OwnAttemptView = Static<typeof OwnAttemptSchema>;
+
+export const OwnKycSchema = Type.Object({
+  supplierId: IdSchema,
+  kycStatus: StringEnum(KYC_STATUSES),
+  canSubmit: Type.Boolean(),
+  attempts: Type.Array(OwnAttemptSchema, { description: 'newest first' }),
+});
+export type OwnKycView = Static<typeof OwnKycSchema>;
+
+const SupplierSummarySchema = Type.Object({
+  id: IdSchema,
+  businessName: Type.String(),
+  kycStatus: StringEnum(KYC_STATUSES),
+  verificationStatus: StringEnum(VERIFICATION_STATUSES),
+});
+
+export const AttemptSummarySchema = Type.Object({
+  ...attemptFields,
+  supplierId: IdSchema,
+  submittedBy: IdSchema,
+  reviewerId: Nullable(IdSchema),
+  supplier: Nullable(SupplierSummarySchema),
+});
+export type AttemptSummaryView = Static<typeof AttemptSummarySchema>;
+
+export const DecisionSchema = Type.Object({
+  action: Type.String(),
+  actorId: IdSchema,
+  from: Nullable(Type.String()),
+  to: Nullable(Type.String()),
+  reason: Nullable(Type.String()),
+  at: TimestampSchema,
+});
+export type DecisionView = Static<typeof DecisionSchema>;
+
+export const AttemptDetailSchema = Type.Object({
+  ...AttemptSummarySchema.properties,
+  documents: Type.Array(DocumentLinkSchema),
+  history: Type.Array(DecisionSchema, { description: 'decisions on this attempt, oldest first' }),
+});
+export type AttemptDetailView = Static<typeof AttemptDetailSchema>;
+
+export const SupplierKycDecisionSchema = Type.Object({
+  supplierId: IdSchema,
+  kycStatus: StringEnum(KYC_STATUSES),
+  verificationStatus: StringEnum(VERIFICATION_STATUSES),
+  attemptId: Nullable(IdSchema),
+});
+export type SupplierKycDecisionView = Static<typeof SupplierKycDecisionSchema>;
+
+const countFields = Object.fromEntries(KYC_ATTEMPT_STATUSES.map((s) => [s, Type.Integer()])) as Record<
+  (typeof KYC_ATTEMPT_STATUSES)[number],
+  ReturnType<typeof Type.Integer>
+>;
+export const KycStatsSchema = Type.Object({
+  total: Type.Integer(),
+  pending: Type.Integer(),
+  byStatus: Type.Object(countFields),
+  decided: Type.Integer({ description: 'attempts with at least one decision' }),
+  averageReviewSeconds: Nullable(Type.Integer({ description: 'mean time from submission to first decision; null when none is decided' })),
+});
+export type KycStatsView = Static<typeof KycStatsSchema>;
