@@ -28,7 +28,7 @@ app.get('/bench/select/:id', async (req) => {
   const [row] = await db.select({ id: users.id, role: users.role }).from(users).where(eq(users.id, (req.params as { id: string }).id)).limit(1);
   return { success: true, data: row };
 });
-app.get('/bench/rss', async () => ({ rss: process.memoryUsage().rss }));
+app.get('/bench/rss', async () => process.memoryUsage());
 
 const password = 'Bench-Password-1';
 const user = await app.services.users.create(db, {

@@ -120,7 +120,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   installMetrics(app, API_PREFIX, config.METRICS_TOKEN);
   await installOpenApi(app, API_PREFIX);
 
-  const database = createDatabase(config);
+  const database = await createDatabase(config);
   if (opts.migrate !== false) await database.migrate();
   const outbound = new Outbound(app.log);
   const clock = opts.clock ?? systemClock;

@@ -1,13 +1,7 @@
-import { PGlite } from '@electric-sql/pglite';
-import { cube } from '@electric-sql/pglite/contrib/cube';
-import { earthdistance } from '@electric-sql/pglite/contrib/earthdistance';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { sql, type SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -34,11 +28,20 @@ export async function rows<T>(ex: Executor, query: SQL): Promise<T[]> {
   return res.rows;
 }
 
-export function createDatabase(config: Config): Database {
+export async function createDatabase(config: Config): Promise<Database> {
   return config.DATABASE_URL ? createPostgres(config, config.DATABASE_URL) : createPglite(config.DATA_DIR);
 }
 
-function createPglite(dataDir: string): Database {
+// Loaded only when used: the embedded engine costs about 45 MB of memory even idle.
+async function createPglite(dataDir: string): Promise<Database> {
+  const [{ PGlite }, { cube }, { earthdistance }, { pg_trgm }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('@electric-sql/pglite/contrib/cube'),
+    import('@electric-sql/pglite/contrib/earthdistance'),
+    import('@electric-sql/pglite/contrib/pg_trgm'),
+    import('drizzle-orm/pglite'),
+    import('drizzle-orm/pglite/migrator'),
+  ]);
   if (!dataDir.includes('://')) mkdirSync(dataDir, { recursive: true });
   const client = new PGlite(dataDir, { extensions: { cube, earthdistance, pg_trgm } });
   const db = drizzlePglite({ client, schema }) as unknown as Db;

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import sharp from 'sharp';
+import type sharpType from 'sharp';
 import { AppError } from '../shared/errors.js';
 
 export const MAX_FILE_BYTES = 5 * 1024 * 1024;
@@ -48,7 +48,12 @@ export async function readUploads(req: FastifyRequest, opts: UploadOptions) {
   return { files, fields };
 }
 
+// Loaded on the first upload: the image library costs memory a process without uploads need not pay.
+let sharpModule: Promise<typeof sharpType> | undefined;
+const loadSharp = () => (sharpModule ??= import('sharp').then((m) => m.default));
+
 async function normalise(raw: Buffer, allowPdf: boolean): Promise<Pick<UploadedFile, 'ext' | 'contentType' | 'body'>> {
+  const sharp = await loadSharp();
   if (raw.subarray(0, 5).toString('latin1') === '%PDF-') {
     if (!allowPdf) throw unsupported(false);
     return { ext: 'pdf', contentType: 'application/pdf', body: raw };
@@ -62,7 +67,7 @@ async function normalise(raw: Buffer, allowPdf: boolean): Promise<Pick<UploadedF
   const ext = IMAGE_FORMATS[format as keyof typeof IMAGE_FORMATS];
   if (!ext) throw unsupported(allowPdf);
   try {
-    const body = await sharp(raw, { limitInputPixels: MAX_PIXELS }).rotate().toFormat(format as keyof sharp.FormatEnum).toBuffer();
+    const body = await sharp(raw, { limitInputPixels: MAX_PIXELS }).rotate().toFormat(format as keyof sharpType.FormatEnum).toBuffer();
     return { ext, contentType: `image/${format}`, body };
   } catch {
     throw new AppError(415, 'UNSUPPORTED_IMAGE_FORMAT', 'The image could not be decoded (damaged, or larger than 40 megapixels)');
