@@ -21,6 +21,11 @@ import { createOtpService } from './modules/auth/otp.service.js';
 import { createSessionsService } from './modules/auth/sessions.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { createSuppliersService } from './modules/suppliers/suppliers.service.js';
+import { createStoreMembersService } from './modules/staff/members.service.js';
+import { staffRoutes } from './modules/staff/staff.routes.js';
+import { createStaffService } from './modules/staff/staff.service.js';
+import { storesRoutes } from './modules/stores/stores.routes.js';
+import { createStoresService } from './modules/stores/stores.service.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { createUsersService } from './modules/users/users.service.js';
 import { createEmail } from './providers/email/email.js';
@@ -52,7 +57,10 @@ function buildServices(ctx: AppContext) {
   const auth = createAuthService(ctx, { users, otp, sessions });
   const idp = createIdpService(ctx, { users, auth });
   const suppliers = createSuppliersService(ctx);
-  return { sessions, otp, users, auth, idp, suppliers };
+  const storeMembers = createStoreMembersService(ctx);
+  const stores = createStoresService(ctx, { suppliers, members: storeMembers });
+  const staff = createStaffService(ctx, { stores, users, suppliers, members: storeMembers });
+  return { sessions, otp, users, auth, idp, suppliers, stores, staff };
 }
 export type Services = ReturnType<typeof buildServices>;
 
@@ -148,6 +156,8 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(authRoutes(services.auth, services.idp, config.AUTH_RATE_LIMIT_MAX), { prefix: API_PREFIX });
   await app.register(usersRoutes(services.users), { prefix: API_PREFIX });
   await app.register(filesRoutes(ctx.storage, ctx.links, clock), { prefix: API_PREFIX });
+  await app.register(storesRoutes(services.stores), { prefix: API_PREFIX });
+  await app.register(staffRoutes(services.staff), { prefix: API_PREFIX });
 
   app.addHook('onClose', async () => {
     await outbound.drain();
