@@ -23,6 +23,11 @@ import { healthRoutes } from './modules/health/health.routes.js';
 import { kycRoutes } from './modules/kyc/kyc.routes.js';
 import { createKycService } from './modules/kyc/kyc.service.js';
 import { createSuppliersService } from './modules/suppliers/suppliers.service.js';
+import { createStoreMembersService } from './modules/staff/members.service.js';
+import { staffRoutes } from './modules/staff/staff.routes.js';
+import { createStaffService } from './modules/staff/staff.service.js';
+import { storesRoutes } from './modules/stores/stores.routes.js';
+import { createStoresService } from './modules/stores/stores.service.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { createUsersService } from './modules/users/users.service.js';
 import { createEmail } from './providers/email/email.js';
@@ -55,7 +60,10 @@ function buildServices(ctx: AppContext) {
   const idp = createIdpService(ctx, { users, auth });
   const suppliers = createSuppliersService(ctx);
   const kyc = createKycService(ctx, { suppliers });
-  return { sessions, otp, users, auth, idp, suppliers, kyc };
+  const storeMembers = createStoreMembersService(ctx);
+  const stores = createStoresService(ctx, { suppliers, members: storeMembers });
+  const staff = createStaffService(ctx, { stores, users, suppliers, members: storeMembers });
+  return { sessions, otp, users, auth, idp, suppliers, kyc, stores, staff };
 }
 export type Services = ReturnType<typeof buildServices>;
 
@@ -152,6 +160,8 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(usersRoutes(services.users), { prefix: API_PREFIX });
   await app.register(filesRoutes(ctx.storage, ctx.links, clock), { prefix: API_PREFIX });
   await app.register(kycRoutes(services.kyc), { prefix: API_PREFIX });
+  await app.register(storesRoutes(services.stores), { prefix: API_PREFIX });
+  await app.register(staffRoutes(services.staff), { prefix: API_PREFIX });
 
   app.addHook('onClose', async () => {
     await outbound.drain();

@@ -83,3 +83,38 @@ export async function createSupplier(app: App, opts: SupplierOptions = {}) {
     .returning();
   return { ...signedIn, profile: profile! };
 }
+
+// Imports are hoisted; this one sits with the factory that uses it.
+import { stores } from '../../src/db/schema/stores.js';
+
+/**
+ * A store of the supplier (from `createSupplier`), written straight to the database: active,
+ * open every day 00:00-24:00 in Dakar unless `overrides` say otherwise.
+ */
+export async function createStore(
+  app: App,
+  supplier: { profile: { id: string } },
+  overrides: Partial<typeof stores.$inferInsert> = {},
+) {
+  const now = app.ctx.clock.now();
+  const everyDay = Object.fromEntries(['0', '1', '2', '3', '4', '5', '6'].map((d) => [d, ['00:00-24:00']]));
+  const [store] = await app.ctx.db
+    .insert(stores)
+    .values({
+      id: uuidv7(),
+      supplierId: supplier.profile.id,
+      name: `Store ${uuidv7().slice(-8)}`,
+      description: 'Unsold bread and pastries every evening',
+      address: '5 Rue Carnot',
+      city: 'Dakar',
+      latitude: 14.6708,
+      longitude: -17.4381,
+      openingHours: everyDay,
+      timezone: 'Africa/Dakar',
+      createdAt: now,
+      updatedAt: now,
+      ...overrides,
+    })
+    .returning();
+  return store!;
+}

@@ -1,0 +1,22 @@
+import type { AppContext } from '../../context.js';
+import type { Executor } from '../../db/client.js';
+import * as repo from './staff.repository.js';
+
+export type StoreMembersService = ReturnType<typeof createStoreMembersService>;
+
+/**
+ * The part of the staff module the stores module needs (who is a member, staff numbers, what
+ * happens to invitations when a store goes). It depends on nothing else, so stores can use it
+ * while the rest of the staff module uses stores.
+ */
+export function createStoreMembersService(ctx: AppContext) {
+  return {
+    /** MANAGER or STAFF when the user is a member of the store, otherwise null. */
+    roleOf: (ex: Executor, storeId: string, userId: string) => repo.memberRole(ex, storeId, userId),
+
+    staffCounts: (ex: Executor, storeId: string) => repo.staffCounts(ex, storeId, ctx.clock.now()),
+
+    /** A deleted store's pending invitations can no longer be accepted. */
+    revokePendingInvitations: (ex: Executor, storeId: string) => repo.revokePendingForStore(ex, storeId, ctx.clock.now()),
+  };
+}

@@ -1,0 +1,70 @@
+import type { OpeningHours } from '../../db/schema/suppliers.js';
+import type { ErrorDetail } from '../../shared/errors.js';
+
+export const WEEKDAYS = ['0', '1', '2', '3', '4', '5', '6'] as const;
+export type Weekday = (typeof WEEKDAYS)[number];
+/** "HH:MM-HH:MM"; the end may be 24:00 (midnight at the end of the day). */
+export const TIME_RANGE_PATTERN = '^([01][0-9]|2[0-3]):[0-5][0-9]-(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$';
+export const MAX_RANGES_PER_DAY = 6;
+
+/**
+ * Ranges the schema accepted in shape must also make sense: each ends after it starts (a range
+ * past midnight is written as two, one on each day), and a day's ranges do not overlap.
+ */
+export function checkOpeningHours(hours: OpeningHours, field: string): ErrorDetail[] {
+  const problems: ErrorDetail[] = [];
+  for (const day of WEEKDAYS) {
+    const ranges = hours[day];
+    if (!ranges) continue;
+    const spans = ranges.map((r) => r.split('-') as [string, string]);
+    spans.forEach(([from, to], i) => {
+      if (to <= from) problems.push({ field: `${field}.${day}.${i}`, message: `must end after it starts (${from}-${to}); split a range past midnight over two days` });
+    });
+    const sorted = [...spans].sort((a, b) => a[0].localeCompare(b[0]));
+    for (let i = 1; i < sorted.length; i++) {
+      if (sorted[i]![0] < sorted[i - 1]![1]) {
+        problems.push({ field: `${field}.${day}`, message: `ranges overlap (${sorted[i - 1]!.join('-')} and ${sorted[i]!.join('-')})` });
+        break;
+      }
+    }
+  }
+  return problems;
+}
+
+/** Stored form: each day's ranges sorted, empty days left out. */
+export function normalizeOpeningHours(hours: OpeningHours): OpeningHours {
+  const out: OpeningHours = {};
+  for (const day of WEEKDAYS) {
+    const ranges = hours[day];
+    if (ranges?.length) out[day] = [...ranges].sort();
+  }
+  return out;
+}
+
+const zones = new Set<string>([...Intl.supportedValuesOf('timeZone'), 'UTC']);
+
+/** IANA zone names known to the runtime (and so to PostgreSQL, which ships the same database). */
+export const isKnownTimezone = (tz: string) => zones.has(tz);
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/** The weekday (0 = Sunday) and "HH:MM" wall-clock time at `at` in `timezone`. */
+export function localTime(timezone: string, at: Date): { weekday: Weekday; time: string } {
+  let f = formatters.get(timezone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', { timeZone: timezone, weekday: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    formatters.set(timezone, f);
+  }
+  const parts = Object.fromEntries(f.formatToParts(at).map((p) => [p.type, p.value]));
+  const weekday = String(['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'].indexOf(parts.weekday!)) as Weekday;
+  return { weekday, time: `${parts.hour}:${parts.minute}` };
+}
+
+/** Whether `at` falls in one of the day's ranges (start included, end excluded). */
+export function isWithinOpeningHours(hours: OpeningHours, timezone: string, at: Date): boolean {
+  const { weekday, time } = localTime(timezone, at);
+  return (hours[weekday] ?? []).some((r) => {
+    const [from, to] = r.split('-') as [string, string];
+    return time >= from && time < to;
+  });
+}
