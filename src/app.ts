@@ -20,7 +20,11 @@ import { createIdpService } from './modules/auth/idp.service.js';
 import { createOtpService } from './modules/auth/otp.service.js';
 import { createSessionsService } from './modules/auth/sessions.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
-import { createSuppliersService } from './modules/suppliers/suppliers.service.js';
+import { createSuppliersService, type SuppliersDeps } from './modules/suppliers/suppliers.service.js';
+import { suppliersRoutes } from './modules/suppliers/suppliers.routes.js';
+import { createSuppliersAdminService } from './modules/suppliers/suppliers-admin.service.js';
+import { suppliersAdminRoutes } from './modules/suppliers/suppliers-admin.routes.js';
+import { createSubscriptionsService } from './modules/subscriptions/subscriptions.service.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { createUsersService } from './modules/users/users.service.js';
 import { createEmail } from './providers/email/email.js';
@@ -51,8 +55,12 @@ function buildServices(ctx: AppContext) {
   const users = createUsersService(ctx, { sessions });
   const auth = createAuthService(ctx, { users, otp, sessions });
   const idp = createIdpService(ctx, { users, auth });
-  const suppliers = createSuppliersService(ctx);
-  return { sessions, otp, users, auth, idp, suppliers };
+  const subscriptions = createSubscriptionsService(ctx);
+  // The stores service, built after suppliers (it uses them), goes in here as `stores` for statistics.
+  const suppliersDeps: SuppliersDeps = { subscriptions };
+  const suppliers = createSuppliersService(ctx, suppliersDeps);
+  const suppliersAdmin = createSuppliersAdminService(ctx);
+  return { sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin };
 }
 export type Services = ReturnType<typeof buildServices>;
 
@@ -148,6 +156,8 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(authRoutes(services.auth, services.idp, config.AUTH_RATE_LIMIT_MAX), { prefix: API_PREFIX });
   await app.register(usersRoutes(services.users), { prefix: API_PREFIX });
   await app.register(filesRoutes(ctx.storage, ctx.links, clock), { prefix: API_PREFIX });
+  await app.register(suppliersRoutes(services.suppliers), { prefix: API_PREFIX });
+  await app.register(suppliersAdminRoutes(services.suppliersAdmin), { prefix: API_PREFIX });
 
   app.addHook('onClose', async () => {
     await outbound.drain();
