@@ -16,6 +16,11 @@ afterAll(() => t.close());
 const uniqueCity = () => `Testville ${uuidv7()}`;
 const ids = (res: { body: any }) => res.body.data.map((s: { id: string }) => s.id);
 const actions = (id: string) => listAdminActions(t.app.ctx.db, 'supplier', id);
+/** A supplier created a second after the previous one, so orders by creation time are certain. */
+const later = (opts: Parameters<typeof createSupplier>[1]) => {
+  t.clock.advance(1000);
+  return createSupplier(t.app, opts);
+};
 
 describe('access', () => {
   it('is for administrators only', async () => {
@@ -47,9 +52,9 @@ describe('access', () => {
 describe('listing', () => {
   it('filters by status, KYC status, category, city and search, with the owner', async () => {
     const city = uniqueCity();
-    const a = await createSupplier(t.app, { city, verification: 'PENDING', kycStatus: 'APPROVED', businessName: 'Alpha Market' });
-    const b = await createSupplier(t.app, { city, verification: 'VERIFIED', kycStatus: 'APPROVED' });
-    const c = await createSupplier(t.app, { city, verification: 'REJECTED', role: 'SUPPLIER_DEALS' });
+    const a = await later({ city, verification: 'PENDING', kycStatus: 'APPROVED', businessName: 'Alpha Market' });
+    const b = await later({ city, verification: 'VERIFIED', kycStatus: 'APPROVED' });
+    const c = await later({ city, verification: 'REJECTED', role: 'SUPPLIER_DEALS' });
     const list = (query: Record<string, string | number | boolean> = {}) =>
       call(t.app, 'GET', '/admin/suppliers', { token: admin.token, query: { city, ...query } });
 
@@ -85,9 +90,9 @@ describe('listing', () => {
 
   it('lists pending suppliers oldest first', async () => {
     const city = uniqueCity();
-    const first = await createSupplier(t.app, { city, verification: 'PENDING' });
-    await createSupplier(t.app, { city, verification: 'VERIFIED' });
-    const second = await createSupplier(t.app, { city, verification: 'PENDING', kycStatus: 'APPROVED' });
+    const first = await later({ city, verification: 'PENDING' });
+    await later({ city, verification: 'VERIFIED' });
+    const second = await later({ city, verification: 'PENDING', kycStatus: 'APPROVED' });
     const res = await call(t.app, 'GET', '/admin/suppliers/pending', { token: admin.token, query: { city } });
     expect(res.status).toBe(200);
     expect(ids(res)).toEqual([first.profile.id, second.profile.id]);
@@ -226,6 +231,7 @@ describe('commission', () => {
       { id: expect.any(String), actorId: admin.user.id, oldRateBps: s.profile.commissionRateBps, newRateBps: 750, reason: 'Launch partner', createdAt: expect.any(String) },
     ]);
 
+    t.clock.advance(1000);
     const second = await call(t.app, 'PATCH', url, { token: admin.token, body: { commissionRateBps: 0 } });
     expect(second.body.data.commissionRateBps).toBe(0);
     expect(second.body.data.commissionHistory.map((c: { oldRateBps: number; newRateBps: number }) => [c.oldRateBps, c.newRateBps])).toEqual([

@@ -55,8 +55,11 @@ describe('one supplier', () => {
 
 describe('search', () => {
   async function seed(city: string) {
-    const make = (businessName: string, description: string, extra: Parameters<typeof createSupplier>[1] = {}) =>
-      createSupplier(t.app, { businessName, description, city, ...extra }).then((s) => s.profile);
+    // A second apart, so the order by creation time is certain.
+    const make = (businessName: string, description: string, extra: Parameters<typeof createSupplier>[1] = {}) => {
+      t.clock.advance(1000);
+      return createSupplier(t.app, { businessName, description, city, ...extra }).then((s) => s.profile);
+    };
     return {
       port: await make('Boulangerie du Port', 'Pain frais et viennoiseries'),
       fromagerie: await make('Fromagerie Diallo', 'Fromages affinés et yaourts'),
