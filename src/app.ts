@@ -22,12 +22,16 @@ import { createSessionsService } from './modules/auth/sessions.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { kycRoutes } from './modules/kyc/kyc.routes.js';
 import { createKycService } from './modules/kyc/kyc.service.js';
-import { createSuppliersService } from './modules/suppliers/suppliers.service.js';
 import { createStoreMembersService } from './modules/staff/members.service.js';
 import { staffRoutes } from './modules/staff/staff.routes.js';
 import { createStaffService } from './modules/staff/staff.service.js';
 import { storesRoutes } from './modules/stores/stores.routes.js';
 import { createStoresService } from './modules/stores/stores.service.js';
+import { createSubscriptionsService } from './modules/subscriptions/subscriptions.service.js';
+import { suppliersAdminRoutes } from './modules/suppliers/suppliers-admin.routes.js';
+import { createSuppliersAdminService } from './modules/suppliers/suppliers-admin.service.js';
+import { suppliersRoutes } from './modules/suppliers/suppliers.routes.js';
+import { createSuppliersService, type SuppliersDeps } from './modules/suppliers/suppliers.service.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { createUsersService } from './modules/users/users.service.js';
 import { createEmail } from './providers/email/email.js';
@@ -58,12 +62,17 @@ function buildServices(ctx: AppContext) {
   const users = createUsersService(ctx, { sessions });
   const auth = createAuthService(ctx, { users, otp, sessions });
   const idp = createIdpService(ctx, { users, auth });
-  const suppliers = createSuppliersService(ctx);
+  const subscriptions = createSubscriptionsService(ctx);
+  // Stores use suppliers and suppliers count stores: the stores service joins the deps once built.
+  const suppliersDeps: SuppliersDeps = { subscriptions };
+  const suppliers = createSuppliersService(ctx, suppliersDeps);
+  const suppliersAdmin = createSuppliersAdminService(ctx);
   const kyc = createKycService(ctx, { suppliers });
   const storeMembers = createStoreMembersService(ctx);
   const stores = createStoresService(ctx, { suppliers, members: storeMembers });
+  suppliersDeps.stores = stores;
   const staff = createStaffService(ctx, { stores, users, suppliers, members: storeMembers });
-  return { sessions, otp, users, auth, idp, suppliers, kyc, stores, staff };
+  return { sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff };
 }
 export type Services = ReturnType<typeof buildServices>;
 
@@ -159,6 +168,8 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(authRoutes(services.auth, services.idp, config.AUTH_RATE_LIMIT_MAX), { prefix: API_PREFIX });
   await app.register(usersRoutes(services.users), { prefix: API_PREFIX });
   await app.register(filesRoutes(ctx.storage, ctx.links, clock), { prefix: API_PREFIX });
+  await app.register(suppliersRoutes(services.suppliers), { prefix: API_PREFIX });
+  await app.register(suppliersAdminRoutes(services.suppliersAdmin), { prefix: API_PREFIX });
   await app.register(kycRoutes(services.kyc), { prefix: API_PREFIX });
   await app.register(storesRoutes(services.stores), { prefix: API_PREFIX });
   await app.register(staffRoutes(services.staff), { prefix: API_PREFIX });

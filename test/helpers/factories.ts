@@ -3,7 +3,9 @@ import type { Role, UserStatus } from '../../src/db/schema/users.js';
 import type { App } from '../../src/http/types.js';
 import { uuidv7 } from '../../src/shared/ids.js';
 import { hashPassword } from '../../src/shared/passwords.js';
-import { supplierProfiles } from '../../src/db/schema/suppliers.js';
+import { supplierProfiles, type KycStatus, type OpeningHours } from '../../src/db/schema/suppliers.js';
+import { subscriptionPlans } from '../../src/db/schema/subscriptions.js';
+import { stores } from '../../src/db/schema/stores.js';
 
 export const DEFAULT_PASSWORD = 'Correct-Horse-42';
 let defaultHash: Promise<string> | undefined;
@@ -52,6 +54,10 @@ export interface SupplierOptions extends UserOptions {
   city?: string;
   latitude?: number;
   longitude?: number;
+  kycStatus?: KycStatus;
+  description?: string;
+  openingHours?: OpeningHours;
+  timezone?: string;
 }
 
 /**
@@ -68,7 +74,7 @@ export async function createSupplier(app: App, opts: SupplierOptions = {}) {
       id: uuidv7(),
       userId: signedIn.user.id,
       businessName: opts.businessName ?? `Boulangerie ${uuidv7().slice(-6)}`,
-      description: 'Fresh bread and pastries at the end of the day',
+      description: opts.description ?? 'Fresh bread and pastries at the end of the day',
       category: role === 'SUPPLIER_DEALS' ? 'DEALS' : 'FOOD',
       address: '12 Avenue Cheikh Anta Diop',
       city: opts.city ?? 'Dakar',
@@ -76,6 +82,9 @@ export async function createSupplier(app: App, opts: SupplierOptions = {}) {
       longitude: opts.longitude ?? -17.4467,
       verificationStatus: opts.verification ?? 'VERIFIED',
       verifiedAt: (opts.verification ?? 'VERIFIED') === 'VERIFIED' ? now : null,
+      ...(opts.kycStatus && { kycStatus: opts.kycStatus }),
+      ...(opts.openingHours && { openingHours: opts.openingHours }),
+      ...(opts.timezone && { timezone: opts.timezone }),
       commissionRateBps: app.ctx.config.DEFAULT_COMMISSION_BPS,
       createdAt: now,
       updatedAt: now,
@@ -84,8 +93,35 @@ export async function createSupplier(app: App, opts: SupplierOptions = {}) {
   return { ...signedIn, profile: profile! };
 }
 
-// Imports are hoisted; this one sits with the factory that uses it.
-import { stores } from '../../src/db/schema/stores.js';
+export interface PlanOptions {
+  code?: string;
+  maxProducts?: number;
+  priceAmount?: number;
+  periodDays?: number | null;
+  isActive?: boolean;
+}
+
+/** A subscription plan with a unique code (the FREE plan comes from the migrations). */
+export async function createPlan(app: App, opts: PlanOptions = {}) {
+  const now = app.ctx.clock.now();
+  const code = opts.code ?? `PLAN_${uuidv7().slice(-12).toUpperCase()}`;
+  const [plan] = await app.ctx.db
+    .insert(subscriptionPlans)
+    .values({
+      id: uuidv7(),
+      code,
+      name: `Plan ${code}`,
+      maxProducts: opts.maxProducts ?? 50,
+      priceAmount: opts.priceAmount ?? 0,
+      currency: 'XOF',
+      periodDays: opts.periodDays ?? null,
+      isActive: opts.isActive ?? true,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning();
+  return plan!;
+}
 
 /**
  * A store of the supplier (from `createSupplier`), written straight to the database: active,

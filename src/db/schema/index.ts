@@ -2,5 +2,6 @@ export * from './audit.js';
 export * from './kyc.js';
 export * from './staff.js';
 export * from './stores.js';
+export * from './subscriptions.js';
 export * from './suppliers.js';
 export * from './users.js';

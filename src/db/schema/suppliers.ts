@@ -48,5 +48,31 @@ export const supplierProfiles = pgTable(
     uniqueIndex('supplier_profiles_user_key').on(t.userId).where(sql`deleted_at is null`),
     index('supplier_profiles_status_idx').on(t.verificationStatus, t.createdAt),
     index('supplier_profiles_kyc_idx').on(t.kycStatus, t.updatedAt),
+    index('supplier_profiles_city_idx').on(sql`lower(${t.city})`),
+    // Search: words (full text) and typos (trigrams) over name and description. The queries
+    // repeat these expressions exactly so the planner can use the indexes.
+    index('supplier_profiles_search_fts_idx').using('gin', sql`to_tsvector('simple', ${t.businessName} || ' ' || ${t.description})`),
+    index('supplier_profiles_search_trgm_idx').using('gin', sql`(${t.businessName} || ' ' || ${t.description}) gin_trgm_ops`),
+    // Nearby: earthdistance's cube of the position, searched with earth_box.
+    index('supplier_profiles_earth_idx').using('gist', sql`ll_to_earth(${t.latitude}, ${t.longitude})`),
   ],
+);
+
+/** Every change of a supplier's commission rate: who, when, from what to what, and why. Append-only. */
+export const supplierCommissionChanges = pgTable(
+  'supplier_commission_changes',
+  {
+    id: uuid('id').primaryKey(),
+    supplierId: uuid('supplier_id')
+      .notNull()
+      .references(() => supplierProfiles.id),
+    actorId: uuid('actor_id')
+      .notNull()
+      .references(() => users.id),
+    oldRateBps: integer('old_rate_bps').notNull(),
+    newRateBps: integer('new_rate_bps').notNull(),
+    reason: text('reason'),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [index('supplier_commission_changes_supplier_idx').on(t.supplierId, t.createdAt)],
 );

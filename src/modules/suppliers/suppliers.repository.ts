@@ -1,8 +1,12 @@
-import { and, eq, isNull } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
-import { supplierProfiles } from '../../db/schema/suppliers.js';
+import { and, asc, count, desc, eq, ilike, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { rows, type Executor } from '../../db/client.js';
+import { supplierCommissionChanges, supplierProfiles, type KycStatus, type VerificationStatus } from '../../db/schema/suppliers.js';
+import { users } from '../../db/schema/users.js';
+import { publicSupplierCondition } from './supplier-visibility.js';
 
 export type SupplierRecord = typeof supplierProfiles.$inferSelect;
+export type NewSupplier = typeof supplierProfiles.$inferInsert;
+export type CommissionChangeRecord = typeof supplierCommissionChanges.$inferSelect;
 
 export async function findLiveProfileByUser(ex: Executor, userId: string): Promise<SupplierRecord | undefined> {
   const [row] = await ex
@@ -22,7 +26,129 @@ export async function findLiveProfile(ex: Executor, id: string): Promise<Supplie
   return row;
 }
 
-export async function updateProfile(ex: Executor, id: string, patch: Partial<typeof supplierProfiles.$inferInsert>) {
+/** The live profile, locked until the end of the transaction. */
+export async function lockLiveProfile(ex: Executor, by: { id: string } | { userId: string }): Promise<SupplierRecord | undefined> {
+  const key = 'id' in by ? eq(supplierProfiles.id, by.id) : eq(supplierProfiles.userId, by.userId);
+  const [row] = await ex
+    .select()
+    .from(supplierProfiles)
+    .where(and(key, isNull(supplierProfiles.deletedAt)))
+    .for('update')
+    .limit(1);
+  return row;
+}
+
+export async function insertProfile(ex: Executor, profile: NewSupplier): Promise<SupplierRecord> {
+  const [row] = await ex.insert(supplierProfiles).values(profile).returning();
+  return row!;
+}
+
+export async function updateProfile(ex: Executor, id: string, patch: Partial<NewSupplier>) {
   const [row] = await ex.update(supplierProfiles).set(patch).where(eq(supplierProfiles.id, id)).returning();
   return row;
+}
+
+export async function findPublicProfile(ex: Executor, id: string): Promise<SupplierRecord | undefined> {
+  const [row] = await ex
+    .select({ profile: supplierProfiles })
+    .from(supplierProfiles)
+    .innerJoin(users, eq(users.id, supplierProfiles.userId))
+    .where(and(eq(supplierProfiles.id, id), publicSupplierCondition()))
+    .limit(1);
+  return row?.profile;
+}
+
+export async function ownerStatus(ex: Executor, userId: string) {
+  const [row] = await ex.select({ status: users.status }).from(users).where(eq(users.id, userId)).limit(1);
+  return row?.status;
+}
+
+/** True when PostgreSQL knows the zone: the search computes opening hours in SQL with it. */
+export async function isKnownTimeZone(ex: Executor, name: string): Promise<boolean> {
+  const found = await rows<{ ok: number }>(ex, sql`select 1 as ok from pg_timezone_names where name = ${name} limit 1`);
+  return found.length > 0;
+}
+
+const owner = {
+  id: users.id,
+  firstName: users.firstName,
+  lastName: users.lastName,
+  phoneNumber: users.phoneNumber,
+  email: users.email,
+  status: users.status,
+};
+export type OwnerRecord = { [K in keyof typeof owner]: (typeof users.$inferSelect)[K] };
+
+export async function findWithOwner(ex: Executor, id: string) {
+  const [row] = await ex
+    .select({ profile: supplierProfiles, owner })
+    .from(supplierProfiles)
+    .innerJoin(users, eq(users.id, supplierProfiles.userId))
+    .where(eq(supplierProfiles.id, id))
+    .limit(1);
+  return row;
+}
+
+export interface AdminFilter {
+  status?: VerificationStatus;
+  kycStatus?: KycStatus;
+  category?: SupplierRecord['category'];
+  city?: string;
+  search?: string;
+  includeDeleted?: boolean;
+}
+
+function adminConditions(f: AdminFilter): SQL | undefined {
+  const conds: (SQL | undefined)[] = [];
+  if (!f.includeDeleted) conds.push(isNull(supplierProfiles.deletedAt));
+  if (f.status) conds.push(eq(supplierProfiles.verificationStatus, f.status));
+  if (f.kycStatus) conds.push(eq(supplierProfiles.kycStatus, f.kycStatus));
+  if (f.category) conds.push(eq(supplierProfiles.category, f.category));
+  if (f.city) conds.push(sql`lower(${supplierProfiles.city}) = lower(${f.city})`);
+  if (f.search) {
+    const like = `%${f.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    conds.push(
+      or(
+        ilike(supplierProfiles.businessName, like),
+        ilike(supplierProfiles.contactEmail, like),
+        ilike(supplierProfiles.contactPhone, like),
+        ilike(users.phoneNumber, like),
+        ilike(users.email, like),
+      ),
+    );
+  }
+  return and(...conds);
+}
+
+/** `oldestFirst` for work queues (pending reviews), newest first otherwise. */
+export async function listWithOwners(ex: Executor, f: AdminFilter, page: { limit: number; offset: number; oldestFirst?: boolean }) {
+  const where = adminConditions(f);
+  const order = page.oldestFirst
+    ? [asc(supplierProfiles.createdAt), asc(supplierProfiles.id)]
+    : [desc(supplierProfiles.createdAt), desc(supplierProfiles.id)];
+  const [items, [total]] = await Promise.all([
+    ex
+      .select({ profile: supplierProfiles, owner })
+      .from(supplierProfiles)
+      .innerJoin(users, eq(users.id, supplierProfiles.userId))
+      .where(where)
+      .orderBy(...order)
+      .limit(page.limit)
+      .offset(page.offset),
+    ex.select({ n: count() }).from(supplierProfiles).innerJoin(users, eq(users.id, supplierProfiles.userId)).where(where),
+  ]);
+  return { items, total: total?.n ?? 0 };
+}
+
+export async function insertCommissionChange(ex: Executor, change: typeof supplierCommissionChanges.$inferInsert): Promise<void> {
+  await ex.insert(supplierCommissionChanges).values(change);
+}
+
+export function listCommissionChanges(ex: Executor, supplierId: string, limit = 50): Promise<CommissionChangeRecord[]> {
+  return ex
+    .select()
+    .from(supplierCommissionChanges)
+    .where(eq(supplierCommissionChanges.supplierId, supplierId))
+    .orderBy(desc(supplierCommissionChanges.createdAt), desc(supplierCommissionChanges.id))
+    .limit(limit);
 }

@@ -1,22 +1,95 @@
+import sharp from 'sharp';
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/client.js';
 import type { KycStatus } from '../../db/schema/suppliers.js';
-import { AppError, notFound } from '../../shared/errors.js';
+import type { Role } from '../../db/schema/users.js';
+import type { AuthUser } from '../../http/access.js';
+import type { UploadedFile } from '../../http/uploads.js';
+import { AppError, conflict, notFound, type ErrorDetail } from '../../shared/errors.js';
+import { uuidv7 } from '../../shared/ids.js';
+import { normalizeEmail, normalizePhone } from '../../shared/phone.js';
+import { pageMeta, pageOffset } from '../../shared/schemas.js';
+import { assertTransition } from '../../shared/state-machine.js';
+import type { SubscriptionsService } from '../subscriptions/subscriptions.service.js';
+import { isValidTimeZone, openingHoursProblems } from './opening-hours.js';
+import * as search from './suppliers-search.repository.js';
 import * as repo from './suppliers.repository.js';
+import type { NewSupplier, SupplierRecord } from './suppliers.repository.js';
+import type { CreateProfileBody, NearbyQuery, SearchQuery, StatisticsView, UpdateProfileBody } from './suppliers.schemas.js';
+import { VERIFICATION_TRANSITIONS } from './supplier-status.js';
+import { toOwnView, toPublicView } from './suppliers.views.js';
+
+export { isPublicSupplier } from './supplier-visibility.js';
+
+/** Store counts of a supplier, provided by the stores module. */
+export interface StoreCounter {
+  countBySupplier(ex: Executor, supplierId: string): Promise<{ total: number; active: number }>;
+}
+
+export interface SuppliersDeps {
+  subscriptions: SubscriptionsService;
+  /**
+   * Read at call time, not at construction: the stores service is built after this one (it
+   * needs it), so app.ts sets this once the stores service exists.
+   */
+  stores?: StoreCounter;
+}
+
+const CATEGORY_OF_ROLE: Partial<Record<Role, SupplierRecord['category']>> = { SUPPLIER_FOOD: 'FOOD', SUPPLIER_DEALS: 'DEALS' };
+const LOGO_MAX_SIDE = 512;
 
 export type SuppliersService = ReturnType<typeof createSuppliersService>;
 
-export function createSuppliersService(ctx: AppContext) {
+export function createSuppliersService(ctx: AppContext, deps: SuppliersDeps) {
+  const view = (p: SupplierRecord) => toOwnView(p, ctx.links, ctx.clock.now());
+
+  async function requireOwnProfile(userId: string, ex: Executor = ctx.db) {
+    const profile = await repo.findLiveProfileByUser(ex, userId);
+    if (!profile) throw profileRequired();
+    return profile;
+  }
+
+  /** Checks what the schema cannot and puts contact fields in their stored form. */
+  async function checkInput(body: UpdateProfileBody, role: Role): Promise<Partial<NewSupplier>> {
+    const problems: ErrorDetail[] = [];
+    const category = CATEGORY_OF_ROLE[role];
+    if (body.category !== undefined && body.category !== category) {
+      problems.push({ field: 'body.category', message: `must be ${category} for a ${role} account` });
+    }
+    if (body.openingHours) problems.push(...openingHoursProblems(body.openingHours, 'body.openingHours'));
+    if (body.timezone !== undefined && !(isValidTimeZone(body.timezone) && (await repo.isKnownTimeZone(ctx.db, body.timezone)))) {
+      problems.push({ field: 'body.timezone', message: 'must be a known IANA time zone such as Africa/Dakar' });
+    }
+    if (problems.length) throw new AppError(400, 'VALIDATION_ERROR', 'The request is not valid', problems);
+    const { category: _category, ...rest } = body;
+    const out: Partial<NewSupplier> = { ...rest };
+    const phone = (v: string | null | undefined, field: string) => (v ? normalizePhone(v, field) : v);
+    if (body.contactPhone !== undefined) out.contactPhone = phone(body.contactPhone, 'body.contactPhone');
+    if (body.payoutPhone !== undefined) out.payoutPhone = phone(body.payoutPhone, 'body.payoutPhone');
+    if (body.contactEmail) out.contactEmail = normalizeEmail(body.contactEmail);
+    return out;
+  }
+
+  /** An edit by the supplier; a rejected profile is submitted again for review. */
+  function editPatch(p: SupplierRecord, patch: Partial<NewSupplier>): Partial<NewSupplier> {
+    const out = { ...patch, updatedAt: ctx.clock.now() };
+    if (p.verificationStatus === 'REJECTED') {
+      assertTransition(VERIFICATION_TRANSITIONS, p.verificationStatus, 'PENDING', 'Supplier verification');
+      Object.assign(out, { verificationStatus: 'PENDING', rejectionReason: null });
+    }
+    return out;
+  }
+
+  async function lockOwn(ex: Executor, userId: string) {
+    const p = await repo.lockLiveProfile(ex, { userId });
+    if (!p) throw profileRequired();
+    return p;
+  }
+
   return {
     /** The signed-in supplier's own profile, in any verification state. */
     findOwnProfile: (userId: string, ex: Executor = ctx.db) => repo.findLiveProfileByUser(ex, userId),
-
-    async requireOwnProfile(userId: string, ex: Executor = ctx.db) {
-      const profile = await repo.findLiveProfileByUser(ex, userId);
-      if (!profile) throw new AppError(404, 'SUPPLIER_PROFILE_REQUIRED', 'Create your supplier profile first (POST /suppliers/profile)');
-      return profile;
-    },
-
+    requireOwnProfile,
     findProfile: (id: string, ex: Executor = ctx.db) => repo.findLiveProfile(ex, id),
 
     /**
@@ -31,5 +104,136 @@ export function createSuppliersService(ctx: AppContext) {
       if (!row) throw notFound('Supplier');
       return row;
     },
+
+    getOwn: async (user: AuthUser) => view(await requireOwnProfile(user.id)),
+
+    async create(user: AuthUser, body: CreateProfileBody) {
+      const input = await checkInput(body, user.role);
+      const now = ctx.clock.now();
+      const row = await ctx.db.transaction(async (tx) => {
+        if (await repo.findLiveProfileByUser(tx, user.id)) {
+          throw conflict('ALREADY_EXISTS', 'You already have a supplier profile; change it with PUT /suppliers/profile');
+        }
+        return repo.insertProfile(tx, {
+          ...(input as Omit<NewSupplier, 'id'>),
+          id: uuidv7(now.getTime()),
+          userId: user.id,
+          category: CATEGORY_OF_ROLE[user.role]!,
+          commissionRateBps: ctx.config.DEFAULT_COMMISSION_BPS,
+          createdAt: now,
+          updatedAt: now,
+        });
+      });
+      return view(row);
+    },
+
+    async update(user: AuthUser, body: UpdateProfileBody) {
+      const input = await checkInput(body, user.role);
+      const row = await ctx.db.transaction(async (tx) => {
+        const p = await lockOwn(tx, user.id);
+        return (await repo.updateProfile(tx, p.id, editPatch(p, input)))!;
+      });
+      return view(row);
+    },
+
+    /** Replaces the logo with a copy at most 512 px a side; the old file goes once the change is saved. */
+    async setLogo(user: AuthUser, upload: { files: UploadedFile[]; fields: Record<string, string> }) {
+      const extra = Object.keys(upload.fields)[0] ?? upload.files.find((f) => f.field !== 'logo')?.field;
+      if (extra) throw new AppError(400, 'VALIDATION_ERROR', 'The request is not valid', [{ field: `body.${extra}`, message: 'is not an allowed property' }]);
+      const file = upload.files[0];
+      if (!file) throw new AppError(400, 'VALIDATION_ERROR', 'The request is not valid', [{ field: 'body.logo', message: 'is required (an image file)' }]);
+      const current = await requireOwnProfile(user.id);
+      const body = await sharp(file.body).resize(LOGO_MAX_SIDE, LOGO_MAX_SIDE, { fit: 'inside', withoutEnlargement: true }).toBuffer();
+      const key = `suppliers/${current.id}/logo-${uuidv7()}.${file.ext}`;
+      await ctx.storage.put('public', key, body, file.contentType);
+      let before: SupplierRecord;
+      let row: SupplierRecord;
+      try {
+        [before, row] = await ctx.db.transaction(async (tx) => {
+          const p = await lockOwn(tx, user.id);
+          return [p, (await repo.updateProfile(tx, p.id, editPatch(p, { logoKey: key })))!] as const;
+        });
+      } catch (err) {
+        await ctx.storage.delete('public', key);
+        throw err;
+      }
+      if (before.logoKey) await ctx.storage.delete('public', before.logoKey).catch(() => undefined);
+      return view(row);
+    },
+
+    async removeLogo(user: AuthUser) {
+      const [before, row] = await ctx.db.transaction(async (tx) => {
+        const p = await lockOwn(tx, user.id);
+        return [p, p.logoKey ? (await repo.updateProfile(tx, p.id, editPatch(p, { logoKey: null })))! : p] as const;
+      });
+      if (before.logoKey) await ctx.storage.delete('public', before.logoKey).catch(() => undefined);
+      return view(row);
+    },
+
+    /** Soft delete: the row stays for the records (orders, payouts) and is hidden everywhere. */
+    async remove(user: AuthUser) {
+      const now = ctx.clock.now();
+      const row = await ctx.db.transaction(async (tx) => {
+        const p = await lockOwn(tx, user.id);
+        await ctx.workInProgress.assertNone(tx, { supplierId: p.id }, 'The supplier profile');
+        await deps.subscriptions.cancelAll(tx, p.id);
+        return (await repo.updateProfile(tx, p.id, { deletedAt: now, updatedAt: now }))!;
+      });
+      return { message: 'Supplier profile deleted', id: row.id, deletedAt: now.toISOString() };
+    },
+
+    async getPublic(id: string) {
+      const p = await repo.findPublicProfile(ctx.db, id);
+      if (!p) throw notFound('Supplier');
+      return toPublicView(p, ctx.links, ctx.clock.now());
+    },
+
+    async search(q: SearchQuery) {
+      const now = ctx.clock.now();
+      const sort = q.sort ?? (q.q ? 'relevance' : 'name');
+      const { items, total } = await search.searchPublic(ctx.db, { ...q, sort, now }, q.limit, pageOffset(q));
+      return { items: items.map((p) => toPublicView(p, ctx.links, now)), meta: pageMeta(q, total) };
+    },
+
+    async nearby(q: NearbyQuery) {
+      const now = ctx.clock.now();
+      const filter = { latitude: q.latitude, longitude: q.longitude, radiusM: q.radiusKm * 1000, category: q.category };
+      const { items, total } = await search.nearbyPublic(ctx.db, filter, q.limit, pageOffset(q));
+      const views = items.map((r) => ({ ...toPublicView(r.profile, ctx.links, now), distanceKm: Math.round(r.distanceM) / 1000 }));
+      return { items: views, meta: pageMeta(q, total) };
+    },
+
+    async statistics(user: AuthUser): Promise<StatisticsView> {
+      const p = await requireOwnProfile(user.id);
+      // Until the stores module provides its counter there are no stores to count.
+      const stores = deps.stores ? deps.stores.countBySupplier(ctx.db, p.id) : Promise.resolve({ total: 0, active: 0 });
+      const [subscription, storeCounts, ownerStatus] = await Promise.all([
+        deps.subscriptions.getLimits(ctx.db, p.id),
+        stores,
+        repo.ownerStatus(ctx.db, p.userId),
+      ]);
+      return {
+        supplierId: p.id,
+        verification: {
+          status: p.verificationStatus,
+          verifiedAt: p.verifiedAt?.toISOString() ?? null,
+          rejectionReason: p.rejectionReason,
+          isPublic: p.verificationStatus === 'VERIFIED' && ownerStatus === 'ACTIVE',
+        },
+        kyc: { status: p.kycStatus },
+        commission: { rateBps: p.commissionRateBps },
+        subscription,
+        stores: storeCounts,
+        generatedAt: ctx.clock.now().toISOString(),
+      };
+    },
+
+    changeSubscription: (user: AuthUser, planCode: string) =>
+      ctx.db.transaction(async (tx) => deps.subscriptions.changePlan(tx, (await lockOwn(tx, user.id)).id, planCode)),
+
+    canCreateProducts: async (user: AuthUser) => deps.subscriptions.getLimits(ctx.db, (await requireOwnProfile(user.id)).id),
   };
 }
+
+const profileRequired = () =>
+  new AppError(404, 'SUPPLIER_PROFILE_REQUIRED', 'Create your supplier profile first (POST /suppliers/profile)');

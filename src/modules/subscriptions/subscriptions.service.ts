@@ -1,0 +1,104 @@
+import type { AppContext } from '../../context.js';
+import type { Executor } from '../../db/client.js';
+import { conflict, notFound } from '../../shared/errors.js';
+import { uuidv7 } from '../../shared/ids.js';
+import * as repo from './subscriptions.repository.js';
+import type { PlanRecord, SubscriptionRecord } from './subscriptions.repository.js';
+import type { LimitsView, PlanView } from './subscriptions.schemas.js';
+
+export const FREE_PLAN_CODE = 'FREE';
+const DAY_MS = 86_400_000;
+
+/** Counts a supplier's products (those that count against the plan). */
+export type ProductCounter = (ex: Executor, supplierId: string) => Promise<number>;
+
+export type SubscriptionsService = ReturnType<typeof createSubscriptionsService>;
+
+const toPlanView = (p: PlanRecord): PlanView => ({
+  code: p.code,
+  name: p.name,
+  description: p.description,
+  maxProducts: p.maxProducts,
+  priceAmount: p.priceAmount,
+  currency: p.currency,
+  periodDays: p.periodDays,
+});
+
+/**
+ * Minimal subscriptions: a supplier is on the FREE plan (seeded by the migration) unless it has a
+ * running subscription to another plan. Paid plans need payments, which come with the
+ * subscriptions issue; until then switching to one is refused.
+ */
+export function createSubscriptionsService(ctx: AppContext) {
+  // The products module registers its counter when it exists. Until then no supplier has
+  // products, so 0 is the true count, not a guess.
+  let countProducts: ProductCounter = async () => 0;
+
+  async function freePlan(ex: Executor): Promise<PlanRecord> {
+    const plan = await repo.findPlanByCode(ex, FREE_PLAN_CODE);
+    if (!plan) throw new Error('The FREE subscription plan is missing (it is seeded by the migrations)');
+    return plan;
+  }
+
+  async function current(ex: Executor, supplierId: string): Promise<{ plan: PlanRecord; subscription: SubscriptionRecord | null }> {
+    const running = await repo.findRunning(ex, supplierId, ctx.clock.now());
+    return running ?? { plan: await freePlan(ex), subscription: null };
+  }
+
+  async function getLimits(ex: Executor, supplierId: string): Promise<LimitsView> {
+    const [{ plan, subscription }, currentProducts] = await Promise.all([current(ex, supplierId), countProducts(ex, supplierId)]);
+    return {
+      allowed: currentProducts < plan.maxProducts,
+      maxProducts: plan.maxProducts,
+      currentProducts,
+      remaining: Math.max(0, plan.maxProducts - currentProducts),
+      plan: toPlanView(plan),
+      subscription: subscription && {
+        status: subscription.status,
+        startedAt: subscription.startedAt.toISOString(),
+        endsAt: subscription.endsAt?.toISOString() ?? null,
+      },
+    };
+  }
+
+  return {
+    registerProductCounter(counter: ProductCounter): void {
+      countProducts = counter;
+    },
+
+    getLimits,
+
+    /**
+     * Moves the supplier to another plan. The caller holds a lock on the supplier (one change at
+     * a time) and passes its transaction. Fewer allowed products than the supplier already has is
+     * accepted: existing products stay, new ones are refused until the count is under the limit.
+     */
+    async changePlan(ex: Executor, supplierId: string, planCode: string): Promise<LimitsView> {
+      const plan = await repo.findActivePlanByCode(ex, planCode.toUpperCase());
+      if (!plan) throw notFound('Subscription plan');
+      if (plan.priceAmount > 0) {
+        throw conflict('PAYMENT_REQUIRED', `The ${plan.code} plan is paid; paid plans cannot be subscribed to yet`);
+      }
+      const now = ctx.clock.now();
+      const { plan: currentPlan } = await current(ex, supplierId);
+      // Asking for the plan one is already on changes nothing (and keeps its end date).
+      if (currentPlan.id !== plan.id) {
+        await repo.cancelActive(ex, supplierId, now);
+        await repo.insertSubscription(ex, {
+          id: uuidv7(now.getTime()),
+          supplierId,
+          planId: plan.id,
+          status: 'ACTIVE',
+          startedAt: now,
+          endsAt: plan.periodDays ? new Date(now.getTime() + plan.periodDays * DAY_MS) : null,
+          createdAt: now,
+          updatedAt: now,
+        });
+      }
+      return getLimits(ex, supplierId);
+    },
+
+    /** Ends whatever the supplier subscribed to (its profile is being deleted). */
+    cancelAll: (ex: Executor, supplierId: string) => repo.cancelActive(ex, supplierId, ctx.clock.now()),
+  };
+}

@@ -1,0 +1,29 @@
+import type { App } from '../../http/types.js';
+import { IdParamsSchema, Ok, OkPage, ok, okPage } from '../../shared/schemas.js';
+import * as S from './suppliers.schemas.js';
+import type { SuppliersAdminService } from './suppliers-admin.service.js';
+
+const tags = ['admin: suppliers'];
+const adm = { access: 'ADM' } as const;
+
+export function suppliersAdminRoutes(admin: SuppliersAdminService) {
+  return async (app: App) => {
+    app.get('/admin/suppliers', { config: adm, schema: { tags, summary: 'List suppliers (newest first)', querystring: S.AdminListQuerySchema, response: { 200: OkPage(S.AdminSupplierSchema) } } },
+      async (req) => { const r = await admin.list(req.query); return okPage(r.items, r.meta); });
+
+    app.get('/admin/suppliers/pending', { config: adm, schema: { tags, summary: 'Suppliers waiting for verification (oldest first)', querystring: S.PendingQuerySchema, response: { 200: OkPage(S.AdminSupplierSchema) } } },
+      async (req) => { const r = await admin.pending(req.query); return okPage(r.items, r.meta); });
+
+    app.patch('/admin/suppliers/:id/verify', { config: adm, schema: { tags, summary: 'Verify a pending supplier (its KYC must be approved)', params: IdParamsSchema, response: { 200: Ok(S.AdminSupplierSchema) } } },
+      async (req) => ok(await admin.verify(req.user, req.params.id)));
+
+    app.patch('/admin/suppliers/:id/reject', { config: adm, schema: { tags, summary: 'Reject a pending supplier or withdraw a verification', params: IdParamsSchema, body: S.RejectBodySchema, response: { 200: Ok(S.AdminSupplierSchema) } } },
+      async (req) => ok(await admin.reject(req.user, req.params.id, req.body.reason)));
+
+    app.patch('/admin/suppliers/:id/commission', { config: adm, schema: { tags, summary: 'Change the commission rate; answers with the change history', params: IdParamsSchema, body: S.CommissionBodySchema, response: { 200: Ok(S.AdminSupplierCommissionSchema) } } },
+      async (req) => ok(await admin.setCommission(req.user, req.params.id, req.body)));
+
+    app.post('/admin/suppliers/bulk-verify', { config: adm, schema: { tags, summary: 'Verify up to 100 suppliers; each id succeeds or is skipped on its own', body: S.BulkVerifyBodySchema, response: { 200: Ok(S.BulkVerifyResultSchema) } } },
+      async (req) => ok(await admin.bulkVerify(req.user, req.body.ids)));
+  };
+}
