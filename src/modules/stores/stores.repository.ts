@@ -1,7 +1,8 @@
 import { and, asc, count, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { stores } from '../../db/schema/stores.js';
-import { supplierProfiles } from '../../db/schema/suppliers.js';
+import { openAtSql } from '../../shared/opening-hours.js';
+import { isPublicSupplier } from '../suppliers/supplier-visibility.js';
 import type { StoreSort } from './stores.schemas.js';
 
 export type StoreRecord = typeof stores.$inferSelect;
@@ -9,24 +10,16 @@ export type NewStore = typeof stores.$inferInsert;
 
 const ts = (d: Date) => sql`${d.toISOString()}::timestamptz`;
 
-// Public visibility: a live, active store of a verified supplier whose profile is not deleted.
-// The join to supplier_profiles only filters; supplier data itself comes from the suppliers service.
-const publiclyVisible = and(
-  isNull(stores.deletedAt),
-  eq(stores.isActive, true),
-  isNull(supplierProfiles.deletedAt),
-  eq(supplierProfiles.verificationStatus, 'VERIFIED'),
-);
-const supplierJoin = eq(supplierProfiles.id, stores.supplierId);
+// Public visibility: a live, active store of a supplier the public may see (the suppliers
+// module's rule: verified, not deleted, active account).
+const supplierVisible = isPublicSupplier(stores.supplierId);
+const publiclyVisible = and(isNull(stores.deletedAt), eq(stores.isActive, true), supplierVisible);
 
-/** Open at `now`: not in a temporary closure and inside one of the local day's ranges (same rule as opening-hours.ts). */
+/** Open at `now`: not in a temporary closure and inside one of the local day's ranges. */
 function openAt(now: Date): SQL {
-  const local = sql`(${ts(now)} at time zone ${stores.timezone})`;
-  return sql`(not coalesce(${stores.closureStartsAt} <= ${ts(now)} and ${stores.closureEndsAt} > ${ts(now)}, false)
-    and exists (
-      select 1 from jsonb_array_elements_text(${stores.openingHours} -> extract(dow from ${local})::int::text) as r(v)
-      where to_char(${local}, 'HH24:MI') >= left(r.v, 5) and to_char(${local}, 'HH24:MI') < right(r.v, 5)
-    ))`;
+  const at = ts(now);
+  return sql`(not coalesce(${stores.closureStartsAt} <= ${at} and ${stores.closureEndsAt} > ${at}, false)
+    and ${openAtSql(stores.openingHours, stores.timezone, now)})`;
 }
 
 export async function insertStore(ex: Executor, values: NewStore): Promise<StoreRecord> {
@@ -59,7 +52,6 @@ export async function findPublicStore(ex: Executor, id: string): Promise<StoreRe
   const [row] = await ex
     .select({ store: stores })
     .from(stores)
-    .innerJoin(supplierProfiles, supplierJoin)
     .where(and(eq(stores.id, id), publiclyVisible))
     .limit(1);
   return row?.store;
@@ -71,9 +63,8 @@ export async function findPublicStore(ex: Executor, id: string): Promise<StoreRe
  */
 export async function findStoreForOrder(ex: Executor, id: string) {
   const [row] = await ex
-    .select({ store: stores, visible: sql<boolean>`(${supplierProfiles.deletedAt} is null and ${supplierProfiles.verificationStatus} = 'VERIFIED')` })
+    .select({ store: stores, visible: sql<boolean>`${supplierVisible}` })
     .from(stores)
-    .innerJoin(supplierProfiles, supplierJoin)
     .where(and(eq(stores.id, id), isNull(stores.deletedAt)))
     .for('share', { of: stores })
     .limit(1);
@@ -128,12 +119,11 @@ export async function searchPublicStores(ex: Executor, s: StoreSearch, now: Date
   const items = await ex
     .select({ store: stores })
     .from(stores)
-    .innerJoin(supplierProfiles, supplierJoin)
     .where(where)
     .orderBy(...order)
     .limit(limit)
     .offset(offset);
-  const [total] = await ex.select({ n: count() }).from(stores).innerJoin(supplierProfiles, supplierJoin).where(where);
+  const [total] = await ex.select({ n: count() }).from(stores).where(where);
   return { items: items.map((r) => r.store), total: total?.n ?? 0 };
 }
 
@@ -171,7 +161,6 @@ export function nearbyQuery(ex: Executor, n: NearbySearch, now: Date, limit: num
   return ex
     .select({ store: stores, distanceM })
     .from(stores)
-    .innerJoin(supplierProfiles, supplierJoin)
     .where(where)
     .orderBy(asc(distanceM), asc(stores.id))
     .limit(limit)
@@ -180,6 +169,6 @@ export function nearbyQuery(ex: Executor, n: NearbySearch, now: Date, limit: num
 
 export async function nearbyStores(ex: Executor, n: NearbySearch, now: Date, limit: number, offset: number) {
   const items = await nearbyQuery(ex, n, now, limit, offset);
-  const [total] = await ex.select({ n: count() }).from(stores).innerJoin(supplierProfiles, supplierJoin).where(nearbyParts(n, now).where);
+  const [total] = await ex.select({ n: count() }).from(stores).where(nearbyParts(n, now).where);
   return { items, total: total?.n ?? 0 };
 }

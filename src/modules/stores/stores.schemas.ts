@@ -1,29 +1,8 @@
 import { Type, type Static } from 'typebox';
 import { IdSchema, Nullable, PageQuerySchema, PhoneSchema, StringEnum, TimestampSchema } from '../../shared/schemas.js';
-import { MAX_RANGES_PER_DAY, TIME_RANGE_PATTERN } from './opening-hours.js';
+import { OpeningHoursSchema } from '../../shared/opening-hours.js';
 
 export const StoreParamsSchema = Type.Object({ storeId: IdSchema }, { additionalProperties: false });
-
-const DaySchema = Type.Array(
-  Type.String({ pattern: TIME_RANGE_PATTERN, description: '"HH:MM-HH:MM" in the store\'s time zone', examples: ['08:00-13:00'] }),
-  { maxItems: MAX_RANGES_PER_DAY },
-);
-export const OpeningHoursSchema = Type.Object(
-  {
-    '0': Type.Optional(DaySchema),
-    '1': Type.Optional(DaySchema),
-    '2': Type.Optional(DaySchema),
-    '3': Type.Optional(DaySchema),
-    '4': Type.Optional(DaySchema),
-    '5': Type.Optional(DaySchema),
-    '6': Type.Optional(DaySchema),
-  },
-  {
-    additionalProperties: false,
-    description: 'Per weekday (0 = Sunday ... 6 = Saturday) a list of opening ranges; a missing or empty day is closed',
-    examples: [{ '1': ['08:00-13:00', '15:00-20:00'], '6': ['09:00-14:00'] }],
-  },
-);
 
 export const ClosureSchema = Type.Object({
   startsAt: TimestampSchema,

@@ -8,7 +8,7 @@ import { pageMeta, pageOffset } from '../../shared/schemas.js';
 import type { StoreMembersService } from '../staff/members.service.js';
 import { assertRoleCan, type StoreCapability, type StoreRole } from '../staff/store-permissions.js';
 import type { SuppliersService } from '../suppliers/suppliers.service.js';
-import { checkOpeningHours, isKnownTimezone, isWithinOpeningHours, normalizeOpeningHours } from './opening-hours.js';
+import { checkOpeningHours, isKnownTimezone, isWithinOpeningHours, normalizeOpeningHours } from '../../shared/opening-hours.js';
 import * as repo from './stores.repository.js';
 import type { StoreRecord } from './stores.repository.js';
 import type {

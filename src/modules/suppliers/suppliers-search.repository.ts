@@ -3,25 +3,12 @@ import type { Executor } from '../../db/client.js';
 import { supplierProfiles as sp } from '../../db/schema/suppliers.js';
 import { users } from '../../db/schema/users.js';
 import { publicSupplierCondition } from './supplier-visibility.js';
+import { openAtSql } from '../../shared/opening-hours.js';
 
 // The same expressions as the indexes of supplier_profiles, so the planner uses them.
 const document = sql`(${sp.businessName} || ' ' || ${sp.description})`;
 const vector = sql`to_tsvector('simple', ${sp.businessName} || ' ' || ${sp.description})`;
 const position = sql`ll_to_earth(${sp.latitude}, ${sp.longitude})`;
-
-/**
- * Open at `now` in each supplier's own time zone: a range of today's weekday contains the local
- * time (start <= time < end). "HH:MM" strings compare like times; the C collation keeps that true
- * whatever the database's collation. Same rule as `isOpenAt` in opening-hours.ts.
- */
-export function openNowCondition(now: Date): SQL {
-  const local = sql`(${now.toISOString()}::timestamptz at time zone ${sp.timezone})`;
-  return sql`exists (
-    select 1 from jsonb_array_elements_text(
-      coalesce(${sp.openingHours} -> (extract(dow from ${local})::int)::text, '[]'::jsonb)) as oh(span)
-    where to_char(${local}, 'HH24:MI') collate "C" >= split_part(oh.span, '-', 1) collate "C"
-      and to_char(${local}, 'HH24:MI') collate "C" < split_part(oh.span, '-', 2) collate "C")`;
-}
 
 /**
  * Words as prefixes ("boul" finds "Boulangerie") for the full-text match. Only letters and digits
@@ -45,7 +32,7 @@ export async function searchPublic(ex: Executor, f: SearchFilter, limit: number,
   const conds: (SQL | undefined)[] = [publicSupplierCondition()];
   if (f.city) conds.push(sql`lower(${sp.city}) = lower(${f.city})`);
   if (f.category) conds.push(eq(sp.category, f.category));
-  if (f.openNow !== undefined) conds.push(f.openNow ? openNowCondition(f.now) : sql`not ${openNowCondition(f.now)}`);
+  if (f.openNow !== undefined) conds.push(sql`${f.openNow ? sql`` : sql`not `}${openAtSql(sp.openingHours, sp.timezone, f.now)}`);
   let score: SQL = sql`0`;
   if (f.q) {
     const tsq = prefixQuery(f.q);

@@ -109,7 +109,7 @@ describe('creating a supplier profile', () => {
     expect(badRanges.status).toBe(400);
     expect(badRanges.body.error.details).toEqual([
       { field: 'body.openingHours.1.0', message: expect.stringContaining('must end after it starts') },
-      { field: 'body.openingHours.2.1', message: 'overlaps 08:00-12:00' },
+      { field: 'body.openingHours.2', message: 'ranges overlap (08:00-12:00 and 11:00-15:00)' },
       { field: 'body.timezone', message: expect.stringContaining('IANA time zone') },
     ]);
     expect((await call(t.app, 'GET', '/suppliers/profile', { token })).status).toBe(404);

@@ -3,34 +3,9 @@ import { KYC_STATUSES, SUPPLIER_CATEGORIES, VERIFICATION_STATUSES } from '../../
 import { USER_STATUSES } from '../../db/schema/users.js';
 import { EmailSchema, IdSchema, Nullable, PageQuerySchema, PhoneSchema, StringEnum, TimestampSchema } from '../../shared/schemas.js';
 import { LimitsSchema } from '../subscriptions/subscriptions.schemas.js';
-import { TIME_RANGE_PATTERN } from './opening-hours.js';
+import { OpeningHoursSchema, TimezoneSchema } from '../../shared/opening-hours.js';
 
-const RangeListSchema = Type.Array(
-  Type.String({ pattern: TIME_RANGE_PATTERN, description: 'HH:MM-HH:MM, local time', examples: ['08:00-13:00'] }),
-  { maxItems: 6 },
-);
-export const OpeningHoursSchema = Type.Object(
-  {
-    '0': Type.Optional(RangeListSchema),
-    '1': Type.Optional(RangeListSchema),
-    '2': Type.Optional(RangeListSchema),
-    '3': Type.Optional(RangeListSchema),
-    '4': Type.Optional(RangeListSchema),
-    '5': Type.Optional(RangeListSchema),
-    '6': Type.Optional(RangeListSchema),
-  },
-  {
-    additionalProperties: false,
-    description: 'Per weekday ("0" = Sunday ... "6" = Saturday) the opening ranges in local time; a missing day is closed',
-    examples: [{ '1': ['08:00-13:00', '15:00-19:30'], '6': ['09:00-24:00'] }],
-  },
-);
-export const TimezoneSchema = Type.String({
-  pattern: '^[A-Za-z]+(?:[/_+-][A-Za-z0-9]+)*$',
-  maxLength: 64,
-  description: 'IANA time zone of the opening hours',
-  examples: ['Africa/Dakar'],
-});
+export { OpeningHoursSchema, TimezoneSchema };
 
 const fields = {
   businessName: Type.String({ minLength: 2, maxLength: 120 }),

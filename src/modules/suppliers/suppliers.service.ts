@@ -11,7 +11,7 @@ import { normalizeEmail, normalizePhone } from '../../shared/phone.js';
 import { pageMeta, pageOffset } from '../../shared/schemas.js';
 import { assertTransition } from '../../shared/state-machine.js';
 import type { SubscriptionsService } from '../subscriptions/subscriptions.service.js';
-import { isValidTimeZone, openingHoursProblems } from './opening-hours.js';
+import { checkOpeningHours, isKnownTimezone } from '../../shared/opening-hours.js';
 import * as search from './suppliers-search.repository.js';
 import * as repo from './suppliers.repository.js';
 import type { NewSupplier, SupplierRecord } from './suppliers.repository.js';
@@ -56,8 +56,8 @@ export function createSuppliersService(ctx: AppContext, deps: SuppliersDeps) {
     if (body.category !== undefined && body.category !== category) {
       problems.push({ field: 'body.category', message: `must be ${category} for a ${role} account` });
     }
-    if (body.openingHours) problems.push(...openingHoursProblems(body.openingHours, 'body.openingHours'));
-    if (body.timezone !== undefined && !(isValidTimeZone(body.timezone) && (await repo.isKnownTimeZone(ctx.db, body.timezone)))) {
+    if (body.openingHours) problems.push(...checkOpeningHours(body.openingHours, 'body.openingHours'));
+    if (body.timezone !== undefined && !(isKnownTimezone(body.timezone) && (await repo.isKnownTimeZone(ctx.db, body.timezone)))) {
       problems.push({ field: 'body.timezone', message: 'must be a known IANA time zone such as Africa/Dakar' });
     }
     if (problems.length) throw new AppError(400, 'VALIDATION_ERROR', 'The request is not valid', problems);

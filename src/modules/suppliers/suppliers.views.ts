@@ -1,5 +1,5 @@
 import type { FileLinks } from '../../providers/storage/storage.js';
-import { isOpenAt } from './opening-hours.js';
+import { isWithinOpeningHours } from '../../shared/opening-hours.js';
 import type { CommissionChangeRecord, OwnerRecord, SupplierRecord } from './suppliers.repository.js';
 import type { AdminSupplierView, OwnSupplierView, PublicSupplierView } from './suppliers.schemas.js';
 
@@ -21,7 +21,7 @@ export function toPublicView(p: SupplierRecord, links: FileLinks, now: Date): Pu
     logoUrl: p.logoKey ? links.publicUrl(p.logoKey) : null,
     openingHours: p.openingHours,
     timezone: p.timezone,
-    isOpenNow: isOpenAt(p.openingHours, p.timezone, now),
+    isOpenNow: isWithinOpeningHours(p.openingHours, p.timezone, now),
     verifiedAt: iso(p.verifiedAt),
     createdAt: p.createdAt.toISOString(),
   };

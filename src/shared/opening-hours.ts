@@ -1,11 +1,36 @@
-import type { OpeningHours } from '../../db/schema/suppliers.js';
-import type { ErrorDetail } from '../../shared/errors.js';
+import { sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { Type } from 'typebox';
+import type { OpeningHours } from '../db/schema/suppliers.js';
+import type { ErrorDetail } from './errors.js';
+
+// Weekly opening hours of a supplier or a store: per weekday ("0" = Sunday) a list of
+// "HH:MM-HH:MM" ranges in the place's own time zone. One rule for both, in code and in SQL.
 
 export const WEEKDAYS = ['0', '1', '2', '3', '4', '5', '6'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
 /** "HH:MM-HH:MM"; the end may be 24:00 (midnight at the end of the day). */
 export const TIME_RANGE_PATTERN = '^([01][0-9]|2[0-3]):[0-5][0-9]-(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$';
 export const MAX_RANGES_PER_DAY = 6;
+
+const DaySchema = Type.Array(
+  Type.String({ pattern: TIME_RANGE_PATTERN, description: '"HH:MM-HH:MM" in local time', examples: ['08:00-13:00'] }),
+  { maxItems: MAX_RANGES_PER_DAY },
+);
+export const OpeningHoursSchema = Type.Object(
+  Object.fromEntries(WEEKDAYS.map((d) => [d, Type.Optional(DaySchema)])) as Record<Weekday, Type.TOptional<typeof DaySchema>>,
+  {
+    additionalProperties: false,
+    description: 'Per weekday ("0" = Sunday ... "6" = Saturday) the opening ranges in local time; a missing or empty day is closed',
+    examples: [{ '1': ['08:00-13:00', '15:00-19:30'], '6': ['09:00-24:00'] }],
+  },
+);
+export const TimezoneSchema = Type.String({
+  pattern: '^[A-Za-z]+(?:[/_+-][A-Za-z0-9]+)*$',
+  maxLength: 64,
+  description: 'IANA time zone of the opening hours',
+  examples: ['Africa/Dakar'],
+});
 
 /**
  * Ranges the schema accepted in shape must also make sense: each ends after it starts (a range
@@ -43,7 +68,7 @@ export function normalizeOpeningHours(hours: OpeningHours): OpeningHours {
 
 const zones = new Set<string>([...Intl.supportedValuesOf('timeZone'), 'UTC']);
 
-/** IANA zone names known to the runtime (and so to PostgreSQL, which ships the same database). */
+/** IANA zone names known to the runtime. */
 export const isKnownTimezone = (tz: string) => zones.has(tz);
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
@@ -67,4 +92,16 @@ export function isWithinOpeningHours(hours: OpeningHours, timezone: string, at: 
     const [from, to] = r.split('-') as [string, string];
     return time >= from && time < to;
   });
+}
+
+/**
+ * The same test in SQL, for "open now" filters: the local day's ranges of the row contain the
+ * local time. Compared byte-wise (collate "C") so the database's collation cannot change it.
+ */
+export function openAtSql(hours: AnyPgColumn, timezone: AnyPgColumn, at: Date): SQL {
+  const local = sql`(${at.toISOString()}::timestamptz at time zone ${timezone})`;
+  return sql`exists (
+    select 1 from jsonb_array_elements_text(coalesce(${hours} -> (extract(dow from ${local})::int)::text, '[]'::jsonb)) as oh(span)
+    where to_char(${local}, 'HH24:MI') collate "C" >= split_part(oh.span, '-', 1) collate "C"
+      and to_char(${local}, 'HH24:MI') collate "C" < split_part(oh.span, '-', 2) collate "C")`;
 }
