@@ -10,7 +10,9 @@ const duration = Number(process.env.BENCH_DURATION ?? 10);
 const port = process.env.BENCH_PORT ?? '3900';
 const base = `http://127.0.0.1:${port}`;
 
-const server = spawn(process.execPath, ['--import', 'tsx', 'bench/server.ts'], {
+// The server runs the compiled code, as `npm start` does.
+execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
+const server = spawn(process.execPath, ['dist/bench/server.js'], {
   env: { ...process.env, BENCH_PORT: port },
   stdio: ['ignore', 'pipe', 'inherit'],
 });

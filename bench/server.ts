@@ -8,7 +8,7 @@ import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { users } from '../src/db/schema/users.js';
 import { hashPassword } from '../src/shared/passwords.js';
-import { uniquePhone } from '../test/helpers/factories.js';
+
 
 const config = loadConfig({
   ...process.env,
@@ -32,7 +32,7 @@ app.get('/bench/rss', async () => process.memoryUsage());
 
 const password = 'Bench-Password-1';
 const user = await app.services.users.create(db, {
-  phoneNumber: uniquePhone(),
+  phoneNumber: `+4917${String(Date.now()).slice(-9)}`,
   passwordHash: await hashPassword(password),
   role: 'CLIENT',
   firstName: 'Bench',
