@@ -1,18 +1,14 @@
-// The benchmark's server process: the real app plus two reference routes, on the configured
-// database (PostgreSQL when DATABASE_URL is set, else a fresh embedded database).
+// The benchmark's server process: the real app plus two reference routes, on the database the
+// runner prepared and seeded (DATABASE_URL, or the embedded database in BENCH_DATA_DIR).
 import { eq } from 'drizzle-orm';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { users } from '../src/db/schema/users.js';
 import { hashPassword } from '../src/shared/passwords.js';
 
-
 const config = loadConfig({
   ...process.env,
-  DATA_DIR: process.env.DATABASE_URL ? './data' : mkdtempSync(join(tmpdir(), 'foodsave-bench-')),
+  DATA_DIR: process.env.BENCH_DATA_DIR,
   LOG_LEVEL: 'silent',
   RATE_LIMIT_MAX: '100000000',
   AUTH_RATE_LIMIT_MAX: '100000000',
@@ -28,7 +24,10 @@ app.get('/bench/select/:id', async (req) => {
   const [row] = await db.select({ id: users.id, role: users.role }).from(users).where(eq(users.id, (req.params as { id: string }).id)).limit(1);
   return { success: true, data: row };
 });
-app.get('/bench/rss', async () => process.memoryUsage());
+app.get('/bench/rss', async () => {
+  (globalThis as { gc?: () => void }).gc?.();
+  return process.memoryUsage();
+});
 
 const password = 'Bench-Password-1';
 const user = await app.services.users.create(db, {

@@ -13,7 +13,7 @@ const sources = (dir) =>
 
 rmSync('dist', { recursive: true, force: true });
 await build({
-  entryPoints: [...sources('src'), 'bench/server.ts'],
+  entryPoints: [...sources('src'), 'bench/server.ts', 'bench/seed.ts'],
   outdir: 'dist',
   outbase: '.',
   format: 'esm',

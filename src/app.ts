@@ -40,6 +40,7 @@ import { Outbound } from './providers/outbound.js';
 import { createSms } from './providers/sms/sms.js';
 import { FileLinks, filesRoot, LocalFileStorage } from './providers/storage/storage.js';
 import { filesRoutes } from './modules/files/files.routes.js';
+import { ListingCache } from './shared/listing-cache.js';
 import { WorkInProgress } from './shared/work-in-progress.js';
 import { createHmac } from 'node:crypto';
 import { AppError } from './shared/errors.js';
@@ -85,6 +86,10 @@ declare module 'fastify' {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+// Routes whose writes can change what public supplier and store listings show.
+const LISTING_WRITERS = ['/suppliers/', '/supplier/', '/admin/suppliers', '/admin/kyc', '/admin/users', '/stores'].map((p) => `${API_PREFIX}${p}`);
+const changesListings = (url: string | undefined) => url !== undefined && LISTING_WRITERS.some((p) => url.startsWith(p));
 
 export async function buildApp(opts: BuildOptions): Promise<App> {
   const { config } = opts;
@@ -157,7 +162,14 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
       API_PREFIX,
     ),
     workInProgress: new WorkInProgress(),
+    listings: new ListingCache(clock, redis),
   };
+  await ctx.listings.start((err) => app.log.warn({ err }, 'redis subscriber error'));
+  // A successful write to anything public listings show drops the cached listings. onSend runs
+  // after the handler, so after its transaction committed, and before the client hears back.
+  app.addHook('onSend', async (req, reply) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD' && reply.statusCode < 400 && changesListings(req.routeOptions.url)) ctx.listings.changed();
+  });
   const services = buildServices(ctx);
   app.decorate('ctx', ctx);
   app.decorate('services', services);
@@ -176,6 +188,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
 
   app.addHook('onClose', async () => {
     await outbound.drain();
+    await ctx.listings.close();
     ctx.email.close();
     await database.close();
     await redis?.quit().catch(() => undefined);

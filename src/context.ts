@@ -8,6 +8,7 @@ import type { Outbound } from './providers/outbound.js';
 import type { SmsSender } from './providers/sms/sms.js';
 import type { FileLinks, FileStorage } from './providers/storage/storage.js';
 import type { Clock } from './shared/clock.js';
+import type { ListingCache } from './shared/listing-cache.js';
 import type { WorkInProgress } from './shared/work-in-progress.js';
 
 /** What services are built from; assembled once in app.ts. */
@@ -24,4 +25,5 @@ export interface AppContext {
   storage: FileStorage;
   links: FileLinks;
   workInProgress: WorkInProgress;
+  listings: ListingCache;
 }

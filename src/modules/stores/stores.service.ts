@@ -170,7 +170,7 @@ export function createStoresService(ctx: AppContext, deps: { suppliers: Supplier
 
     // ---- public
 
-    async search(q: SearchStoresQuery) {
+    search: (q: SearchStoresQuery) => ctx.listings.get('stores.search', q, async () => {
       const sort = q.sort ?? (q.q ? 'relevance' : 'newest');
       const at = now();
       const run = (ex: Executor) => repo.searchPublicStores(ex, { ...q, sort }, at, q.limit, pageOffset(q));
@@ -181,16 +181,16 @@ export function createStoresService(ctx: AppContext, deps: { suppliers: Supplier
           })
         : await run(ctx.db);
       return { items: items.map((s) => toStoreView(s, at)), meta: pageMeta(q, total) };
-    },
+    }),
 
-    async nearby(q: NearbyQuery): Promise<{ items: NearbyStoreView[]; meta: ReturnType<typeof pageMeta> }> {
+    nearby: (q: NearbyQuery): Promise<{ items: NearbyStoreView[]; meta: ReturnType<typeof pageMeta> }> => ctx.listings.get('stores.nearby', q, async () => {
       const at = now();
       const { items, total } = await repo.nearbyStores(ctx.db, q, at, q.limit, pageOffset(q));
       return {
         items: items.map((r) => ({ ...toStoreView(r.store, at), distanceKm: Math.round(r.distanceM) / 1000 })),
         meta: pageMeta(q, total),
       };
-    },
+    }),
 
     async getPublic(storeId: string): Promise<StoreView> {
       const store = await repo.findPublicStore(ctx.db, storeId);

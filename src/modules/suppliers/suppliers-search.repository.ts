@@ -68,7 +68,12 @@ export interface NearbyFilter {
   category?: 'FOOD' | 'DEALS';
 }
 
-/** Within the radius, nearest first. earth_box narrows through the GiST index; earth_distance decides. */
+/**
+ * Within the radius, nearest first. earth_box narrows through the GiST index; earth_distance
+ * decides; the cube distance `<->` (a straight-line chord, which orders points exactly as the
+ * great-circle distance does) lets the same index hand rows over nearest first, so a page does
+ * not sort every row in the radius.
+ */
 export async function nearbyPublic(ex: Executor, f: NearbyFilter, limit: number, offset: number) {
   const origin = sql`ll_to_earth(${f.latitude}::float8, ${f.longitude}::float8)`;
   const distance = sql<number>`earth_distance(${origin}, ${position})`;
@@ -85,7 +90,7 @@ export async function nearbyPublic(ex: Executor, f: NearbyFilter, limit: number,
       .from(sp)
       .innerJoin(users, eq(users.id, sp.userId))
       .where(where)
-      .orderBy(asc(distance), asc(sp.id))
+      .orderBy(sql`${position} <-> ${origin}`, asc(sp.id))
       .limit(limit)
       .offset(offset),
     ex.select({ n: count() }).from(sp).innerJoin(users, eq(users.id, sp.userId)).where(where),

@@ -188,20 +188,20 @@ export function createSuppliersService(ctx: AppContext, deps: SuppliersDeps) {
       return toPublicView(p, ctx.links, ctx.clock.now());
     },
 
-    async search(q: SearchQuery) {
+    search: (q: SearchQuery) => ctx.listings.get('suppliers.search', q, async () => {
       const now = ctx.clock.now();
       const sort = q.sort ?? (q.q ? 'relevance' : 'name');
       const { items, total } = await search.searchPublic(ctx.db, { ...q, sort, now }, q.limit, pageOffset(q));
       return { items: items.map((p) => toPublicView(p, ctx.links, now)), meta: pageMeta(q, total) };
-    },
+    }),
 
-    async nearby(q: NearbyQuery) {
+    nearby: (q: NearbyQuery) => ctx.listings.get('suppliers.nearby', q, async () => {
       const now = ctx.clock.now();
       const filter = { latitude: q.latitude, longitude: q.longitude, radiusM: q.radiusKm * 1000, category: q.category };
       const { items, total } = await search.nearbyPublic(ctx.db, filter, q.limit, pageOffset(q));
       const views = items.map((r) => ({ ...toPublicView(r.profile, ctx.links, now), distanceKm: Math.round(r.distanceM) / 1000 }));
       return { items: views, meta: pageMeta(q, total) };
-    },
+    }),
 
     async statistics(user: AuthUser): Promise<StatisticsView> {
       const p = await requireOwnProfile(user.id);

@@ -1,0 +1,87 @@
+// Seeds the benchmark's marketplace: 1,000 verified suppliers owning 10,000 stores spread over
+// Senegal (about 200,000 km2), with a denser cluster around Dakar as in real life.
+import { sql } from 'drizzle-orm';
+import { loadConfig } from '../src/config.js';
+import { createDatabase, type Db } from '../src/db/client.js';
+import { stores } from '../src/db/schema/stores.js';
+import { supplierProfiles } from '../src/db/schema/suppliers.js';
+import { users } from '../src/db/schema/users.js';
+import { uuidv7 } from '../src/shared/ids.js';
+
+const KINDS = ['Boulangerie', 'Patisserie', 'Epicerie', 'Restaurant', 'Supermarche', 'Traiteur', 'Fromagerie', 'Primeur'];
+const NAMES = ['Teranga', 'Baobab', 'Soleil', 'Almadies', 'Medina', 'Plateau', 'Sahel', 'Ocean', 'Keur', 'Jolof'];
+const CITIES = ['Dakar', 'Thies', 'Saint-Louis', 'Kaolack', 'Ziguinchor', 'Touba', 'Mbour', 'Rufisque'];
+const everyDay = Object.fromEntries(['0', '1', '2', '3', '4', '5', '6'].map((d) => [d, ['07:00-22:00']]));
+
+export async function seedMarketplace(db: Db, now: Date, suppliersCount = 1000, storesCount = 10_000): Promise<void> {
+  const pick = <T>(list: T[], i: number) => list[i % list.length]!;
+  const supplierIds: string[] = [];
+  for (let start = 0; start < suppliersCount; start += 500) {
+    const batch = Array.from({ length: Math.min(500, suppliersCount - start) }, (_, k) => start + k);
+    const userRows = batch.map((i) => ({
+      id: uuidv7(),
+      phoneNumber: `+22170${String(i).padStart(7, '0')}`,
+      role: 'SUPPLIER_FOOD' as const,
+      firstName: 'Seed',
+      lastName: `Supplier ${i}`,
+      verifiedAt: now,
+      createdAt: now,
+      updatedAt: now,
+    }));
+    await db.insert(users).values(userRows);
+    const profiles = batch.map((i, k) => {
+      const id = uuidv7();
+      supplierIds.push(id);
+      return {
+        id,
+        userId: userRows[k]!.id,
+        businessName: `${pick(KINDS, i)} ${pick(NAMES, Math.floor(i / KINDS.length))} ${i}`,
+        description: `Invendus du jour: ${pick(KINDS, i + 3).toLowerCase()} et produits frais a prix reduit`,
+        category: 'FOOD' as const,
+        address: `${i} Avenue Bourguiba`,
+        city: pick(CITIES, i),
+        latitude: 14.6 + Math.random() * 0.2,
+        longitude: -17.5 + Math.random() * 0.2,
+        openingHours: everyDay,
+        verificationStatus: 'VERIFIED' as const,
+        verifiedAt: now,
+        kycStatus: 'APPROVED' as const,
+        commissionRateBps: 1000,
+        createdAt: now,
+        updatedAt: now,
+      };
+    });
+    await db.insert(supplierProfiles).values(profiles);
+  }
+  for (let start = 0; start < storesCount; start += 1000) {
+    const rows = Array.from({ length: Math.min(1000, storesCount - start) }, (_, k) => {
+      const i = start + k;
+      // A quarter of the stores around Dakar, the rest anywhere in the country.
+      const dakar = i % 4 === 0;
+      return {
+        id: uuidv7(),
+        supplierId: supplierIds[i % supplierIds.length]!,
+        name: `${pick(KINDS, i)} ${pick(NAMES, i + 1)} ${i}`,
+        description: 'Paniers anti-gaspi chaque soir',
+        address: `${i} Route Nationale`,
+        city: pick(CITIES, i),
+        latitude: dakar ? 14.65 + Math.random() * 0.15 : 12.5 + Math.random() * 4,
+        longitude: dakar ? -17.5 + Math.random() * 0.2 : -17 + Math.random() * 5,
+        openingHours: everyDay,
+        createdAt: now,
+        updatedAt: now,
+      };
+    });
+    await db.insert(stores).values(rows);
+  }
+  await db.execute(sql`analyze`);
+}
+
+// Run as a program (by the bench runner, before the server starts, so the seeding's memory is
+// not counted as the server's): migrate and seed the database the environment names.
+if (process.argv[1]?.endsWith('seed.js')) {
+  const database = await createDatabase(loadConfig({ ...process.env, DATA_DIR: process.env.BENCH_DATA_DIR, LOG_LEVEL: 'silent' }));
+  await database.migrate();
+  await seedMarketplace(database.db, new Date());
+  await database.close();
+}
