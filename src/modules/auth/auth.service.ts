@@ -32,13 +32,9 @@ export function createAuthService(ctx: AppContext, deps: { users: UsersService; 
     if (!u.verifiedAt) throw forbidden('ACCOUNT_NOT_VERIFIED', 'Verify your phone number before signing in');
   }
 
-  /**
-   * Opens a session and stamps the last sign-in. Two independent single-statement writes rather
-   * than a transaction: neither needs the other, and sign-in is the hottest write path.
-   */
   async function signIn(u: UserRecord, client: ClientInfo): Promise<AuthResult> {
-    const [pair, updated] = await Promise.all([sessions.open(ctx.db, u.id, client), users.update(ctx.db, u.id, { lastLoginAt: now() })]);
-    return { user: toUserView(updated), ...pair };
+    const { at, ...pair } = await sessions.openAtSignIn(u.id, client);
+    return { user: toUserView({ ...u, lastLoginAt: at }), ...pair };
   }
 
   /** A password check that costs the same whether or not the account exists. */

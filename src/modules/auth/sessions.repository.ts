@@ -58,3 +58,16 @@ export async function revokeUserSessions(ex: Executor, userId: string, now: Date
   if (exceptSessionId) conds.push(ne(sessions.id, exceptSessionId));
   await ex.update(sessions).set({ revokedAt: now, revokedReason: reason }).where(and(...conds));
 }
+
+/**
+ * Sign-in's one write: the new session and the user's last sign-in time in a single statement
+ * (one round trip, one commit), since sign-in is the hottest write path.
+ */
+export async function insertSessionStampingUser(ex: Executor, s: typeof sessions.$inferInsert): Promise<void> {
+  const at = (d: Date) => sql`${d.toISOString()}::timestamptz`;
+  await ex.execute(sql`with opened as (
+      insert into ${sessions} (id, user_id, refresh_jti, ip, user_agent, created_at, last_used_at, expires_at)
+      values (${s.id}, ${s.userId}, ${s.refreshJti}, ${s.ip ?? null}, ${s.userAgent ?? null}, ${at(s.createdAt)}, ${at(s.lastUsedAt)}, ${at(s.expiresAt)})
+      returning user_id, created_at)
+    update ${users} set last_login_at = opened.created_at from opened where ${users.id} = opened.user_id`);
+}

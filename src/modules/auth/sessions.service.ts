@@ -22,6 +22,20 @@ export function createSessionsService(ctx: AppContext) {
   const tokens = new Tokens(ctx.config, ctx.clock);
   const refreshExpiry = (now: Date) => new Date(now.getTime() + tokens.ttlSeconds('refresh') * 1000);
 
+  function newSession(userId: string, client: ClientInfo) {
+    const now = ctx.clock.now();
+    return {
+      id: uuidv7(),
+      userId,
+      refreshJti: uuidv7(),
+      ip: client.ip?.slice(0, 64),
+      userAgent: client.userAgent?.slice(0, 300),
+      createdAt: now,
+      lastUsedAt: now,
+      expiresAt: refreshExpiry(now),
+    };
+  }
+
   const pair = (userId: string, sessionId: string, jti: string): TokenPair => ({
     accessToken: tokens.sign({ sub: userId, sid: sessionId, typ: 'access' }),
     refreshToken: tokens.sign({ sub: userId, sid: sessionId, typ: 'refresh', jti }),
@@ -30,20 +44,16 @@ export function createSessionsService(ctx: AppContext) {
   return {
     /** Starts a session inside the caller's transaction and returns its first token pair. */
     async open(ex: Executor, userId: string, client: ClientInfo = {}): Promise<TokenPair> {
-      const now = ctx.clock.now();
-      const id = uuidv7();
-      const jti = uuidv7();
-      await repo.insertSession(ex, {
-        id,
-        userId,
-        refreshJti: jti,
-        ip: client.ip?.slice(0, 64),
-        userAgent: client.userAgent?.slice(0, 300),
-        createdAt: now,
-        lastUsedAt: now,
-        expiresAt: refreshExpiry(now),
-      });
-      return pair(userId, id, jti);
+      const row = newSession(userId, client);
+      await repo.insertSession(ex, row);
+      return pair(userId, row.id, row.refreshJti);
+    },
+
+    /** A session opened at sign-in, stamping the user's last sign-in in the same statement. */
+    async openAtSignIn(userId: string, client: ClientInfo = {}): Promise<TokenPair & { at: Date }> {
+      const row = newSession(userId, client);
+      await repo.insertSessionStampingUser(ctx.db, row);
+      return { ...pair(userId, row.id, row.refreshJti), at: row.createdAt };
     },
 
     async authenticate(accessToken: string): Promise<AuthUser> {

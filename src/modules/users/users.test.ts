@@ -31,6 +31,9 @@ describe('admin users', () => {
     expect(res.body.data).toMatchObject({ role: 'SUPPLIER_FOOD', status: 'ACTIVE', isVerified: true, phoneNumber: body.phoneNumber });
     const login = await call(t.app, 'POST', '/auth/login', { body: { phoneNumber: body.phoneNumber, password: body.password } });
     expect(login.status).toBe(200);
+    expect(login.body.data.user.lastLoginAt).toEqual(expect.any(String));
+    const seen = await call(t.app, 'GET', `/admin/users/${res.body.data.id}`, { token: admin.token });
+    expect(seen.body.data.lastLoginAt).toBe(login.body.data.user.lastLoginAt);
   });
 
   it('lets only a super administrator create administrators', async () => {
