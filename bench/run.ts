@@ -14,13 +14,13 @@ const base = `http://127.0.0.1:${port}`;
 
 // On PostgreSQL the run gets a database of its own, dropped at the end (as the tests do).
 const dropDatabase = await scratchDatabase();
-// The server runs the compiled code, as `npm start` does.
+// The server runs the compiled code with the V8 settings of `npm start`.
 execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
 // Without DATABASE_URL: a fresh embedded database in a temporary directory.
 const dataDir = mkdtempSync(join(tmpdir(), 'foodsave-bench-'));
 const env = { ...process.env, BENCH_PORT: port, BENCH_DATA_DIR: dataDir };
 execFileSync(process.execPath, ['dist/bench/seed.js'], { env, stdio: 'inherit' });
-const server = spawn(process.execPath, ['--expose-gc', 'dist/bench/server.js'], {
+const server = spawn(process.execPath, ['--expose-gc', '--max-semi-space-size=4', 'dist/bench/server.js'], {
   env,
   stdio: ['ignore', 'pipe', 'inherit'],
 });

@@ -81,3 +81,16 @@ function createPostgres(config: Config, url: string): Database {
 }
 
 export const ping = (db: Db) => db.execute(sql`select 1`);
+
+/**
+ * A prepared statement built once per database handle (or transaction), for queries on hot paths:
+ * the SQL text is generated once and the server parses and plans it once per connection.
+ */
+export function preparedPer<P>(build: (ex: Executor) => P): (ex: Executor) => P {
+  const cache = new WeakMap<Executor, P>();
+  return (ex) => {
+    let prepared = cache.get(ex);
+    if (!prepared) cache.set(ex, (prepared = build(ex)));
+    return prepared;
+  };
+}

@@ -1,5 +1,5 @@
 import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
+import { preparedPer, type Executor } from '../../db/client.js';
 import { sessions, users } from '../../db/schema/users.js';
 
 export type SessionRecord = typeof sessions.$inferSelect;
@@ -8,7 +8,8 @@ export async function insertSession(ex: Executor, session: typeof sessions.$infe
   await ex.insert(sessions).values(session);
 }
 
-const sessionUserQuery = (ex: Executor) =>
+// Built once per database handle: this runs on every authenticated request.
+const sessionUser = preparedPer((ex) =>
   ex
     .select({ user: users })
     .from(sessions)
@@ -21,19 +22,13 @@ const sessionUserQuery = (ex: Executor) =>
         gt(sessions.expiresAt, sql.placeholder('now')),
       ),
     )
-    .limit(1);
-
-// Built once per database handle: this runs on every authenticated request.
-const prepared = new WeakMap<Executor, ReturnType<ReturnType<typeof sessionUserQuery>['prepare']>>();
+    .limit(1)
+    .prepare('session_user'),
+);
 
 /** The signed-in user behind a live session: the one query every authenticated request makes. */
 export async function findActiveSessionUser(ex: Executor, sessionId: string, userId: string, now: Date) {
-  let query = prepared.get(ex);
-  if (!query) {
-    query = sessionUserQuery(ex).prepare('session_user');
-    prepared.set(ex, query);
-  }
-  const [row] = await query.execute({ sessionId, userId, now });
+  const [row] = await sessionUser(ex).execute({ sessionId, userId, now });
   return row?.user;
 }
 

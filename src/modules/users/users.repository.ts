@@ -1,5 +1,5 @@
-import { and, count, desc, eq, ilike, isNotNull, isNull, or, type SQL } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
+import { and, count, desc, eq, ilike, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { preparedPer, type Executor } from '../../db/client.js';
 import { users, type Role, type UserStatus } from '../../db/schema/users.js';
 
 export type UserRecord = typeof users.$inferSelect;
@@ -15,8 +15,13 @@ export async function findUserById(ex: Executor, id: string): Promise<UserRecord
   return row;
 }
 
+// Every password sign-in starts with this lookup.
+const byPhone = preparedPer((ex) =>
+  ex.select().from(users).where(eq(users.phoneNumber, sql.placeholder('phoneNumber'))).limit(1).prepare('user_by_phone'),
+);
+
 export async function findUserByPhone(ex: Executor, phoneNumber: string): Promise<UserRecord | undefined> {
-  const [row] = await ex.select().from(users).where(eq(users.phoneNumber, phoneNumber)).limit(1);
+  const [row] = await byPhone(ex).execute({ phoneNumber });
   return row;
 }
 
