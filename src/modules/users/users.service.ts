@@ -8,6 +8,7 @@ import { assertPasswordPolicy, hashPassword } from '../../shared/passwords.js';
 import { normalizeEmail, normalizePhone } from '../../shared/phone.js';
 import { pageMeta, pageOffset } from '../../shared/schemas.js';
 import { assertTransition } from '../../shared/state-machine.js';
+import { recordAdminAction } from '../audit/audit.service.js';
 import type { SessionsService } from '../auth/sessions.service.js';
 import * as repo from './users.repository.js';
 import type { UserRecord } from './users.repository.js';
@@ -63,6 +64,10 @@ export function createUsersService(ctx: AppContext, deps: { sessions: SessionsSe
       throw forbidden('FORBIDDEN', 'Only a super administrator can do this');
     }
   }
+
+  /** Who did what to which account, when and why, in the transaction of the change. */
+  const audit = (tx: Executor, actor: AuthUser, action: string, targetId: string, data: Record<string, unknown>, reason?: string) =>
+    recordAdminAction(tx, { actorId: actor.id, action, targetType: 'user', targetId, reason, data, at: now() });
 
   async function assertEmailFree(ex: Executor, email: string | null | undefined, exceptId?: string) {
     if (!email) return;
@@ -120,7 +125,9 @@ export function createUsersService(ctx: AppContext, deps: { sessions: SessionsSe
           throw conflict('ALREADY_EXISTS', 'An account with this phone number already exists');
         }
         await assertEmailFree(tx, email);
-        return create(tx, { ...body, phoneNumber, email, passwordHash, verified: true });
+        const created = await create(tx, { ...body, phoneNumber, email, passwordHash, verified: true });
+        await audit(tx, actor, 'user.created', created.id, { role: created.role });
+        return created;
       });
       return toUserView(user);
     },
@@ -134,9 +141,9 @@ export function createUsersService(ctx: AppContext, deps: { sessions: SessionsSe
         if (status !== 'ACTIVE') await deps.sessions.revokeAllForUser(tx, id, `status_${status.toLowerCase()}`);
         const patch: Partial<repo.NewUser> = { status, updatedAt: now() };
         if (status === 'DELETED') patch.deletedAt = now();
+        await audit(tx, actor, 'user.status_changed', id, { from: target.status, to: status }, reason);
         return repo.updateUser(tx, id, patch);
       });
-      ctx.log.info({ actorId: actor.id, userId: id, status, reason }, 'user status changed');
       return toUserView(user);
     },
 
@@ -148,9 +155,9 @@ export function createUsersService(ctx: AppContext, deps: { sessions: SessionsSe
           throw forbidden('FORBIDDEN', 'Only a super administrator can change an administrator');
         }
         if (target.status === 'DELETED') throw conflict('INVALID_TRANSITION', 'A deleted account cannot be changed');
+        await audit(tx, actor, 'user.role_changed', id, { from: target.role, to: role });
         return repo.updateUser(tx, id, { role, updatedAt: now() });
       });
-      ctx.log.info({ actorId: actor.id, userId: id, role }, 'user role changed');
       return toUserView(user);
     },
 
@@ -159,7 +166,9 @@ export function createUsersService(ctx: AppContext, deps: { sessions: SessionsSe
         const target = await load(tx, id);
         assertMayManage(actor, target);
         if (target.status === 'DELETED') throw conflict('INVALID_TRANSITION', 'A deleted account cannot be changed');
-        return target.verifiedAt ? target : repo.updateUser(tx, id, { verifiedAt: now(), updatedAt: now() });
+        if (target.verifiedAt) return target;
+        await audit(tx, actor, 'user.verified', id, {});
+        return repo.updateUser(tx, id, { verifiedAt: now(), updatedAt: now() });
       });
       return toUserView(user);
     },

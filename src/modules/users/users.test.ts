@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
 import { createSignedIn, createUser, DEFAULT_PASSWORD, uniqueEmail, uniquePhone } from '../../../test/helpers/factories.js';
 import { call } from '../../../test/helpers/http.js';
+import { listAdminActions } from '../audit/audit.service.js';
 
 let t: TestApp;
 let admin: Awaited<ReturnType<typeof createSignedIn>>;
@@ -85,6 +86,8 @@ describe('admin users', () => {
     const res = await call(t.app, 'PATCH', `/admin/users/${target.user.id}/status`, { token: admin.token, body: { status: 'SUSPENDED', reason: 'fraud report' } });
     expect(res.status).toBe(200);
     expect(res.body.data.status).toBe('SUSPENDED');
+    const [decision] = await listAdminActions(t.app.ctx.db, 'user', target.user.id);
+    expect(decision).toMatchObject({ actorId: admin.user.id, action: 'user.status_changed', reason: 'fraud report', data: { from: 'ACTIVE', to: 'SUSPENDED' } });
     expect((await call(t.app, 'GET', '/auth/me', { token: target.token })).status).toBe(401);
     expect((await call(t.app, 'POST', '/auth/refresh-token', { body: { refreshToken: target.refreshToken } })).status).toBe(401);
     const login = await call(t.app, 'POST', '/auth/login', { body: { phoneNumber: target.user.phoneNumber, password: DEFAULT_PASSWORD } });
