@@ -9,7 +9,7 @@ import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { createDatabase, type Database } from './db/client.js';
 import { installAccessControl } from './http/access.js';
-import { installErrorHandling } from './http/errors.js';
+import { installErrorHandling, sendError } from './http/errors.js';
 import { installMetrics } from './http/metrics.js';
 import { installOpenApi } from './http/openapi.js';
 import type { App } from './http/types.js';
@@ -101,6 +101,17 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     trustProxy: config.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
     requestIdHeader: false,
+    // Errors raised by the router before any route runs (over-long or badly encoded path
+    // parameters) get the same envelope as everything else.
+    frameworkErrors: (err, req, reply) => {
+      const tooLong = err.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      void sendError(reply, req, {
+        status: 400,
+        code: 'VALIDATION_ERROR',
+        message: tooLong ? 'A path parameter is too long' : 'The URL is not valid',
+        details: [{ field: 'params', message: tooLong ? 'must be at most 100 characters' : 'is not a valid URL' }],
+      });
+    },
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : uuidv7();
