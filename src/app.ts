@@ -3,13 +3,13 @@ import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify from 'fastify';
 import { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { createDatabase, type Database } from './db/client.js';
 import { installAccessControl } from './http/access.js';
-import { installErrorHandling, sendError } from './http/errors.js';
+import { errorForLog, installErrorHandling, sendError } from './http/errors.js';
 import { installMetrics } from './http/metrics.js';
 import { installOpenApi } from './http/openapi.js';
 import type { App } from './http/types.js';
@@ -54,7 +54,8 @@ export interface BuildOptions {
   clock?: Clock;
   /** Run pending migrations before serving (default true). */
   migrate?: boolean;
-  logger?: FastifyServerOptions['logger'];
+  /** Where log lines go (default standard output). */
+  logStream?: { write(line: string): void };
 }
 
 function buildServices(ctx: AppContext) {
@@ -94,9 +95,11 @@ const changesListings = (url: string | undefined) => url !== undefined && LISTIN
 export async function buildApp(opts: BuildOptions): Promise<App> {
   const { config } = opts;
   const app = Fastify({
-    logger: opts.logger ?? {
+    logger: {
       level: config.LOG_LEVEL,
+      ...(opts.logStream && { stream: opts.logStream }),
       redact: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.newPassword', '*.currentPassword'],
+      serializers: { err: errorForLog },
     },
     trustProxy: config.TRUST_PROXY,
     bodyLimit: 1024 * 1024,

@@ -38,6 +38,12 @@ function pgCode(err: unknown): string | undefined {
   return undefined;
 }
 
+// Class 22 is "data exception": the value sent cannot be stored or compared as it is.
+function pgFailure(code: string | undefined): Failure | undefined {
+  if (!code) return undefined;
+  return PG_FAILURES[code] ?? (code.startsWith('22') ? { status: 400, code: 'VALIDATION_ERROR', message: 'A value is not valid' } : undefined);
+}
+
 function classify(err: FastifyError & { validationContext?: string }): Failure | undefined {
   if (err instanceof AppError) return { status: err.statusCode, code: err.code, message: err.message, details: err.details };
   if (err.validation) {
@@ -48,7 +54,7 @@ function classify(err: FastifyError & { validationContext?: string }): Failure |
       details: describeValidation(err.validation as never, err.validationContext),
     };
   }
-  const known = FASTIFY_FAILURES[err.code] ?? PG_FAILURES[pgCode(err) ?? ''];
+  const known = FASTIFY_FAILURES[err.code] ?? pgFailure(pgCode(err));
   if (known) return known;
   if (err instanceof SyntaxError && err.statusCode === 400) return FASTIFY_FAILURES.FST_ERR_CTP_INVALID_JSON_BODY;
   if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
@@ -77,4 +83,22 @@ export function installErrorHandling(app: FastifyInstance): void {
   app.setNotFoundHandler((req, reply) =>
     sendError(reply, req, { status: 404, code: 'ROUTE_NOT_FOUND', message: `No route ${req.method} ${req.url.split('?')[0]}` }),
   );
+}
+
+const DRIVER_FIELDS = ['code', 'severity', 'table', 'column', 'constraint', 'routine'] as const;
+
+/**
+ * Log form of an error. A failed query's message carries its parameters (password hashes, phone
+ * numbers, emails) and the driver's `detail` repeats the offending values, so both are left out:
+ * the statement, the SQLSTATE and the constraint are enough to find the cause.
+ */
+export function errorForLog(err: Error, depth = 0): { [key: string]: unknown; type: string; message: string; stack: string } {
+  const e = err as Error & Record<string, unknown>;
+  const message = typeof e.query === 'string' && Array.isArray(e.params) ? `Failed query: ${e.query}` : e.message;
+  const stack = (e.stack ?? '').replace(e.message, message);
+  const out = { type: e.constructor.name, message, stack } as ReturnType<typeof errorForLog>;
+  for (const k of DRIVER_FIELDS) if (e[k] !== undefined) out[k] = e[k];
+  if (e instanceof AppError) out.details = e.details;
+  if (e.cause instanceof Error && depth < 3) out.cause = errorForLog(e.cause, depth + 1);
+  return out;
 }

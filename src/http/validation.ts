@@ -2,7 +2,7 @@ import { Ajv, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
 import { isValidPhoneNumber } from 'libphonenumber-js';
-import type { ErrorDetail } from '../shared/errors.js';
+import { badRequest, type ErrorDetail } from '../shared/errors.js';
 
 // ajv-formats is published as CommonJS; its default export arrives nested under ESM interop.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
@@ -11,6 +11,13 @@ function makeAjv(options: Options): Ajv {
   const ajv = new Ajv({ allErrors: true, useDefaults: true, removeAdditional: false, strict: false, ...options });
   addFormats(ajv);
   ajv.addFormat('phone', { type: 'string', validate: (v: string) => v.startsWith('+') && isValidPhoneNumber(v) });
+  // RFC 3339 admits leap seconds and year 0000, which neither JavaScript dates nor PostgreSQL
+  // timestamps can hold: refuse them here rather than fail later.
+  const rfc3339 = ajv.formats['date-time'] as { validate: (v: string) => boolean };
+  ajv.addFormat('date-time', {
+    type: 'string',
+    validate: (v: string) => rfc3339.validate(v) && !v.startsWith('0000') && !Number.isNaN(Date.parse(v)),
+  });
   return ajv;
 }
 
@@ -23,8 +30,27 @@ export function installValidation(app: FastifyInstance): void {
   const text = makeAjv({ coerceTypes: 'array' });
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? body : text).compile(schema));
   app.addHook('preValidation', async (req) => {
+    const nul = [...nulFields(req.params, 'params'), ...nulFields(req.query, 'query'), ...nulFields(req.body, 'body')];
+    if (nul.length) throw invalid(nul.map((field) => ({ field, message: 'must not contain the NUL character' })));
+    // Unknown properties are refused everywhere, so a body sent to a route that takes none is too.
+    if (takesNoBody(req.routeOptions.schema) && hasContent(req.body)) throw invalid([{ field: 'body', message: 'this route takes no body' }]);
     if (req.body && typeof req.body === 'object') req.body = trimStrings(req.body);
   });
+}
+
+const invalid = (details: ErrorDetail[]) => badRequest('VALIDATION_ERROR', 'The request is not valid', details);
+// Upload routes read their multipart body themselves and answer 415 to anything else.
+const takesNoBody = (schema: { body?: unknown; consumes?: readonly string[] } | undefined) =>
+  !schema?.body && !schema?.consumes?.includes('multipart/form-data');
+const hasContent = (body: unknown) =>
+  body !== undefined && body !== null && (typeof body !== 'object' || Object.keys(body).length > 0);
+
+// PostgreSQL text cannot hold U+0000; finding it here names the field instead of failing in SQL.
+function nulFields(value: unknown, path: string): string[] {
+  if (typeof value === 'string') return value.includes('\u0000') ? [path] : [];
+  if (Array.isArray(value)) return value.flatMap((v, i) => nulFields(v, `${path}.${i}`));
+  if (value && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => nulFields(v, `${path}.${k}`));
+  return [];
 }
 
 // Passwords are taken exactly as typed; every other string is trimmed before validation.

@@ -23,7 +23,7 @@ export interface TestApp {
  * named by DATABASE_URL / REDIS_URL), with its SMS, email and identity adapters talking to fake
  * servers of those protocols on 127.0.0.1.
  */
-export async function buildTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function buildTestApp(env: Record<string, string> = {}, logStream?: { write(line: string): void }): Promise<TestApp> {
   const sms = new FakeTwilio();
   const mail = new FakeSmtp();
   const idp = new FakeIdp();
@@ -49,7 +49,7 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Te
     IDP_AUDIENCE,
     ...env,
   });
-  const app = await buildApp({ config, clock });
+  const app = await buildApp({ config, clock, logStream });
   await app.ready();
   return {
     app,

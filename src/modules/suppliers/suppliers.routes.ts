@@ -29,7 +29,7 @@ export function suppliersRoutes(suppliers: SuppliersService) {
     app.delete('/suppliers/profile', { config: sup, schema: { tags, summary: 'Delete the profile (refused while work is in progress)', response: { 200: Ok(S.DeletedSchema) } } },
       async (req) => ok(await suppliers.remove(req.user)));
 
-    app.post('/suppliers/profile/logo', { config: sup, schema: { tags, summary: 'Upload the logo: multipart/form-data with one image in the field "logo" (JPEG, PNG or WebP, at most 5 MB)', response: { 200: Ok(S.OwnSupplierSchema) } } },
+    app.post('/suppliers/profile/logo', { config: sup, schema: { tags, summary: 'Upload the logo: multipart/form-data with one image in the field "logo" (JPEG, PNG or WebP, at most 5 MB)', consumes: ['multipart/form-data'], response: { 200: Ok(S.OwnSupplierSchema) } } },
       async (req) => ok(await suppliers.setLogo(req.user, await readUploads(req, { maxFiles: 1 }))));
 
     app.delete('/suppliers/profile/logo', { config: sup, schema: { tags, summary: 'Remove the logo', response: { 200: Ok(S.OwnSupplierSchema) } } },
