@@ -46,6 +46,9 @@ async function load(name: string, opts: Partial<autocannon.Options> & { path: st
   return { name, rps: r.requests.average, p99: r.latency.p99, errors };
 }
 
+const SEARCH_TERMS = ['boulangerie', 'boulangeri', 'patisserie', 'epicerie', 'teranga', 'baobab', 'traiteur', 'fromagerie', 'primeur', 'soleil', 'almadies', 'medina', 'frais', 'invendus'];
+const varied = (path: () => string) => ({ path: path(), requests: [{ setupRequest: (req: object) => ({ ...req, path: path() }) }] });
+
 const rows: Row[] = [];
 let rss = { rss: 0 };
 let settled = { rss: 0 };
@@ -56,6 +59,16 @@ try {
   rows.push(await load('GET /auth/me', { path: '/api/v1/auth/me', headers: { authorization: `Bearer ${info.accessToken}` } }));
   rows.push(await load('GET /stores/nearby (10,000 stores)', { path: '/api/v1/stores/nearby?latitude=14.7167&longitude=-17.4677&radiusKm=5' }));
   rows.push(await load('GET /suppliers/search (1,000 suppliers)', { path: '/api/v1/suppliers/search?q=boulangerie&city=Dakar' }));
+  // The same two reads when every request asks something new, so none is answered from the cache.
+  rows.push(await load('GET /stores/nearby, a new point each time', varied(() => {
+    const lat = (14.62 + Math.random() * 0.16).toFixed(5);
+    const lng = (-17.52 + Math.random() * 0.16).toFixed(5);
+    return `/api/v1/stores/nearby?latitude=${lat}&longitude=${lng}&radiusKm=5`;
+  })));
+  rows.push(await load('GET /suppliers/search, a new query each time', varied(() => {
+    const term = SEARCH_TERMS[Math.floor(Math.random() * SEARCH_TERMS.length)]!;
+    return `/api/v1/suppliers/search?q=${term}&page=${1 + Math.floor(Math.random() * 3)}&limit=${10 + Math.floor(Math.random() * 10)}`;
+  })));
   rows.push(
     await load('POST /auth/login', {
       path: '/api/v1/auth/login',
@@ -90,6 +103,11 @@ const ratios = [
   ['GET /stores/nearby / one-SELECT route', byName['GET /stores/nearby (10,000 stores)']!.rps / select, 0.5],
   ['GET /suppliers/search / one-SELECT route', byName['GET /suppliers/search (1,000 suppliers)']!.rps / select, 0.5],
 ] as const;
+// Reported beside the targets: what a request the cache cannot answer costs.
+const uncached = [
+  ['GET /stores/nearby, new point / one-SELECT route', byName['GET /stores/nearby, a new point each time']!.rps / select],
+  ['GET /suppliers/search, new query / one-SELECT route', byName['GET /suppliers/search, a new query each time']!.rps / select],
+] as const;
 const rssMb = rss.rss / 1024 / 1024;
 const settledMb = settled.rss / 1024 / 1024;
 process.stdout.write(`server RSS: ${rssMb.toFixed(0)} MB after the run, ${settledMb.toFixed(0)} MB 15 s later\n`);
@@ -113,6 +131,7 @@ const md = [
   '| ratio | value | target |',
   '|---|---:|---:|',
   ...ratios.map(([name, value, target]) => `| ${name} | ${(value * 100).toFixed(0)} % | >= ${target * 100} % ${value >= target ? 'met' : 'NOT met'} |`),
+  ...uncached.map(([name, value]) => `| ${name} | ${(value * 100).toFixed(0)} % | (no cache; no target) |`),
   `| server RSS after the run | ${rssMb.toFixed(0)} MB | < 200 MB ${rssMb < 200 ? 'met' : 'NOT met'} |`,
   `| server RSS after 15 s idle | ${settledMb.toFixed(0)} MB | |`,
   '',
@@ -125,7 +144,13 @@ const md = [
   '  PostgreSQL and the load generator share the same two cores, so the ratio moves by a few points between runs.',
   '- Nearby reads the nearest rows first from the GiST index (`<->` order); search and nearby answers are cached',
   '  for the current minute and dropped on every write that can change them. The same seeded data (1,000',
-  '  suppliers, 10,000 stores, a quarter of them around Dakar) is used on both databases.',
+  '  suppliers, 10,000 stores, a quarter of them around Dakar) is used on both databases; search runs over the',
+  '  1,000 suppliers, nearby over the 10,000 stores.',
+  '- The two "new ... each time" rows ask a different point or word on every request, so none is answered from',
+  '  the cache. Their cost is the exact `total` of the page meta (every store in the radius, every supplier',
+  '  matching the words or a near spelling) and the ranking of those rows, several milliseconds of database work',
+  '  per request against well under one for a primary-key read. Popular places and words repeat within a minute,',
+  '  which is what the cache is for.',
   '- The server runs compiled JavaScript with a 4 MB young generation (as `npm start` does); resident memory',
   '  is read after a full garbage collection, right after the load and again after 15 s idle.',
   '',
