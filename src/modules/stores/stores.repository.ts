@@ -57,6 +57,11 @@ export async function findPublicStore(ex: Executor, id: string): Promise<StoreRe
   return row?.store;
 }
 
+/** Whether the public may see the store (the same rule as the public listings). */
+export async function isPublicStore(ex: Executor, id: string): Promise<boolean> {
+  return (await findPublicStore(ex, id)) !== undefined;
+}
+
 /**
  * The store as an order or booking sees it, row-share-locked so a concurrent deactivation or
  * closure waits for the caller's transaction; `visible` is false when its supplier is not.
