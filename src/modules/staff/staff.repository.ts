@@ -53,7 +53,7 @@ export async function revokePendingForStore(ex: Executor, storeId: string, now: 
 }
 
 export async function listStorePendingInvitations(ex: Executor, storeId: string, now: Date) {
-  return ex.select().from(staffInvitations).where(and(eq(staffInvitations.storeId, storeId), pendingAt(now))).orderBy(asc(staffInvitations.createdAt));
+  return ex.select().from(staffInvitations).where(and(eq(staffInvitations.storeId, storeId), pendingAt(now))).orderBy(asc(staffInvitations.createdAt), asc(staffInvitations.id));
 }
 
 /** Pending invitations sent to any of the user's verified contacts, on stores that still exist. */

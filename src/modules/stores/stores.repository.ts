@@ -163,13 +163,15 @@ function nearbyParts(n: NearbySearch, now: Date) {
 /** The page query on its own, so its plan can be examined. */
 export function nearbyQuery(ex: Executor, n: NearbySearch, now: Date, limit: number, offset: number) {
   // `<->` is the cube (chord) distance: same order as the great-circle one, and the GiST index
-  // can return rows in that order, so a page does not sort everything in the radius.
+  // can return rows in that order, so a page does not sort everything in the radius. The id
+  // breaks ties (stores at one address) so pages neither repeat nor skip a store; reading the
+  // index in distance order, PostgreSQL then sorts only within groups of equal distance.
   const { distanceM, where, point, origin } = nearbyParts(n, now);
   return ex
     .select({ store: stores, distanceM })
     .from(stores)
     .where(where)
-    .orderBy(sql`${point} <-> ${origin}`)
+    .orderBy(sql`${point} <-> ${origin}`, asc(stores.id))
     .limit(limit)
     .offset(offset);
 }
