@@ -245,16 +245,16 @@ export function createKycService(ctx: AppContext, deps: { suppliers: SuppliersSe
       const latest = await repo.lockLatestAttempt(tx, supplierId);
       const moved = latest && canTransition(KYC_ATTEMPT_TRANSITIONS, latest.status, to) ? latest : undefined;
       if (moved) await decide(tx, actor, moved, to, action, reason);
-      const updated = await suppliers.setKycStatus(tx, supplierId, to, { verifySupplier: to === 'APPROVED' });
-      await recordAdminAction(tx, {
-        actorId: actor.id,
-        action,
-        targetType: 'supplier',
-        targetId: supplierId,
-        reason,
-        data: { from: profile.kycStatus, to, attemptId: moved?.id ?? null },
-        at: ctx.clock.now(),
-      });
+      let updated = await suppliers.setKycStatus(tx, supplierId, to);
+      const data: Record<string, unknown> = { from: profile.kycStatus, to, attemptId: moved?.id ?? null };
+      if (to === 'APPROVED') {
+        // The override may replace a rejection: the log keeps what it replaced.
+        const { before, after } = await suppliers.forceVerification(tx, supplierId);
+        data.verification = { from: before.verificationStatus, to: after.verificationStatus };
+        if (before.rejectionReason) data.previousRejectionReason = before.rejectionReason;
+        updated = after;
+      }
+      await recordAdminAction(tx, { actorId: actor.id, action, targetType: 'supplier', targetId: supplierId, reason, data, at: ctx.clock.now() });
       return { supplierId, kycStatus: updated.kycStatus, verificationStatus: updated.verificationStatus, attemptId: moved?.id ?? null };
     });
   }

@@ -16,7 +16,7 @@ import * as search from './suppliers-search.repository.js';
 import * as repo from './suppliers.repository.js';
 import type { NewSupplier, SupplierRecord } from './suppliers.repository.js';
 import type { CreateProfileBody, NearbyQuery, SearchQuery, StatisticsView, UpdateProfileBody } from './suppliers.schemas.js';
-import { VERIFICATION_TRANSITIONS } from './supplier-status.js';
+import { FORCED_VERIFICATION_TRANSITIONS, VERIFICATION_TRANSITIONS } from './supplier-status.js';
 import { toOwnView, toPublicView } from './suppliers.views.js';
 
 export { isPublicSupplier } from './supplier-visibility.js';
@@ -92,17 +92,26 @@ export function createSuppliersService(ctx: AppContext, deps: SuppliersDeps) {
     requireOwnProfile,
     findProfile: (id: string, ex: Executor = ctx.db) => repo.findLiveProfile(ex, id),
 
-    /**
-     * Moves the supplier's KYC state (owned by the KYC module's decisions). `verifySupplier` also
-     * marks the supplier verified, for an administrator's forced verification.
-     */
-    async setKycStatus(ex: Executor, supplierId: string, status: KycStatus, opts: { verifySupplier?: boolean } = {}) {
-      const now = ctx.clock.now();
-      const patch: Parameters<typeof repo.updateProfile>[2] = { kycStatus: status, updatedAt: now };
-      if (opts.verifySupplier) Object.assign(patch, { verificationStatus: 'VERIFIED', verifiedAt: now, rejectionReason: null });
-      const row = await repo.updateProfile(ex, supplierId, patch);
+    /** Moves the supplier's KYC state (owned by the KYC module's decisions). */
+    async setKycStatus(ex: Executor, supplierId: string, status: KycStatus) {
+      const row = await repo.updateProfile(ex, supplierId, { kycStatus: status, updatedAt: ctx.clock.now() });
       if (!row) throw notFound('Supplier');
       return row;
+    },
+
+    /**
+     * An administrator's forced verification (KYC force-verify), inside the caller's transaction:
+     * PENDING or REJECTED becomes VERIFIED (see FORCED_VERIFICATION_TRANSITIONS); VERIFIED stays
+     * as it is. Returns the profile before and after, so the caller can log what it replaced.
+     */
+    async forceVerification(ex: Executor, supplierId: string) {
+      const before = await repo.lockLiveProfile(ex, { id: supplierId });
+      if (!before) throw notFound('Supplier');
+      if (before.verificationStatus === 'VERIFIED') return { before, after: before };
+      assertTransition(FORCED_VERIFICATION_TRANSITIONS, before.verificationStatus, 'VERIFIED', 'Supplier verification');
+      const now = ctx.clock.now();
+      const after = (await repo.updateProfile(ex, supplierId, { verificationStatus: 'VERIFIED', verifiedAt: now, rejectionReason: null, updatedAt: now }))!;
+      return { before, after };
     },
 
     getOwn: async (user: AuthUser) => view(await requireOwnProfile(user.id)),
