@@ -60,6 +60,7 @@ export function createStaffService(
   deps: { stores: StoresService; users: UsersService; suppliers: SuppliersService; members: StoreMembersService },
 ) {
   const now = () => ctx.clock.now();
+  deps.suppliers.onProfileDeleted((tx, supplierId, at) => deps.members.revokePendingInvitationsOfSupplier(tx, supplierId, at));
 
   function deliver(contact: Contact, storeName: string, role: StoreMemberRole, token: string): void {
     const text =

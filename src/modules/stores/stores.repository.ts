@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, inArray, isNull, sql, type SQL } from 'drizz
 import type { Executor } from '../../db/client.js';
 import { stores } from '../../db/schema/stores.js';
 import { openAtSql } from '../../shared/opening-hours.js';
-import { isPublicSupplier } from '../suppliers/supplier-visibility.js';
+import { isLiveSupplier, isPublicSupplier } from '../suppliers/supplier-visibility.js';
 import type { StoreSort } from './stores.schemas.js';
 
 export type StoreRecord = typeof stores.$inferSelect;
@@ -36,9 +36,12 @@ export async function updateStore(ex: Executor, id: string, patch: Partial<NewSt
   return row!;
 }
 
-/** A store that is not deleted, in any other state. */
+/**
+ * A store that is not deleted, in any other state, of a supplier whose profile is not deleted
+ * either (a deleted supplier's stores are gone for everyone, its staff included).
+ */
 export async function findStore(ex: Executor, id: string, opts: { lock?: boolean } = {}): Promise<StoreRecord | undefined> {
-  const q = ex.select().from(stores).where(and(eq(stores.id, id), isNull(stores.deletedAt))).limit(1);
+  const q = ex.select().from(stores).where(and(eq(stores.id, id), isNull(stores.deletedAt), isLiveSupplier(stores.supplierId))).limit(1);
   const [row] = opts.lock ? await q.for('update') : await q;
   return row;
 }

@@ -26,6 +26,12 @@ export interface StoreCounter {
   countBySupplier(ex: Executor, supplierId: string): Promise<{ total: number; active: number }>;
 }
 
+/**
+ * Runs inside the transaction that deletes a supplier profile, after its row is locked: other
+ * modules close what the supplier leaves open (invitations, KYC attempts) in the same commit.
+ */
+export type ProfileDeletedHook = (tx: Executor, supplierId: string, at: Date) => Promise<void>;
+
 export interface SuppliersDeps {
   subscriptions: SubscriptionsService;
   /**
@@ -42,6 +48,7 @@ export type SuppliersService = ReturnType<typeof createSuppliersService>;
 
 export function createSuppliersService(ctx: AppContext, deps: SuppliersDeps) {
   const view = (p: SupplierRecord) => toOwnView(p, ctx.links, ctx.clock.now());
+  const deletionHooks: ProfileDeletedHook[] = [];
 
   async function requireOwnProfile(userId: string, ex: Executor = ctx.db) {
     const profile = await repo.findLiveProfileByUser(ex, userId);
@@ -87,10 +94,20 @@ export function createSuppliersService(ctx: AppContext, deps: SuppliersDeps) {
   }
 
   return {
+    /** Registers what another module does when a supplier deletes its profile (see ProfileDeletedHook). */
+    onProfileDeleted(hook: ProfileDeletedHook): void {
+      deletionHooks.push(hook);
+    },
+
     /** The signed-in supplier's own profile, in any verification state. */
     findOwnProfile: (userId: string, ex: Executor = ctx.db) => repo.findLiveProfileByUser(ex, userId),
     requireOwnProfile,
     findProfile: (id: string, ex: Executor = ctx.db) => repo.findLiveProfile(ex, id),
+    /**
+     * The live profile, row-locked until the transaction ends; undefined once deleted. Taking it
+     * before changing anything of the supplier queues the change behind a deletion, and after it.
+     */
+    lockProfile: (ex: Executor, by: { id: string } | { userId: string }) => repo.lockLiveProfile(ex, by),
 
     /** Moves the supplier's KYC state (owned by the KYC module's decisions). */
     async setKycStatus(ex: Executor, supplierId: string, status: KycStatus) {
@@ -186,6 +203,7 @@ export function createSuppliersService(ctx: AppContext, deps: SuppliersDeps) {
         const p = await lockOwn(tx, user.id);
         await ctx.workInProgress.assertNone(tx, { supplierId: p.id }, 'The supplier profile');
         await deps.subscriptions.cancelAll(tx, p.id);
+        for (const hook of deletionHooks) await hook(tx, p.id, now);
         return (await repo.updateProfile(tx, p.id, { deletedAt: now, updatedAt: now }))!;
       });
       return { message: 'Supplier profile deleted', id: row.id, deletedAt: now.toISOString() };
