@@ -5,7 +5,8 @@ import { users } from './users.js';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
-export const KYC_ATTEMPT_STATUSES = ['PENDING', 'APPROVED', 'REJECTED', 'RESUBMISSION_REQUESTED'] as const;
+// WITHDRAWN: the supplier deleted its profile while the attempt was pending; no one decided it.
+export const KYC_ATTEMPT_STATUSES = ['PENDING', 'APPROVED', 'REJECTED', 'RESUBMISSION_REQUESTED', 'WITHDRAWN'] as const;
 export type KycAttemptStatus = (typeof KYC_ATTEMPT_STATUSES)[number];
 export const KYC_ID_DOCUMENT_TYPES = ['NATIONAL_ID', 'PASSPORT', 'DRIVING_LICENCE', 'RESIDENCE_PERMIT'] as const;
 export type KycIdDocumentType = (typeof KYC_ID_DOCUMENT_TYPES)[number];

@@ -32,6 +32,6 @@ export function listAdminActions(ex: Executor, targetType: string, targetId: str
     .select()
     .from(adminActions)
     .where(and(eq(adminActions.targetType, targetType), eq(adminActions.targetId, targetId)))
-    .orderBy(desc(adminActions.createdAt))
+    .orderBy(desc(adminActions.createdAt), desc(adminActions.id))
     .limit(limit);
 }

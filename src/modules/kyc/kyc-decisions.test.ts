@@ -73,6 +73,43 @@ describe('POST /admin/kyc/suppliers/:supplierId/force-verify', () => {
     expect((await attempt(a.token, attemptId)).status).toBe('REJECTED');
   });
 
+  it('verifies a rejected supplier as an override, logging the verification state and the rejection it replaces', async () => {
+    const s = await createSupplier(t.app, { verification: 'PENDING' });
+    const a = await admin();
+    const rejected = await call(t.app, 'PATCH', `/admin/suppliers/${s.profile.id}/reject`, { token: a.token, body: { reason: 'Address does not exist' } });
+    expect(rejected.body.data).toMatchObject({ verificationStatus: 'REJECTED', rejectionReason: 'Address does not exist' });
+    const res = await call(t.app, 'POST', `/admin/kyc/suppliers/${s.profile.id}/force-verify`, { token: a.token, body: { reason: 'Shop moved; new address checked' } });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ kycStatus: 'APPROVED', verificationStatus: 'VERIFIED' });
+    const profile = (await call(t.app, 'GET', '/suppliers/profile', { token: s.token })).body.data;
+    expect(profile).toMatchObject({ verificationStatus: 'VERIFIED', rejectionReason: null, verifiedAt: expect.any(String) });
+    const [action] = await supplierActions(s.profile.id);
+    expect(action).toMatchObject({
+      action: 'kyc.force_verify',
+      reason: 'Shop moved; new address checked',
+      data: {
+        from: 'NOT_SUBMITTED',
+        to: 'APPROVED',
+        attemptId: null,
+        verification: { from: 'REJECTED', to: 'VERIFIED' },
+        previousRejectionReason: 'Address does not exist',
+      },
+    });
+  });
+
+  it('keeps the first verification time of a supplier that is already verified', async () => {
+    const s = await createSupplier(t.app, { verification: 'VERIFIED', kycStatus: 'RESUBMISSION_REQUESTED' });
+    const verifiedAt = s.profile.verifiedAt!.toISOString();
+    t.clock.advance(3_600_000);
+    const a = await admin();
+    const res = await call(t.app, 'POST', `/admin/kyc/suppliers/${s.profile.id}/force-verify`, { token: a.token, body: { reason: 'New ID card seen' } });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ kycStatus: 'APPROVED', verificationStatus: 'VERIFIED' });
+    expect((await call(t.app, 'GET', `/suppliers/${s.profile.id}`)).body.data.verifiedAt).toBe(verifiedAt);
+    const [action] = await supplierActions(s.profile.id);
+    expect(action!.data).toEqual({ from: 'RESUBMISSION_REQUESTED', to: 'APPROVED', attemptId: null, verification: { from: 'VERIFIED', to: 'VERIFIED' } });
+  });
+
   it('needs a reason and an existing supplier', async () => {
     const s = await createSupplier(t.app);
     const a = await admin();

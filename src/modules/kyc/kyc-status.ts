@@ -5,13 +5,15 @@ import type { TransitionTable } from '../../shared/state-machine.js';
 /**
  * An attempt is decided once. The only later change is asking for new documents after an
  * approval (an expired or doubtful document found afterwards); a rejected attempt or one already
- * sent back stays as it is and the supplier submits a new attempt.
+ * sent back stays as it is and the supplier submits a new attempt. A pending attempt is
+ * WITHDRAWN when its supplier deletes its profile: nothing is left to decide on.
  */
 export const KYC_ATTEMPT_TRANSITIONS: TransitionTable<KycAttemptStatus> = {
-  PENDING: ['APPROVED', 'REJECTED', 'RESUBMISSION_REQUESTED'],
+  PENDING: ['APPROVED', 'REJECTED', 'RESUBMISSION_REQUESTED', 'WITHDRAWN'],
   APPROVED: ['RESUBMISSION_REQUESTED'],
   REJECTED: [],
   RESUBMISSION_REQUESTED: [],
+  WITHDRAWN: [],
 };
 
 /**

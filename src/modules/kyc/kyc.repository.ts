@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, gte, inArray, isNotNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { kycAttempts, kycDocuments, type KycAttemptStatus } from '../../db/schema/kyc.js';
+import { isLiveSupplier } from '../suppliers/supplier-visibility.js';
 
 export type AttemptRecord = typeof kycAttempts.$inferSelect;
 export type NewAttempt = typeof kycAttempts.$inferInsert;
@@ -92,11 +93,15 @@ export interface AttemptFilter {
   supplierId?: string;
 }
 
-/** Pending attempts come oldest first (a review queue); other lists newest first. */
+/**
+ * Pending attempts come oldest first (a review queue) and only of suppliers that still have a
+ * profile; other lists newest first, deleted suppliers' attempts included (the record).
+ */
 export async function listAttempts(ex: Executor, f: AttemptFilter, limit: number, offset: number) {
   const where = and(
     f.status ? eq(kycAttempts.status, f.status) : undefined,
     f.supplierId ? eq(kycAttempts.supplierId, f.supplierId) : undefined,
+    f.status === 'PENDING' ? isLiveSupplier(kycAttempts.supplierId) : undefined,
   );
   const order = f.status === 'PENDING' ? [asc(kycAttempts.submittedAt), asc(kycAttempts.id)] : [desc(kycAttempts.submittedAt), desc(kycAttempts.id)];
   const items = await ex.select().from(kycAttempts).where(where).orderBy(...order).limit(limit).offset(offset);

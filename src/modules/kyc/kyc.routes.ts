@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import { bodyMayBeEmpty } from '../../http/optional-body.js';
 import { readUploads } from '../../http/uploads.js';
 import type { App } from '../../http/types.js';
 import { IdParamsSchema, Ok, OkPage, ok, okPage } from '../../shared/schemas.js';
@@ -31,11 +31,6 @@ const SUBMIT_DESCRIPTION = [
   'each a JPEG, PNG, WebP image or a PDF of at most 5 MB (the type is read from the bytes; images are re-encoded).',
   'Optional text fields: `documentType` (NATIONAL_ID, PASSPORT, DRIVING_LICENCE, RESIDENCE_PERMIT) and `businessRegistrationNumber`.',
 ].join(' ');
-
-// The reason is optional here, so the body may be left out altogether: validate it as `{}`.
-const bodyMayBeEmpty = async (req: FastifyRequest) => {
-  req.body ??= {};
-};
 
 export function kycRoutes(kyc: KycService) {
   return async (app: App) => {

@@ -44,14 +44,23 @@ const isUniqueViolation = (err: unknown) => {
 export function createKycService(ctx: AppContext, deps: { suppliers: SuppliersService }) {
   const { suppliers } = deps;
 
+  /** The live profile, row-locked: a deletion of the profile waits for the decision, or the decision for it. */
   async function requireSupplier(ex: Executor, supplierId: string) {
-    const profile = await suppliers.findProfile(supplierId, ex);
+    const profile = await suppliers.lockProfile(ex, { id: supplierId });
     if (!profile) throw notFound('Supplier');
     return profile;
   }
 
+  // A deleted supplier's pending attempt is withdrawn with the profile, in the same transaction.
+  suppliers.onProfileDeleted(async (tx, supplierId, at) => {
+    const pending = await repo.lockPendingAttempt(tx, supplierId);
+    if (!pending) return;
+    assertTransition(KYC_ATTEMPT_TRANSITIONS, pending.status, 'WITHDRAWN', 'KYC attempt');
+    await repo.updateAttempt(tx, pending.id, { status: 'WITHDRAWN', updatedAt: at });
+  });
+
   /** Moves one attempt, the supplier's KYC state with it, and records who decided, when and why. */
-  async function decide(tx: Executor, actor: AuthUser, attempt: AttemptRecord, to: KycAttemptStatus, action: string, reason: string | null) {
+  async function decide(tx: Executor, actor: AuthUser, attempt: AttemptRecord, to: Exclude<KycAttemptStatus, 'WITHDRAWN'>, action: string, reason: string | null) {
     assertTransition(KYC_ATTEMPT_TRANSITIONS, attempt.status, to, 'KYC attempt');
     const at = ctx.clock.now();
     const row = await repo.updateAttempt(tx, attempt.id, {
@@ -127,6 +136,7 @@ export function createKycService(ctx: AppContext, deps: { suppliers: SuppliersSe
       try {
         const { attempt, docs } = await ctx.db.transaction(async (tx) => {
           await repo.lockSupplierKyc(tx, profile.id);
+          await suppliers.lockProfile(tx, { userId: user.id });
           const fresh = await suppliers.requireOwnProfile(user.id, tx);
           assertCanSubmit(fresh.kycStatus);
           const now = ctx.clock.now();
@@ -195,6 +205,10 @@ export function createKycService(ctx: AppContext, deps: { suppliers: SuppliersSe
         const found = await repo.findAttempt(tx, attemptId);
         if (!found) throw notFound('KYC attempt');
         await repo.lockSupplierKyc(tx, found.supplierId);
+        // 409 rather than 404: the attempt is still there to read, there is just nothing to decide.
+        if (!(await suppliers.lockProfile(tx, { id: found.supplierId }))) {
+          throw conflict('INVALID_TRANSITION', 'The supplier has deleted its profile; its KYC attempts can no longer be decided');
+        }
         const attempt = (await repo.lockAttempt(tx, attemptId))!;
         const to = body.decision === 'APPROVE' ? 'APPROVED' : 'REJECTED';
         return decide(tx, actor, attempt, to, to === 'APPROVED' ? 'kyc.approve' : 'kyc.reject', body.reason ?? null);
@@ -219,7 +233,7 @@ export function createKycService(ctx: AppContext, deps: { suppliers: SuppliersSe
       const to = q.to ? new Date(q.to) : undefined;
       if (from && to && from >= to) throw validationError('query.to', 'must be later than from');
       const s = await repo.attemptStats(ctx.db, { supplierId: q.supplierId, from, to });
-      const byStatus = { PENDING: 0, APPROVED: 0, REJECTED: 0, RESUBMISSION_REQUESTED: 0 };
+      const byStatus = { PENDING: 0, APPROVED: 0, REJECTED: 0, RESUBMISSION_REQUESTED: 0, WITHDRAWN: 0 };
       for (const r of s.byStatus) byStatus[r.status] = r.n;
       return {
         total: Object.values(byStatus).reduce((a, b) => a + b, 0),
@@ -245,16 +259,16 @@ export function createKycService(ctx: AppContext, deps: { suppliers: SuppliersSe
       const latest = await repo.lockLatestAttempt(tx, supplierId);
       const moved = latest && canTransition(KYC_ATTEMPT_TRANSITIONS, latest.status, to) ? latest : undefined;
       if (moved) await decide(tx, actor, moved, to, action, reason);
-      const updated = await suppliers.setKycStatus(tx, supplierId, to, { verifySupplier: to === 'APPROVED' });
-      await recordAdminAction(tx, {
-        actorId: actor.id,
-        action,
-        targetType: 'supplier',
-        targetId: supplierId,
-        reason,
-        data: { from: profile.kycStatus, to, attemptId: moved?.id ?? null },
-        at: ctx.clock.now(),
-      });
+      let updated = await suppliers.setKycStatus(tx, supplierId, to);
+      const data: Record<string, unknown> = { from: profile.kycStatus, to, attemptId: moved?.id ?? null };
+      if (to === 'APPROVED') {
+        // The override may replace a rejection: the log keeps what it replaced.
+        const { before, after } = await suppliers.forceVerification(tx, supplierId);
+        data.verification = { from: before.verificationStatus, to: after.verificationStatus };
+        if (before.rejectionReason) data.previousRejectionReason = before.rejectionReason;
+        updated = after;
+      }
+      await recordAdminAction(tx, { actorId: actor.id, action, targetType: 'supplier', targetId: supplierId, reason, data, at: ctx.clock.now() });
       return { supplierId, kycStatus: updated.kycStatus, verificationStatus: updated.verificationStatus, attemptId: moved?.id ?? null };
     });
   }

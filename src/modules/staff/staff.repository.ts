@@ -1,7 +1,8 @@
-import { and, asc, count, desc, eq, gt, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { staffInvitations, storeMembers, type StoreMemberRole } from '../../db/schema/staff.js';
 import { stores } from '../../db/schema/stores.js';
+import { isLiveSupplier } from '../suppliers/supplier-visibility.js';
 
 export type InvitationRecord = typeof staffInvitations.$inferSelect;
 export type MemberRecord = typeof storeMembers.$inferSelect;
@@ -12,6 +13,8 @@ export type Contact = { phoneNumber: string; email?: undefined } | { email: stri
 const contactIs = (c: Contact): SQL =>
   c.phoneNumber ? eq(staffInvitations.phoneNumber, c.phoneNumber) : eq(staffInvitations.email, c.email!);
 const pendingAt = (now: Date) => and(eq(staffInvitations.status, 'PENDING'), gt(staffInvitations.expiresAt, now));
+// A store that still exists: not deleted, and neither is its supplier's profile.
+const liveStore = () => and(isNull(stores.deletedAt), isLiveSupplier(stores.supplierId));
 const activeMember = (storeId: string, userId: string) =>
   and(eq(storeMembers.storeId, storeId), eq(storeMembers.userId, userId), isNull(storeMembers.removedAt));
 
@@ -52,11 +55,24 @@ export async function revokePendingForStore(ex: Executor, storeId: string, now: 
     .where(and(eq(staffInvitations.storeId, storeId), eq(staffInvitations.status, 'PENDING')));
 }
 
-export async function listStorePendingInvitations(ex: Executor, storeId: string, now: Date) {
-  return ex.select().from(staffInvitations).where(and(eq(staffInvitations.storeId, storeId), pendingAt(now))).orderBy(asc(staffInvitations.createdAt));
+/** Every pending invitation to the stores of a supplier whose profile is being deleted. */
+export async function revokePendingForSupplier(ex: Executor, supplierId: string, now: Date): Promise<void> {
+  await ex
+    .update(staffInvitations)
+    .set({ status: 'REVOKED', respondedAt: now })
+    .where(
+      and(
+        eq(staffInvitations.status, 'PENDING'),
+        inArray(staffInvitations.storeId, ex.select({ id: stores.id }).from(stores).where(eq(stores.supplierId, supplierId))),
+      ),
+    );
 }
 
-/** Pending invitations sent to any of the user's verified contacts, on stores that still exist. */
+export async function listStorePendingInvitations(ex: Executor, storeId: string, now: Date) {
+  return ex.select().from(staffInvitations).where(and(eq(staffInvitations.storeId, storeId), pendingAt(now))).orderBy(asc(staffInvitations.createdAt), asc(staffInvitations.id));
+}
+
+/** Pending invitations sent to any of the user's verified contacts, on stores that still exist (and their supplier). */
 export async function listPendingForContacts(
   ex: Executor,
   contacts: { phoneNumber: string | null; email: string | null },
@@ -69,7 +85,7 @@ export async function listPendingForContacts(
     contacts.email ? eq(staffInvitations.email, contacts.email) : undefined,
   ].filter(Boolean) as SQL[];
   if (!matches.length) return { items: [], total: 0 };
-  const where = and(or(...matches), pendingAt(now), isNull(stores.deletedAt));
+  const where = and(or(...matches), pendingAt(now), liveStore());
   const items = await ex
     .select({ invitation: staffInvitations })
     .from(staffInvitations)
@@ -108,9 +124,9 @@ export async function listStoreMembers(ex: Executor, storeId: string): Promise<M
     .orderBy(asc(storeMembers.createdAt), asc(storeMembers.id));
 }
 
-/** The user's memberships on stores that are not deleted, newest first. */
+/** The user's memberships on stores that still exist (and their supplier), newest first. */
 export async function listUserMemberships(ex: Executor, userId: string, limit: number, offset: number) {
-  const where = and(eq(storeMembers.userId, userId), isNull(storeMembers.removedAt), isNull(stores.deletedAt));
+  const where = and(eq(storeMembers.userId, userId), isNull(storeMembers.removedAt), liveStore());
   const items = await ex
     .select({ member: storeMembers })
     .from(storeMembers)

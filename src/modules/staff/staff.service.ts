@@ -60,6 +60,7 @@ export function createStaffService(
   deps: { stores: StoresService; users: UsersService; suppliers: SuppliersService; members: StoreMembersService },
 ) {
   const now = () => ctx.clock.now();
+  deps.suppliers.onProfileDeleted((tx, supplierId, at) => deps.members.revokePendingInvitationsOfSupplier(tx, supplierId, at));
 
   function deliver(contact: Contact, storeName: string, role: StoreMemberRole, token: string): void {
     const text =
@@ -121,8 +122,8 @@ export function createStaffService(
   return {
     /**
      * For other modules: the user's role on the store must allow `capability` (see
-     * store-permissions.ts). No role: 404, or 403 NOT_OWNER with `change`; a role without the
-     * capability: 403 FORBIDDEN. Returns the store and the role.
+     * store-permissions.ts). No role: 404, or 403 NOT_OWNER with `change` on a store the public
+     * can see; a role without the capability: 403 FORBIDDEN. Returns the store and the role.
      */
     assertStoreCapability: (ex: Executor, userId: string, storeId: string, capability: StoreCapability, opts: { change?: boolean; lock?: boolean } = {}) =>
       deps.stores.authorize(ex, userId, storeId, capability, opts),

@@ -281,6 +281,31 @@ describe('invitation refusals', () => {
     expect(t.sms.count(body.phoneNumber)).toBe(0);
   });
 
+  it("hides another supplier's store the public cannot see: team changes answer 404, not 403", async () => {
+    const other = await createSupplier(t.app);
+    const inactiveOwner = await createSupplier(t.app);
+    const inactive = await createStore(t.app, inactiveOwner, { isActive: false });
+    const unverifiedOwner = await createSupplier(t.app, { verification: 'REJECTED' });
+    const unverified = await createStore(t.app, unverifiedOwner);
+    for (const [owner, store] of [[inactiveOwner, inactive], [unverifiedOwner, unverified]] as const) {
+      const person = await member(owner, store.id, 'STAFF');
+      const body = { phoneNumber: uniquePhone(), role: 'STAFF' };
+      const requests = [
+        ['POST', `/staff/stores/${store.id}/invite`, body],
+        ['PATCH', `/staff/stores/${store.id}/members/${person.user.id}`, { role: 'MANAGER' }],
+        ['DELETE', `/staff/stores/${store.id}/members/${person.user.id}`, undefined],
+        ['GET', `/staff/stores/${store.id}`, undefined],
+      ] as const;
+      for (const [method, url, b] of requests) {
+        const res = await call(t.app, method, url, { token: other.token, body: b });
+        expect(res.status, `${method} ${url}`).toBe(404);
+        expect(res.body.error.code).toBe('NOT_FOUND');
+      }
+      expect(t.sms.count(body.phoneNumber)).toBe(0);
+      expect((await call(t.app, 'GET', `/staff/stores/${store.id}/my-role`, { token: person.token })).body.data.role).toBe('STAFF');
+    }
+  });
+
   it('revokes pending invitations when the store is deleted', async () => {
     const { owner, store } = await ownerWithStore();
     const person = await createSignedIn(t.app);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
 import { createStore, createSupplier } from '../../../test/helpers/factories.js';
 import { call } from '../../../test/helpers/http.js';
+import { uuidv7 } from '../../shared/ids.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -144,6 +145,22 @@ describe('nearby (small)', () => {
     const wide = await call(t.app, 'GET', '/stores/nearby', { query: { ...base, radiusKm: 10, limit: 2, page: 2 } });
     expect(ids(wide)).toEqual([far.id]);
     expect(wide.body.meta).toEqual({ page: 2, limit: 2, total: 3, totalPages: 2 });
+  });
+
+  it('pages through stores at the same distance in id order, each store once', async () => {
+    const sup = await createSupplier(t.app);
+    const spot = { latitude: base.latitude - 0.5, longitude: base.longitude };
+    // Ids are made in order but written shuffled, so the table's order says nothing about them.
+    const made = Array.from({ length: 12 }, () => uuidv7());
+    const shuffled = [...made].sort(() => Math.random() - 0.5);
+    for (const id of shuffled) await createStore(t.app, sup, { id, ...spot });
+    const seen: string[] = [];
+    for (let page = 1; page <= 3; page++) {
+      const res = await call(t.app, 'GET', '/stores/nearby', { query: { ...spot, radiusKm: 1, limit: 5, page } });
+      expect(res.body.meta).toMatchObject({ total: 12, totalPages: 3 });
+      seen.push(...ids(res));
+    }
+    expect(seen).toEqual([...made].sort());
   });
 
   it('rejects bad coordinates and a radius out of bounds', async () => {

@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, inArray, isNull, sql, type SQL } from 'drizz
 import type { Executor } from '../../db/client.js';
 import { stores } from '../../db/schema/stores.js';
 import { openAtSql } from '../../shared/opening-hours.js';
-import { isPublicSupplier } from '../suppliers/supplier-visibility.js';
+import { isLiveSupplier, isPublicSupplier } from '../suppliers/supplier-visibility.js';
 import type { StoreSort } from './stores.schemas.js';
 
 export type StoreRecord = typeof stores.$inferSelect;
@@ -36,9 +36,12 @@ export async function updateStore(ex: Executor, id: string, patch: Partial<NewSt
   return row!;
 }
 
-/** A store that is not deleted, in any other state. */
+/**
+ * A store that is not deleted, in any other state, of a supplier whose profile is not deleted
+ * either (a deleted supplier's stores are gone for everyone, its staff included).
+ */
 export async function findStore(ex: Executor, id: string, opts: { lock?: boolean } = {}): Promise<StoreRecord | undefined> {
-  const q = ex.select().from(stores).where(and(eq(stores.id, id), isNull(stores.deletedAt))).limit(1);
+  const q = ex.select().from(stores).where(and(eq(stores.id, id), isNull(stores.deletedAt), isLiveSupplier(stores.supplierId))).limit(1);
   const [row] = opts.lock ? await q.for('update') : await q;
   return row;
 }
@@ -55,6 +58,11 @@ export async function findPublicStore(ex: Executor, id: string): Promise<StoreRe
     .where(and(eq(stores.id, id), publiclyVisible))
     .limit(1);
   return row?.store;
+}
+
+/** Whether the public may see the store (the same rule as the public listings). */
+export async function isPublicStore(ex: Executor, id: string): Promise<boolean> {
+  return (await findPublicStore(ex, id)) !== undefined;
 }
 
 /**
@@ -158,13 +166,15 @@ function nearbyParts(n: NearbySearch, now: Date) {
 /** The page query on its own, so its plan can be examined. */
 export function nearbyQuery(ex: Executor, n: NearbySearch, now: Date, limit: number, offset: number) {
   // `<->` is the cube (chord) distance: same order as the great-circle one, and the GiST index
-  // can return rows in that order, so a page does not sort everything in the radius.
+  // can return rows in that order, so a page does not sort everything in the radius. The id
+  // breaks ties (stores at one address) so pages neither repeat nor skip a store; reading the
+  // index in distance order, PostgreSQL then sorts only within groups of equal distance.
   const { distanceM, where, point, origin } = nearbyParts(n, now);
   return ex
     .select({ store: stores, distanceM })
     .from(stores)
     .where(where)
-    .orderBy(sql`${point} <-> ${origin}`)
+    .orderBy(sql`${point} <-> ${origin}`, asc(stores.id))
     .limit(limit)
     .offset(offset);
 }

@@ -97,8 +97,9 @@ export function createStoresService(ctx: AppContext, deps: { suppliers: Supplier
 
   /**
    * Loads a live store for a user who must hold `capability` on it. Someone with no role on it
-   * gets 404 when reading and 403 NOT_OWNER when changing; a member whose role lacks the
-   * capability gets 403 FORBIDDEN. `lock` takes the row for update (inside a transaction).
+   * gets 404, except when changing a store the public can see: 403 NOT_OWNER (it exists for
+   * everyone, so saying so reveals nothing). A member whose role lacks the capability gets
+   * 403 FORBIDDEN. `lock` takes the row for update (inside a transaction).
    */
   async function resolveRole(ex: Executor, userId: string, storeId: string, opts: { lock?: boolean } = {}) {
     const store = await repo.findStore(ex, storeId, { lock: opts.lock });
@@ -115,7 +116,8 @@ export function createStoresService(ctx: AppContext, deps: { suppliers: Supplier
   ): Promise<{ store: StoreRecord; role: StoreRole }> {
     const { store, role } = await resolveRole(ex, userId, storeId, opts);
     if (!role) {
-      if (opts.change) throw forbidden('NOT_OWNER', 'This store belongs to another supplier');
+      // An inactive store, or one of a supplier the public cannot see, must not be revealed.
+      if (opts.change && (await repo.isPublicStore(ex, storeId))) throw forbidden('NOT_OWNER', 'This store belongs to another supplier');
       throw notFound('Store');
     }
     assertRoleCan(role, capability);

@@ -235,6 +235,31 @@ describe('changing a store', () => {
     expect(still.body.data).toMatchObject({ name: store.name, isActive: true, closure: null });
   });
 
+  it("answers 404, not 403, to changes of another supplier's store the public cannot see", async () => {
+    const other = await createSupplier(t.app);
+    const inactiveOwner = await createSupplier(t.app);
+    const inactive = await createStore(t.app, inactiveOwner, { isActive: false });
+    const unverifiedOwner = await createSupplier(t.app, { verification: 'PENDING' });
+    const unverified = await createStore(t.app, unverifiedOwner);
+    for (const store of [inactive, unverified]) {
+      const changes = [
+        ['PUT', `/supplier/stores/${store.id}`, { name: 'Mine now' }],
+        ['DELETE', `/supplier/stores/${store.id}`, undefined],
+        ['POST', `/supplier/stores/${store.id}/toggle-active`, undefined],
+        ['POST', `/supplier/stores/${store.id}/temporary-closure`, { endsAt: new Date(t.clock.now().getTime() + DAY).toISOString() }],
+      ] as const;
+      for (const [method, url, body] of changes) {
+        const res = await call(t.app, method, url, { token: other.token, body });
+        expect(res.status, `${method} ${url}`).toBe(404);
+        expect(res.body.error.code).toBe('NOT_FOUND');
+      }
+    }
+    const own = await call(t.app, 'GET', '/supplier/stores', { token: inactiveOwner.token });
+    expect(own.body.data[0]).toMatchObject({ id: inactive.id, name: inactive.name, isActive: false, closure: null });
+    const ownUnverified = await call(t.app, 'GET', '/supplier/stores', { token: unverifiedOwner.token });
+    expect(ownUnverified.body.data[0]).toMatchObject({ id: unverified.id, name: unverified.name, isActive: true });
+  });
+
   it('answers 404 when changing a store that does not exist', async () => {
     const sup = await createSupplier(t.app);
     const res = await call(t.app, 'PUT', `/supplier/stores/${uuidv7()}`, { token: sup.token, body: { name: 'Ghost' } });

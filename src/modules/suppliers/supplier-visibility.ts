@@ -17,3 +17,11 @@ export const publicSupplierCondition = (): SQL =>
 export const isPublicSupplier = (supplierId: AnyPgColumn | SQL): SQL => sql`exists (
   select 1 from ${supplierProfiles} sp join ${users} u on u.id = sp.user_id
   where sp.id = ${supplierId} and sp.verification_status = 'VERIFIED' and sp.deleted_at is null and u.status = 'ACTIVE')`;
+
+/**
+ * True when the supplier with this id still has its profile (not deleted), in any verification
+ * state. What a deleted supplier leaves behind (its stores, their staff, its KYC attempts) is
+ * kept for the records but must not be acted on: `where(isLiveSupplier(stores.supplierId))`.
+ */
+export const isLiveSupplier = (supplierId: AnyPgColumn | SQL): SQL => sql`exists (
+  select 1 from ${supplierProfiles} sp where sp.id = ${supplierId} and sp.deleted_at is null)`;

@@ -1,3 +1,4 @@
+import { bodyMayBeEmpty } from '../../http/optional-body.js';
 import type { App } from '../../http/types.js';
 import { IdParamsSchema, Ok, OkPage, ok, okPage } from '../../shared/schemas.js';
 import * as S from './suppliers.schemas.js';
@@ -14,8 +15,8 @@ export function suppliersAdminRoutes(admin: SuppliersAdminService) {
     app.get('/admin/suppliers/pending', { config: adm, schema: { tags, summary: 'Suppliers waiting for verification (oldest first)', querystring: S.PendingQuerySchema, response: { 200: OkPage(S.AdminSupplierSchema) } } },
       async (req) => { const r = await admin.pending(req.query); return okPage(r.items, r.meta); });
 
-    app.patch('/admin/suppliers/:id/verify', { config: adm, schema: { tags, summary: 'Verify a pending supplier (its KYC must be approved)', params: IdParamsSchema, response: { 200: Ok(S.AdminSupplierSchema) } } },
-      async (req) => ok(await admin.verify(req.user, req.params.id)));
+    app.patch('/admin/suppliers/:id/verify', { config: adm, preValidation: bodyMayBeEmpty, schema: { tags, summary: 'Verify a pending supplier (its KYC must be approved); an optional reason goes to the log', params: IdParamsSchema, body: S.VerifyBodySchema, response: { 200: Ok(S.AdminSupplierSchema) } } },
+      async (req) => ok(await admin.verify(req.user, req.params.id, req.body.reason)));
 
     app.patch('/admin/suppliers/:id/reject', { config: adm, schema: { tags, summary: 'Reject a pending supplier or withdraw a verification', params: IdParamsSchema, body: S.RejectBodySchema, response: { 200: Ok(S.AdminSupplierSchema) } } },
       async (req) => ok(await admin.reject(req.user, req.params.id, req.body.reason)));
@@ -24,6 +25,6 @@ export function suppliersAdminRoutes(admin: SuppliersAdminService) {
       async (req) => ok(await admin.setCommission(req.user, req.params.id, req.body)));
 
     app.post('/admin/suppliers/bulk-verify', { config: adm, schema: { tags, summary: 'Verify up to 100 suppliers; each id succeeds or is skipped on its own', body: S.BulkVerifyBodySchema, response: { 200: Ok(S.BulkVerifyResultSchema) } } },
-      async (req) => ok(await admin.bulkVerify(req.user, req.body.ids)));
+      async (req) => ok(await admin.bulkVerify(req.user, req.body.ids, req.body.reason)));
   };
 }

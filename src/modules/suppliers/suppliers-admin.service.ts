@@ -61,9 +61,9 @@ export function createSuppliersAdminService(ctx: AppContext) {
     });
   }
 
-  async function verifyOne(actor: AuthUser, id: string) {
+  async function verifyOne(actor: AuthUser, id: string, reason?: string) {
     return ctx.db.transaction(async (tx) => {
-      await moveVerification(tx, actor, await load(tx, id), 'VERIFIED', null);
+      await moveVerification(tx, actor, await load(tx, id), 'VERIFIED', reason ?? null);
       return adminView(tx, id);
     });
   }
@@ -83,11 +83,11 @@ export function createSuppliersAdminService(ctx: AppContext) {
       }),
 
     /** Each id in its own transaction: one refusal does not undo the others. */
-    async bulkVerify(actor: AuthUser, ids: string[]): Promise<BulkVerifyResult> {
+    async bulkVerify(actor: AuthUser, ids: string[], reason?: string): Promise<BulkVerifyResult> {
       const results: BulkVerifyResult['results'] = [];
       for (const id of ids) {
         try {
-          await verifyOne(actor, id);
+          await verifyOne(actor, id, reason);
           results.push({ id, result: 'VERIFIED' });
         } catch (err) {
           if (!(err instanceof AppError) || err.statusCode >= 500) throw err;

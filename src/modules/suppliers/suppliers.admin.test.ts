@@ -120,6 +120,22 @@ describe('verification', () => {
     expect(await actions(s.profile.id)).toHaveLength(1);
   });
 
+  it('records an optional reason with the verification, bounded to 500 characters', async () => {
+    const s = await createSupplier(t.app, { verification: 'PENDING', kycStatus: 'APPROVED' });
+    const url = `/admin/suppliers/${s.profile.id}/verify`;
+    for (const body of [{ reason: '' }, { reason: 'x'.repeat(501) }, { reason: 'ok', note: 1 }]) {
+      const bad = await call(t.app, 'PATCH', url, { token: admin.token, body });
+      expect(bad.status, JSON.stringify(body).slice(0, 40)).toBe(400);
+    }
+    expect(await actions(s.profile.id)).toEqual([]);
+    const res = await call(t.app, 'PATCH', url, { token: admin.token, body: { reason: 'Visited the shop; documents match' } });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ verificationStatus: 'VERIFIED', rejectionReason: null });
+    expect(await actions(s.profile.id)).toEqual([
+      expect.objectContaining({ action: 'supplier.verified', reason: 'Visited the shop; documents match', data: { from: 'PENDING', to: 'VERIFIED' } }),
+    ]);
+  });
+
   it('refuses to verify a supplier whose KYC is not approved', async () => {
     for (const kycStatus of ['NOT_SUBMITTED', 'PENDING', 'REJECTED'] as const) {
       const s = await createSupplier(t.app, { verification: 'PENDING', kycStatus });
@@ -204,6 +220,24 @@ describe('bulk verification', () => {
     expect((await call(t.app, 'GET', `/suppliers/${noKyc.profile.id}`)).status).toBe(404);
     expect(await actions(ok2.profile.id)).toHaveLength(1);
     expect(await actions(noKyc.profile.id)).toHaveLength(0);
+  });
+
+  it('records the optional reason for each supplier it verifies', async () => {
+    const a = await createSupplier(t.app, { verification: 'PENDING', kycStatus: 'APPROVED' });
+    const b = await createSupplier(t.app, { verification: 'PENDING', kycStatus: 'APPROVED' });
+    const skipped = await createSupplier(t.app, { verification: 'PENDING', kycStatus: 'PENDING' });
+    const send = (body: unknown) => call(t.app, 'POST', '/admin/suppliers/bulk-verify', { token: admin.token, body });
+    const ids = [a.profile.id, skipped.profile.id, b.profile.id];
+    expect((await send({ ids, reason: '' })).status).toBe(400);
+    expect((await send({ ids, reason: 'x'.repeat(501) })).body.error.details[0].field).toBe('body.reason');
+    const res = await send({ ids, reason: 'Launch partners, checked by phone' });
+    expect(res.body.data).toMatchObject({ verified: 2, skipped: 1 });
+    for (const s of [a, b]) {
+      expect(await actions(s.profile.id)).toEqual([
+        expect.objectContaining({ action: 'supplier.verified', reason: 'Launch partners, checked by phone' }),
+      ]);
+    }
+    expect(await actions(skipped.profile.id)).toEqual([]);
   });
 
   it('takes between 1 and 100 distinct ids', async () => {

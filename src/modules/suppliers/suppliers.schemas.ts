@@ -177,8 +177,13 @@ export const CommissionBodySchema = Type.Object(
   },
   { additionalProperties: false },
 );
+const VerifyReasonSchema = Type.String({ minLength: 1, maxLength: 500, description: "why, for the administrators' log" });
+export const VerifyBodySchema = Type.Object({ reason: opt(VerifyReasonSchema) }, { additionalProperties: false });
 export const BulkVerifyBodySchema = Type.Object(
-  { ids: Type.Array(IdSchema, { minItems: 1, maxItems: 100, uniqueItems: true }) },
+  {
+    ids: Type.Array(IdSchema, { minItems: 1, maxItems: 100, uniqueItems: true }),
+    reason: opt(VerifyReasonSchema),
+  },
   { additionalProperties: false },
 );
 export const BulkVerifyResultSchema = Type.Object({

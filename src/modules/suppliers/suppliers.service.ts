@@ -16,7 +16,7 @@ import * as search from './suppliers-search.repository.js';
 import * as repo from './suppliers.repository.js';
 import type { NewSupplier, SupplierRecord } from './suppliers.repository.js';
 import type { CreateProfileBody, NearbyQuery, SearchQuery, StatisticsView, UpdateProfileBody } from './suppliers.schemas.js';
-import { VERIFICATION_TRANSITIONS } from './supplier-status.js';
+import { FORCED_VERIFICATION_TRANSITIONS, VERIFICATION_TRANSITIONS } from './supplier-status.js';
 import { toOwnView, toPublicView } from './suppliers.views.js';
 
 export { isPublicSupplier } from './supplier-visibility.js';
@@ -25,6 +25,12 @@ export { isPublicSupplier } from './supplier-visibility.js';
 export interface StoreCounter {
   countBySupplier(ex: Executor, supplierId: string): Promise<{ total: number; active: number }>;
 }
+
+/**
+ * Runs inside the transaction that deletes a supplier profile, after its row is locked: other
+ * modules close what the supplier leaves open (invitations, KYC attempts) in the same commit.
+ */
+export type ProfileDeletedHook = (tx: Executor, supplierId: string, at: Date) => Promise<void>;
 
 export interface SuppliersDeps {
   subscriptions: SubscriptionsService;
@@ -42,6 +48,7 @@ export type SuppliersService = ReturnType<typeof createSuppliersService>;
 
 export function createSuppliersService(ctx: AppContext, deps: SuppliersDeps) {
   const view = (p: SupplierRecord) => toOwnView(p, ctx.links, ctx.clock.now());
+  const deletionHooks: ProfileDeletedHook[] = [];
 
   async function requireOwnProfile(userId: string, ex: Executor = ctx.db) {
     const profile = await repo.findLiveProfileByUser(ex, userId);
@@ -87,22 +94,41 @@ export function createSuppliersService(ctx: AppContext, deps: SuppliersDeps) {
   }
 
   return {
+    /** Registers what another module does when a supplier deletes its profile (see ProfileDeletedHook). */
+    onProfileDeleted(hook: ProfileDeletedHook): void {
+      deletionHooks.push(hook);
+    },
+
     /** The signed-in supplier's own profile, in any verification state. */
     findOwnProfile: (userId: string, ex: Executor = ctx.db) => repo.findLiveProfileByUser(ex, userId),
     requireOwnProfile,
     findProfile: (id: string, ex: Executor = ctx.db) => repo.findLiveProfile(ex, id),
-
     /**
-     * Moves the supplier's KYC state (owned by the KYC module's decisions). `verifySupplier` also
-     * marks the supplier verified, for an administrator's forced verification.
+     * The live profile, row-locked until the transaction ends; undefined once deleted. Taking it
+     * before changing anything of the supplier queues the change behind a deletion, and after it.
      */
-    async setKycStatus(ex: Executor, supplierId: string, status: KycStatus, opts: { verifySupplier?: boolean } = {}) {
-      const now = ctx.clock.now();
-      const patch: Parameters<typeof repo.updateProfile>[2] = { kycStatus: status, updatedAt: now };
-      if (opts.verifySupplier) Object.assign(patch, { verificationStatus: 'VERIFIED', verifiedAt: now, rejectionReason: null });
-      const row = await repo.updateProfile(ex, supplierId, patch);
+    lockProfile: (ex: Executor, by: { id: string } | { userId: string }) => repo.lockLiveProfile(ex, by),
+
+    /** Moves the supplier's KYC state (owned by the KYC module's decisions). */
+    async setKycStatus(ex: Executor, supplierId: string, status: KycStatus) {
+      const row = await repo.updateProfile(ex, supplierId, { kycStatus: status, updatedAt: ctx.clock.now() });
       if (!row) throw notFound('Supplier');
       return row;
+    },
+
+    /**
+     * An administrator's forced verification (KYC force-verify), inside the caller's transaction:
+     * PENDING or REJECTED becomes VERIFIED (see FORCED_VERIFICATION_TRANSITIONS); VERIFIED stays
+     * as it is. Returns the profile before and after, so the caller can log what it replaced.
+     */
+    async forceVerification(ex: Executor, supplierId: string) {
+      const before = await repo.lockLiveProfile(ex, { id: supplierId });
+      if (!before) throw notFound('Supplier');
+      if (before.verificationStatus === 'VERIFIED') return { before, after: before };
+      assertTransition(FORCED_VERIFICATION_TRANSITIONS, before.verificationStatus, 'VERIFIED', 'Supplier verification');
+      const now = ctx.clock.now();
+      const after = (await repo.updateProfile(ex, supplierId, { verificationStatus: 'VERIFIED', verifiedAt: now, rejectionReason: null, updatedAt: now }))!;
+      return { before, after };
     },
 
     getOwn: async (user: AuthUser) => view(await requireOwnProfile(user.id)),
@@ -177,6 +203,7 @@ export function createSuppliersService(ctx: AppContext, deps: SuppliersDeps) {
         const p = await lockOwn(tx, user.id);
         await ctx.workInProgress.assertNone(tx, { supplierId: p.id }, 'The supplier profile');
         await deps.subscriptions.cancelAll(tx, p.id);
+        for (const hook of deletionHooks) await hook(tx, p.id, now);
         return (await repo.updateProfile(tx, p.id, { deletedAt: now, updatedAt: now }))!;
       });
       return { message: 'Supplier profile deleted', id: row.id, deletedAt: now.toISOString() };
