@@ -68,7 +68,10 @@ export function createOtpService(ctx: AppContext) {
       return () => deliver(t, code);
     },
 
-    /** Checks a code without using it up; a wrong code counts as a try, the fifth kills it. */
+    /**
+     * Checks a code without using it up. The try is counted before the comparison, so parallel
+     * guesses cannot all be compared; the fifth wrong one closes the code.
+     */
     async check(t: OtpTarget, code: string): Promise<repo.OtpRecord> {
       const now = ctx.clock.now();
       const open = await repo.findOpenCode(ctx.db, t.destination, t.purpose);
@@ -77,13 +80,16 @@ export function createOtpService(ctx: AppContext) {
         await repo.closeCode(ctx.db, open.id, now);
         throw badRequest('OTP_EXPIRED', 'The code has expired; request a new one');
       }
+      const attempts = await repo.takeTry(ctx.db, open.id, OTP_MAX_ATTEMPTS);
+      if (attempts === undefined) throw badRequest('INVALID_OTP', 'The code is wrong or no longer valid; request a new one');
       const expected = Buffer.from(open.codeHash, 'hex');
       const given = Buffer.from(digest(t, code), 'hex');
       if (!timingSafeEqual(expected, given)) {
-        const attempts = await repo.countWrongTry(ctx.db, open.id, OTP_MAX_ATTEMPTS, now);
         const left = OTP_MAX_ATTEMPTS - attempts;
+        if (left <= 0) await repo.closeCode(ctx.db, open.id, now);
         throw badRequest('INVALID_OTP', left > 0 ? `The code is wrong; ${left} tries left` : 'Too many wrong codes; request a new one');
       }
+      await repo.giveBackTry(ctx.db, open.id);
       return open;
     },
 
