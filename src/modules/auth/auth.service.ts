@@ -21,6 +21,14 @@ const MAY_RECEIVE: Record<OtpPurpose, (u: UserRecord, channel: OtpChannel) => bo
   password_reset: (u) => u.status !== 'DELETED',
 };
 
+/**
+ * Purposes a resend may start a code for. A login code is a second step after the password
+ * (`/auth/login/email`); a resend only replaces one that step opened, or it would be a way to
+ * sign in without the password. Phone sign-in takes the password alone, so no SMS login code
+ * is ever opened.
+ */
+const RESEND_MAY_START: Record<OtpPurpose, boolean> = { registration: true, login: false, password_reset: true };
+
 export type AuthService = ReturnType<typeof createAuthService>;
 
 export function createAuthService(ctx: AppContext, deps: { users: UsersService; otp: OtpService; sessions: SessionsService }) {
@@ -44,9 +52,10 @@ export function createAuthService(ctx: AppContext, deps: { users: UsersService; 
     return u;
   }
 
-  async function sendCode(channel: OtpChannel, destination: string, purpose: OtpPurpose, user: UserRecord | undefined) {
+  async function sendCode(channel: OtpChannel, destination: string, purpose: OtpPurpose, user: UserRecord | undefined, resend = false) {
     const recipient = user && MAY_RECEIVE[purpose](user, channel) ? user.id : null;
-    const deliver = await ctx.db.transaction((tx) => otp.issue(tx, { channel, destination, purpose }, recipient));
+    const replaceOnly = resend && !RESEND_MAY_START[purpose];
+    const deliver = await ctx.db.transaction((tx) => otp.issue(tx, { channel, destination, purpose }, recipient, { replaceOnly }));
     deliver();
     return SENT;
   }
@@ -133,12 +142,12 @@ export function createAuthService(ctx: AppContext, deps: { users: UsersService; 
 
     async resendOtp(phone: string, purpose: OtpPurpose) {
       const phoneNumber = normalizePhone(phone);
-      return sendCode('sms', phoneNumber, purpose, await users.findByPhone(phoneNumber));
+      return sendCode('sms', phoneNumber, purpose, await users.findByPhone(phoneNumber), true);
     },
 
     async resendEmailOtp(email: string, purpose: OtpPurpose) {
       const address = normalizeEmail(email);
-      return sendCode('email', address, purpose, await users.findByEmail(address));
+      return sendCode('email', address, purpose, await users.findByEmail(address), true);
     },
 
     async forgotPassword(body: ForgotPasswordBody) {

@@ -179,15 +179,6 @@ describe('one-time codes', () => {
     expect(res.body.error.code).toBe('OTP_RESEND_LIMIT');
     expect(user.id).toBeTruthy();
   });
-
-  it('signs in with an SMS login code', async () => {
-    const user = await createUser(t.app);
-    await call(t.app, 'POST', '/auth/resend-otp', { body: { phoneNumber: user.phoneNumber, purpose: 'login' } });
-    const code = await t.sms.codeFor(user.phoneNumber!);
-    const res = await call(t.app, 'POST', '/auth/verify-otp', { body: { phoneNumber: user.phoneNumber, code, purpose: 'login' } });
-    expect(res.status).toBe(200);
-    expect(res.body.data.accessToken).toEqual(expect.any(String));
-  });
 });
 
 describe('password sign-in', () => {

@@ -38,14 +38,23 @@ export function createOtpService(ctx: AppContext) {
     );
   }
 
+  /** Whether `userId` holds an unexpired, still open code for this purpose and destination. */
+  async function hasOpenCode(ex: Executor, t: OtpTarget, userId: string): Promise<boolean> {
+    const open = await repo.findOpenCode(ex, t.destination, t.purpose);
+    return open !== undefined && open.userId === userId && open.expiresAt > ctx.clock.now();
+  }
+
   return {
+    hasOpenCode,
+
     /**
      * Counts a send against the destination's hourly limit and, when `userId` is given, replaces
      * any open code with a new one. Without a user nothing is sent, but the answer and the limit
-     * are the same, so the endpoints do not tell whether an account exists. The message leaves
+     * are the same, so the endpoints do not tell whether an account exists. With `replaceOnly`
+     * a code is only sent in place of an unexpired open one of the same user. The message leaves
      * after the caller's transaction commits.
      */
-    async issue(ex: Executor, t: OtpTarget, userId: string | null): Promise<() => void> {
+    async issue(ex: Executor, t: OtpTarget, userId: string | null, opts: { replaceOnly?: boolean } = {}): Promise<() => void> {
       const now = ctx.clock.now();
       await repo.lockDestination(ex, t.destination);
       const recent = await repo.sendsSince(ex, t.destination, new Date(now.getTime() - HOUR_MS));
@@ -54,7 +63,7 @@ export function createOtpService(ctx: AppContext) {
         throw tooManyRequests('OTP_RESEND_LIMIT', `At most ${OTP_SENDS_PER_HOUR} codes can be sent per hour; try again later`, retryAfter);
       }
       await repo.recordSend(ex, uuidv7(now.getTime()), t.destination, now);
-      if (!userId) return () => undefined;
+      if (!userId || (opts.replaceOnly && !(await hasOpenCode(ex, t, userId)))) return () => undefined;
       const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
       await repo.closeOpenCodes(ex, t.destination, t.purpose, now);
       await repo.insertCode(ex, {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
-import { createUser, uniquePhone } from '../../../test/helpers/factories.js';
+import { createUser, DEFAULT_PASSWORD, uniquePhone } from '../../../test/helpers/factories.js';
 import { call } from '../../../test/helpers/http.js';
 
 let t: TestApp;
@@ -58,5 +58,60 @@ describe('one-time codes under concurrency', () => {
     const answers = await Promise.all([verify(), verify()]);
     expect(answers.map((a) => a.status).sort()).toEqual([200, 400]);
     expect(answers.find((a) => a.status === 400)!.body.error.code).toBe('INVALID_OTP');
+  });
+});
+
+describe('login codes', () => {
+  it('sends no email login code on resend unless the password step opened one', async () => {
+    const user = await createUser(t.app);
+    const email = user.email!;
+    const resend = await call(t.app, 'POST', '/auth/resend-email-otp', { body: { email, purpose: 'login' } });
+    const unknown = await call(t.app, 'POST', '/auth/resend-email-otp', { body: { email: `x${email}`, purpose: 'login' } });
+    expect(resend.status).toBe(200);
+    expect(resend.body).toEqual(unknown.body);
+    await t.app.ctx.outbound.drain();
+    expect(t.mail.count(email)).toBe(0);
+  });
+
+  it('replaces the email login code opened by the password step', async () => {
+    const user = await createUser(t.app);
+    const email = user.email!;
+    const step1 = await call(t.app, 'POST', '/auth/login/email', { body: { email, password: DEFAULT_PASSWORD } });
+    expect(step1.status).toBe(200);
+    const first = await t.mail.codeFor(email);
+    expect((await call(t.app, 'POST', '/auth/resend-email-otp', { body: { email, purpose: 'login' } })).status).toBe(200);
+    await t.app.ctx.outbound.drain();
+    expect(t.mail.count(email)).toBe(2);
+    const second = await t.mail.codeFor(email, 1);
+    if (second !== first) {
+      const stale = await call(t.app, 'POST', '/auth/verify-email-otp', { body: { email, code: first, purpose: 'login' } });
+      expect(stale.status).toBe(400);
+    }
+    const signedIn = await call(t.app, 'POST', '/auth/verify-email-otp', { body: { email, code: second, purpose: 'login' } });
+    expect(signedIn.status).toBe(200);
+    expect(signedIn.body.data.user.id).toBe(user.id);
+  });
+
+  it('does not revive an expired email login code', async () => {
+    const user = await createUser(t.app);
+    const email = user.email!;
+    await call(t.app, 'POST', '/auth/login/email', { body: { email, password: DEFAULT_PASSWORD } });
+    await t.mail.codeFor(email);
+    t.clock.advance(10 * 60_000 + 1000);
+    expect((await call(t.app, 'POST', '/auth/resend-email-otp', { body: { email, purpose: 'login' } })).status).toBe(200);
+    await t.app.ctx.outbound.drain();
+    expect(t.mail.count(email)).toBe(1);
+  });
+
+  it('never sends an SMS login code: phone sign-in takes the password', async () => {
+    const user = await createUser(t.app);
+    const phoneNumber = user.phoneNumber!;
+    const resend = await call(t.app, 'POST', '/auth/resend-otp', { body: { phoneNumber, purpose: 'login' } });
+    expect(resend.status).toBe(200);
+    await t.app.ctx.outbound.drain();
+    expect(t.sms.count(phoneNumber)).toBe(0);
+    const guess = await call(t.app, 'POST', '/auth/verify-otp', { body: { phoneNumber, code: '123456', purpose: 'login' } });
+    expect(guess.status).toBe(400);
+    expect(guess.body.error.code).toBe('INVALID_OTP');
   });
 });
