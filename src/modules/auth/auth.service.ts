@@ -70,25 +70,33 @@ export function createAuthService(ctx: AppContext, deps: { users: UsersService; 
 
   return {
     /**
-     * A phone that registered but never verified may register again (new password, new code);
-     * a verified one is taken.
+     * A phone that registered but never verified may register again (new password, new code)
+     * once its registration code has expired; while the code is open the registration is its
+     * owner's to finish, or anyone could replace the password the owner is about to verify.
+     * A verified phone is taken.
      */
     async register(body: RegisterBody) {
       assertPasswordPolicy(body.password);
       const phoneNumber = normalizePhone(body.phoneNumber);
       const email = body.email ? normalizeEmail(body.email) : null;
       const passwordHash = await hashPassword(body.password);
+      const target = { channel: 'sms', destination: phoneNumber, purpose: 'registration' } as const;
       const { user, deliver } = await ctx.db.transaction(async (tx) => {
+        // Two registrations of one phone take turns, so the second sees the first one's code.
+        await otp.lockDestination(tx, phoneNumber);
         const existing = await users.findByPhone(phoneNumber, tx);
         if (existing && (existing.verifiedAt || existing.status !== 'ACTIVE')) {
           throw conflict('ALREADY_EXISTS', 'An account with this phone number already exists; sign in instead');
+        }
+        if (existing && (await otp.hasOpenCode(tx, target, existing.id))) {
+          throw conflict('REGISTRATION_PENDING', 'This phone number has a registration waiting for its code: verify it with /auth/verify-otp or ask for a new code with /auth/resend-otp');
         }
         await users.assertEmailFree(tx, email, existing?.id);
         const fields = { email, passwordHash, role: body.role, firstName: body.firstName, lastName: body.lastName };
         const saved = existing
           ? await users.update(tx, existing.id, { ...fields, emailVerifiedAt: null })
           : await users.create(tx, { ...fields, phoneNumber, verified: false });
-        const deliver = await otp.issue(tx, { channel: 'sms', destination: phoneNumber, purpose: 'registration' }, saved.id);
+        const deliver = await otp.issue(tx, target, saved.id);
         return { user: saved, deliver };
       });
       deliver();

@@ -46,6 +46,8 @@ export function createOtpService(ctx: AppContext) {
 
   return {
     hasOpenCode,
+    /** Serialises the caller's transaction with every other send to this destination. */
+    lockDestination: (ex: Executor, destination: string) => repo.lockDestination(ex, destination),
 
     /**
      * Counts a send against the destination's hourly limit and, when `userId` is given, replaces
