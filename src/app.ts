@@ -60,7 +60,7 @@ export interface BuildOptions {
 function buildServices(ctx: AppContext) {
   const sessions = createSessionsService(ctx);
   const otp = createOtpService(ctx);
-  const users = createUsersService(ctx, { sessions });
+  const users = createUsersService(ctx, { sessions, otp });
   const auth = createAuthService(ctx, { users, otp, sessions });
   const idp = createIdpService(ctx, { users, auth });
   const subscriptions = createSubscriptionsService(ctx);

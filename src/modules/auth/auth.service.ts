@@ -91,7 +91,7 @@ export function createAuthService(ctx: AppContext, deps: { users: UsersService; 
         if (existing && (await otp.hasOpenCode(tx, target, existing.id))) {
           throw conflict('REGISTRATION_PENDING', 'This phone number has a registration waiting for its code: verify it with /auth/verify-otp or ask for a new code with /auth/resend-otp');
         }
-        await users.assertEmailFree(tx, email, existing?.id);
+        await users.claimEmail(tx, email, { exceptId: existing?.id });
         const fields = { email, passwordHash, role: body.role, firstName: body.firstName, lastName: body.lastName };
         const saved = existing
           ? await users.update(tx, existing.id, { ...fields, emailVerifiedAt: null })
