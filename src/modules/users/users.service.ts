@@ -58,11 +58,15 @@ export function createUsersService(ctx: AppContext, deps: { sessions: SessionsSe
     return user;
   }
 
-  /** An administrator may not act on himself, nor an ADMIN on a SUPER_ADMIN or to create one. */
+  /**
+   * An administrator may not act on his own account here (no locking oneself out, no
+   * self-promotion); only a SUPER_ADMIN acts on an administrator account or grants one, or one
+   * ADMIN could suspend or delete the others.
+   */
   function assertMayManage(actor: AuthUser, target: UserRecord, grantRole?: Role): void {
     if (actor.id === target.id) throw forbidden('FORBIDDEN', 'Administrators cannot change their own account here');
-    if (actor.role !== 'SUPER_ADMIN' && (target.role === 'SUPER_ADMIN' || (grantRole && PRIVILEGED.includes(grantRole)))) {
-      throw forbidden('FORBIDDEN', 'Only a super administrator can do this');
+    if (actor.role !== 'SUPER_ADMIN' && (PRIVILEGED.includes(target.role) || (grantRole && PRIVILEGED.includes(grantRole)))) {
+      throw forbidden('FORBIDDEN', 'Only a super administrator can change an administrator account');
     }
   }
 
@@ -168,9 +172,6 @@ export function createUsersService(ctx: AppContext, deps: { sessions: SessionsSe
       const user = await ctx.db.transaction(async (tx) => {
         const target = await load(tx, id);
         assertMayManage(actor, target, role);
-        if (PRIVILEGED.includes(target.role) && actor.role !== 'SUPER_ADMIN') {
-          throw forbidden('FORBIDDEN', 'Only a super administrator can change an administrator');
-        }
         if (target.status === 'DELETED') throw conflict('INVALID_TRANSITION', 'A deleted account cannot be changed');
         await audit(tx, actor, 'user.role_changed', id, { from: target.role, to: role });
         return repo.updateUser(tx, id, { role, updatedAt: now() });
