@@ -156,6 +156,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   const database = await createDatabase(config);
   if (opts.migrate !== false) await database.migrate();
   const outbound = new Outbound(app.log);
+  app.addHook('onRequest', (req, _reply, done) => outbound.withLogger(req.log, done));
   const clock = opts.clock ?? systemClock;
   const ctx: AppContext = {
     config,

@@ -1,4 +1,4 @@
-import { buildApp } from '../../src/app.js';
+import { buildApp, type BuildOptions } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import type { App } from '../../src/http/types.js';
 import { AdjustableClock } from '../../src/shared/clock.js';
@@ -23,7 +23,7 @@ export interface TestApp {
  * named by DATABASE_URL / REDIS_URL), with its SMS, email and identity adapters talking to fake
  * servers of those protocols on 127.0.0.1.
  */
-export async function buildTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function buildTestApp(env: Record<string, string> = {}, opts: Pick<BuildOptions, 'logger'> = {}): Promise<TestApp> {
   const sms = new FakeTwilio();
   const mail = new FakeSmtp();
   const idp = new FakeIdp();
@@ -49,7 +49,7 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Te
     IDP_AUDIENCE,
     ...env,
   });
-  const app = await buildApp({ config, clock });
+  const app = await buildApp({ config, clock, ...opts });
   await app.ready();
   return {
     app,
