@@ -61,7 +61,7 @@ export interface BuildOptions {
 function buildServices(ctx: AppContext) {
   const sessions = createSessionsService(ctx);
   const otp = createOtpService(ctx);
-  const users = createUsersService(ctx, { sessions });
+  const users = createUsersService(ctx, { sessions, otp });
   const auth = createAuthService(ctx, { users, otp, sessions });
   const idp = createIdpService(ctx, { users, auth });
   const subscriptions = createSubscriptionsService(ctx);
@@ -159,6 +159,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   const database = await createDatabase(config);
   if (opts.migrate !== false) await database.migrate();
   const outbound = new Outbound(app.log);
+  app.addHook('onRequest', (req, _reply, done) => outbound.withLogger(req.log, done));
   const clock = opts.clock ?? systemClock;
   const ctx: AppContext = {
     config,

@@ -128,4 +128,27 @@ describe('rate limits', () => {
       await limited.close();
     }
   });
+
+  it('limits password changes per account, whatever address they come from', async () => {
+    const limited = await buildTestApp({ AUTH_RATE_LIMIT_MAX: '2' });
+    try {
+      const [victim, bystander] = [await createSignedIn(limited.app), await createSignedIn(limited.app)];
+      const guess = (who: typeof victim, n: number) =>
+        call(limited.app, 'POST', '/auth/change-password', {
+          token: who.token,
+          body: { currentPassword: `guess-${n}`, newPassword: 'Guessed-Right-77' },
+          remoteAddress: `10.77.0.${n}`,
+        });
+      expect((await guess(victim, 1)).status).toBe(400);
+      expect((await guess(victim, 2)).status).toBe(400);
+      const third = await guess(victim, 3);
+      expect(third.status).toBe(429);
+      expect(third.body.error.code).toBe('RATE_LIMITED');
+      expect(Number(third.headers['retry-after'])).toBeGreaterThan(0);
+      // Another account is counted on its own, even from an address the first one used.
+      expect((await guess(bystander, 1)).status).toBe(400);
+    } finally {
+      await limited.close();
+    }
+  });
 });

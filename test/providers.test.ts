@@ -54,8 +54,10 @@ describe('SMTP adapter', () => {
 
 describe('when the SMS gateway is down', () => {
   let t: TestApp;
+  const logs: Record<string, unknown>[] = [];
   beforeAll(async () => {
-    t = await buildTestApp();
+    const stream = { write: (line: string) => logs.push(JSON.parse(line) as Record<string, unknown>) };
+    t = await buildTestApp({ LOG_LEVEL: 'error' }, stream);
   });
   afterAll(() => t.close());
 
@@ -68,6 +70,9 @@ describe('when the SMS gateway is down', () => {
     expect(res.status).toBe(201);
     await t.app.ctx.outbound.drain();
     expect(t.sms.count(phoneNumber)).toBe(0);
+    // The failure is logged with the id of the request that queued the message.
+    const failed = logs.filter((l) => l.msg === 'outbound message failed');
+    expect(failed.map((l) => l.reqId)).toContain(res.headers['x-request-id']);
     t.sms.status = 201;
     await call(t.app, 'POST', '/auth/resend-otp', { body: { phoneNumber, purpose: 'registration' } });
     const code = await t.sms.codeFor(phoneNumber);

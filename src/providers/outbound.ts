@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { FastifyBaseLogger } from 'fastify';
 
 /**
@@ -7,11 +8,19 @@ import type { FastifyBaseLogger } from 'fastify';
  */
 export class Outbound {
   private readonly inFlight = new Set<Promise<void>>();
+  // The logger of the request being served, so a failed send names the request that queued it.
+  private readonly requestLog = new AsyncLocalStorage<FastifyBaseLogger>();
   constructor(private readonly log: FastifyBaseLogger) {}
 
+  /** Runs `fn` (and what it starts) with `log` as the logger of the messages it queues. */
+  withLogger(log: FastifyBaseLogger, fn: () => void): void {
+    this.requestLog.run(log, fn);
+  }
+
   send(label: string, task: () => Promise<void>): void {
+    const log = this.requestLog.getStore() ?? this.log;
     const p = task()
-      .catch((err: unknown) => this.log.error({ err, label }, 'outbound message failed'))
+      .catch((err: unknown) => log.error({ err, label }, 'outbound message failed'))
       .finally(() => this.inFlight.delete(p));
     this.inFlight.add(p);
   }

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { perAccountLimit } from '../../http/rate-limits.js';
 import type { App } from '../../http/types.js';
 import { Ok, ok } from '../../shared/schemas.js';
 import { RegisterBodySchema, UserSchema } from '../users/users.schemas.js';
@@ -10,12 +11,15 @@ const tags = ['auth'];
 const client = (req: FastifyRequest) => ({ ip: req.ip, userAgent: req.headers['user-agent'] });
 
 export function authRoutes(auth: AuthService, idp: IdpService, authRateLimit: number) {
-  // Credential and code endpoints share a stricter per-IP limit than the rest of the API.
+  // Credential and code endpoints share a stricter per-IP limit than the rest of the API;
+  // changing the password is limited per account as strictly.
   const strict = { access: 'Public', rateLimit: { max: authRateLimit, timeWindow: '1 minute' } } as const;
   const pub = { access: 'Public' } as const;
   const signedIn = { access: 'Auth' } as const;
 
   return async (app: App) => {
+    const passwordTries = perAccountLimit(app, 'change-password', authRateLimit);
+
     app.post('/auth/register', { config: strict, schema: { tags, summary: 'Create an account; a code is sent by SMS', body: RegisterBodySchema, response: { 201: Ok(S.RegisterResultSchema) } } },
       async (req, reply) => reply.code(201).send(ok(await auth.register(req.body))));
 
@@ -43,7 +47,7 @@ export function authRoutes(auth: AuthService, idp: IdpService, authRateLimit: nu
     app.post('/auth/reset-password', { config: strict, schema: { tags, summary: 'Set a new password with a reset code; ends every session', body: S.ResetPasswordBodySchema, response: { 200: S.OkMessage } } },
       async (req) => ok(await auth.resetPassword(req.body)));
 
-    app.post('/auth/change-password', { config: signedIn, schema: { tags, summary: 'Change password; ends the other sessions', body: S.ChangePasswordBodySchema, response: { 200: S.OkMessage } } },
+    app.post('/auth/change-password', { config: signedIn, preHandler: passwordTries, schema: { tags, summary: 'Change password; ends the other sessions', body: S.ChangePasswordBodySchema, response: { 200: S.OkMessage } } },
       async (req) => ok(await auth.changePassword(req.user, req.body.currentPassword, req.body.newPassword)));
 
     app.post('/auth/refresh-token', { config: pub, schema: { tags, summary: 'Exchange a refresh token for a new pair (single use)', body: S.RefreshBodySchema, response: { 200: Ok(S.TokenPairSchema) } } },

@@ -21,6 +21,14 @@ const MAY_RECEIVE: Record<OtpPurpose, (u: UserRecord, channel: OtpChannel) => bo
   password_reset: (u) => u.status !== 'DELETED',
 };
 
+/**
+ * Purposes a resend may start a code for. A login code is a second step after the password
+ * (`/auth/login/email`); a resend only replaces one that step opened, or it would be a way to
+ * sign in without the password. Phone sign-in takes the password alone, so no SMS login code
+ * is ever opened.
+ */
+const RESEND_MAY_START: Record<OtpPurpose, boolean> = { registration: true, login: false, password_reset: true };
+
 export type AuthService = ReturnType<typeof createAuthService>;
 
 export function createAuthService(ctx: AppContext, deps: { users: UsersService; otp: OtpService; sessions: SessionsService }) {
@@ -44,9 +52,10 @@ export function createAuthService(ctx: AppContext, deps: { users: UsersService; 
     return u;
   }
 
-  async function sendCode(channel: OtpChannel, destination: string, purpose: OtpPurpose, user: UserRecord | undefined) {
+  async function sendCode(channel: OtpChannel, destination: string, purpose: OtpPurpose, user: UserRecord | undefined, resend = false) {
     const recipient = user && MAY_RECEIVE[purpose](user, channel) ? user.id : null;
-    const deliver = await ctx.db.transaction((tx) => otp.issue(tx, { channel, destination, purpose }, recipient));
+    const replaceOnly = resend && !RESEND_MAY_START[purpose];
+    const deliver = await ctx.db.transaction((tx) => otp.issue(tx, { channel, destination, purpose }, recipient, { replaceOnly }));
     deliver();
     return SENT;
   }
@@ -61,25 +70,33 @@ export function createAuthService(ctx: AppContext, deps: { users: UsersService; 
 
   return {
     /**
-     * A phone that registered but never verified may register again (new password, new code);
-     * a verified one is taken.
+     * A phone that registered but never verified may register again (new password, new code)
+     * once its registration code has expired; while the code is open the registration is its
+     * owner's to finish, or anyone could replace the password the owner is about to verify.
+     * A verified phone is taken.
      */
     async register(body: RegisterBody) {
       assertPasswordPolicy(body.password);
       const phoneNumber = normalizePhone(body.phoneNumber);
       const email = body.email ? normalizeEmail(body.email) : null;
       const passwordHash = await hashPassword(body.password);
+      const target = { channel: 'sms', destination: phoneNumber, purpose: 'registration' } as const;
       const { user, deliver } = await ctx.db.transaction(async (tx) => {
+        // Two registrations of one phone take turns, so the second sees the first one's code.
+        await otp.lockDestination(tx, phoneNumber);
         const existing = await users.findByPhone(phoneNumber, tx);
         if (existing && (existing.verifiedAt || existing.status !== 'ACTIVE')) {
           throw conflict('ALREADY_EXISTS', 'An account with this phone number already exists; sign in instead');
         }
-        await users.assertEmailFree(tx, email, existing?.id);
+        if (existing && (await otp.hasOpenCode(tx, target, existing.id))) {
+          throw conflict('REGISTRATION_PENDING', 'This phone number has a registration waiting for its code: verify it with /auth/verify-otp or ask for a new code with /auth/resend-otp');
+        }
+        await users.claimEmail(tx, email, { exceptId: existing?.id });
         const fields = { email, passwordHash, role: body.role, firstName: body.firstName, lastName: body.lastName };
         const saved = existing
           ? await users.update(tx, existing.id, { ...fields, emailVerifiedAt: null })
           : await users.create(tx, { ...fields, phoneNumber, verified: false });
-        const deliver = await otp.issue(tx, { channel: 'sms', destination: phoneNumber, purpose: 'registration' }, saved.id);
+        const deliver = await otp.issue(tx, target, saved.id);
         return { user: saved, deliver };
       });
       deliver();
@@ -133,12 +150,12 @@ export function createAuthService(ctx: AppContext, deps: { users: UsersService; 
 
     async resendOtp(phone: string, purpose: OtpPurpose) {
       const phoneNumber = normalizePhone(phone);
-      return sendCode('sms', phoneNumber, purpose, await users.findByPhone(phoneNumber));
+      return sendCode('sms', phoneNumber, purpose, await users.findByPhone(phoneNumber), true);
     },
 
     async resendEmailOtp(email: string, purpose: OtpPurpose) {
       const address = normalizeEmail(email);
-      return sendCode('email', address, purpose, await users.findByEmail(address));
+      return sendCode('email', address, purpose, await users.findByEmail(address), true);
     },
 
     async forgotPassword(body: ForgotPasswordBody) {

@@ -86,10 +86,26 @@ describe('registration and phone verification', () => {
     expect(res.body.error.code).toBe('ALREADY_EXISTS');
   });
 
-  it('lets an unverified registration start again with a new code', async () => {
+  it('refuses a new registration of a phone whose registration code is still open', async () => {
+    const body = registration({ email: uniqueEmail() });
+    expect((await call(t.app, 'POST', '/auth/register', { body })).status).toBe(201);
+    const code = await t.sms.codeFor(body.phoneNumber);
+    const takeover = await call(t.app, 'POST', '/auth/register', { body: { ...body, password: 'Not-The-Owner-12', role: 'SUPPLIER_FOOD', email: uniqueEmail() } });
+    expect(takeover.status).toBe(409);
+    expect(takeover.body.error.code).toBe('REGISTRATION_PENDING');
+    expect(takeover.body.error.message).toMatch(/verify-otp/);
+    const ok = await call(t.app, 'POST', '/auth/verify-otp', { body: { phoneNumber: body.phoneNumber, code, purpose: 'registration' } });
+    expect(ok.status).toBe(200);
+    expect(ok.body.data.user).toMatchObject({ role: 'CLIENT', email: body.email.toLowerCase() });
+    const login = await call(t.app, 'POST', '/auth/login', { body: { phoneNumber: body.phoneNumber, password: body.password } });
+    expect(login.status).toBe(200);
+  });
+
+  it('lets an unverified registration start again with a new code once the code has expired', async () => {
     const body = registration();
     const first = await call(t.app, 'POST', '/auth/register', { body });
     const oldCode = await t.sms.codeFor(body.phoneNumber);
+    t.clock.advance(10 * 60_000 + 1000);
     const again = await call(t.app, 'POST', '/auth/register', { body: { ...body, password: 'Another-Pass-99' } });
     expect(again.status).toBe(201);
     expect(again.body.data.userId).toBe(first.body.data.userId);
@@ -178,15 +194,6 @@ describe('one-time codes', () => {
     expect(res.status).toBe(429);
     expect(res.body.error.code).toBe('OTP_RESEND_LIMIT');
     expect(user.id).toBeTruthy();
-  });
-
-  it('signs in with an SMS login code', async () => {
-    const user = await createUser(t.app);
-    await call(t.app, 'POST', '/auth/resend-otp', { body: { phoneNumber: user.phoneNumber, purpose: 'login' } });
-    const code = await t.sms.codeFor(user.phoneNumber!);
-    const res = await call(t.app, 'POST', '/auth/verify-otp', { body: { phoneNumber: user.phoneNumber, code, purpose: 'login' } });
-    expect(res.status).toBe(200);
-    expect(res.body.data.accessToken).toEqual(expect.any(String));
   });
 });
 

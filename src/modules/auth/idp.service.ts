@@ -41,9 +41,7 @@ export function createIdpService(ctx: AppContext, deps: { users: UsersService; a
       }
       const email = id.email && id.emailVerified ? id.email : null;
       const user = await ctx.db.transaction(async (tx) => {
-        if (email && (await users.findByEmail(email, tx))) {
-          throw conflict('ALREADY_EXISTS', 'An account already uses this email; sign in and link the provider from it');
-        }
+        await users.claimEmail(tx, email, { conflictMessage: 'An account already uses this email; sign in and link the provider from it' });
         const created = await users.create(tx, {
           email,
           role: role ?? 'CLIENT',

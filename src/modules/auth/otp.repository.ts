@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { otpCodes, otpSends } from '../../db/schema/users.js';
 
@@ -42,17 +42,25 @@ export async function findOpenCode(ex: Executor, destination: string, purpose: O
   return row;
 }
 
-/** One statement, so a wrong try counts even though the request then fails. */
-export async function countWrongTry(ex: Executor, id: string, maxAttempts: number, at: Date) {
+/**
+ * Takes one of the code's tries before it is compared, in one statement: of any number of
+ * simultaneous guesses at most `maxAttempts` get a row back, so no more are ever compared.
+ */
+export async function takeTry(ex: Executor, id: string, maxAttempts: number) {
   const [row] = await ex
     .update(otpCodes)
-    .set({
-      attempts: sql`${otpCodes.attempts} + 1`,
-      closedAt: sql`case when ${otpCodes.attempts} + 1 >= ${maxAttempts} then ${at.toISOString()}::timestamptz else null end`,
-    })
-    .where(and(eq(otpCodes.id, id), isNull(otpCodes.closedAt)))
+    .set({ attempts: sql`${otpCodes.attempts} + 1` })
+    .where(and(eq(otpCodes.id, id), isNull(otpCodes.closedAt), lt(otpCodes.attempts, maxAttempts)))
     .returning({ attempts: otpCodes.attempts });
-  return row?.attempts ?? maxAttempts;
+  return row?.attempts;
+}
+
+/** Gives back the try taken by a right code: only wrong codes use up the code's tries. */
+export async function giveBackTry(ex: Executor, id: string): Promise<void> {
+  await ex
+    .update(otpCodes)
+    .set({ attempts: sql`${otpCodes.attempts} - 1` })
+    .where(and(eq(otpCodes.id, id), gt(otpCodes.attempts, 0)));
 }
 
 export async function closeCode(ex: Executor, id: string, at: Date): Promise<boolean> {

@@ -38,14 +38,25 @@ export function createOtpService(ctx: AppContext) {
     );
   }
 
+  /** Whether `userId` holds an unexpired, still open code for this purpose and destination. */
+  async function hasOpenCode(ex: Executor, t: OtpTarget, userId: string): Promise<boolean> {
+    const open = await repo.findOpenCode(ex, t.destination, t.purpose);
+    return open !== undefined && open.userId === userId && open.expiresAt > ctx.clock.now();
+  }
+
   return {
+    hasOpenCode,
+    /** Serialises the caller's transaction with every other send to this destination. */
+    lockDestination: (ex: Executor, destination: string) => repo.lockDestination(ex, destination),
+
     /**
      * Counts a send against the destination's hourly limit and, when `userId` is given, replaces
      * any open code with a new one. Without a user nothing is sent, but the answer and the limit
-     * are the same, so the endpoints do not tell whether an account exists. The message leaves
+     * are the same, so the endpoints do not tell whether an account exists. With `replaceOnly`
+     * a code is only sent in place of an unexpired open one of the same user. The message leaves
      * after the caller's transaction commits.
      */
-    async issue(ex: Executor, t: OtpTarget, userId: string | null): Promise<() => void> {
+    async issue(ex: Executor, t: OtpTarget, userId: string | null, opts: { replaceOnly?: boolean } = {}): Promise<() => void> {
       const now = ctx.clock.now();
       await repo.lockDestination(ex, t.destination);
       const recent = await repo.sendsSince(ex, t.destination, new Date(now.getTime() - HOUR_MS));
@@ -54,7 +65,7 @@ export function createOtpService(ctx: AppContext) {
         throw tooManyRequests('OTP_RESEND_LIMIT', `At most ${OTP_SENDS_PER_HOUR} codes can be sent per hour; try again later`, retryAfter);
       }
       await repo.recordSend(ex, uuidv7(now.getTime()), t.destination, now);
-      if (!userId) return () => undefined;
+      if (!userId || (opts.replaceOnly && !(await hasOpenCode(ex, t, userId)))) return () => undefined;
       const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
       await repo.closeOpenCodes(ex, t.destination, t.purpose, now);
       await repo.insertCode(ex, {
@@ -68,7 +79,10 @@ export function createOtpService(ctx: AppContext) {
       return () => deliver(t, code);
     },
 
-    /** Checks a code without using it up; a wrong code counts as a try, the fifth kills it. */
+    /**
+     * Checks a code without using it up. The try is counted before the comparison, so parallel
+     * guesses cannot all be compared; the fifth wrong one closes the code.
+     */
     async check(t: OtpTarget, code: string): Promise<repo.OtpRecord> {
       const now = ctx.clock.now();
       const open = await repo.findOpenCode(ctx.db, t.destination, t.purpose);
@@ -77,13 +91,16 @@ export function createOtpService(ctx: AppContext) {
         await repo.closeCode(ctx.db, open.id, now);
         throw badRequest('OTP_EXPIRED', 'The code has expired; request a new one');
       }
+      const attempts = await repo.takeTry(ctx.db, open.id, OTP_MAX_ATTEMPTS);
+      if (attempts === undefined) throw badRequest('INVALID_OTP', 'The code is wrong or no longer valid; request a new one');
       const expected = Buffer.from(open.codeHash, 'hex');
       const given = Buffer.from(digest(t, code), 'hex');
       if (!timingSafeEqual(expected, given)) {
-        const attempts = await repo.countWrongTry(ctx.db, open.id, OTP_MAX_ATTEMPTS, now);
         const left = OTP_MAX_ATTEMPTS - attempts;
+        if (left <= 0) await repo.closeCode(ctx.db, open.id, now);
         throw badRequest('INVALID_OTP', left > 0 ? `The code is wrong; ${left} tries left` : 'Too many wrong codes; request a new one');
       }
+      await repo.giveBackTry(ctx.db, open.id);
       return open;
     },
 

@@ -9,6 +9,7 @@ import { normalizeEmail, normalizePhone } from '../../shared/phone.js';
 import { pageMeta, pageOffset } from '../../shared/schemas.js';
 import { assertTransition } from '../../shared/state-machine.js';
 import { recordAdminAction } from '../audit/audit.service.js';
+import type { OtpService } from '../auth/otp.service.js';
 import type { SessionsService } from '../auth/sessions.service.js';
 import * as repo from './users.repository.js';
 import type { UserRecord } from './users.repository.js';
@@ -48,7 +49,7 @@ export interface NewAccount {
 
 export type UsersService = ReturnType<typeof createUsersService>;
 
-export function createUsersService(ctx: AppContext, deps: { sessions: SessionsService }) {
+export function createUsersService(ctx: AppContext, deps: { sessions: SessionsService; otp: OtpService }) {
   const now = () => ctx.clock.now();
 
   async function load(ex: Executor, id: string): Promise<UserRecord> {
@@ -57,11 +58,15 @@ export function createUsersService(ctx: AppContext, deps: { sessions: SessionsSe
     return user;
   }
 
-  /** An administrator may not act on himself, nor an ADMIN on a SUPER_ADMIN or to create one. */
+  /**
+   * An administrator may not act on his own account here (no locking oneself out, no
+   * self-promotion); only a SUPER_ADMIN acts on an administrator account or grants one, or one
+   * ADMIN could suspend or delete the others.
+   */
   function assertMayManage(actor: AuthUser, target: UserRecord, grantRole?: Role): void {
     if (actor.id === target.id) throw forbidden('FORBIDDEN', 'Administrators cannot change their own account here');
-    if (actor.role !== 'SUPER_ADMIN' && (target.role === 'SUPER_ADMIN' || (grantRole && PRIVILEGED.includes(grantRole)))) {
-      throw forbidden('FORBIDDEN', 'Only a super administrator can do this');
+    if (actor.role !== 'SUPER_ADMIN' && (PRIVILEGED.includes(target.role) || (grantRole && PRIVILEGED.includes(grantRole)))) {
+      throw forbidden('FORBIDDEN', 'Only a super administrator can change an administrator account');
     }
   }
 
@@ -69,10 +74,26 @@ export function createUsersService(ctx: AppContext, deps: { sessions: SessionsSe
   const audit = (tx: Executor, actor: AuthUser, action: string, targetId: string, data: Record<string, unknown>, reason?: string) =>
     recordAdminAction(tx, { actorId: actor.id, action, targetType: 'user', targetId, reason, data, at: now() });
 
-  async function assertEmailFree(ex: Executor, email: string | null | undefined, exceptId?: string) {
+  /** Registered, never verified, and its registration code is gone: nobody will finish it. */
+  async function isAbandoned(ex: Executor, u: UserRecord): Promise<boolean> {
+    if (u.verifiedAt || u.status !== 'ACTIVE' || !u.phoneNumber) return false;
+    const code = { channel: 'sms', destination: u.phoneNumber, purpose: 'registration' } as const;
+    return !(await deps.otp.hasOpenCode(ex, code, u.id));
+  }
+
+  /**
+   * Makes `email` free for the account `exceptId` (or a new one) in the caller's transaction.
+   * An abandoned registration gives its email up, or anyone could block an address by
+   * registering it with some phone and walking away; any other holder keeps it (409).
+   */
+  async function claimEmail(ex: Executor, email: string | null | undefined, opts: { exceptId?: string; conflictMessage?: string } = {}) {
     if (!email) return;
     const other = await repo.findUserByEmail(ex, email);
-    if (other && other.id !== exceptId) throw conflict('ALREADY_EXISTS', 'An account with this email already exists');
+    if (!other || other.id === opts.exceptId) return;
+    if (!(await isAbandoned(ex, other))) {
+      throw conflict('ALREADY_EXISTS', opts.conflictMessage ?? 'An account with this email already exists');
+    }
+    await repo.updateUser(ex, other.id, { email: null, emailVerifiedAt: null, updatedAt: now() });
   }
 
   async function create(ex: Executor, a: NewAccount): Promise<UserRecord> {
@@ -96,7 +117,7 @@ export function createUsersService(ctx: AppContext, deps: { sessions: SessionsSe
     findById: (id: string, ex: Executor = ctx.db) => repo.findUserById(ex, id),
     findByPhone: (phone: string, ex: Executor = ctx.db) => repo.findUserByPhone(ex, phone),
     findByEmail: (email: string, ex: Executor = ctx.db) => repo.findUserByEmail(ex, email),
-    assertEmailFree,
+    claimEmail,
 
     create,
     update: (ex: Executor, id: string, patch: Partial<repo.NewUser>) => repo.updateUser(ex, id, { ...patch, updatedAt: now() }),
@@ -124,7 +145,7 @@ export function createUsersService(ctx: AppContext, deps: { sessions: SessionsSe
         if (await repo.findUserByPhone(tx, phoneNumber)) {
           throw conflict('ALREADY_EXISTS', 'An account with this phone number already exists');
         }
-        await assertEmailFree(tx, email);
+        await claimEmail(tx, email);
         const created = await create(tx, { ...body, phoneNumber, email, passwordHash, verified: true });
         await audit(tx, actor, 'user.created', created.id, { role: created.role });
         return created;
@@ -151,9 +172,6 @@ export function createUsersService(ctx: AppContext, deps: { sessions: SessionsSe
       const user = await ctx.db.transaction(async (tx) => {
         const target = await load(tx, id);
         assertMayManage(actor, target, role);
-        if (PRIVILEGED.includes(target.role) && actor.role !== 'SUPER_ADMIN') {
-          throw forbidden('FORBIDDEN', 'Only a super administrator can change an administrator');
-        }
         if (target.status === 'DELETED') throw conflict('INVALID_TRANSITION', 'A deleted account cannot be changed');
         await audit(tx, actor, 'user.role_changed', id, { from: target.role, to: role });
         return repo.updateUser(tx, id, { role, updatedAt: now() });

@@ -108,6 +108,29 @@ describe('admin users', () => {
     expect((await call(t.app, 'PATCH', `/admin/users/${admin.user.id}/role`, { token: admin.token, body: { role: 'CLIENT' } })).status).toBe(403);
   });
 
+  it('lets only a super administrator change an administrator, and nobody change himself', async () => {
+    const other = await createSignedIn(t.app, { role: 'ADMIN', verified: false });
+    const id = other.user.id;
+    const byAdmin = [
+      await call(t.app, 'PATCH', `/admin/users/${id}/status`, { token: admin.token, body: { status: 'SUSPENDED' } }),
+      await call(t.app, 'PATCH', `/admin/users/${id}/verify`, { token: admin.token }),
+      await call(t.app, 'PATCH', `/admin/users/${id}/role`, { token: admin.token, body: { role: 'CLIENT' } }),
+      await call(t.app, 'DELETE', `/admin/users/${id}`, { token: admin.token }),
+    ];
+    expect(byAdmin.map((r) => [r.status, r.body.error?.code])).toEqual(byAdmin.map(() => [403, 'FORBIDDEN']));
+    const seen = await call(t.app, 'GET', `/admin/users/${id}`, { token: admin.token });
+    expect(seen.body.data).toMatchObject({ role: 'ADMIN', status: 'ACTIVE', isVerified: false });
+    const self = [
+      await call(t.app, 'PATCH', `/admin/users/${admin.user.id}/status`, { token: admin.token, body: { status: 'SUSPENDED' } }),
+      await call(t.app, 'DELETE', `/admin/users/${admin.user.id}`, { token: admin.token }),
+      await call(t.app, 'PATCH', `/admin/users/${superAdmin.user.id}/status`, { token: superAdmin.token, body: { status: 'SUSPENDED' } }),
+    ];
+    expect(self.map((r) => r.status)).toEqual([403, 403, 403]);
+    const bySuper = await call(t.app, 'PATCH', `/admin/users/${id}/status`, { token: superAdmin.token, body: { status: 'SUSPENDED' } });
+    expect(bySuper.status).toBe(200);
+    expect(bySuper.body.data.status).toBe('SUSPENDED');
+  });
+
   it('force-verifies an account so it can sign in', async () => {
     const user = await createUser(t.app, { verified: false });
     const res = await call(t.app, 'PATCH', `/admin/users/${user.id}/verify`, { token: admin.token });
