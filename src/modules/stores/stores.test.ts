@@ -36,6 +36,15 @@ const tokenFor = async (user: { id: string }) => {
   return (await t.app.services.auth.signIn(account, {})).accessToken;
 };
 
+/** Every change only the store's owner may make. */
+const ownerChanges = (storeId: string) =>
+  [
+    ['PUT', `/supplier/stores/${storeId}`, { name: 'Mine now' }],
+    ['DELETE', `/supplier/stores/${storeId}`, undefined],
+    ['POST', `/supplier/stores/${storeId}/toggle-active`, undefined],
+    ['POST', `/supplier/stores/${storeId}/temporary-closure`, { endsAt: new Date(t.clock.now().getTime() + DAY).toISOString() }],
+  ] as const;
+
 const fields = (res: { body: any }) => (res.body.error.details ?? []).map((d: { field: string }) => d.field);
 
 describe('creating and reading stores', () => {
@@ -216,13 +225,7 @@ describe('changing a store', () => {
     const owner = await createSupplier(t.app);
     const other = await createSupplier(t.app);
     const store = await createStore(t.app, owner);
-    const changes = [
-      ['PUT', `/supplier/stores/${store.id}`, { name: 'Mine now' }],
-      ['DELETE', `/supplier/stores/${store.id}`, undefined],
-      ['POST', `/supplier/stores/${store.id}/toggle-active`, undefined],
-      ['POST', `/supplier/stores/${store.id}/temporary-closure`, { endsAt: new Date(t.clock.now().getTime() + DAY).toISOString() }],
-    ] as const;
-    for (const [method, url, body] of changes) {
+    for (const [method, url, body] of ownerChanges(store.id)) {
       const res = await call(t.app, method, url, { token: other.token, body });
       expect(res.status, `${method} ${url}`).toBe(403);
       expect(res.body.error.code).toBe('NOT_OWNER');
@@ -242,13 +245,7 @@ describe('changing a store', () => {
     const unverifiedOwner = await createSupplier(t.app, { verification: 'PENDING' });
     const unverified = await createStore(t.app, unverifiedOwner);
     for (const store of [inactive, unverified]) {
-      const changes = [
-        ['PUT', `/supplier/stores/${store.id}`, { name: 'Mine now' }],
-        ['DELETE', `/supplier/stores/${store.id}`, undefined],
-        ['POST', `/supplier/stores/${store.id}/toggle-active`, undefined],
-        ['POST', `/supplier/stores/${store.id}/temporary-closure`, { endsAt: new Date(t.clock.now().getTime() + DAY).toISOString() }],
-      ] as const;
-      for (const [method, url, body] of changes) {
+      for (const [method, url, body] of ownerChanges(store.id)) {
         const res = await call(t.app, method, url, { token: other.token, body });
         expect(res.status, `${method} ${url}`).toBe(404);
         expect(res.body.error.code).toBe('NOT_FOUND');
