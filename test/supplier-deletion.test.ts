@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { supplierProfiles } from '../src/db/schema/suppliers.js';
 import { postMultipart, validParts } from '../src/modules/kyc/kyc.test-support.js';
+import { invitationCodeFromSms } from '../src/modules/staff/staff.test-support.js';
 import { buildTestApp, type TestApp } from './helpers/app.js';
 import { createSignedIn, createStore, createSupplier } from './helpers/factories.js';
 import { call } from './helpers/http.js';
@@ -17,15 +18,13 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const CODE = /Invitation code: ([A-Za-z0-9_-]{43})/;
-
 /** Invites `person` by phone to the store and returns the code from the SMS. */
 async function invite(owner: { token: string }, storeId: string, person: { user: { phoneNumber: string | null } }, role = 'STAFF') {
   const phone = person.user.phoneNumber!;
   const before = t.sms.count(phone);
   const res = await call(t.app, 'POST', `/staff/stores/${storeId}/invite`, { token: owner.token, body: { phoneNumber: phone, role } });
   expect(res.status).toBe(201);
-  return CODE.exec((await t.sms.waitFor(phone, before)).body)![1]!;
+  return invitationCodeFromSms(t, phone, before);
 }
 
 /** A supplier with a store, a member of the store, someone with a pending invitation, and a pending KYC attempt. */

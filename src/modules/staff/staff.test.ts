@@ -6,6 +6,7 @@ import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
 import { createSignedIn, createStore, createSupplier, uniqueEmail, uniquePhone } from '../../../test/helpers/factories.js';
 import { call } from '../../../test/helpers/http.js';
 import { uuidv7 } from '../../shared/ids.js';
+import { INVITATION_CODE, invitationCodeFromSms } from './staff.test-support.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -14,19 +15,15 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const DAY = 86_400_000;
-const CODE = /Invitation code: ([A-Za-z0-9_-]{43})/;
 const fields = (res: { body: any }) => (res.body.error.details ?? []).map((d: { field: string }) => d.field);
 
-async function codeFromSms(phone: string, after = 0): Promise<string> {
-  const sms = await t.sms.waitFor(phone, after);
-  return CODE.exec(sms.body)![1]!;
-}
+const codeFromSms = (phone: string, after = 0) => invitationCodeFromSms(t, phone, after);
 
 async function codeFromMail(email: string): Promise<string> {
   const mail = await t.mail.waitFor(email);
   // Undo quoted-printable soft line breaks and escapes before reading the body.
   const body = mail.raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
-  return CODE.exec(body)![1]!;
+  return INVITATION_CODE.exec(body)![1]!;
 }
 
 /** A fresh access token: moving the clock past 15 minutes expires the earlier ones. */
@@ -80,7 +77,7 @@ describe('inviting by phone and accepting', () => {
     });
     const sms = await t.sms.waitFor(person.user.phoneNumber!);
     expect(sms.body).toContain(store.name);
-    const code = CODE.exec(sms.body)![1]!;
+    const code = INVITATION_CODE.exec(sms.body)![1]!;
     expect(Buffer.from(code, 'base64url')).toHaveLength(32);
     // Only a SHA-256 of the code is kept.
     const [row] = await t.app.ctx.db.select().from(staffInvitations).where(eq(staffInvitations.id, invitation.id));
