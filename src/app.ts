@@ -54,6 +54,8 @@ export interface BuildOptions {
   clock?: Clock;
   /** Run pending migrations before serving (default true). */
   migrate?: boolean;
+  /** An archive of a migrated embedded database to start from (tests; see createDatabase). */
+  initialData?: Blob;
   /** Where log lines go (default standard output). */
   logStream?: { write(line: string): void };
 }
@@ -156,7 +158,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   installMetrics(app, API_PREFIX, config.METRICS_TOKEN);
   await installOpenApi(app, API_PREFIX);
 
-  const database = await createDatabase(config);
+  const database = await createDatabase(config, { initialData: opts.initialData });
   if (opts.migrate !== false) await database.migrate();
   const outbound = new Outbound(app.log);
   app.addHook('onRequest', (req, _reply, done) => outbound.withLogger(req.log, done));

@@ -1,12 +1,21 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
+import { loadConfig } from '../src/config.js';
+import { createDatabase } from '../src/db/client.js';
 
 /**
  * On a real PostgreSQL server the whole run gets its own database, made here and dropped at the
  * end, so runs never see each other's rows. Test files still share it and run in parallel.
+ *
+ * On the embedded database every test app has a database of its own in memory. Running the
+ * migrations costs seconds per app, so they run once here and each app starts from a copy of the
+ * result (TEST_PGLITE_TEMPLATE, read by test/helpers/app.ts).
  */
 export default async function setup() {
   const base = process.env.DATABASE_URL;
-  if (!base) return undefined;
+  if (!base) return embeddedTemplate();
   const name = `foodsave_test_${Date.now()}_${process.pid}`;
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
@@ -21,4 +30,16 @@ export default async function setup() {
     await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await client.end();
   };
+}
+
+async function embeddedTemplate() {
+  const database = await createDatabase(loadConfig({ DATA_DIR: 'memory://' }));
+  await database.migrate();
+  const archive = await database.dump!();
+  await database.close();
+  const dir = mkdtempSync(join(tmpdir(), 'foodsave-test-db-'));
+  const file = join(dir, 'migrated.tar');
+  writeFileSync(file, Buffer.from(await archive.arrayBuffer()));
+  process.env.TEST_PGLITE_TEMPLATE = file;
+  return () => rmSync(dir, { recursive: true, force: true });
 }

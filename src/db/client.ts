@@ -17,6 +17,13 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   migrate(): Promise<void>;
   close(): Promise<void>;
+  /** The embedded database's files as one archive (tests start each app from a migrated copy). */
+  dump?(): Promise<Blob>;
+}
+
+export interface DatabaseOptions {
+  /** An archive from `dump()` to start an embedded in-memory database from, instead of an empty one. */
+  initialData?: Blob;
 }
 
 const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
@@ -28,12 +35,12 @@ export async function rows<T>(ex: Executor, query: SQL): Promise<T[]> {
   return res.rows;
 }
 
-export async function createDatabase(config: Config): Promise<Database> {
-  return config.DATABASE_URL ? createPostgres(config, config.DATABASE_URL) : createPglite(config.DATA_DIR);
+export async function createDatabase(config: Config, opts: DatabaseOptions = {}): Promise<Database> {
+  return config.DATABASE_URL ? createPostgres(config, config.DATABASE_URL) : createPglite(config.DATA_DIR, opts.initialData);
 }
 
 // Loaded only when used: the embedded engine costs about 45 MB of memory even idle.
-async function createPglite(dataDir: string): Promise<Database> {
+async function createPglite(dataDir: string, initialData?: Blob): Promise<Database> {
   const [{ PGlite }, { cube }, { earthdistance }, { pg_trgm }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
     import('@electric-sql/pglite'),
     import('@electric-sql/pglite/contrib/cube'),
@@ -43,7 +50,7 @@ async function createPglite(dataDir: string): Promise<Database> {
     import('drizzle-orm/pglite/migrator'),
   ]);
   if (!dataDir.includes('://')) mkdirSync(dataDir, { recursive: true });
-  const client = new PGlite(dataDir, { extensions: { cube, earthdistance, pg_trgm } });
+  const client = new PGlite(dataDir, { extensions: { cube, earthdistance, pg_trgm }, ...(initialData && { loadDataDir: initialData }) });
   const db = drizzlePglite({ client, schema }) as unknown as Db;
   return {
     db,
@@ -52,6 +59,7 @@ async function createPglite(dataDir: string): Promise<Database> {
       await migratePglite(db as never, { migrationsFolder });
     },
     close: () => client.close(),
+    dump: () => client.dumpDataDir('none'),
   };
 }
 

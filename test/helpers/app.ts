@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import type { App } from '../../src/http/types.js';
@@ -17,6 +18,13 @@ export interface TestApp {
   idp: FakeIdp;
   close(): Promise<void>;
 }
+
+// The migrated embedded database made once per run by test/global-setup.ts, read once per worker.
+let template: Promise<Blob | undefined> | undefined;
+const migratedTemplate = () =>
+  (template ??= process.env.TEST_PGLITE_TEMPLATE && !process.env.DATABASE_URL
+    ? readFile(process.env.TEST_PGLITE_TEMPLATE).then((b) => new Blob([b]))
+    : Promise.resolve(undefined));
 
 /**
  * The real application on the test database (in-memory PGlite, or the PostgreSQL and Redis
@@ -49,7 +57,7 @@ export async function buildTestApp(env: Record<string, string> = {}, logStream?:
     IDP_AUDIENCE,
     ...env,
   });
-  const app = await buildApp({ config, clock, logStream });
+  const app = await buildApp({ config, clock, logStream, initialData: await migratedTemplate() });
   await app.ready();
   return {
     app,
