@@ -27,6 +27,8 @@ import { staffRoutes } from './modules/staff/staff.routes.js';
 import { createStaffService } from './modules/staff/staff.service.js';
 import { storesRoutes } from './modules/stores/stores.routes.js';
 import { createStoresService } from './modules/stores/stores.service.js';
+import { settingsRoutes } from './modules/settings/settings.routes.js';
+import { createSettingsService } from './modules/settings/settings.service.js';
 import { createSubscriptionsService } from './modules/subscriptions/subscriptions.service.js';
 import { suppliersAdminRoutes } from './modules/suppliers/suppliers-admin.routes.js';
 import { createSuppliersAdminService } from './modules/suppliers/suppliers-admin.service.js';
@@ -40,6 +42,7 @@ import { Outbound } from './providers/outbound.js';
 import { createSms } from './providers/sms/sms.js';
 import { FileLinks, filesRoot, LocalFileStorage } from './providers/storage/storage.js';
 import { filesRoutes } from './modules/files/files.routes.js';
+import { CacheRegistry } from './shared/cache-registry.js';
 import { ListingCache } from './shared/listing-cache.js';
 import { WorkInProgress } from './shared/work-in-progress.js';
 import { createHmac } from 'node:crypto';
@@ -61,6 +64,7 @@ export interface BuildOptions {
 }
 
 function buildServices(ctx: AppContext) {
+  const settings = createSettingsService(ctx);
   const sessions = createSessionsService(ctx);
   const otp = createOtpService(ctx);
   const users = createUsersService(ctx, { sessions, otp });
@@ -68,7 +72,7 @@ function buildServices(ctx: AppContext) {
   const idp = createIdpService(ctx, { users, auth });
   const subscriptions = createSubscriptionsService(ctx);
   // Stores use suppliers and suppliers count stores: the stores service joins the deps once built.
-  const suppliersDeps: SuppliersDeps = { subscriptions };
+  const suppliersDeps: SuppliersDeps = { subscriptions, settings };
   const suppliers = createSuppliersService(ctx, suppliersDeps);
   const suppliersAdmin = createSuppliersAdminService(ctx);
   const kyc = createKycService(ctx, { suppliers });
@@ -76,7 +80,7 @@ function buildServices(ctx: AppContext) {
   const stores = createStoresService(ctx, { suppliers, members: storeMembers });
   suppliersDeps.stores = stores;
   const staff = createStaffService(ctx, { stores, users, suppliers, members: storeMembers });
-  return { sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff };
+  return { settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff };
 }
 export type Services = ReturnType<typeof buildServices>;
 
@@ -180,8 +184,11 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     ),
     workInProgress: new WorkInProgress(),
     listings: new ListingCache(clock, redis),
+    caches: new CacheRegistry(redis),
   };
   await ctx.listings.start((err) => app.log.warn({ err }, 'redis subscriber error'));
+  ctx.caches.register('listings', () => ctx.listings.dropLocal());
+  await ctx.caches.start((err) => app.log.warn({ err }, 'redis subscriber error'));
   // A successful write to anything public listings show drops the cached listings. onSend runs
   // after the handler, so after its transaction committed, and before the client hears back.
   app.addHook('onSend', async (req, reply) => {
@@ -202,10 +209,12 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(kycRoutes(services.kyc), { prefix: API_PREFIX });
   await app.register(storesRoutes(services.stores), { prefix: API_PREFIX });
   await app.register(staffRoutes(services.staff), { prefix: API_PREFIX });
+  await app.register(settingsRoutes(services.settings), { prefix: API_PREFIX });
 
   app.addHook('onClose', async () => {
     await outbound.drain();
     await ctx.listings.close();
+    await ctx.caches.close();
     ctx.email.close();
     await database.close();
     await redis?.quit().catch(() => undefined);

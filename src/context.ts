@@ -7,6 +7,7 @@ import type { IdentityProvider } from './providers/idp/idp.js';
 import type { Outbound } from './providers/outbound.js';
 import type { SmsSender } from './providers/sms/sms.js';
 import type { FileLinks, FileStorage } from './providers/storage/storage.js';
+import type { CacheRegistry } from './shared/cache-registry.js';
 import type { Clock } from './shared/clock.js';
 import type { ListingCache } from './shared/listing-cache.js';
 import type { WorkInProgress } from './shared/work-in-progress.js';
@@ -26,4 +27,6 @@ export interface AppContext {
   links: FileLinks;
   workInProgress: WorkInProgress;
   listings: ListingCache;
+  /** Every in-process cache, so that one request can drop them all on every instance. */
+  caches: CacheRegistry;
 }

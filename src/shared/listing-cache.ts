@@ -45,6 +45,11 @@ export class ListingCache {
     return value;
   }
 
+  /** Drops every cached answer on this instance only (the cache registry's hook). */
+  dropLocal(): void {
+    this.entries.clear();
+  }
+
   /** Drops every cached answer here and, through Redis, on the other instances. */
   changed(): void {
     this.entries.clear();

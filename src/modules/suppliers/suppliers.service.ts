@@ -10,6 +10,7 @@ import { uuidv7 } from '../../shared/ids.js';
 import { normalizeEmail, normalizePhone } from '../../shared/phone.js';
 import { pageMeta, pageOffset } from '../../shared/schemas.js';
 import { assertTransition } from '../../shared/state-machine.js';
+import type { SettingsReader } from '../settings/settings.service.js';
 import type { SubscriptionsService } from '../subscriptions/subscriptions.service.js';
 import { checkOpeningHours, isKnownTimezone } from '../../shared/opening-hours.js';
 import * as search from './suppliers-search.repository.js';
@@ -34,6 +35,7 @@ export type ProfileDeletedHook = (tx: Executor, supplierId: string, at: Date) =>
 
 export interface SuppliersDeps {
   subscriptions: SubscriptionsService;
+  settings: SettingsReader;
   /**
    * Read at call time, not at construction: the stores service is built after this one (it
    * needs it), so app.ts sets this once the stores service exists.
@@ -135,6 +137,7 @@ export function createSuppliersService(ctx: AppContext, deps: SuppliersDeps) {
 
     async create(user: AuthUser, body: CreateProfileBody) {
       const input = await checkInput(body, user.role);
+      const { defaultCommissionBps } = await deps.settings.get('business');
       const now = ctx.clock.now();
       const row = await ctx.db.transaction(async (tx) => {
         if (await repo.findLiveProfileByUser(tx, user.id)) {
@@ -145,7 +148,7 @@ export function createSuppliersService(ctx: AppContext, deps: SuppliersDeps) {
           id: uuidv7(now.getTime()),
           userId: user.id,
           category: CATEGORY_OF_ROLE[user.role]!,
-          commissionRateBps: ctx.config.DEFAULT_COMMISSION_BPS,
+          commissionRateBps: defaultCommissionBps,
           createdAt: now,
           updatedAt: now,
         });
