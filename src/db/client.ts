@@ -41,16 +41,17 @@ export async function createDatabase(config: Config, opts: DatabaseOptions = {})
 
 // Loaded only when used: the embedded engine costs about 45 MB of memory even idle.
 async function createPglite(dataDir: string, initialData?: Blob): Promise<Database> {
-  const [{ PGlite }, { cube }, { earthdistance }, { pg_trgm }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
+  const [{ PGlite }, { cube }, { earthdistance }, { pg_trgm }, { unaccent }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
     import('@electric-sql/pglite'),
     import('@electric-sql/pglite/contrib/cube'),
     import('@electric-sql/pglite/contrib/earthdistance'),
     import('@electric-sql/pglite/contrib/pg_trgm'),
+    import('@electric-sql/pglite/contrib/unaccent'),
     import('drizzle-orm/pglite'),
     import('drizzle-orm/pglite/migrator'),
   ]);
   if (!dataDir.includes('://')) mkdirSync(dataDir, { recursive: true });
-  const client = new PGlite(dataDir, { extensions: { cube, earthdistance, pg_trgm }, ...(initialData && { loadDataDir: initialData }) });
+  const client = new PGlite(dataDir, { extensions: { cube, earthdistance, pg_trgm, unaccent }, ...(initialData && { loadDataDir: initialData }) });
   const db = drizzlePglite({ client, schema }) as unknown as Db;
   return {
     db,

@@ -30,12 +30,36 @@ export function installValidation(app: FastifyInstance): void {
   const text = makeAjv({ coerceTypes: 'array' });
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? body : text).compile(schema));
   app.addHook('preValidation', async (req) => {
+    // First, before anything walks the request's values: every walk below recurses one level per
+    // level of nesting, so the depth limit is what bounds them.
+    const deep = (['params', 'query', 'body'] as const).find((part) => nestedDeeperThan(req[part], MAX_NESTING));
+    if (deep) throw invalid([{ field: deep, message: `must not be nested more than ${MAX_NESTING} levels deep` }]);
     const nul = [...nulFields(req.params, 'params'), ...nulFields(req.query, 'query'), ...nulFields(req.body, 'body')];
     if (nul.length) throw invalid(nul.map((field) => ({ field, message: 'must not contain the NUL character' })));
     // Unknown properties are refused everywhere, so a body sent to a route that takes none is too.
     if (takesNoBody(req.routeOptions.schema) && hasContent(req.body)) throw invalid([{ field: 'body', message: 'this route takes no body' }]);
     if (req.body && typeof req.body === 'object') req.body = trimStrings(req.body);
   });
+}
+
+/**
+ * Deepest nesting of objects and arrays a request value may have (the value itself is level 1).
+ * The deepest body any route takes is about 4 levels; a few thousand levels fit in a few
+ * kilobytes of JSON and would exhaust the stack of any recursive walk.
+ */
+export const MAX_NESTING = 32;
+
+// Iterative on purpose: it runs first, on values of any depth. Each object or array is looked at
+// once at most, so the cost is bounded by the size of the body (1 MB).
+function nestedDeeperThan(value: unknown, limit: number): boolean {
+  const pending: [unknown, number][] = [[value, 1]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [v, depth] = next;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth > limit) return true;
+    for (const child of Object.values(v)) if (child !== null && typeof child === 'object') pending.push([child, depth + 1]);
+  }
+  return false;
 }
 
 const invalid = (details: ErrorDetail[]) => badRequest('VALIDATION_ERROR', 'The request is not valid', details);

@@ -5,7 +5,8 @@ import type { OpeningHours } from '../db/schema/suppliers.js';
 import type { ErrorDetail } from './errors.js';
 
 // Weekly opening hours of a supplier or a store: per weekday ("0" = Sunday) a list of
-// "HH:MM-HH:MM" ranges in the place's own time zone. One rule for both, in code and in SQL.
+// "HH:MM-HH:MM" ranges in the place's own time zone (checked by ./time-zones.ts). One rule for
+// both, in code and in SQL.
 
 export const WEEKDAYS = ['0', '1', '2', '3', '4', '5', '6'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
@@ -25,12 +26,6 @@ export const OpeningHoursSchema = Type.Object(
     examples: [{ '1': ['08:00-13:00', '15:00-19:30'], '6': ['09:00-24:00'] }],
   },
 );
-export const TimezoneSchema = Type.String({
-  pattern: '^[A-Za-z]+(?:[/_+-][A-Za-z0-9]+)*$',
-  maxLength: 64,
-  description: 'IANA time zone of the opening hours',
-  examples: ['Africa/Dakar'],
-});
 
 /**
  * Ranges the schema accepted in shape must also make sense: each ends after it starts (a range
@@ -65,11 +60,6 @@ export function normalizeOpeningHours(hours: OpeningHours): OpeningHours {
   }
   return out;
 }
-
-const zones = new Set<string>([...Intl.supportedValuesOf('timeZone'), 'UTC']);
-
-/** IANA zone names known to the runtime. */
-export const isKnownTimezone = (tz: string) => zones.has(tz);
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { boolean, doublePrecision, index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { nameOrderKey } from '../folding.js';
 import { supplierProfiles, type OpeningHours } from './suppliers.js';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -36,6 +37,8 @@ export const stores = pgTable(
   (t) => [
     index('stores_supplier_idx').on(t.supplierId, t.createdAt).where(sql`deleted_at is null`),
     index('stores_city_idx').on(sql`lower(city)`).where(sql`deleted_at is null`),
+    // Listings sorted by name (see nameOrderKey).
+    index('stores_name_order_idx').on(nameOrderKey(t.name), t.id).where(sql`deleted_at is null`),
     index('stores_location_idx').using('gist', sql`ll_to_earth(latitude, longitude)`),
     index('stores_search_trgm_idx').using('gin', t.searchText.op('gin_trgm_ops')),
     index('stores_search_fts_idx').using('gin', sql`to_tsvector('simple', search_text)`),

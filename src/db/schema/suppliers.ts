@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { doublePrecision, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { nameOrderKey } from '../folding.js';
 import { users } from './users.js';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -49,6 +50,8 @@ export const supplierProfiles = pgTable(
     index('supplier_profiles_status_idx').on(t.verificationStatus, t.createdAt),
     index('supplier_profiles_kyc_idx').on(t.kycStatus, t.updatedAt),
     index('supplier_profiles_city_idx').on(sql`lower(${t.city})`),
+    // Listings sorted by name (see nameOrderKey).
+    index('supplier_profiles_name_order_idx').on(nameOrderKey(t.businessName), t.id).where(sql`deleted_at is null`),
     // Search: words (full text) and typos (trigrams) over name and description. The queries
     // repeat these expressions exactly so the planner can use the indexes.
     index('supplier_profiles_search_fts_idx').using('gin', sql`to_tsvector('simple', ${t.businessName} || ' ' || ${t.description})`),

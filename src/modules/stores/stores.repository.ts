@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { nameOrderKey } from '../../db/folding.js';
 import { stores } from '../../db/schema/stores.js';
 import { openAtSql } from '../../shared/opening-hours.js';
 import { isLiveSupplier, isPublicSupplier } from '../suppliers/supplier-visibility.js';
@@ -120,7 +121,7 @@ export async function searchPublicStores(ex: Executor, s: StoreSearch, now: Date
   );
   const order =
     s.sort === 'name'
-      ? [asc(sql`lower(${stores.name})`), asc(stores.id)]
+      ? [asc(nameOrderKey(stores.name)), asc(stores.id)]
       : s.sort === 'relevance' && q
         ? [desc(sql`ts_rank(${document}, ${tsQuery}) + word_similarity(${q}, ${stores.searchText})`), desc(stores.id)]
         : [desc(stores.createdAt), desc(stores.id)];

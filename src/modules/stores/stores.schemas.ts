@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { IdSchema, Nullable, PageQuerySchema, PhoneSchema, StringEnum, TimestampSchema } from '../../shared/schemas.js';
 import { OpeningHoursSchema } from '../../shared/opening-hours.js';
+import { TimezoneSchema as Timezone } from '../../shared/time-zones.js';
 
 export const StoreParamsSchema = Type.Object({ storeId: IdSchema }, { additionalProperties: false });
 
@@ -37,7 +38,6 @@ export type NearbyStoreView = Static<typeof NearbyStoreSchema>;
 
 const Latitude = Type.Number({ minimum: -90, maximum: 90 });
 const Longitude = Type.Number({ minimum: -180, maximum: 180 });
-const Timezone = Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone', examples: ['Africa/Dakar'] });
 
 const storeFields = {
   name: Type.String({ minLength: 1, maxLength: 120 }),

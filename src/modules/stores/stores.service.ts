@@ -8,7 +8,8 @@ import { pageMeta, pageOffset } from '../../shared/schemas.js';
 import type { StoreMembersService } from '../staff/members.service.js';
 import { assertRoleCan, type StoreCapability, type StoreRole } from '../staff/store-permissions.js';
 import type { SuppliersService } from '../suppliers/suppliers.service.js';
-import { checkOpeningHours, isKnownTimezone, isWithinOpeningHours, normalizeOpeningHours } from '../../shared/opening-hours.js';
+import { checkOpeningHours, isWithinOpeningHours, normalizeOpeningHours } from '../../shared/opening-hours.js';
+import { resolveTimezone, unknownTimezone } from '../../shared/time-zones.js';
 import * as repo from './stores.repository.js';
 import type { StoreRecord } from './stores.repository.js';
 import type {
@@ -65,18 +66,21 @@ function invalid(details: ErrorDetail[]): AppError {
   return new AppError(400, 'VALIDATION_ERROR', 'The request is not valid', details);
 }
 
-/** Checks what the schema cannot (hours that make sense, a known time zone) and normalises the rest. */
-function storeFields(body: Partial<CreateStoreBody> | UpdateStoreBody): Partial<repo.NewStore> {
+/**
+ * Checks what the schema cannot (hours that make sense, a known time zone) and normalises the
+ * rest. Reads the database (time zones): call it before opening a transaction.
+ */
+async function storeFields(ex: Executor, body: Partial<CreateStoreBody> | UpdateStoreBody): Promise<Partial<repo.NewStore>> {
   const problems: ErrorDetail[] = [];
   if (body.openingHours) problems.push(...checkOpeningHours(body.openingHours, 'body.openingHours'));
-  if (body.timezone !== undefined && !isKnownTimezone(body.timezone)) {
-    problems.push({ field: 'body.timezone', message: 'must be an IANA time zone such as Africa/Dakar' });
-  }
+  const timezone = body.timezone === undefined ? undefined : await resolveTimezone(ex, body.timezone);
+  if (body.timezone !== undefined && !timezone) problems.push(unknownTimezone('body.timezone'));
   if (problems.length) throw invalid(problems);
   const out: Partial<repo.NewStore> = {};
-  for (const key of ['name', 'description', 'address', 'city', 'latitude', 'longitude', 'timezone', 'pickupInstructions'] as const) {
+  for (const key of ['name', 'description', 'address', 'city', 'latitude', 'longitude', 'pickupInstructions'] as const) {
     if (body[key] !== undefined) (out as Record<string, unknown>)[key] = body[key];
   }
+  if (timezone) out.timezone = timezone;
   if (body.phone !== undefined) out.phone = body.phone === null ? null : normalizePhone(body.phone, 'body.phone');
   if (body.openingHours) out.openingHours = normalizeOpeningHours(body.openingHours);
   return out;
@@ -211,7 +215,7 @@ export function createStoresService(ctx: AppContext, deps: { suppliers: Supplier
 
     async create(user: AuthUser, body: CreateStoreBody): Promise<StoreView> {
       const profile = await deps.suppliers.requireOwnProfile(user.id);
-      const fields = storeFields(body);
+      const fields = await storeFields(ctx.db, body);
       const t = now();
       const store = await repo.insertStore(ctx.db, {
         ...fields,
@@ -228,8 +232,8 @@ export function createStoresService(ctx: AppContext, deps: { suppliers: Supplier
       return toStoreView(store, t);
     },
 
-    update: (user: AuthUser, storeId: string, body: UpdateStoreBody) => {
-      const fields = storeFields(body);
+    async update(user: AuthUser, storeId: string, body: UpdateStoreBody): Promise<StoreView> {
+      const fields = await storeFields(ctx.db, body);
       return change(user, storeId, 'store.update', () => fields);
     },
 

@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { nameOrderKey } from '../../db/folding.js';
 import { supplierProfiles as sp } from '../../db/schema/suppliers.js';
 import { users } from '../../db/schema/users.js';
 import { publicSupplierCondition } from './supplier-visibility.js';
@@ -44,7 +45,7 @@ export async function searchPublic(ex: Executor, f: SearchFilter, limit: number,
     })`;
   }
   const where = and(...conds);
-  const byName = [asc(sql`lower(${sp.businessName})`), asc(sp.id)];
+  const byName = [asc(nameOrderKey(sp.businessName)), asc(sp.id)];
   const order =
     f.sort === 'newest' ? [desc(sp.createdAt), desc(sp.id)] : f.sort === 'relevance' && f.q ? [desc(score), ...byName] : byName;
   const [items, [total]] = await Promise.all([

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, ilike, isNull, or, sql, type SQL } from 'drizzle-orm';
-import { rows, type Executor } from '../../db/client.js';
+import type { Executor } from '../../db/client.js';
 import { supplierCommissionChanges, supplierProfiles, type KycStatus, type VerificationStatus } from '../../db/schema/suppliers.js';
 import { users } from '../../db/schema/users.js';
 import { publicSupplierCondition } from './supplier-visibility.js';
@@ -61,12 +61,6 @@ export async function findPublicProfile(ex: Executor, id: string): Promise<Suppl
 export async function ownerStatus(ex: Executor, userId: string) {
   const [row] = await ex.select({ status: users.status }).from(users).where(eq(users.id, userId)).limit(1);
   return row?.status;
-}
-
-/** True when PostgreSQL knows the zone: the search computes opening hours in SQL with it. */
-export async function isKnownTimeZone(ex: Executor, name: string): Promise<boolean> {
-  const found = await rows<{ ok: number }>(ex, sql`select 1 as ok from pg_timezone_names where name = ${name} limit 1`);
-  return found.length > 0;
 }
 
 const owner = {

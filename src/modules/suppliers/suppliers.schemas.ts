@@ -3,7 +3,8 @@ import { KYC_STATUSES, SUPPLIER_CATEGORIES, VERIFICATION_STATUSES } from '../../
 import { USER_STATUSES } from '../../db/schema/users.js';
 import { EmailSchema, IdSchema, Nullable, PageQuerySchema, PhoneSchema, StringEnum, TimestampSchema } from '../../shared/schemas.js';
 import { LimitsSchema } from '../subscriptions/subscriptions.schemas.js';
-import { OpeningHoursSchema, TimezoneSchema } from '../../shared/opening-hours.js';
+import { OpeningHoursSchema } from '../../shared/opening-hours.js';
+import { TimezoneSchema } from '../../shared/time-zones.js';
 
 export { OpeningHoursSchema, TimezoneSchema };
 

@@ -12,7 +12,8 @@ import { pageMeta, pageOffset } from '../../shared/schemas.js';
 import { assertTransition } from '../../shared/state-machine.js';
 import type { SettingsReader } from '../settings/settings.service.js';
 import type { SubscriptionsService } from '../subscriptions/subscriptions.service.js';
-import { checkOpeningHours, isKnownTimezone } from '../../shared/opening-hours.js';
+import { checkOpeningHours } from '../../shared/opening-hours.js';
+import { resolveTimezone, unknownTimezone } from '../../shared/time-zones.js';
 import * as search from './suppliers-search.repository.js';
 import * as repo from './suppliers.repository.js';
 import type { NewSupplier, SupplierRecord } from './suppliers.repository.js';
@@ -66,12 +67,11 @@ export function createSuppliersService(ctx: AppContext, deps: SuppliersDeps) {
       problems.push({ field: 'body.category', message: `must be ${category} for a ${role} account` });
     }
     if (body.openingHours) problems.push(...checkOpeningHours(body.openingHours, 'body.openingHours'));
-    if (body.timezone !== undefined && !(isKnownTimezone(body.timezone) && (await repo.isKnownTimeZone(ctx.db, body.timezone)))) {
-      problems.push({ field: 'body.timezone', message: 'must be a known IANA time zone such as Africa/Dakar' });
-    }
+    const timezone = body.timezone === undefined ? undefined : await resolveTimezone(ctx.db, body.timezone);
+    if (body.timezone !== undefined && !timezone) problems.push(unknownTimezone('body.timezone'));
     if (problems.length) throw new AppError(400, 'VALIDATION_ERROR', 'The request is not valid', problems);
     const { category: _category, ...rest } = body;
-    const out: Partial<NewSupplier> = { ...rest };
+    const out: Partial<NewSupplier> = { ...rest, ...(timezone && { timezone }) };
     const phone = (v: string | null | undefined, field: string) => (v ? normalizePhone(v, field) : v);
     if (body.contactPhone !== undefined) out.contactPhone = phone(body.contactPhone, 'body.contactPhone');
     if (body.payoutPhone !== undefined) out.payoutPhone = phone(body.payoutPhone, 'body.payoutPhone');
