@@ -1,0 +1,104 @@
+import type { AuthUser } from '../http/access.js';
+import type { App } from '../http/types.js';
+import type { UserRecord } from '../modules/users/users.repository.js';
+import { normalizePhone } from '../shared/phone.js';
+import { accountLabel, DEMO_ADMIN, seedClients, type DemoAccount } from './accounts.seed.js';
+import { seedSuppliers } from './suppliers.seed.js';
+
+// Demo data for a new installation: what the docs page and the README's walkthroughs show.
+// Everything goes through the services, so the same rules hold as for data made through the API,
+// and every step first looks for what it would create, so running the seed again adds nothing.
+
+export interface SeedEntry {
+  kind: 'account' | 'supplier' | 'store' | (string & {});
+  /** What a person recognises it by: a name, with a phone number and password for accounts. */
+  label: string;
+  id: string;
+  created: boolean;
+}
+
+export interface SeedContext {
+  app: App;
+  /**
+   * Signs in as the account for the seed's own calls, once per account and only when something
+   * is to be done (a run with nothing to create opens no session); the sessions end with the seed.
+   */
+  actAs(user: UserRecord): Promise<AuthUser>;
+  /** The demo super administrator, signed in: the actor of every administrative step. */
+  asAdmin(): Promise<AuthUser>;
+  /** The account with this phone number, created by the administrator (as POST /admin/users) when missing. */
+  ensureAccount(account: DemoAccount): Promise<{ user: UserRecord; created: boolean }>;
+  record(entry: SeedEntry): void;
+}
+
+/** One domain's demo data. A new domain adds its function here, after the ones it builds on. */
+export type Seeder = (s: SeedContext) => Promise<void>;
+export const SEEDERS: Seeder[] = [seedClients, seedSuppliers];
+
+export interface SeedReport {
+  entries: SeedEntry[];
+  created: number;
+}
+
+export async function runSeed(app: App, seeders: Seeder[] = SEEDERS): Promise<SeedReport> {
+  const { users, sessions } = app.services;
+  const entries: SeedEntry[] = [];
+  const actors = new Map<string, Promise<AuthUser>>();
+
+  function actAs(user: UserRecord): Promise<AuthUser> {
+    let actor = actors.get(user.id);
+    if (!actor) {
+      actor = sessions.open(app.ctx.db, user.id, { userAgent: 'foodsave-seed' }).then((t) => sessions.authenticate(t.accessToken));
+      actors.set(user.id, actor);
+    }
+    return actor;
+  }
+
+  const adminPhone = normalizePhone(DEMO_ADMIN.phoneNumber);
+  const existingAdmin = await users.findByPhone(adminPhone);
+  if (existingAdmin && existingAdmin.role !== 'SUPER_ADMIN') {
+    throw new Error(`${adminPhone} belongs to a ${existingAdmin.role} account: the demo administrator cannot be created`);
+  }
+  if (!existingAdmin) await users.ensureSuperAdmin(adminPhone, DEMO_ADMIN.password);
+  const adminUser = (await users.findByPhone(adminPhone))!;
+  entries.push({ kind: 'account', label: accountLabel(DEMO_ADMIN), id: adminUser.id, created: !existingAdmin });
+
+  const asAdmin = () => actAs(adminUser);
+  try {
+    const ctx: SeedContext = {
+      app,
+      actAs,
+      asAdmin,
+      record: (e) => entries.push(e),
+      async ensureAccount(account) {
+        const found = await users.findByPhone(normalizePhone(account.phoneNumber));
+        if (found) {
+          if (found.role !== account.role) throw new Error(`${account.phoneNumber} belongs to a ${found.role} account, not ${account.role}`);
+          return { user: found, created: false };
+        }
+        const view = await users.adminCreate(await asAdmin(), account);
+        return { user: (await users.findById(view.id))!, created: true };
+      },
+    };
+    for (const seeder of seeders) await seeder(ctx);
+  } finally {
+    const opened = await Promise.allSettled(actors.values());
+    for (const r of opened) if (r.status === 'fulfilled') await sessions.revoke(app.ctx.db, r.value.sessionId, 'seed_finished');
+  }
+
+  const created = entries.filter((e) => e.created).length;
+  // Instances sharing Redis drop their cached public listings, so new suppliers show at once.
+  if (created > 0) app.ctx.listings.changed();
+  return { entries, created };
+}
+
+/** The report as printed by `npm run seed`: one line per record, then what the run changed. */
+export function formatReport(report: SeedReport): string {
+  const width = Math.max(...report.entries.map((e) => e.kind.length));
+  const lines = report.entries.map((e) => `  ${e.created ? 'created' : 'exists '}  ${e.kind.padEnd(width)}  ${e.id}  ${e.label}`);
+  const summary =
+    report.created === 0
+      ? 'Nothing new was created: the demo data is already there.'
+      : `Created ${report.created} of ${report.entries.length} records.`;
+  return `${lines.join('\n')}\n${summary}\n`;
+}
