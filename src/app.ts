@@ -12,6 +12,7 @@ import { installAccessControl } from './http/access.js';
 import { errorForLog, installErrorHandling, sendError } from './http/errors.js';
 import { installMetrics } from './http/metrics.js';
 import { installOpenApi } from './http/openapi.js';
+import { SECURITY_HEADERS } from './http/security-headers.js';
 import type { App } from './http/types.js';
 import { installValidation } from './http/validation.js';
 import { createAuthService } from './modules/auth/auth.service.js';
@@ -146,7 +147,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     await redis.connect();
   }
 
-  await app.register(helmet, { global: true });
+  await app.register(helmet, SECURITY_HEADERS);
   await app.register(cors, { origin: config.CORS_ORIGINS === '*' ? true : config.CORS_ORIGINS.split(',').map((o) => o.trim()) });
   await app.register(rateLimit, {
     global: true,

@@ -91,7 +91,10 @@ describe('HTTP contract', () => {
   it('sets security headers and answers CORS preflights', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/v1/health' });
     expect(res.headers['x-content-type-options']).toBe('nosniff');
-    expect(res.headers['strict-transport-security']).toBeDefined();
+    // Reachable over plain HTTP: nothing that only holds over TLS (see docs/decisions.md).
+    expect(res.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(res.headers['content-security-policy']).not.toContain('upgrade-insecure-requests');
+    expect(res.headers['strict-transport-security']).toBeUndefined();
     const preflight = await t.app.inject({
       method: 'OPTIONS',
       url: '/api/v1/auth/login',

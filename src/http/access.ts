@@ -51,32 +51,18 @@ function guard(roles: readonly Role[], authenticate: Authenticate): onRequestHoo
   };
 }
 
-const SECURED_RESPONSES = {
-  401: { description: 'Missing, invalid or expired token', $ref: 'ErrorResponse#' },
-  403: { description: 'The role may not use this endpoint', $ref: 'ErrorResponse#' },
-};
-
 /**
- * Routes declare `config: { access }`; this adds the guard as the first onRequest hook (so a
- * missing token or wrong role is refused before the body is read) and documents it.
+ * Routes declare `config: { access }`; this adds the guard as the first onRequest hook, so a
+ * missing token or wrong role is refused before the body is read. The OpenAPI document reads the
+ * same option (src/http/openapi.ts).
  */
 export function installAccessControl(app: FastifyInstance, authenticate: Authenticate): void {
-  const documented = new WeakSet<object>();
   app.decorateRequest('user', null as unknown as AuthUser);
   app.addHook('onRoute', (route) => {
     const access = route.config?.access;
     if (!access || access === 'Public') return;
-    const roles = ACCESS[access];
     const existing = route.onRequest ? [route.onRequest].flat() : [];
     // After hooks added before (the rate limiter), so a flood of bad tokens is still limited.
-    route.onRequest = [...existing, guard(roles, authenticate)];
-    const schema = (route.schema ??= {}) as Record<string, unknown>;
-    // The automatic HEAD twin of a GET route shares the GET's schema object: document it once.
-    if (documented.has(schema)) return;
-    documented.add(schema);
-    schema.security = [{ bearerAuth: [] }];
-    schema.response = { ...SECURED_RESPONSES, ...(schema.response as object) };
-    const who = roles.length ? roles.join(', ') : 'any signed-in user';
-    schema.description = [schema.description, `Access: ${who}.`].filter(Boolean).join('\n\n');
+    route.onRequest = [...existing, guard(ACCESS[access], authenticate)];
   });
 }

@@ -21,6 +21,7 @@ const DaySchema = Type.Array(
 export const OpeningHoursSchema = Type.Object(
   Object.fromEntries(WEEKDAYS.map((d) => [d, Type.Optional(DaySchema)])) as Record<Weekday, Type.TOptional<typeof DaySchema>>,
   {
+    title: 'OpeningHours',
     additionalProperties: false,
     description: 'Per weekday ("0" = Sunday ... "6" = Saturday) the opening ranges in local time; a missing or empty day is closed',
     examples: [{ '1': ['08:00-13:00', '15:00-19:30'], '6': ['09:00-24:00'] }],

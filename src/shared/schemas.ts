@@ -18,18 +18,23 @@ export const PageQuerySchema = Type.Object({
 });
 export type PageQuery = Static<typeof PageQuerySchema>;
 
-export const PageMetaSchema = Type.Object({
-  page: Type.Integer(),
-  limit: Type.Integer(),
-  total: Type.Integer(),
-  totalPages: Type.Integer(),
-});
+// A `title` names a schema in the OpenAPI document (`#/components/schemas/<title>`), and the
+// types a client generator makes from it: give one to the views several routes share.
+export const PageMetaSchema = Type.Object(
+  { page: Type.Integer(), limit: Type.Integer(), total: Type.Integer(), totalPages: Type.Integer() },
+  { title: 'PageMeta' },
+);
 export type PageMeta = Static<typeof PageMetaSchema>;
 
-export const Ok = <T extends TSchema>(data: T) => Type.Object({ success: Type.Literal(true), data });
+// The envelope of a named view is named after it: `UserResponse`, `UserPage`.
+const titleOf = (schema: TSchema, suffix: string) => {
+  const title = (schema as { title?: unknown }).title;
+  return typeof title === 'string' ? { title: `${title}${suffix}` } : {};
+};
+export const Ok = <T extends TSchema>(data: T) => Type.Object({ success: Type.Literal(true), data }, titleOf(data, 'Response'));
 export const OkPage = <T extends TSchema>(item: T) =>
-  Type.Object({ success: Type.Literal(true), data: Type.Array(item), meta: PageMetaSchema });
-export const MessageSchema = Type.Object({ message: Type.String() });
+  Type.Object({ success: Type.Literal(true), data: Type.Array(item), meta: PageMetaSchema }, titleOf(item, 'Page'));
+export const MessageSchema = Type.Object({ message: Type.String() }, { title: 'Message' });
 
 export const ErrorResponseSchema = Type.Object(
   {
@@ -37,7 +42,7 @@ export const ErrorResponseSchema = Type.Object(
     error: Type.Object({
       code: Type.String(),
       message: Type.String(),
-      details: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
+      details: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }, { title: 'ErrorDetail' }))),
     }),
     requestId: Type.String(),
   },

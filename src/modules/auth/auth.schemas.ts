@@ -9,7 +9,7 @@ const PurposeSchema = StringEnum(OTP_PURPOSES);
 // Login passwords are only compared, never judged: an old account may predate today's rules.
 const LoginPasswordSchema = Type.String({ minLength: 1, maxLength: 128 });
 
-export const RegisterResultSchema = Type.Object({ userId: IdSchema, phoneNumber: Type.String() });
+export const RegisterResultSchema = Type.Object({ userId: IdSchema, phoneNumber: Type.String() }, { title: 'Registration' });
 export const LoginBodySchema = Type.Object({ phoneNumber: PhoneSchema, password: LoginPasswordSchema }, strict);
 export const EmailLoginBodySchema = Type.Object({ email: EmailSchema, password: LoginPasswordSchema }, strict);
 export const VerifyOtpBodySchema = Type.Object({ phoneNumber: PhoneSchema, code: CodeSchema, purpose: PurposeSchema }, strict);
@@ -36,16 +36,16 @@ export const IdpLoginBodySchema = Type.Object(
 );
 export const IdTokenBodySchema = Type.Object({ idToken: Type.String({ minLength: 1, maxLength: 8192 }) }, strict);
 
-export const TokenPairSchema = Type.Object({ accessToken: Type.String(), refreshToken: Type.String() });
-export const AuthResultSchema = Type.Object({ user: UserSchema, accessToken: Type.String(), refreshToken: Type.String() });
-export const IdpResultSchema = Type.Object({ ...AuthResultSchema.properties, isNewUser: Type.Boolean() });
+export const TokenPairSchema = Type.Object({ accessToken: Type.String(), refreshToken: Type.String() }, { title: 'TokenPair' });
+export const AuthResultSchema = Type.Object({ user: UserSchema, accessToken: Type.String(), refreshToken: Type.String() }, { title: 'AuthResult' });
+export const IdpResultSchema = Type.Object({ ...AuthResultSchema.properties, isNewUser: Type.Boolean() }, { title: 'IdpAuthResult' });
 export const VerifyResultSchema = Type.Object({
   verified: Type.Literal(true),
   user: Type.Optional(UserSchema),
   accessToken: Type.Optional(Type.String()),
   refreshToken: Type.Optional(Type.String()),
-});
-export const IdentitySchema = Type.Object({ provider: Type.String(), subject: Type.String(), email: Type.Union([Type.String(), Type.Null()]) });
+}, { title: 'OtpVerification' });
+export const IdentitySchema = Type.Object({ provider: Type.String(), subject: Type.String(), email: Type.Union([Type.String(), Type.Null()]) }, { title: 'LinkedIdentity' });
 
 export type ForgotPasswordBody = Static<typeof ForgotPasswordBodySchema>;
 export type ResetPasswordBody = Static<typeof ResetPasswordBodySchema>;

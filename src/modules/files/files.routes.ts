@@ -7,6 +7,12 @@ import { notFound } from '../../shared/errors.js';
 
 const tags = ['files'];
 const Params = Type.Object({ '*': Type.String({ maxLength: 220 }) });
+// The bytes as stored; sent as a Buffer, so the schema documents them without serialising anything.
+const FileBody = Type.Unsafe<Buffer>({ type: 'string', format: 'binary' });
+const FILE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'application/pdf'];
+const fileResponse = {
+  response: { 200: { description: 'The file', content: Object.fromEntries(FILE_TYPES.map((type) => [type, { schema: FileBody }])) } },
+};
 const SignedQuery = Type.Object(
   { expires: Type.Integer({ minimum: 0 }), signature: Type.String({ minLength: 10, maxLength: 100 }) },
   { additionalProperties: false },
@@ -15,7 +21,7 @@ const SignedQuery = Type.Object(
 /** Serves stored files: public ones to anyone, private ones (KYC documents) only through a signed, expiring link. */
 export function filesRoutes(storage: FileStorage, links: FileLinks, clock: Clock) {
   return async (app: App) => {
-    app.get('/files/public/*', { config: { access: 'Public' }, schema: { tags, summary: 'A public file (logos, product pictures)', params: Params } },
+    app.get('/files/public/*', { config: { access: 'Public' }, schema: { tags, summary: 'A public file (logos, product pictures)', params: Params, ...fileResponse } },
       async (req, reply) => {
         const key = req.params['*'];
         const file = isValidFileKey(key) ? await storage.get('public', key) : null;
@@ -23,7 +29,7 @@ export function filesRoutes(storage: FileStorage, links: FileLinks, clock: Clock
         return reply.type(file.contentType).header('cache-control', 'public, max-age=86400, immutable').send(file.body);
       });
 
-    app.get('/files/private/*', { config: { access: 'Public' }, schema: { tags, summary: 'A private file through a signed link', params: Params, querystring: SignedQuery } },
+    app.get('/files/private/*', { config: { access: 'Public' }, schema: { tags, summary: 'A private file through a signed link', params: Params, querystring: SignedQuery, ...fileResponse } },
       async (req, reply) => {
         const key = req.params['*'];
         const allowed = isValidFileKey(key) && links.verify(key, req.query.expires, req.query.signature, clock.now());

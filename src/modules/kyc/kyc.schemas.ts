@@ -41,6 +41,14 @@ export const StatsQuerySchema = Type.Object(
 );
 export type StatsQuery = Static<typeof StatsQuerySchema>;
 
+/** The KYC submission as the document shows it; the handler reads the multipart parts itself. */
+export const KycFormSchema = Type.Object({
+  idDocument: Type.String({ format: 'binary', description: 'identity document: JPEG, PNG, WebP or PDF of at most 5 MB' }),
+  businessDocument: Type.String({ format: 'binary', description: 'business registration: JPEG, PNG, WebP or PDF of at most 5 MB' }),
+  documentType: Type.Optional(StringEnum(KYC_ID_DOCUMENT_TYPES)),
+  businessRegistrationNumber: Type.Optional(Type.String({ maxLength: 64, description: "the registry's number, e.g. SN-DKR-2024-B-12345" })),
+});
+
 // ---- responses ----
 
 export const DocumentLinkSchema = Type.Object({
@@ -50,7 +58,7 @@ export const DocumentLinkSchema = Type.Object({
   sha256: Type.String(),
   url: Type.String({ description: 'signed link, valid until expiresAt' }),
   expiresAt: TimestampSchema,
-});
+}, { title: 'KycDocumentLink' });
 
 const attemptFields = {
   id: IdSchema,
@@ -62,7 +70,7 @@ const attemptFields = {
   reviewReason: Nullable(Type.String()),
 };
 
-export const OwnAttemptSchema = Type.Object({ ...attemptFields, documents: Type.Array(DocumentLinkSchema) });
+export const OwnAttemptSchema = Type.Object({ ...attemptFields, documents: Type.Array(DocumentLinkSchema) }, { title: 'OwnKycAttempt' });
 export type OwnAttemptView = Static<typeof OwnAttemptSchema>;
 
 export const OwnKycSchema = Type.Object({
@@ -70,7 +78,7 @@ export const OwnKycSchema = Type.Object({
   kycStatus: StringEnum(KYC_STATUSES),
   canSubmit: Type.Boolean(),
   attempts: Type.Array(OwnAttemptSchema, { description: 'newest first' }),
-});
+}, { title: 'OwnKyc' });
 export type OwnKycView = Static<typeof OwnKycSchema>;
 
 const SupplierSummarySchema = Type.Object({
@@ -78,7 +86,7 @@ const SupplierSummarySchema = Type.Object({
   businessName: Type.String(),
   kycStatus: StringEnum(KYC_STATUSES),
   verificationStatus: StringEnum(VERIFICATION_STATUSES),
-});
+}, { title: 'KycSupplierSummary' });
 
 export const AttemptSummarySchema = Type.Object({
   ...attemptFields,
@@ -86,7 +94,7 @@ export const AttemptSummarySchema = Type.Object({
   submittedBy: IdSchema,
   reviewerId: Nullable(IdSchema),
   supplier: Nullable(SupplierSummarySchema),
-});
+}, { title: 'KycAttempt' });
 export type AttemptSummaryView = Static<typeof AttemptSummarySchema>;
 
 export const DecisionSchema = Type.Object({
@@ -96,14 +104,14 @@ export const DecisionSchema = Type.Object({
   to: Nullable(Type.String()),
   reason: Nullable(Type.String()),
   at: TimestampSchema,
-});
+}, { title: 'KycDecision' });
 export type DecisionView = Static<typeof DecisionSchema>;
 
 export const AttemptDetailSchema = Type.Object({
   ...AttemptSummarySchema.properties,
   documents: Type.Array(DocumentLinkSchema),
   history: Type.Array(DecisionSchema, { description: 'decisions on this attempt, oldest first' }),
-});
+}, { title: 'KycAttemptDetail' });
 export type AttemptDetailView = Static<typeof AttemptDetailSchema>;
 
 export const SupplierKycDecisionSchema = Type.Object({
@@ -111,7 +119,7 @@ export const SupplierKycDecisionSchema = Type.Object({
   kycStatus: StringEnum(KYC_STATUSES),
   verificationStatus: StringEnum(VERIFICATION_STATUSES),
   attemptId: Nullable(IdSchema),
-});
+}, { title: 'SupplierKycDecision' });
 export type SupplierKycDecisionView = Static<typeof SupplierKycDecisionSchema>;
 
 const countFields = Object.fromEntries(KYC_ATTEMPT_STATUSES.map((s) => [s, Type.Integer()])) as Record<
@@ -124,5 +132,5 @@ export const KycStatsSchema = Type.Object({
   byStatus: Type.Object(countFields),
   decided: Type.Integer({ description: 'attempts with at least one decision' }),
   averageReviewSeconds: Nullable(Type.Integer({ description: 'mean time from submission to first decision; null when none is decided' })),
-});
+}, { title: 'KycStats' });
 export type KycStatsView = Static<typeof KycStatsSchema>;

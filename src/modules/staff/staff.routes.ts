@@ -15,13 +15,13 @@ export function staffRoutes(staff: StaffService) {
     app.get('/staff/invitations', { config: auth, schema: { tags, summary: 'Pending invitations sent to the signed-in user\'s verified phone number or email', querystring: S.PageOnlyQuerySchema, response: { 200: OkPage(S.MyInvitationSchema) } } },
       async (req) => { const r = await staff.listMyInvitations(req.user, req.query); return okPage(r.items, r.meta); });
 
-    app.post('/staff/invitations/:token/accept', { config: auth, schema: { tags, summary: 'Accept an invitation (its code comes in the SMS or email)', params: S.TokenParamsSchema, response: { 200: Ok(S.MyStoreSchema) } } },
+    app.post('/staff/invitations/:token/accept', { config: auth, schema: { tags, summary: 'Accept an invitation (its code comes in the SMS or email)', params: S.TokenParamsSchema, errors: [409, 410], response: { 200: Ok(S.MyStoreSchema) } } },
       async (req) => ok(await staff.accept(req.user, req.params.token)));
 
-    app.post('/staff/invitations/:token/reject', { config: auth, schema: { tags, summary: 'Decline an invitation', params: S.TokenParamsSchema, response: { 200: Ok(MessageSchema) } } },
+    app.post('/staff/invitations/:token/reject', { config: auth, schema: { tags, summary: 'Decline an invitation', params: S.TokenParamsSchema, errors: [409, 410], response: { 200: Ok(MessageSchema) } } },
       async (req) => ok(await staff.reject(req.user, req.params.token)));
 
-    app.post('/staff/stores/:storeId/invite', { config: sup, schema: { tags, summary: 'Invite someone by phone number or email (store owner)', params: S.StoreParamsSchema, body: S.InviteBodySchema, response: { 201: Ok(S.InvitationSchema) } } },
+    app.post('/staff/stores/:storeId/invite', { config: sup, schema: { tags, summary: 'Invite someone by phone number or email (store owner)', params: S.StoreParamsSchema, body: S.InviteBodySchema, errors: [409], response: { 201: Ok(S.InvitationSchema) } } },
       async (req, reply) => reply.code(201).send(ok(await staff.invite(req.user, req.params.storeId, req.body))));
 
     app.get('/staff/stores/:storeId', { config: sup, schema: { tags, summary: 'Members and pending invitations of a store (owner or manager)', params: S.StoreParamsSchema, response: { 200: Ok(S.StaffListSchema) } } },

@@ -38,7 +38,7 @@ export const InvitationSchema = Type.Object({
   status: StringEnum(INVITATION_STATUSES),
   expiresAt: TimestampSchema,
   createdAt: TimestampSchema,
-});
+}, { title: 'StoreInvitation' });
 export type InvitationView = Static<typeof InvitationSchema>;
 
 /** An invitation as the invited person sees it. */
@@ -50,7 +50,7 @@ export const MyInvitationSchema = Type.Object({
   expiresAt: TimestampSchema,
   createdAt: TimestampSchema,
   store: Type.Object({ id: IdSchema, name: Type.String(), address: Type.String(), city: Type.String() }),
-});
+}, { title: 'MyInvitation' });
 export type MyInvitationView = Static<typeof MyInvitationSchema>;
 
 export const MemberSchema = Type.Object({
@@ -62,26 +62,26 @@ export const MemberSchema = Type.Object({
   email: Nullable(Type.String()),
   joinedAt: TimestampSchema,
   updatedAt: TimestampSchema,
-});
+}, { title: 'StoreMember' });
 export type MemberView = Static<typeof MemberSchema>;
 
 export const StaffListSchema = Type.Object({
   storeId: IdSchema,
   members: Type.Array(MemberSchema),
   pendingInvitations: Type.Array(InvitationSchema),
-});
+}, { title: 'StoreStaff' });
 export type StaffList = Static<typeof StaffListSchema>;
 
 export const MyStoreSchema = Type.Object({
   role: MemberRoleSchema,
   since: TimestampSchema,
   store: StoreSchema,
-});
+}, { title: 'MyStore' });
 export type MyStoreView = Static<typeof MyStoreSchema>;
 
 export const MyRoleSchema = Type.Object({
   storeId: IdSchema,
   role: StoreRoleSchema,
   capabilities: Type.Array(StringEnum(STORE_CAPABILITIES)),
-});
+}, { title: 'MyStoreRole' });
 export type MyRoleView = Static<typeof MyRoleSchema>;

@@ -19,16 +19,16 @@ export function storesRoutes(stores: StoresService) {
       async (req) => ok(await stores.getPublic(req.params.storeId)));
 
     const own = ['supplier: stores'];
-    app.get('/supplier/stores', { config: sup, schema: { tags: own, summary: 'Own stores, in every state except deleted', querystring: S.OwnStoresQuerySchema, response: { 200: OkPage(S.StoreSchema) } } },
+    app.get('/supplier/stores', { config: sup, schema: { tags: own, summary: 'Own stores, in every state except deleted', querystring: S.OwnStoresQuerySchema, errors: [404], response: { 200: OkPage(S.StoreSchema) } } },
       async (req) => { const r = await stores.listOwn(req.user, req.query); return okPage(r.items, r.meta); });
 
-    app.post('/supplier/stores', { config: sup, schema: { tags: own, summary: 'Create a store', body: S.CreateStoreBodySchema, response: { 201: Ok(S.StoreSchema) } } },
+    app.post('/supplier/stores', { config: sup, schema: { tags: own, summary: 'Create a store', body: S.CreateStoreBodySchema, errors: [404], response: { 201: Ok(S.StoreSchema) } } },
       async (req, reply) => reply.code(201).send(ok(await stores.create(req.user, req.body))));
 
     app.put('/supplier/stores/:storeId', { config: sup, schema: { tags: own, summary: 'Update a store (only the given fields)', params: S.StoreParamsSchema, body: S.UpdateStoreBodySchema, response: { 200: Ok(S.StoreSchema) } } },
       async (req) => ok(await stores.update(req.user, req.params.storeId, req.body)));
 
-    app.delete('/supplier/stores/:storeId', { config: sup, schema: { tags: own, summary: 'Delete a store (kept for the records; refused while work is in progress)', params: S.StoreParamsSchema, response: { 200: Ok(MessageSchema) } } },
+    app.delete('/supplier/stores/:storeId', { config: sup, schema: { tags: own, summary: 'Delete a store (kept for the records; refused while work is in progress)', params: S.StoreParamsSchema, errors: [409], response: { 200: Ok(MessageSchema) } } },
       async (req) => ok(await stores.remove(req.user, req.params.storeId)));
 
     app.get('/supplier/stores/:storeId/statistics', { config: sup, schema: { tags: own, summary: 'Store statistics (owner or manager)', params: S.StoreParamsSchema, response: { 200: Ok(S.StoreStatisticsSchema) } } },

@@ -10,7 +10,7 @@ export const ClosureSchema = Type.Object({
   endsAt: TimestampSchema,
   reason: Nullable(Type.String()),
   inEffect: Type.Boolean({ description: 'true while startsAt <= now < endsAt' }),
-});
+}, { title: 'StoreClosure' });
 
 export const StoreSchema = Type.Object({
   id: IdSchema,
@@ -30,10 +30,10 @@ export const StoreSchema = Type.Object({
   closure: Nullable(ClosureSchema),
   createdAt: TimestampSchema,
   updatedAt: TimestampSchema,
-});
+}, { title: 'Store' });
 export type StoreView = Static<typeof StoreSchema>;
 
-export const NearbyStoreSchema = Type.Object({ ...StoreSchema.properties, distanceKm: Type.Number() });
+export const NearbyStoreSchema = Type.Object({ ...StoreSchema.properties, distanceKm: Type.Number() }, { title: 'NearbyStore' });
 export type NearbyStoreView = Static<typeof NearbyStoreSchema>;
 
 const Latitude = Type.Number({ minimum: -90, maximum: 90 });
@@ -155,6 +155,6 @@ export const StoreStatisticsSchema = Type.Object(
       pendingInvitations: Type.Integer({ description: 'pending and not yet expired' }),
     }),
   },
-  { additionalProperties: Type.Record(Type.String(), Type.Number()) },
+  { title: 'StoreStatistics', additionalProperties: Type.Record(Type.String(), Type.Number()) },
 );
 export type StoreStatistics = Static<typeof StoreStatisticsSchema>;

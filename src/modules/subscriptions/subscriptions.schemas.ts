@@ -10,7 +10,7 @@ export const PlanSchema = Type.Object({
   priceAmount: Type.Integer({ description: 'price per period in minor units of the currency (XOF has none); 0 for free plans' }),
   currency: Type.String(),
   periodDays: Nullable(Type.Integer()),
-});
+}, { title: 'Plan' });
 export type PlanView = Static<typeof PlanSchema>;
 
 export const LimitsSchema = Type.Object({
@@ -27,7 +27,7 @@ export const LimitsSchema = Type.Object({
     }),
     // null: no subscription was ever taken, the supplier is on the FREE plan.
   ),
-});
+}, { title: 'PlanLimits' });
 export type LimitsView = Static<typeof LimitsSchema>;
 
 export const ChangePlanBodySchema = Type.Object(

@@ -15,10 +15,10 @@ export function suppliersAdminRoutes(admin: SuppliersAdminService) {
     app.get('/admin/suppliers/pending', { config: adm, schema: { tags, summary: 'Suppliers waiting for verification (oldest first)', querystring: S.PendingQuerySchema, response: { 200: OkPage(S.AdminSupplierSchema) } } },
       async (req) => { const r = await admin.pending(req.query); return okPage(r.items, r.meta); });
 
-    app.patch('/admin/suppliers/:id/verify', { config: adm, preValidation: bodyMayBeEmpty, schema: { tags, summary: 'Verify a pending supplier (its KYC must be approved); an optional reason goes to the log', params: IdParamsSchema, body: S.VerifyBodySchema, response: { 200: Ok(S.AdminSupplierSchema) } } },
+    app.patch('/admin/suppliers/:id/verify', { config: adm, preValidation: bodyMayBeEmpty, schema: { tags, summary: 'Verify a pending supplier (its KYC must be approved); an optional reason goes to the log', params: IdParamsSchema, body: S.VerifyBodySchema, errors: [409], response: { 200: Ok(S.AdminSupplierSchema) } } },
       async (req) => ok(await admin.verify(req.user, req.params.id, req.body.reason)));
 
-    app.patch('/admin/suppliers/:id/reject', { config: adm, schema: { tags, summary: 'Reject a pending supplier or withdraw a verification', params: IdParamsSchema, body: S.RejectBodySchema, response: { 200: Ok(S.AdminSupplierSchema) } } },
+    app.patch('/admin/suppliers/:id/reject', { config: adm, schema: { tags, summary: 'Reject a pending supplier or withdraw a verification', params: IdParamsSchema, body: S.RejectBodySchema, errors: [409], response: { 200: Ok(S.AdminSupplierSchema) } } },
       async (req) => ok(await admin.reject(req.user, req.params.id, req.body.reason)));
 
     app.patch('/admin/suppliers/:id/commission', { config: adm, schema: { tags, summary: 'Change the commission rate; answers with the change history', params: IdParamsSchema, body: S.CommissionBodySchema, response: { 200: Ok(S.AdminSupplierCommissionSchema) } } },

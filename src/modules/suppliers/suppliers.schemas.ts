@@ -80,10 +80,10 @@ const publicFields = {
   verifiedAt: Nullable(TimestampSchema),
   createdAt: TimestampSchema,
 };
-export const PublicSupplierSchema = Type.Object(publicFields);
+export const PublicSupplierSchema = Type.Object(publicFields, { title: 'PublicSupplier' });
 export type PublicSupplierView = Static<typeof PublicSupplierSchema>;
 
-export const NearbySupplierSchema = Type.Object({ ...publicFields, distanceKm: Type.Number() });
+export const NearbySupplierSchema = Type.Object({ ...publicFields, distanceKm: Type.Number() }, { title: 'NearbySupplier' });
 
 const ownFields = {
   ...publicFields,
@@ -94,7 +94,7 @@ const ownFields = {
   payoutPhone: Nullable(Type.String()),
   updatedAt: TimestampSchema,
 };
-export const OwnSupplierSchema = Type.Object(ownFields);
+export const OwnSupplierSchema = Type.Object(ownFields, { title: 'OwnSupplier' });
 export type OwnSupplierView = Static<typeof OwnSupplierSchema>;
 
 const adminFields = {
@@ -110,7 +110,7 @@ const adminFields = {
   }),
   deletedAt: Nullable(TimestampSchema),
 };
-export const AdminSupplierSchema = Type.Object(adminFields);
+export const AdminSupplierSchema = Type.Object(adminFields, { title: 'AdminSupplier' });
 export type AdminSupplierView = Static<typeof AdminSupplierSchema>;
 
 export const CommissionChangeSchema = Type.Object({
@@ -120,8 +120,8 @@ export const CommissionChangeSchema = Type.Object({
   newRateBps: Type.Integer(),
   reason: Nullable(Type.String()),
   createdAt: TimestampSchema,
-});
-export const AdminSupplierCommissionSchema = Type.Object({ ...adminFields, commissionHistory: Type.Array(CommissionChangeSchema) });
+}, { title: 'CommissionChange' });
+export const AdminSupplierCommissionSchema = Type.Object({ ...adminFields, commissionHistory: Type.Array(CommissionChangeSchema) }, { title: 'AdminSupplierCommissionHistory' });
 
 export const SEARCH_SORTS = ['relevance', 'name', 'newest'] as const;
 export const SearchQuerySchema = Type.Object(
@@ -198,7 +198,7 @@ export const BulkVerifyResultSchema = Type.Object({
       reason: opt(Type.String()),
     }),
   ),
-});
+}, { title: 'BulkVerifyResult' });
 export type BulkVerifyResult = Static<typeof BulkVerifyResultSchema>;
 
 export const StatisticsSchema = Type.Object({
@@ -215,7 +215,10 @@ export const StatisticsSchema = Type.Object({
   stores: Type.Object({ total: Type.Integer(), active: Type.Integer() }),
   // Orders and revenue join here as their own sections when the orders module exists.
   generatedAt: TimestampSchema,
-});
+}, { title: 'SupplierStatistics' });
 export type StatisticsView = Static<typeof StatisticsSchema>;
 
-export const DeletedSchema = Type.Object({ message: Type.String(), id: IdSchema, deletedAt: TimestampSchema });
+/** The logo upload as the document shows it; the handler reads the multipart parts itself. */
+export const LogoFormSchema = Type.Object({ logo: Type.String({ format: 'binary', description: 'JPEG, PNG or WebP image of at most 5 MB' }) });
+
+export const DeletedSchema = Type.Object({ message: Type.String(), id: IdSchema, deletedAt: TimestampSchema }, { title: 'DeletedSupplier' });

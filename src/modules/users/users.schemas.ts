@@ -19,7 +19,7 @@ export const UserSchema = Type.Object({
   lastLoginAt: Nullable(TimestampSchema),
   createdAt: TimestampSchema,
   updatedAt: TimestampSchema,
-});
+}, { title: 'User' });
 export type UserView = Static<typeof UserSchema>;
 
 const registerFields = {
