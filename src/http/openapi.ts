@@ -19,6 +19,7 @@ const TAGS = [
   { name: 'admin: users', description: 'User administration (ADMIN, SUPER_ADMIN).' },
   { name: 'admin: suppliers', description: 'Supplier verification, rejection and commission (ADMIN, SUPER_ADMIN).' },
   { name: 'admin: KYC', description: "Review of suppliers' KYC submissions (ADMIN, SUPER_ADMIN)." },
+  { name: 'admin: settings', description: 'Platform settings (business rules, payment methods, feature flags), their history and the caches (ADMIN, SUPER_ADMIN).' },
 ];
 
 const DESCRIPTION = `Anti-food-waste marketplace: suppliers publish near-expiry food, clients order and pay by mobile money into escrow, charities receive donations, administrators moderate.

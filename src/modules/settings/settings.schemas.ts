@@ -14,13 +14,13 @@ export const SettingChangeSchema = Type.Object({
   reason: Nullable(Type.String()),
   actorId: IdSchema,
   createdAt: TimestampSchema,
-});
+}, { title: 'SettingChange' });
 export type SettingChangeView = Static<typeof SettingChangeSchema>;
 
 export const SettingsChangeResultSchema = Type.Object({
   settings: SettingsSchema,
   changes: Type.Array(SettingChangeSchema, { description: 'one entry per key whose value changed; empty when nothing did' }),
-});
+}, { title: 'SettingsChangeResult' });
 
 export const AuditQuerySchema = Type.Object(
   {
@@ -37,4 +37,4 @@ export type AuditQuery = Static<typeof AuditQuerySchema>;
 export const CachesDroppedSchema = Type.Object({
   caches: Type.Array(Type.String(), { description: 'the caches dropped' }),
   allInstances: Type.Boolean({ description: 'true when the drop reached every instance (Redis); otherwise other instances catch up as their caches expire' }),
-});
+}, { title: 'CachesDropped' });
