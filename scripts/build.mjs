@@ -1,25 +1,67 @@
 // Compiles the TypeScript of src/ and bench/ to dist/ file by file (no bundling) and copies the
-// SQL migrations beside the compiled database client. Runs before every `npm start` (< 1 s).
-import { build } from 'esbuild';
-import { cpSync, readdirSync, rmSync } from 'node:fs';
+// SQL migrations beside the compiled database client.
+//
+// `--if-stale` (what `npm start` runs) builds only when dist/ is missing or older than its
+// sources, and then writes nothing: a production image ships a prebuilt dist/ without the
+// sources or esbuild (a dev dependency) and may run on a read-only file system.
+import { cpSync, existsSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import process from 'node:process';
 
-const sources = (dir) =>
+const STAMP = 'dist/.build-stamp';
+const EXTRA_ENTRIES = ['bench/server.ts', 'bench/seed.ts'];
+
+const files = (dir) =>
   readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const path = join(dir, e.name);
-    if (e.isDirectory()) return sources(path);
-    return e.name.endsWith('.ts') && !e.name.endsWith('.test.ts') && !e.name.includes('test-support') ? [path] : [];
+    return e.isDirectory() ? files(path) : [path];
   });
+const isSource = (path) => path.endsWith('.ts') && !path.endsWith('.test.ts') && !path.includes('test-support');
 
-rmSync('dist', { recursive: true, force: true });
-await build({
-  entryPoints: [...sources('src'), 'bench/server.ts', 'bench/seed.ts'],
-  outdir: 'dist',
-  outbase: '.',
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  sourcemap: true,
-  logLevel: 'warning',
-});
-cpSync('src/db/migrations', 'dist/src/db/migrations', { recursive: true });
+/** Why dist/ must be built, or null when it is current. */
+function staleness() {
+  if (!existsSync(STAMP)) return 'dist/ has not been built';
+  // A deployment without the sources runs the dist/ it was given.
+  if (!existsSync('src')) return null;
+  const built = statSync(STAMP).mtimeMs;
+  const inputs = [...files('src').filter((f) => !f.endsWith('.test.ts')), ...EXTRA_ENTRIES, 'scripts/build.mjs', 'package-lock.json'];
+  const newer = inputs.find((f) => existsSync(f) && statSync(f).mtimeMs > built);
+  return newer ? `${newer} changed since the last build` : null;
+}
+
+const ifStale = process.argv.includes('--if-stale');
+const reason = staleness();
+if (ifStale && reason === null) process.exit(0);
+
+let esbuild;
+try {
+  esbuild = await import('esbuild');
+} catch {
+  process.stderr.write(`Cannot build dist/ (${reason ?? 'build requested'}): esbuild is not installed. Build where dev dependencies are installed (npm ci; npm run build), or ship dist/.\n`);
+  process.exit(1);
+}
+
+// Built beside dist/ and swapped in at the end, so a server already running from dist/ never
+// sees it half written, and a failed build leaves the previous one.
+const out = `dist.tmp-${process.pid}`;
+rmSync(out, { recursive: true, force: true });
+try {
+  await esbuild.build({
+    entryPoints: [...files('src').filter(isSource), ...EXTRA_ENTRIES],
+    outdir: out,
+    outbase: '.',
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    sourcemap: true,
+    logLevel: 'warning',
+  });
+  cpSync('src/db/migrations', join(out, 'src/db/migrations'), { recursive: true });
+  writeFileSync(join(out, '.build-stamp'), `${new Date().toISOString()}\n`);
+  rmSync('dist', { recursive: true, force: true });
+  renameSync(out, 'dist');
+} catch (err) {
+  rmSync(out, { recursive: true, force: true });
+  throw err;
+}
+if (ifStale) process.stderr.write(`Built dist/ (${reason}).\n`);

@@ -48,6 +48,7 @@ import { ListingCache } from './shared/listing-cache.js';
 import { WorkInProgress } from './shared/work-in-progress.js';
 import { createHmac } from 'node:crypto';
 import { AppError } from './shared/errors.js';
+import { StartupError } from './shared/startup-error.js';
 import { type Clock, systemClock } from './shared/clock.js';
 import { uuidv7 } from './shared/ids.js';
 
@@ -143,8 +144,14 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     ? new Redis(config.REDIS_URL, { connectTimeout: 2000, maxRetriesPerRequest: 1, lazyConnect: true })
     : null;
   if (redis) {
+    let cause: unknown;
     redis.on('error', (err) => app.log.warn({ err }, 'redis error'));
-    await redis.connect();
+    redis.once('error', (err) => (cause = err));
+    await redis.connect().catch((err: unknown) => {
+      redis.disconnect();
+      const why = (cause ?? err) instanceof Error ? ((cause ?? err) as Error).message : String(err);
+      throw new StartupError(`REDIS_URL: cannot connect (${why})`);
+    });
   }
 
   await app.register(helmet, SECURITY_HEADERS);

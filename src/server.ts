@@ -1,5 +1,6 @@
 import { API_PREFIX, buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
+import { StartupError } from './shared/startup-error.js';
 
 async function main(): Promise<void> {
   let config;
@@ -38,6 +39,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`Failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  // What the operator can fix is said in one line; anything else keeps its stack trace.
+  const known = err instanceof StartupError || err instanceof ConfigError;
+  process.stderr.write(`Failed to start: ${err instanceof Error ? (known ? err.message : (err.stack ?? err.message)) : String(err)}\n`);
   process.exit(1);
 });

@@ -6,6 +6,8 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import type { Config } from '../config.js';
+import { StartupError } from '../shared/startup-error.js';
+import { lockDataDir } from './data-dir-lock.js';
 import * as schema from './schema/index.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -17,6 +19,8 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   migrate(): Promise<void>;
   close(): Promise<void>;
+  /** Connections of the node-postgres pool (metrics); none for the embedded database. */
+  pool?(): { total: number; idle: number; waiting: number };
   /** The embedded database's files as one archive (tests start each app from a migrated copy). */
   dump?(): Promise<Blob>;
 }
@@ -50,8 +54,19 @@ async function createPglite(dataDir: string, initialData?: Blob): Promise<Databa
     import('drizzle-orm/pglite'),
     import('drizzle-orm/pglite/migrator'),
   ]);
-  if (!dataDir.includes('://')) mkdirSync(dataDir, { recursive: true });
-  const client = new PGlite(dataDir, { extensions: { cube, earthdistance, pg_trgm, unaccent }, ...(initialData && { loadDataDir: initialData }) });
+  let unlock: () => void = () => undefined;
+  if (!dataDir.includes('://')) {
+    mkdirSync(dataDir, { recursive: true });
+    unlock = lockDataDir(dataDir);
+  }
+  let client: InstanceType<typeof PGlite>;
+  try {
+    client = new PGlite(dataDir, { extensions: { cube, earthdistance, pg_trgm, unaccent }, ...(initialData && { loadDataDir: initialData }) });
+    await client.waitReady;
+  } catch (err) {
+    unlock();
+    throw err;
+  }
   const db = drizzlePglite({ client, schema }) as unknown as Db;
   return {
     db,
@@ -59,12 +74,19 @@ async function createPglite(dataDir: string, initialData?: Blob): Promise<Databa
     migrate: async () => {
       await migratePglite(db as never, { migrationsFolder });
     },
-    close: () => client.close(),
+    close: async () => {
+      try {
+        await client.close();
+      } finally {
+        unlock();
+      }
+    },
     dump: () => client.dumpDataDir('none'),
   };
 }
 
-function createPostgres(config: Config, url: string): Database {
+async function createPostgres(config: Config, url: string): Promise<Database> {
+  await checkConnection(url);
   const pool = new pg.Pool({ connectionString: url, max: config.DATABASE_POOL_MAX });
   // An idle client that loses its connection must not crash the process.
   pool.on('error', () => undefined);
@@ -86,7 +108,51 @@ function createPostgres(config: Config, url: string): Database {
       }
     },
     close: () => pool.end(),
+    pool: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
   };
+}
+
+/**
+ * One connection before anything else, so that a wrong DATABASE_URL stops the start with one
+ * line saying what is wrong (no such database, refused, bad password), never with the password.
+ */
+async function checkConnection(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+  } catch (err) {
+    throw new StartupError(`DATABASE_URL: ${describeConnectionError(err, url)}`);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+function describeConnectionError(err: unknown, url: string): string {
+  let where = 'the server';
+  let database = '';
+  try {
+    const u = new URL(url);
+    where = `${u.hostname || 'localhost'}:${u.port || 5432}`;
+    database = decodeURIComponent(u.pathname.slice(1));
+  } catch {
+    // pg accepts forms URL does not; the driver's message still says what is wrong
+  }
+  const e = err as { code?: string; message?: string };
+  switch (e.code) {
+    case '3D000':
+      return `database "${database}" does not exist on ${where}`;
+    case '28P01':
+    case '28000':
+      return `${e.message} (${where})`;
+    case 'ECONNREFUSED':
+      return `connection refused by ${where}`;
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `host of ${where} not found`;
+    default:
+      return `cannot connect to ${where}: ${(e.message ?? String(err)).split('\n')[0]}`;
+  }
 }
 
 export const ping = (db: Db) => db.execute(sql`select 1`);
