@@ -1,47 +1,20 @@
-import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { execFile, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bareEnv, killLeftovers, projectRoot as root, READY_TIMEOUT_MS, spawnServer, type ChildServer } from './helpers/child-server.js';
 
 // The README's walkthrough, run as a reader would paste it: `npm run seed`, a real server whose
 // log goes to server.log in the directory the blocks run in, then every block opened with
 // ```sh walkthrough, in order, in one bash session with `-euo pipefail` and $API set.
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
 const blocks = [...readme.matchAll(/^```sh walkthrough\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
 
 const missing = ['bash', 'jq', 'curl'].filter((cmd) => spawnSync(cmd, ['--version'], { stdio: 'ignore' }).error);
 if (missing.length) console.warn(`README walkthrough not run: ${missing.join(', ')} not installed`);
-
-/** The environment of `npm start` on a bare machine: no variable of the application's own. */
-function plainEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'development' };
-  for (const key of ['DATABASE_URL', 'REDIS_URL', 'LOG_LEVEL', 'SMS_PROVIDER', 'EMAIL_PROVIDER', 'SUPER_ADMIN_PHONE', 'SUPER_ADMIN_PASSWORD',
-    'RATE_LIMIT_MAX', 'AUTH_RATE_LIMIT_MAX', 'HOST', 'PORT', 'DATA_DIR', 'FILES_DIR']) delete env[key];
-  return { ...env, ...extra };
-}
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-
-async function waitReady(api: string, server: ChildProcess): Promise<void> {
-  for (let i = 0; i < 300 && server.exitCode === null; i++) {
-    if (await fetch(`${api}/health/ready`).then((r) => r.ok, () => false)) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('the server did not become ready');
-}
 
 /** One script: a marker before each block, so a failure names its block and shows its output alone. */
 function script(): string {
@@ -74,33 +47,23 @@ function failure(output: string, code: number | null, log: string): Error {
 describe.skipIf(missing.length > 0)('the README walkthrough', () => {
   const dir = mkdtempSync(join(tmpdir(), 'foodsave-readme-'));
   const dataDir = join(dir, 'data');
-  let server: ChildProcess | undefined;
+  let server: ChildServer | undefined;
   let api = '';
   let seedOutput = '';
 
   beforeAll(async () => {
     // Only the seed may have the embedded database open while it runs: the server starts after.
-    const seeded = await promisify(execFile)('npm', ['run', '-s', 'seed'], { cwd: root, env: plainEnv({ DATA_DIR: dataDir }) });
+    const seeded = await promisify(execFile)('npm', ['run', '-s', 'seed'], { cwd: root, env: bareEnv({ DATA_DIR: dataDir }) });
     seedOutput = seeded.stdout;
-    const port = await freePort();
-    api = `http://127.0.0.1:${port}/api/v1`;
-    const log = openSync(join(dir, 'server.log'), 'a');
-    // The sources as `npm run dev` runs them: `npm start` would rebuild dist/ under any other server starting from it.
-    server = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-      cwd: root,
-      env: plainEnv({ DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1' }),
-      stdio: ['ignore', log, log],
-    });
-    closeSync(log);
-    await waitReady(api, server);
-  }, 120_000);
+    // The sources as `npm run dev` runs them, as the tests run everything else.
+    server = await spawnServer({ env: bareEnv({ DATA_DIR: dataDir }), logFile: join(dir, 'server.log') });
+    api = server.api;
+    await server.waitReady();
+  }, 2 * READY_TIMEOUT_MS);
 
   afterAll(async () => {
-    if (server && server.exitCode === null) {
-      const exited = new Promise((resolve) => server!.once('exit', resolve));
-      server.kill('SIGTERM');
-      await exited;
-    }
+    await server?.stop();
+    killLeftovers();
     rmSync(dir, { recursive: true, force: true });
   });
 
