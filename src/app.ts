@@ -10,7 +10,7 @@ import type { AppContext } from './context.js';
 import { createDatabase, type Database } from './db/client.js';
 import { installAccessControl } from './http/access.js';
 import { errorForLog, installErrorHandling, sendError } from './http/errors.js';
-import { installMetrics } from './http/metrics.js';
+import { installDependencyMetrics, installMetrics } from './http/metrics.js';
 import { installOpenApi } from './http/openapi.js';
 import { SECURITY_HEADERS } from './http/security-headers.js';
 import type { App } from './http/types.js';
@@ -21,6 +21,7 @@ import { createIdpService } from './modules/auth/idp.service.js';
 import { createOtpService } from './modules/auth/otp.service.js';
 import { createSessionsService } from './modules/auth/sessions.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { createReadiness } from './modules/health/readiness.js';
 import { kycRoutes } from './modules/kyc/kyc.routes.js';
 import { createKycService } from './modules/kyc/kyc.service.js';
 import { createStoreMembersService } from './modules/staff/members.service.js';
@@ -167,7 +168,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
       new AppError(429, 'RATE_LIMITED', `Too many requests; try again in ${Math.ceil(ctx.ttl / 1000)} s`),
   });
   await app.register(multipart, { limits: { fileSize: 5 * 1024 * 1024, files: 10, fields: 20, fieldSize: 10_000 } });
-  installMetrics(app, API_PREFIX, config.METRICS_TOKEN);
+  const metrics = installMetrics(app, API_PREFIX, config.METRICS_TOKEN);
   await installOpenApi(app, API_PREFIX);
 
   const database = await createDatabase(config, { initialData: opts.initialData });
@@ -196,6 +197,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   };
   await ctx.listings.start((err) => app.log.warn({ err }, 'redis subscriber error'));
   ctx.caches.register('listings', () => ctx.listings.dropLocal());
+  installDependencyMetrics(metrics, { database, redis, listings: ctx.listings, caches: ctx.caches });
   await ctx.caches.start((err) => app.log.warn({ err }, 'redis subscriber error'));
   // A successful write to anything public listings show drops the cached listings. onSend runs
   // after the handler, so after its transaction committed, and before the client hears back.
@@ -208,7 +210,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   app.decorate('database', database);
 
   installAccessControl(app, services.sessions.authenticate);
-  await app.register(healthRoutes(database.db, database.kind), { prefix: API_PREFIX });
+  await app.register(healthRoutes(createReadiness(database.db, database.kind, redis)), { prefix: API_PREFIX });
   await app.register(authRoutes(services.auth, services.idp, config.AUTH_RATE_LIMIT_MAX), { prefix: API_PREFIX });
   await app.register(usersRoutes(services.users), { prefix: API_PREFIX });
   await app.register(filesRoutes(ctx.storage, ctx.links, clock), { prefix: API_PREFIX });

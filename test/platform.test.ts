@@ -14,7 +14,7 @@ describe('platform endpoints', () => {
     expect((await call(t.app, 'GET', '/health')).body).toEqual({ success: true, data: { status: 'ok' } });
     const ready = await call(t.app, 'GET', '/health/ready');
     expect(ready.status).toBe(200);
-    expect(ready.body.data).toEqual({ status: 'ready', database: t.app.database.kind });
+    expect(ready.body.data).toMatchObject({ status: 'ready', database: t.app.database.kind, dependencies: { database: { status: 'up' } } });
   });
 
   it('serves an OpenAPI 3.1 document with request and response schemas', async () => {
