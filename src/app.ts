@@ -10,6 +10,7 @@ import type { AppContext } from './context.js';
 import { createDatabase, type Database } from './db/client.js';
 import { installAccessControl } from './http/access.js';
 import { errorForLog, installErrorHandling, sendError } from './http/errors.js';
+import { LazyCompilers } from './http/lazy-compile.js';
 import { installDependencyMetrics, installMetrics } from './http/metrics.js';
 import { installOpenApi } from './http/openapi.js';
 import { SECURITY_HEADERS } from './http/security-headers.js';
@@ -95,6 +96,10 @@ declare module 'fastify' {
   }
 }
 
+const lazyCompilers = new WeakMap<object, LazyCompilers>();
+/** Compiles every validator and serializer not used yet (they compile on first use); answers how many. */
+export const compileEverySchema = (app: App) => lazyCompilers.get(app)?.compileAll() ?? 0;
+
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 // Routes whose writes can change what public supplier and store listings show.
@@ -103,7 +108,9 @@ const changesListings = (url: string | undefined) => url !== undefined && LISTIN
 
 export async function buildApp(opts: BuildOptions): Promise<App> {
   const { config } = opts;
+  const compilers = new LazyCompilers();
   const app = Fastify({
+    schemaController: { compilersFactory: { buildSerializer: compilers.serializerFactory() } },
     logger: {
       level: config.LOG_LEVEL,
       ...(opts.logStream && { stream: opts.logStream }),
@@ -130,7 +137,8 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  installValidation(app);
+  installValidation(app, compilers);
+  lazyCompilers.set(app, compilers);
   installErrorHandling(app);
   // Bodiless POSTs sent with a JSON content type are treated as having no body.
   const parseJson = app.getDefaultJsonParser('error', 'error');

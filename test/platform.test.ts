@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compileEverySchema } from '../src/app.js';
 import { buildTestApp, type TestApp } from './helpers/app.js';
 import { createSignedIn, uniquePhone } from './helpers/factories.js';
 import { call } from './helpers/http.js';
@@ -25,6 +26,12 @@ describe('platform endpoints', () => {
     expect(login.requestBody.content['application/json'].schema.properties).toHaveProperty('phoneNumber');
     expect(login.responses['200']).toBeDefined();
     expect(res.body.paths['/api/v1/auth/me'].get.security).toEqual([{ bearerAuth: [] }]);
+  });
+
+  it('compiles every request validator and response serializer (they compile on first use)', () => {
+    // Each route has a validator per input part and a serializer per status it documents.
+    expect(compileEverySchema(t.app)).toBeGreaterThan(200);
+    expect(compileEverySchema(t.app)).toBe(0);
   });
 
   it('serves the interactive reference page', async () => {

@@ -3,6 +3,7 @@ import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
 import { isValidPhoneNumber } from 'libphonenumber-js';
 import { badRequest, type ErrorDetail } from '../shared/errors.js';
+import type { LazyCompilers } from './lazy-compile.js';
 
 // ajv-formats is published as CommonJS; its default export arrives nested under ESM interop.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
@@ -25,10 +26,10 @@ function makeAjv(options: Options): Ajv {
  * Bodies are JSON and must already carry the right types: no coercion, no silently dropped
  * properties. Query strings and path parameters are text, so they are coerced.
  */
-export function installValidation(app: FastifyInstance): void {
+export function installValidation(app: FastifyInstance, compilers: LazyCompilers): void {
   const body = makeAjv({ coerceTypes: false });
   const text = makeAjv({ coerceTypes: 'array' });
-  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? body : text).compile(schema));
+  app.setValidatorCompiler(({ schema, httpPart }) => compilers.wrap(() => (httpPart === 'body' ? body : text).compile(schema)));
   app.addHook('preValidation', async (req) => {
     // First, before anything walks the request's values: every walk below recurses one level per
     // level of nesting, so the depth limit is what bounds them.
