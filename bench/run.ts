@@ -2,7 +2,7 @@
 // and writes requests/s and p99 latency of each scenario to docs/benchmarks.md.
 import autocannon from 'autocannon';
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -161,5 +161,9 @@ const md = [
   '  is read after a full garbage collection, right after the load and again after 15 s idle.',
   '',
 ].join('\n');
-writeFileSync(new URL('../docs/benchmarks.md', import.meta.url), md);
+// The start-up section is written by `npm run bench:startup` (bench/startup.ts) and kept here.
+const docFile = new URL('../docs/benchmarks.md', import.meta.url);
+const previous = existsSync(docFile) ? readFileSync(docFile, 'utf8') : '';
+const startup = /<!-- startup -->[\s\S]*<!-- \/startup -->/.exec(previous)?.[0];
+writeFileSync(docFile, startup ? `${md}\n${startup}\n` : md);
 process.stdout.write('\nwritten to docs/benchmarks.md\n');
