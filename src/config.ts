@@ -59,6 +59,9 @@ const ConfigSchema = Type.Object({
   DEFAULT_COMMISSION_BPS: Int(1000, 0, 10_000),
 });
 
+/** Every variable the configuration reads (documented in .env.example and the README). */
+export const CONFIG_KEYS = Object.keys(ConfigSchema.properties);
+
 export type Config = Static<typeof ConfigSchema> & {
   JWT_ACCESS_SECRET: string;
   JWT_REFRESH_SECRET: string;
