@@ -1,9 +1,10 @@
 // `npm run seed`: fills the database with the demo accounts, suppliers and stores (src/seed/),
 // on the same database `npm start` uses (DATABASE_URL, or the embedded one in DATA_DIR).
-// The embedded database must not be open in another process: stop the server first.
+// The embedded database must not be open in another process (its lock makes the seed refuse): stop the server first.
 import { buildApp } from '../src/app.js';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { formatReport, runSeed } from '../src/seed/seed.js';
+import { StartupError } from '../src/shared/startup-error.js';
 
 function where(config: { DATABASE_URL?: string; DATA_DIR: string }): string {
   if (!config.DATABASE_URL) return `the embedded database in ${config.DATA_DIR}`;
@@ -41,7 +42,9 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (err: unknown) => {
-    process.stderr.write(`Seeding failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    // A database in use or out of reach is said in one line, as the server says it.
+    const known = err instanceof StartupError;
+    process.stderr.write(`Seeding failed: ${err instanceof Error ? (known ? err.message : (err.stack ?? err.message)) : String(err)}\n`);
     process.exit(1);
   },
 );
