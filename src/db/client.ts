@@ -1,10 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import type { Config } from '../config.js';
 import { StartupError } from '../shared/startup-error.js';
 import { lockDataDir } from './data-dir-lock.js';
@@ -85,8 +82,14 @@ async function createPglite(dataDir: string, initialData?: Blob): Promise<Databa
   };
 }
 
+// Loaded only when used, as the embedded engine is: a start on one database skips the other's driver.
 async function createPostgres(config: Config, url: string): Promise<Database> {
-  await checkConnection(url);
+  const [{ default: pg }, { drizzle: drizzlePg }, { migrate: migratePg }] = await Promise.all([
+    import('pg'),
+    import('drizzle-orm/node-postgres'),
+    import('drizzle-orm/node-postgres/migrator'),
+  ]);
+  await checkConnection(pg, url);
   const pool = new pg.Pool({ connectionString: url, max: config.DATABASE_POOL_MAX });
   // An idle client that loses its connection must not crash the process.
   pool.on('error', () => undefined);
@@ -116,7 +119,7 @@ async function createPostgres(config: Config, url: string): Promise<Database> {
  * One connection before anything else, so that a wrong DATABASE_URL stops the start with one
  * line saying what is wrong (no such database, refused, bad password), never with the password.
  */
-async function checkConnection(url: string): Promise<void> {
+async function checkConnection(pg: typeof import('pg').default, url: string): Promise<void> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
   client.on('error', () => undefined);
   try {
