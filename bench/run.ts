@@ -161,9 +161,11 @@ const md = [
   '  is read after a full garbage collection, right after the load and again after 15 s idle.',
   '',
 ].join('\n');
-// The start-up section is written by `npm run bench:startup` (bench/startup.ts) and kept here.
+// The start-up and job-queue sections are written by `npm run bench:startup` and `npm run bench:jobs` and kept.
 const docFile = new URL('../docs/benchmarks.md', import.meta.url);
 const previous = existsSync(docFile) ? readFileSync(docFile, 'utf8') : '';
-const startup = /<!-- startup -->[\s\S]*<!-- \/startup -->/.exec(previous)?.[0];
-writeFileSync(docFile, startup ? `${md}\n${startup}\n` : md);
+const kept = [/<!-- startup -->[\s\S]*<!-- \/startup -->/, /<!-- jobs-bench:begin -->[\s\S]*<!-- jobs-bench:end -->/]
+  .map((re) => re.exec(previous)?.[0])
+  .filter((s): s is string => s !== undefined);
+writeFileSync(docFile, [md, ...kept].join('\n') + (kept.length ? '\n' : ''));
 process.stdout.write('\nwritten to docs/benchmarks.md\n');

@@ -6,7 +6,11 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify from 'fastify';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
+import { enableAfterCommit } from './db/after-commit.js';
 import { createDatabase, type Database } from './db/client.js';
+import { EventBus } from './jobs/events.js';
+import { createMessages, PayloadSealer } from './jobs/messages.js';
+import { createJobQueue, type JobQueue } from './jobs/queue.js';
 import { installAccessControl } from './http/access.js';
 import { errorForLog, installErrorHandling, sendError } from './http/errors.js';
 import { LazyCompilers } from './http/lazy-compile.js';
@@ -40,7 +44,6 @@ import { usersRoutes } from './modules/users/users.routes.js';
 import { createUsersService } from './modules/users/users.service.js';
 import { createEmail } from './providers/email/email.js';
 import { createIdentityProvider } from './providers/idp/idp.js';
-import { Outbound } from './providers/outbound.js';
 import { createSms } from './providers/sms/sms.js';
 import { FileLinks, filesRoot, LocalFileStorage } from './providers/storage/storage.js';
 import { filesRoutes } from './modules/files/files.routes.js';
@@ -64,6 +67,11 @@ export interface BuildOptions {
   initialData?: Blob;
   /** Where log lines go (default standard output). */
   logStream?: { write(line: string): void };
+  /**
+   * `worker`: the process `npm run worker` starts. Every service and job handler is built as in the
+   * API, but the only routes are health and metrics (for the orchestrator and the job metrics).
+   */
+  role?: 'api' | 'worker';
 }
 
 function buildServices(ctx: AppContext) {
@@ -92,6 +100,8 @@ declare module 'fastify' {
     ctx: AppContext;
     services: Services;
     database: Database;
+    jobs: JobQueue;
+    events: EventBus;
   }
 }
 
@@ -104,6 +114,18 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 // Routes whose writes can change what public supplier and store listings show.
 const LISTING_WRITERS = ['/suppliers/', '/supplier/', '/admin/suppliers', '/admin/kyc', '/admin/users', '/stores'].map((p) => `${API_PREFIX}${p}`);
 const changesListings = (url: string | undefined) => url !== undefined && LISTING_WRITERS.some((p) => url.startsWith(p));
+
+async function registerApiRoutes(app: App, services: Services, ctx: AppContext, config: Config): Promise<void> {
+  await app.register(authRoutes(services.auth, services.idp, config.AUTH_RATE_LIMIT_MAX), { prefix: API_PREFIX });
+  await app.register(usersRoutes(services.users), { prefix: API_PREFIX });
+  await app.register(filesRoutes(ctx.storage, ctx.links, ctx.clock), { prefix: API_PREFIX });
+  await app.register(suppliersRoutes(services.suppliers), { prefix: API_PREFIX });
+  await app.register(suppliersAdminRoutes(services.suppliersAdmin), { prefix: API_PREFIX });
+  await app.register(kycRoutes(services.kyc), { prefix: API_PREFIX });
+  await app.register(storesRoutes(services.stores), { prefix: API_PREFIX });
+  await app.register(staffRoutes(services.staff), { prefix: API_PREFIX });
+  await app.register(settingsRoutes(services.settings), { prefix: API_PREFIX });
+}
 
 export async function buildApp(opts: BuildOptions): Promise<App> {
   const { config } = opts;
@@ -180,19 +202,25 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
 
   const database = await createDatabase(config, { initialData: opts.initialData });
   if (opts.migrate !== false) await database.migrate();
-  const outbound = new Outbound(app.log);
-  app.addHook('onRequest', (req, _reply, done) => outbound.withLogger(req.log, done));
+  enableAfterCommit(database.db);
   const clock = opts.clock ?? systemClock;
+  const jobs = createJobQueue({ config, database, clock, log: app.log, metrics });
+  const events = new EventBus(jobs, database.db, clock);
+  const sms = createSms(config, app.log);
+  const email = createEmail(config, app.log);
+  const sealer = new PayloadSealer(config.JOBS_PAYLOAD_KEY ?? createHmac('sha256', config.OTP_SECRET).update('job-payloads').digest('hex'));
   const ctx: AppContext = {
     config,
     db: database.db,
     clock,
     log: app.log,
     redis,
-    sms: createSms(config, app.log),
-    email: createEmail(config, app.log),
+    sms,
+    email,
     idp: createIdentityProvider(config, clock),
-    outbound,
+    messages: createMessages(jobs, { sms, email }, sealer),
+    jobs,
+    events,
     storage: new LocalFileStorage(filesRoot(config.FILES_DIR, config.DATA_DIR)),
     links: new FileLinks(
       config.FILES_SIGNING_SECRET ?? createHmac('sha256', config.JWT_ACCESS_SECRET).update('file-links').digest('hex'),
@@ -215,21 +243,20 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   app.decorate('ctx', ctx);
   app.decorate('services', services);
   app.decorate('database', database);
+  app.decorate('jobs', jobs);
+  app.decorate('events', events);
 
   installAccessControl(app, services.sessions.authenticate);
   await app.register(healthRoutes(createReadiness(database.db, database.kind, redis)), { prefix: API_PREFIX });
-  await app.register(authRoutes(services.auth, services.idp, config.AUTH_RATE_LIMIT_MAX), { prefix: API_PREFIX });
-  await app.register(usersRoutes(services.users), { prefix: API_PREFIX });
-  await app.register(filesRoutes(ctx.storage, ctx.links, clock), { prefix: API_PREFIX });
-  await app.register(suppliersRoutes(services.suppliers), { prefix: API_PREFIX });
-  await app.register(suppliersAdminRoutes(services.suppliersAdmin), { prefix: API_PREFIX });
-  await app.register(kycRoutes(services.kyc), { prefix: API_PREFIX });
-  await app.register(storesRoutes(services.stores), { prefix: API_PREFIX });
-  await app.register(staffRoutes(services.staff), { prefix: API_PREFIX });
-  await app.register(settingsRoutes(services.settings), { prefix: API_PREFIX });
+  if (opts.role !== 'worker') await registerApiRoutes(app, services, ctx, config);
 
+  // Handlers and subscriptions are all registered by now: the queue starts with the app.
+  app.addHook('onReady', async () => {
+    await jobs.start();
+  });
   app.addHook('onClose', async () => {
-    await outbound.drain();
+    // Waits for the jobs running here; what is left waiting stays in the database for the next worker.
+    await jobs.stop();
     await ctx.listings.close();
     await ctx.caches.close();
     ctx.email.close();

@@ -1,3 +1,4 @@
+import type { PGlite } from '@electric-sql/pglite';
 import { sql, type SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { mkdirSync } from 'node:fs';
@@ -20,6 +21,8 @@ export interface Database {
   pool?(): { total: number; idle: number; waiting: number };
   /** The embedded database's files as one archive (tests start each app from a migrated copy). */
   dump?(): Promise<Blob>;
+  /** The embedded engine itself (the job queue talks to it through an adapter). */
+  pglite?: PGlite;
 }
 
 export interface DatabaseOptions {
@@ -79,6 +82,7 @@ async function createPglite(dataDir: string, initialData?: Blob): Promise<Databa
       }
     },
     dump: () => client.dumpDataDir('none'),
+    pglite: client,
   };
 }
 

@@ -1,3 +1,4 @@
+import type { Executor } from '../../db/client.js';
 import type { AppContext } from '../../context.js';
 import type { OtpChannel, OtpPurpose } from '../../db/schema/users.js';
 import type { AuthUser } from '../../http/access.js';
@@ -40,8 +41,8 @@ export function createAuthService(ctx: AppContext, deps: { users: UsersService; 
     if (!u.verifiedAt) throw forbidden('ACCOUNT_NOT_VERIFIED', 'Verify your phone number before signing in');
   }
 
-  async function signIn(u: UserRecord, client: ClientInfo): Promise<AuthResult> {
-    const { at, ...pair } = await sessions.openAtSignIn(u.id, client);
+  async function signIn(u: UserRecord, client: ClientInfo, ex?: Executor): Promise<AuthResult> {
+    const { at, ...pair } = await sessions.openAtSignIn(u.id, client, ex);
     return { user: toUserView({ ...u, lastLoginAt: at }), ...pair };
   }
 
@@ -55,8 +56,7 @@ export function createAuthService(ctx: AppContext, deps: { users: UsersService; 
   async function sendCode(channel: OtpChannel, destination: string, purpose: OtpPurpose, user: UserRecord | undefined, resend = false) {
     const recipient = user && MAY_RECEIVE[purpose](user, channel) ? user.id : null;
     const replaceOnly = resend && !RESEND_MAY_START[purpose];
-    const deliver = await ctx.db.transaction((tx) => otp.issue(tx, { channel, destination, purpose }, recipient, { replaceOnly }));
-    deliver();
+    await ctx.db.transaction((tx) => otp.issue(tx, { channel, destination, purpose }, recipient, { replaceOnly }));
     return SENT;
   }
 
@@ -81,7 +81,7 @@ export function createAuthService(ctx: AppContext, deps: { users: UsersService; 
       const email = body.email ? normalizeEmail(body.email) : null;
       const passwordHash = await hashPassword(body.password);
       const target = { channel: 'sms', destination: phoneNumber, purpose: 'registration' } as const;
-      const { user, deliver } = await ctx.db.transaction(async (tx) => {
+      const user = await ctx.db.transaction(async (tx) => {
         // Two registrations of one phone take turns, so the second sees the first one's code.
         await otp.lockDestination(tx, phoneNumber);
         const existing = await users.findByPhone(phoneNumber, tx);
@@ -96,10 +96,9 @@ export function createAuthService(ctx: AppContext, deps: { users: UsersService; 
         const saved = existing
           ? await users.update(tx, existing.id, { ...fields, emailVerifiedAt: null })
           : await users.create(tx, { ...fields, phoneNumber, verified: false });
-        const deliver = await otp.issue(tx, target, saved.id);
-        return { user: saved, deliver };
+        await otp.issue(tx, target, saved.id);
+        return saved;
       });
-      deliver();
       return { userId: user.id, phoneNumber };
     },
 
@@ -173,6 +172,7 @@ export function createAuthService(ctx: AppContext, deps: { users: UsersService; 
         await otp.consume(tx, record);
         await users.update(tx, user.id, { passwordHash });
         await sessions.revokeAllForUser(tx, user.id, 'password_reset');
+        await ctx.events.publish(tx, 'users.password_changed', { userId: user.id });
       });
       return { message: 'Password changed; sign in with the new password' };
     },
@@ -189,6 +189,7 @@ export function createAuthService(ctx: AppContext, deps: { users: UsersService; 
       await ctx.db.transaction(async (tx) => {
         await users.update(tx, actor.id, { passwordHash });
         await sessions.revokeAllForUser(tx, actor.id, 'password_changed', actor.sessionId);
+        await ctx.events.publish(tx, 'users.password_changed', { userId: actor.id });
       });
       return { message: 'Password changed; your other sessions have been signed out' };
     },
