@@ -35,11 +35,15 @@ import { suppliersAdminRoutes } from './modules/suppliers/suppliers-admin.routes
 import { createSuppliersAdminService } from './modules/suppliers/suppliers-admin.service.js';
 import { suppliersRoutes } from './modules/suppliers/suppliers.routes.js';
 import { createSuppliersService, type SuppliersDeps } from './modules/suppliers/suppliers.service.js';
+import { NotificationStream } from './modules/notifications/notification-stream.js';
+import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
+import { createNotificationsService } from './modules/notifications/notifications.service.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { createUsersService } from './modules/users/users.service.js';
 import { createEmail } from './providers/email/email.js';
 import { createIdentityProvider } from './providers/idp/idp.js';
 import { Outbound } from './providers/outbound.js';
+import { createPush } from './providers/push/push.js';
 import { createSms } from './providers/sms/sms.js';
 import { FileLinks, filesRoot, LocalFileStorage } from './providers/storage/storage.js';
 import { filesRoutes } from './modules/files/files.routes.js';
@@ -64,7 +68,7 @@ export interface BuildOptions {
   logStream?: { write(line: string): void };
 }
 
-function buildServices(ctx: AppContext) {
+function buildServices(ctx: AppContext, stream: NotificationStream) {
   const settings = createSettingsService(ctx);
   const sessions = createSessionsService(ctx);
   const otp = createOtpService(ctx);
@@ -81,7 +85,9 @@ function buildServices(ctx: AppContext) {
   const stores = createStoresService(ctx, { suppliers, members: storeMembers });
   suppliersDeps.stores = stores;
   const staff = createStaffService(ctx, { stores, users, suppliers, members: storeMembers });
-  return { settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff };
+  const notifications = createNotificationsService(ctx, stream);
+  sessions.onRevoked(notifications.forgetSessions);
+  return { settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, notifications };
 }
 export type Services = ReturnType<typeof buildServices>;
 
@@ -177,6 +183,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     sms: createSms(config, app.log),
     email: createEmail(config, app.log),
     idp: createIdentityProvider(config, clock),
+    push: createPush(config, app.log, clock),
     outbound,
     storage: new LocalFileStorage(filesRoot(config.FILES_DIR, config.DATA_DIR)),
     links: new FileLinks(
@@ -195,7 +202,11 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   app.addHook('onSend', async (req, reply) => {
     if (req.method !== 'GET' && req.method !== 'HEAD' && reply.statusCode < 400 && changesListings(req.routeOptions.url)) ctx.listings.changed();
   });
-  const services = buildServices(ctx);
+  const stream = new NotificationStream(redis);
+  await stream.start((err) => app.log.warn({ err }, 'redis subscriber error'));
+  // Open event streams never end on their own: close them before the server waits for its connections.
+  app.addHook('preClose', async () => stream.closeAll());
+  const services = buildServices(ctx, stream);
   app.decorate('ctx', ctx);
   app.decorate('services', services);
   app.decorate('database', database);
@@ -211,11 +222,13 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(storesRoutes(services.stores), { prefix: API_PREFIX });
   await app.register(staffRoutes(services.staff), { prefix: API_PREFIX });
   await app.register(settingsRoutes(services.settings), { prefix: API_PREFIX });
+  await app.register(notificationsRoutes(services.notifications, stream), { prefix: API_PREFIX });
 
   app.addHook('onClose', async () => {
     await outbound.drain();
     await ctx.listings.close();
     await ctx.caches.close();
+    await stream.close();
     ctx.email.close();
     await database.close();
     await redis?.quit().catch(() => undefined);

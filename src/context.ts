@@ -5,6 +5,7 @@ import type { Db } from './db/client.js';
 import type { EmailSender } from './providers/email/email.js';
 import type { IdentityProvider } from './providers/idp/idp.js';
 import type { Outbound } from './providers/outbound.js';
+import type { PushSender } from './providers/push/push.js';
 import type { SmsSender } from './providers/sms/sms.js';
 import type { FileLinks, FileStorage } from './providers/storage/storage.js';
 import type { CacheRegistry } from './shared/cache-registry.js';
@@ -22,6 +23,7 @@ export interface AppContext {
   sms: SmsSender;
   email: EmailSender;
   idp: IdentityProvider | null;
+  push: PushSender;
   outbound: Outbound;
   storage: FileStorage;
   links: FileLinks;

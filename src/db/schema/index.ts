@@ -1,5 +1,6 @@
 export * from './audit.js';
 export * from './kyc.js';
+export * from './notifications.js';
 export * from './settings.js';
 export * from './staff.js';
 export * from './stores.js';
