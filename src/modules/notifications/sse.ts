@@ -21,6 +21,7 @@ export function openStream(req: FastifyRequest, reply: FastifyReply, stream: Not
     'cache-control': 'no-cache, no-transform',
     connection: 'keep-alive',
     'x-accel-buffering': 'no',
+    'x-request-id': req.id,
   });
   res.write(`retry: 5000\n${frame({ event: 'unread', data: { count: unread } })}`);
   const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
