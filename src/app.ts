@@ -7,7 +7,10 @@ import Fastify from 'fastify';
 import { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
+import { enableAfterCommit } from './db/after-commit.js';
 import { createDatabase, type Database } from './db/client.js';
+import { EventBus } from './jobs/events.js';
+import { createJobQueue, type JobQueue } from './jobs/queue.js';
 import { installAccessControl } from './http/access.js';
 import { errorForLog, installErrorHandling, sendError } from './http/errors.js';
 import { installMetrics } from './http/metrics.js';
@@ -96,6 +99,8 @@ declare module 'fastify' {
     ctx: AppContext;
     services: Services;
     database: Database;
+    jobs: JobQueue;
+    events: EventBus;
   }
 }
 
@@ -166,14 +171,17 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
       new AppError(429, 'RATE_LIMITED', `Too many requests; try again in ${Math.ceil(ctx.ttl / 1000)} s`),
   });
   await app.register(multipart, { limits: { fileSize: 5 * 1024 * 1024, files: 10, fields: 20, fieldSize: 10_000 } });
-  installMetrics(app, API_PREFIX, config.METRICS_TOKEN);
+  const metrics = installMetrics(app, API_PREFIX, config.METRICS_TOKEN);
   await installOpenApi(app, API_PREFIX);
 
   const database = await createDatabase(config, { initialData: opts.initialData });
   if (opts.migrate !== false) await database.migrate();
+  enableAfterCommit(database.db);
   const outbound = new Outbound(app.log);
   app.addHook('onRequest', (req, _reply, done) => outbound.withLogger(req.log, done));
   const clock = opts.clock ?? systemClock;
+  const jobs = createJobQueue({ config, database, clock, log: app.log, metrics });
+  const events = new EventBus(jobs, database.db, clock);
   const ctx: AppContext = {
     config,
     db: database.db,
@@ -185,6 +193,8 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     idp: createIdentityProvider(config, clock),
     push: createPush(config, app.log, clock),
     outbound,
+    jobs,
+    events,
     storage: new LocalFileStorage(filesRoot(config.FILES_DIR, config.DATA_DIR)),
     links: new FileLinks(
       config.FILES_SIGNING_SECRET ?? createHmac('sha256', config.JWT_ACCESS_SECRET).update('file-links').digest('hex'),
@@ -210,6 +220,8 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   app.decorate('ctx', ctx);
   app.decorate('services', services);
   app.decorate('database', database);
+  app.decorate('jobs', jobs);
+  app.decorate('events', events);
 
   installAccessControl(app, services.sessions.authenticate);
   await app.register(healthRoutes(database.db, database.kind), { prefix: API_PREFIX });
@@ -224,7 +236,13 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(settingsRoutes(services.settings), { prefix: API_PREFIX });
   await app.register(notificationsRoutes(services.notifications, stream), { prefix: API_PREFIX });
 
+  // Handlers and subscriptions are all registered by now: the queue starts with the app.
+  app.addHook('onReady', async () => {
+    await jobs.start();
+  });
   app.addHook('onClose', async () => {
+    // Waits for the jobs running here; what is left waiting stays in the database for the next worker.
+    await jobs.stop();
     await outbound.drain();
     await ctx.listings.close();
     await ctx.caches.close();

@@ -2,6 +2,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import type { Db } from './db/client.js';
+import type { Events } from './jobs/events.js';
+import type { Jobs } from './jobs/queue.js';
 import type { EmailSender } from './providers/email/email.js';
 import type { IdentityProvider } from './providers/idp/idp.js';
 import type { Outbound } from './providers/outbound.js';
@@ -25,6 +27,10 @@ export interface AppContext {
   idp: IdentityProvider | null;
   push: PushSender;
   outbound: Outbound;
+  /** Durable jobs (pg-boss): enqueue with `{ tx }` inside a transaction so the job commits with it. */
+  jobs: Jobs;
+  /** Domain events, published inside the business transaction and handled after commit. */
+  events: Events;
   storage: FileStorage;
   links: FileLinks;
   workInProgress: WorkInProgress;
