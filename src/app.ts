@@ -38,6 +38,7 @@ import { suppliersAdminRoutes } from './modules/suppliers/suppliers-admin.routes
 import { createSuppliersAdminService } from './modules/suppliers/suppliers-admin.service.js';
 import { suppliersRoutes } from './modules/suppliers/suppliers.routes.js';
 import { createSuppliersService, type SuppliersDeps } from './modules/suppliers/suppliers.service.js';
+import { subscribeToAccountEvents } from './modules/notifications/account-events.js';
 import { NotificationStream } from './modules/notifications/notification-stream.js';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
 import { createNotificationsService } from './modules/notifications/notifications.service.js';
@@ -88,8 +89,9 @@ function buildServices(ctx: AppContext, stream: NotificationStream) {
   const stores = createStoresService(ctx, { suppliers, members: storeMembers });
   suppliersDeps.stores = stores;
   const staff = createStaffService(ctx, { stores, users, suppliers, members: storeMembers });
-  const notifications = createNotificationsService(ctx, stream);
+  const notifications = createNotificationsService(ctx, { users, stream });
   sessions.onRevoked(notifications.forgetSessions);
+  subscribeToAccountEvents(ctx.events, ctx.db, notifications);
   return { settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, notifications };
 }
 export type Services = ReturnType<typeof buildServices>;

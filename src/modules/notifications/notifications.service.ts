@@ -1,16 +1,19 @@
 import type { AppContext } from '../../context.js';
+import { afterCommit } from '../../db/after-commit.js';
 import type { Executor } from '../../db/client.js';
 import type { AuthUser } from '../../http/access.js';
 import { AppError, notFound, type ErrorDetail } from '../../shared/errors.js';
 import { uuidv7 } from '../../shared/ids.js';
 import { pageMeta, pageOffset } from '../../shared/schemas.js';
 import { resolveTimezone, unknownTimezone } from '../../shared/time-zones.js';
-import { CATEGORIES, CHANNELS } from './notification-types.js';
+import type { UsersService } from '../users/users.service.js';
+import { EMAIL_JOB, PUSH_JOB, registerDeliveryJobs, SMS_JOB, type PushJob } from './delivery.js';
+import { CATEGORIES, CHANNELS, definitionOf, isNotificationType, type NotificationType } from './notification-types.js';
 import type { NotificationStream } from './notification-stream.js';
 import * as repo from './notifications.repository.js';
 import type { DeviceTokenRecord, NotificationRecord } from './notifications.repository.js';
 import type { DeviceTokenBody, DeviceTokenView, ListQuery, NotificationView, PreferencesPatch, PreferencesView } from './notifications.schemas.js';
-import { DEFAULT_TIMEZONE, LOCKED, toPreferencesView } from './preferences.js';
+import { DEFAULT_TIMEZONE, LOCKED, secondsUntilQuietEnds, toPreferencesView } from './preferences.js';
 
 /** A user keeps at most this many device tokens; registering one more drops the oldest. */
 export const MAX_DEVICE_TOKENS = 10;
@@ -40,8 +43,61 @@ const toTokenView = (r: DeviceTokenRecord): DeviceTokenView => ({
 export type NotificationsService = ReturnType<typeof createNotificationsService>;
 
 /** A user's notifications, preferences and devices; `notify` for the other modules. */
-export function createNotificationsService(ctx: AppContext, stream: NotificationStream) {
+export interface NotifyOptions {
+  /**
+   * What caused it (an event id): a second notify with the same key for the same user answers
+   * the first notification and sends nothing, so a retried event handler notifies once.
+   */
+  sourceKey?: string;
+}
+
+export function createNotificationsService(ctx: AppContext, deps: { users: UsersService; stream: NotificationStream }) {
+  const { stream } = deps;
   const now = () => ctx.clock.now();
+  registerDeliveryJobs(ctx, deps.users);
+
+  /**
+   * Writes the in-app notification inside the caller's transaction and enqueues, in the same
+   * transaction, its push, SMS and email as the user's preferences say (push held until quiet
+   * hours end). Security messages go out on push and email at once whatever the preferences.
+   * Open streams hear of it after commit.
+   */
+  async function notify(tx: Executor, userId: string, type: NotificationType, data: Record<string, unknown> = {}, opts: NotifyOptions = {}): Promise<NotificationView> {
+    if (!isNotificationType(type)) throw new Error(`unknown notification type ${String(type)}`);
+    const def = definitionOf(type);
+    const { row, created } = await repo.insertNotification(tx, {
+      id: uuidv7(),
+      userId,
+      type,
+      category: def.category,
+      title: def.title(data),
+      body: def.body(data),
+      data,
+      sourceKey: opts.sourceKey ?? null,
+      createdAt: now(),
+    });
+    const view = toNotificationView(row);
+    if (!created) return view;
+
+    const prefs = await repo.findPreferences(tx, userId);
+    const { channels, quietHours } = toPreferencesView(prefs);
+    const on = def.security ? { ...channels[def.category], push: true, email: true } : channels[def.category];
+    const job = { notificationId: row.id };
+    if (on.push) {
+      const hold = def.security ? 0 : secondsUntilQuietEnds(row.createdAt, quietHours);
+      await ctx.jobs.send(PUSH_JOB, { ...job, attempt: 1 } satisfies PushJob, { tx, startAfterSeconds: hold });
+    }
+    if (on.sms) await ctx.jobs.send(SMS_JOB, job, { tx });
+    if (on.email) await ctx.jobs.send(EMAIL_JOB, job, { tx });
+    if (stream.connections > 0 || ctx.redis) {
+      const unread = await repo.countUnread(tx, userId);
+      afterCommit(tx, () => {
+        stream.publish(userId, { event: 'notification', data: view });
+        stream.publish(userId, { event: 'unread', data: { count: unread } });
+      });
+    }
+    return view;
+  }
 
   /** Tells the user's open streams the new unread count (after a change that committed). */
   async function announceUnread(userId: string): Promise<void> {
@@ -50,6 +106,8 @@ export function createNotificationsService(ctx: AppContext, stream: Notification
   }
 
   return {
+    notify,
+
     async list(actor: AuthUser, q: ListQuery) {
       const { items, total } = await repo.listNotifications(ctx.db, actor.id, { unread: q.unread, category: q.category }, q.limit, pageOffset(q));
       return { items: items.map(toNotificationView), meta: pageMeta(q, total) };
