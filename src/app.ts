@@ -10,6 +10,7 @@ import type { AppContext } from './context.js';
 import { enableAfterCommit } from './db/after-commit.js';
 import { createDatabase, type Database } from './db/client.js';
 import { EventBus } from './jobs/events.js';
+import { createMessages, PayloadSealer } from './jobs/messages.js';
 import { createJobQueue, type JobQueue } from './jobs/queue.js';
 import { installAccessControl } from './http/access.js';
 import { errorForLog, installErrorHandling, sendError } from './http/errors.js';
@@ -46,7 +47,6 @@ import { usersRoutes } from './modules/users/users.routes.js';
 import { createUsersService } from './modules/users/users.service.js';
 import { createEmail } from './providers/email/email.js';
 import { createIdentityProvider } from './providers/idp/idp.js';
-import { Outbound } from './providers/outbound.js';
 import { createPush } from './providers/push/push.js';
 import { createSms } from './providers/sms/sms.js';
 import { FileLinks, filesRoot, LocalFileStorage } from './providers/storage/storage.js';
@@ -179,22 +179,23 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   const database = await createDatabase(config, { initialData: opts.initialData });
   if (opts.migrate !== false) await database.migrate();
   enableAfterCommit(database.db);
-  const outbound = new Outbound(app.log);
-  app.addHook('onRequest', (req, _reply, done) => outbound.withLogger(req.log, done));
   const clock = opts.clock ?? systemClock;
   const jobs = createJobQueue({ config, database, clock, log: app.log, metrics });
   const events = new EventBus(jobs, database.db, clock);
+  const sms = createSms(config, app.log);
+  const email = createEmail(config, app.log);
+  const sealer = new PayloadSealer(config.JOBS_PAYLOAD_KEY ?? createHmac('sha256', config.OTP_SECRET).update('job-payloads').digest('hex'));
   const ctx: AppContext = {
     config,
     db: database.db,
     clock,
     log: app.log,
     redis,
-    sms: createSms(config, app.log),
-    email: createEmail(config, app.log),
+    sms,
+    email,
     idp: createIdentityProvider(config, clock),
     push: createPush(config, app.log, clock),
-    outbound,
+    messages: createMessages(jobs, { sms, email }, sealer),
     jobs,
     events,
     storage: new LocalFileStorage(filesRoot(config.FILES_DIR, config.DATA_DIR)),
@@ -245,7 +246,6 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   app.addHook('onClose', async () => {
     // Waits for the jobs running here; what is left waiting stays in the database for the next worker.
     await jobs.stop();
-    await outbound.drain();
     await ctx.listings.close();
     await ctx.caches.close();
     await stream.close();

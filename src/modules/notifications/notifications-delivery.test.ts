@@ -71,11 +71,12 @@ describe('notify', () => {
     expect((await setPrefs(u.token, { channels: { system: { push: false, sms: true, email: true } } })).status).toBe(200);
     const sentBefore = t.mail.count(u.user.email!);
     await notify(u.user.id, 'system_announcement', { title: 'Maintenance', message: 'Ce soir à 23 h' });
-    await drain();
-    expect(fcm.to(u.devices[0]!)).toHaveLength(0);
+    // The workers are woken at commit; waiting on the fake gateways leaves them the event loop.
     expect((await t.sms.waitFor(u.user.phoneNumber!)).body).toBe('Maintenance : Ce soir à 23 h');
     const mail = await t.mail.waitFor(u.user.email!, sentBefore);
     expect(mail.raw).toMatch(/Subject: Maintenance/);
+    await drain();
+    expect(fcm.to(u.devices[0]!)).toHaveLength(0);
     expect((await call(t.app, 'GET', '/notifications/unread-count', { token: u.token })).body.data.count).toBe(1);
   });
 
