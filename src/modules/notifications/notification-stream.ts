@@ -17,6 +17,7 @@ type Listener = (e: StreamEvent) => void;
 export class NotificationStream {
   private readonly listeners = new Map<string, Set<Listener>>();
   private readonly closers = new Set<() => void>();
+  private readonly everyEvent: ((userId: string, e: StreamEvent) => void)[] = [];
   private subscriber: Redis | null = null;
 
   constructor(private readonly redis: Redis | null) {}
@@ -40,6 +41,11 @@ export class NotificationStream {
     // Nobody listens anywhere when no instance has subscribers; Redis cannot tell, so always send.
     if (this.redis) this.redis.publish(CHANNEL, JSON.stringify({ userId, ...event })).catch(() => undefined);
     else this.dispatch(userId, event);
+  }
+
+  /** Hears every user's events on this instance, wherever they were produced (cache invalidation). */
+  onEveryEvent(listener: (userId: string, e: StreamEvent) => void): void {
+    this.everyEvent.push(listener);
   }
 
   /** Listens to a user's events; `close` is called at shutdown. Returns the unsubscribe function. */
@@ -70,6 +76,7 @@ export class NotificationStream {
   }
 
   private dispatch(userId: string, event: StreamEvent): void {
+    for (const l of this.everyEvent) l(userId, event);
     for (const l of this.listeners.get(userId) ?? []) l(event);
   }
 }

@@ -9,6 +9,7 @@ import { resolveTimezone, unknownTimezone } from '../../shared/time-zones.js';
 import type { UsersService } from '../users/users.service.js';
 import { EMAIL_JOB, PUSH_JOB, registerDeliveryJobs, SMS_JOB, type PushJob } from './delivery.js';
 import { CATEGORIES, CHANNELS, definitionOf, isNotificationType, type NotificationType } from './notification-types.js';
+import { InboxCache } from './inbox-cache.js';
 import type { NotificationStream } from './notification-stream.js';
 import * as repo from './notifications.repository.js';
 import type { DeviceTokenRecord, NotificationRecord } from './notifications.repository.js';
@@ -55,6 +56,10 @@ export function createNotificationsService(ctx: AppContext, deps: { users: Users
   const { stream } = deps;
   const now = () => ctx.clock.now();
   registerDeliveryJobs(ctx, deps.users);
+  // With Redis every change reaches every instance; without, another instance's change shows within 5 s.
+  const cache = new InboxCache(ctx.clock, ctx.redis ? 60_000 : 5_000);
+  ctx.caches.register('notifications', () => cache.dropAll());
+  stream.onEveryEvent((userId) => cache.drop(userId));
 
   /**
    * Writes the in-app notification inside the caller's transaction and enqueues, in the same
@@ -89,18 +94,18 @@ export function createNotificationsService(ctx: AppContext, deps: { users: Users
     }
     if (on.sms) await ctx.jobs.send(SMS_JOB, job, { tx });
     if (on.email) await ctx.jobs.send(EMAIL_JOB, job, { tx });
-    if (stream.connections > 0 || ctx.redis) {
-      const unread = await repo.countUnread(tx, userId);
-      afterCommit(tx, () => {
-        stream.publish(userId, { event: 'notification', data: view });
-        stream.publish(userId, { event: 'unread', data: { count: unread } });
-      });
-    }
+    const unread = stream.connections > 0 || ctx.redis ? await repo.countUnread(tx, userId) : undefined;
+    afterCommit(tx, () => {
+      cache.drop(userId);
+      stream.publish(userId, { event: 'notification', data: view });
+      if (unread !== undefined) stream.publish(userId, { event: 'unread', data: { count: unread } });
+    });
     return view;
   }
 
   /** Tells the user's open streams the new unread count (after a change that committed). */
   async function announceUnread(userId: string): Promise<void> {
+    cache.drop(userId);
     if (stream.connections === 0 && !ctx.redis) return;
     stream.publish(userId, { event: 'unread', data: { count: await repo.countUnread(ctx.db, userId) } });
   }
@@ -109,12 +114,14 @@ export function createNotificationsService(ctx: AppContext, deps: { users: Users
     notify,
 
     async list(actor: AuthUser, q: ListQuery) {
-      const { items, total } = await repo.listNotifications(ctx.db, actor.id, { unread: q.unread, category: q.category }, q.limit, pageOffset(q));
-      return { items: items.map(toNotificationView), meta: pageMeta(q, total) };
+      return cache.get(actor.id, `list:${q.unread === true}:${q.category ?? ''}:${q.page}:${q.limit}`, async () => {
+        const { items, total } = await repo.listNotifications(ctx.db, actor.id, { unread: q.unread, category: q.category }, q.limit, pageOffset(q));
+        return { items: items.map(toNotificationView), meta: pageMeta(q, total) };
+      });
     },
 
     async unreadCount(actor: AuthUser) {
-      return { count: await repo.countUnread(ctx.db, actor.id) };
+      return cache.get(actor.id, 'unread', async () => ({ count: await repo.countUnread(ctx.db, actor.id) }));
     },
 
     async markRead(actor: AuthUser, id: string) {
