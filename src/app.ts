@@ -70,6 +70,11 @@ export interface BuildOptions {
   initialData?: Blob;
   /** Where log lines go (default standard output). */
   logStream?: { write(line: string): void };
+  /**
+   * `worker`: the process `npm run worker` starts. Every service and job handler is built as in the
+   * API, but the only routes are health and metrics (for the orchestrator and the job metrics).
+   */
+  role?: 'api' | 'worker';
 }
 
 function buildServices(ctx: AppContext, stream: NotificationStream) {
@@ -111,6 +116,19 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 // Routes whose writes can change what public supplier and store listings show.
 const LISTING_WRITERS = ['/suppliers/', '/supplier/', '/admin/suppliers', '/admin/kyc', '/admin/users', '/stores'].map((p) => `${API_PREFIX}${p}`);
 const changesListings = (url: string | undefined) => url !== undefined && LISTING_WRITERS.some((p) => url.startsWith(p));
+
+async function registerApiRoutes(app: App, services: Services, ctx: AppContext, config: Config, stream: NotificationStream): Promise<void> {
+  await app.register(authRoutes(services.auth, services.idp, config.AUTH_RATE_LIMIT_MAX), { prefix: API_PREFIX });
+  await app.register(usersRoutes(services.users), { prefix: API_PREFIX });
+  await app.register(filesRoutes(ctx.storage, ctx.links, ctx.clock), { prefix: API_PREFIX });
+  await app.register(suppliersRoutes(services.suppliers), { prefix: API_PREFIX });
+  await app.register(suppliersAdminRoutes(services.suppliersAdmin), { prefix: API_PREFIX });
+  await app.register(kycRoutes(services.kyc), { prefix: API_PREFIX });
+  await app.register(storesRoutes(services.stores), { prefix: API_PREFIX });
+  await app.register(staffRoutes(services.staff), { prefix: API_PREFIX });
+  await app.register(settingsRoutes(services.settings), { prefix: API_PREFIX });
+  await app.register(notificationsRoutes(services.notifications, stream), { prefix: API_PREFIX });
+}
 
 export async function buildApp(opts: BuildOptions): Promise<App> {
   const { config } = opts;
@@ -228,16 +246,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
 
   installAccessControl(app, services.sessions.authenticate);
   await app.register(healthRoutes(database.db, database.kind), { prefix: API_PREFIX });
-  await app.register(authRoutes(services.auth, services.idp, config.AUTH_RATE_LIMIT_MAX), { prefix: API_PREFIX });
-  await app.register(usersRoutes(services.users), { prefix: API_PREFIX });
-  await app.register(filesRoutes(ctx.storage, ctx.links, clock), { prefix: API_PREFIX });
-  await app.register(suppliersRoutes(services.suppliers), { prefix: API_PREFIX });
-  await app.register(suppliersAdminRoutes(services.suppliersAdmin), { prefix: API_PREFIX });
-  await app.register(kycRoutes(services.kyc), { prefix: API_PREFIX });
-  await app.register(storesRoutes(services.stores), { prefix: API_PREFIX });
-  await app.register(staffRoutes(services.staff), { prefix: API_PREFIX });
-  await app.register(settingsRoutes(services.settings), { prefix: API_PREFIX });
-  await app.register(notificationsRoutes(services.notifications, stream), { prefix: API_PREFIX });
+  if (opts.role !== 'worker') await registerApiRoutes(app, services, ctx, config, stream);
 
   // Handlers and subscriptions are all registered by now: the queue starts with the app.
   app.addHook('onReady', async () => {

@@ -280,7 +280,15 @@ export interface QueueSource {
  */
 export function createJobQueue({ config, database, clock, log, metrics }: QueueSource): JobQueue {
   const workers = config.WORKERS === 'on';
-  const common = { schema: config.JOBS_SCHEMA, migrate: true, supervise: workers, schedule: workers };
+  const common = {
+    schema: config.JOBS_SCHEMA,
+    migrate: true,
+    supervise: workers,
+    schedule: workers,
+    // How often an instance checks the cron schedules; one instance per period does, across all.
+    cronMonitorIntervalSeconds: config.JOBS_CRON_CHECK_SECONDS,
+    cronWorkerIntervalSeconds: Math.min(5, config.JOBS_CRON_CHECK_SECONDS),
+  };
   let db: BossDb;
   let boss: PgBoss;
   if (database.pglite) {

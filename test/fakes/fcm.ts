@@ -94,6 +94,16 @@ export class FakeFcm {
     return this.sent.filter((m) => m.token === token);
   }
 
+  /** Waits up to 10 s until `count` messages reached `token`. */
+  async waitFor(token: string, count = 1): Promise<SentPush[]> {
+    const deadline = Date.now() + 10_000;
+    while (this.to(token).length < count) {
+      if (Date.now() > deadline) throw new Error(`no push to ${token}`);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    return this.to(token);
+  }
+
   private async handle(path: string, authorization: string | undefined, raw: string): Promise<Answer> {
     if (path === '/token') return this.grant(raw);
     if (path === `/v1/projects/${FCM_PROJECT}/messages:send`) {

@@ -41,9 +41,9 @@ export class FakeTwilio {
     return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
   }
 
-  /** The newest message to `to`, waiting up to 5 s for it. */
-  async waitFor(to: string, after = 0): Promise<SentSms> {
-    const deadline = Date.now() + 5000;
+  /** The newest message to `to`, waiting up to `timeoutMs` for it. */
+  async waitFor(to: string, after = 0, timeoutMs = 5000): Promise<SentSms> {
+    const deadline = Date.now() + timeoutMs;
     for (;;) {
       const found = this.messages.filter((m) => m.to === to);
       if (found.length > after) return found[found.length - 1]!;

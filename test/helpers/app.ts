@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
@@ -35,7 +36,7 @@ const migratedTemplate = () =>
 export async function buildTestApp(
   env: Record<string, string> = {},
   logStream?: { write(line: string): void },
-  opts: { beforeStart?: (app: App) => void } = {},
+  opts: { beforeStart?: (app: App) => void; role?: 'api' | 'worker' } = {},
 ): Promise<TestApp> {
   const sms = new FakeTwilio();
   const mail = new FakeSmtp();
@@ -65,7 +66,10 @@ export async function buildTestApp(
     ...(process.env.DATABASE_URL && { JOBS_SCHEMA: `pgboss_${randomBytes(6).toString('hex')}` }),
     ...env,
   });
-  const app = await buildApp({ config, clock, logStream, initialData: await migratedTemplate() });
+  // The migrated copy seeds a new database; a data directory on disk that has files keeps them.
+  const fresh = config.DATA_DIR.startsWith('memory://') || !existsSync(config.DATA_DIR) || readdirSync(config.DATA_DIR).length === 0;
+  const initialData = fresh ? await migratedTemplate() : undefined;
+  const app = await buildApp({ config, clock, logStream, initialData, role: opts.role });
   // Job handlers of a test are registered before the queue starts, as the app's own are.
   opts.beforeStart?.(app);
   await app.ready();

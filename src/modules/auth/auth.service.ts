@@ -1,3 +1,4 @@
+import type { Executor } from '../../db/client.js';
 import type { AppContext } from '../../context.js';
 import type { OtpChannel, OtpPurpose } from '../../db/schema/users.js';
 import type { AuthUser } from '../../http/access.js';
@@ -40,8 +41,8 @@ export function createAuthService(ctx: AppContext, deps: { users: UsersService; 
     if (!u.verifiedAt) throw forbidden('ACCOUNT_NOT_VERIFIED', 'Verify your phone number before signing in');
   }
 
-  async function signIn(u: UserRecord, client: ClientInfo): Promise<AuthResult> {
-    const { at, ...pair } = await sessions.openAtSignIn(u.id, client);
+  async function signIn(u: UserRecord, client: ClientInfo, ex?: Executor): Promise<AuthResult> {
+    const { at, ...pair } = await sessions.openAtSignIn(u.id, client, ex);
     return { user: toUserView({ ...u, lastLoginAt: at }), ...pair };
   }
 
@@ -171,6 +172,7 @@ export function createAuthService(ctx: AppContext, deps: { users: UsersService; 
         await otp.consume(tx, record);
         await users.update(tx, user.id, { passwordHash });
         await sessions.revokeAllForUser(tx, user.id, 'password_reset');
+        await ctx.events.publish(tx, 'users.password_changed', { userId: user.id });
       });
       return { message: 'Password changed; sign in with the new password' };
     },
@@ -187,6 +189,7 @@ export function createAuthService(ctx: AppContext, deps: { users: UsersService; 
       await ctx.db.transaction(async (tx) => {
         await users.update(tx, actor.id, { passwordHash });
         await sessions.revokeAllForUser(tx, actor.id, 'password_changed', actor.sessionId);
+        await ctx.events.publish(tx, 'users.password_changed', { userId: actor.id });
       });
       return { message: 'Password changed; your other sessions have been signed out' };
     },

@@ -4,6 +4,7 @@ import type { AuthUser } from '../../http/access.js';
 import { IdpUnavailable, InvalidIdToken, type IdpIdentity } from '../../providers/idp/idp.js';
 import { AppError, conflict, forbidden, notFound, serviceUnavailable, unauthenticated } from '../../shared/errors.js';
 import { uuidv7 } from '../../shared/ids.js';
+import type { UserRecord } from '../users/users.repository.js';
 import type { UsersService } from '../users/users.service.js';
 import type { AuthService } from './auth.service.js';
 import * as repo from './identities.repository.js';
@@ -32,12 +33,19 @@ export function createIdpService(ctx: AppContext, deps: { users: UsersService; a
      */
     async login(idToken: string, role: Role | undefined, client: ClientInfo) {
       const id = await verify(idToken);
+      // The session and the event commit together: the owner hears of every provider sign-in.
+      const signIn = (user: UserRecord, isNewUser: boolean) =>
+        ctx.db.transaction(async (tx) => {
+          const result = await auth.signIn(user, client, tx);
+          await ctx.events.publish(tx, 'users.signed_in_with_provider', { userId: user.id, provider: id.provider });
+          return { ...result, isNewUser };
+        });
       const linked = await repo.findIdentity(ctx.db, id.provider, id.subject);
       if (linked) {
         const user = await users.findById(linked.userId);
         if (!user || user.status === 'DELETED') throw unauthenticated('This account no longer exists');
         if (user.status === 'SUSPENDED') throw forbidden('ACCOUNT_SUSPENDED', 'This account is suspended');
-        return { ...(await auth.signIn(user, client)), isNewUser: false };
+        return signIn(user, false);
       }
       const email = id.email && id.emailVerified ? id.email : null;
       const user = await ctx.db.transaction(async (tx) => {
@@ -53,7 +61,7 @@ export function createIdpService(ctx: AppContext, deps: { users: UsersService; a
         await repo.insertIdentity(tx, { id: uuidv7(), userId: created.id, provider: id.provider, subject: id.subject, email: id.email, createdAt: ctx.clock.now() });
         return created;
       });
-      return { ...(await auth.signIn(user, client)), isNewUser: true };
+      return signIn(user, true);
     },
 
     async link(actor: AuthUser, idToken: string) {

@@ -59,6 +59,10 @@ export function createKycService(ctx: AppContext, deps: { suppliers: SuppliersSe
     await repo.updateAttempt(tx, pending.id, { status: 'WITHDRAWN', updatedAt: at });
   });
 
+  async function publishDecision(tx: Executor, p: { id: string; userId: string }, status: 'APPROVED' | 'REJECTED' | 'RESUBMISSION_REQUESTED', reason: string | null) {
+    await ctx.events.publish(tx, 'kyc.decided', { supplierId: p.id, userId: p.userId, status, ...(reason && { reason }) });
+  }
+
   /** Moves one attempt, the supplier's KYC state with it, and records who decided, when and why. */
   async function decide(tx: Executor, actor: AuthUser, attempt: AttemptRecord, to: Exclude<KycAttemptStatus, 'WITHDRAWN'>, action: string, reason: string | null) {
     assertTransition(KYC_ATTEMPT_TRANSITIONS, attempt.status, to, 'KYC attempt');
@@ -71,7 +75,8 @@ export function createKycService(ctx: AppContext, deps: { suppliers: SuppliersSe
       firstReviewedAt: attempt.firstReviewedAt ?? at,
       updatedAt: at,
     });
-    await suppliers.setKycStatus(tx, attempt.supplierId, to);
+    const profile = await suppliers.setKycStatus(tx, attempt.supplierId, to);
+    if (to !== 'PENDING') await publishDecision(tx, profile, to, reason);
     await recordAdminAction(tx, {
       actorId: actor.id,
       action,
@@ -260,11 +265,14 @@ export function createKycService(ctx: AppContext, deps: { suppliers: SuppliersSe
       const moved = latest && canTransition(KYC_ATTEMPT_TRANSITIONS, latest.status, to) ? latest : undefined;
       if (moved) await decide(tx, actor, moved, to, action, reason);
       let updated = await suppliers.setKycStatus(tx, supplierId, to);
+      // Without an attempt to move, the decision is on the supplier alone and is announced here.
+      if (!moved) await publishDecision(tx, updated, to, reason);
       const data: Record<string, unknown> = { from: profile.kycStatus, to, attemptId: moved?.id ?? null };
       if (to === 'APPROVED') {
         // The override may replace a rejection: the log keeps what it replaced.
         const { before, after } = await suppliers.forceVerification(tx, supplierId);
         data.verification = { from: before.verificationStatus, to: after.verificationStatus };
+        if (before.verificationStatus !== 'VERIFIED') await ctx.events.publish(tx, 'suppliers.verified', { supplierId, userId: after.userId });
         if (before.rejectionReason) data.previousRejectionReason = before.rejectionReason;
         updated = after;
       }

@@ -47,6 +47,8 @@ describe('notify', () => {
     const u = await userWithDevices(2);
     const view = await notify(u.user.id, 'supplier_verified', { supplierId: 'sup-1' });
     expect(view).toMatchObject({ type: 'supplier_verified', category: 'account', title: 'Compte fournisseur vérifié', data: { supplierId: 'sup-1' }, readAt: null });
+    // Woken at commit; waiting on the fake leaves the workers the event loop (drain polls hard).
+    for (const d of u.devices) await fcm.waitFor(d);
     await drain();
     for (const d of u.devices) {
       expect(fcm.to(d)).toEqual([{ token: d, title: view.title, body: view.body, data: { notificationId: view.id, type: 'supplier_verified', category: 'account', supplierId: 'sup-1' } }]);
@@ -86,6 +88,7 @@ describe('notify', () => {
     fcm.script.set(gone, [UNREGISTERED]);
     fcm.script.set(throttled, [{ status: 429, headers: { 'retry-after': '120' } }]);
     await notify(u.user.id, 'system_announcement', { message: 'x' });
+    await fcm.waitFor(fine);
     await drain();
     const left = await t.app.ctx.db.select({ token: deviceTokens.token }).from(deviceTokens).where(eq(deviceTokens.userId, u.user.id));
     expect(left.map((r) => r.token).sort()).toEqual([throttled, fine].sort());

@@ -59,6 +59,8 @@ export function createSuppliersAdminService(ctx: AppContext) {
       data: { from: p.verificationStatus, to },
       at: now,
     });
+    if (to === 'VERIFIED') await ctx.events.publish(tx, 'suppliers.verified', { supplierId: p.id, userId: p.userId });
+    else if (to === 'REJECTED') await ctx.events.publish(tx, 'suppliers.rejected', { supplierId: p.id, userId: p.userId, reason: reason ?? '' });
   }
 
   async function verifyOne(actor: AuthUser, id: string, reason?: string) {
