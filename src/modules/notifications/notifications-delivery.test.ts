@@ -158,6 +158,21 @@ describe('account events', () => {
     expect(rows.find((r) => r.type === 'provider_sign_in')!.body).toContain('https://accounts.google.com');
   });
 
+  it('tells the user of a password change through every device, and drops the other sessions\' devices', async () => {
+    const u = await userWithDevices(1);
+    const other = await t.app.services.auth.signIn(u.user, {});
+    const otherDevice = device();
+    await call(t.app, 'POST', '/notifications/device-token', { token: other.accessToken, body: { token: otherDevice, platform: 'ios' } });
+    const res = await call(t.app, 'POST', '/auth/change-password', { token: u.token, body: { currentPassword: u.user.password, newPassword: 'Another-Horse-43' } });
+    expect(res.status).toBe(200);
+    const [push] = await fcm.waitFor(u.devices[0]!);
+    expect(push).toMatchObject({ title: 'Mot de passe modifié', data: { type: 'password_changed' } });
+    await drain();
+    expect(fcm.to(otherDevice)).toHaveLength(0);
+    const listed = await call(t.app, 'GET', '/notifications', { token: u.token });
+    expect(listed.body.data.map((n: { type: string }) => n.type)).toEqual(['password_changed']);
+  });
+
   it('notifies once per event even when its handler runs again', async () => {
     const u = await createSignedIn(t.app);
     await t.app.ctx.db.transaction((tx) => t.app.ctx.events.publish(tx, 'users.password_changed', { userId: u.user.id }));
