@@ -3,12 +3,14 @@
 import autocannon from 'autocannon';
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import scratchDatabase from '../test/global-setup.js';
 
 const duration = Number(process.env.BENCH_DURATION ?? 10);
+// Other work on the machine moves every figure: recorded beside them.
+const loadAtStart = loadavg()[0]!;
 const port = process.env.BENCH_PORT ?? '3900';
 const base = `http://127.0.0.1:${port}`;
 
@@ -127,6 +129,7 @@ const md = [
   '',
   `- Date: ${new Date().toISOString()}`,
   `- Machine: ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`,
+  `- Load average (1 min) at the start: ${loadAtStart.toFixed(1)} on ${cpus().length} cores${loadAtStart > cpus().length ? ' (a busy machine: ratios are unreliable, run again when it is quiet)' : ''}`,
   `- Database: ${info.database}${process.env.DATABASE_URL ? ' (DATABASE_URL)' : ' (embedded PGlite)'}; Redis: ${process.env.REDIS_URL ? 'yes' : 'no'}`,
   '',
   '| scenario | requests/s | p99 (ms) | errors |',
