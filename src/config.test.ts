@@ -35,6 +35,7 @@ describe('configuration', () => {
       FCM_CREDENTIALS: JSON.stringify({ client_email: 'push@foodsave.iam.gserviceaccount.com', private_key: 'k' }),
     });
     expect(ok.JWT_ACCESS_SECRET).toBe('a'.repeat(40));
+    expect(() => loadConfig({ NODE_ENV: 'production', ...secrets, SMS_PROVIDER: 'twilio', TWILIO_ACCOUNT_SID: 'AC1', TWILIO_AUTH_TOKEN: 't', TWILIO_FROM: '+1500', EMAIL_PROVIDER: 'smtp', SMTP_URL: 'smtp://m:587' })).toThrow(/PUSH_PROVIDER: "log"/);
   });
 
   it('requires the settings of a chosen adapter', () => {
