@@ -2,7 +2,7 @@
 // and writes requests/s and p99 latency of each scenario to docs/benchmarks.md.
 import autocannon from 'autocannon';
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -172,5 +172,8 @@ const md = [
   '  is read after a full garbage collection, right after the load and again after 15 s idle.',
   '',
 ].join('\n');
-writeFileSync(new URL('../docs/benchmarks.md', import.meta.url), md);
+// The job queue's section is written by `npm run bench:jobs` and kept as it is.
+const file = new URL('../docs/benchmarks.md', import.meta.url);
+const jobsSection = /<!-- jobs-bench:begin -->[\s\S]*<!-- jobs-bench:end -->/.exec(existsSync(file) ? readFileSync(file, 'utf8') : '')?.[0];
+writeFileSync(file, jobsSection ? `${md}\n${jobsSection}\n` : md);
 process.stdout.write('\nwritten to docs/benchmarks.md\n');

@@ -30,6 +30,7 @@ const ConfigSchema = Type.Object({
   JOBS_SCHEMA: Type.String({ default: 'pgboss', pattern: '^[a-z_][a-z0-9_]{0,62}$' }),
   JOBS_POLL_SECONDS: Type.Number({ default: 2, minimum: 0.5, maximum: 60 }),
   JOBS_POOL_MAX: Int(4, 1, 100),
+  JOBS_BATCH_SIZE: Int(10, 1, 100),
   JOBS_CRON_CHECK_SECONDS: Int(30, 1, 45),
   // `npm run worker` serves only health and metrics, on this port.
   WORKER_PORT: Int(3001, 0, 65535),

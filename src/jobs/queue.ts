@@ -47,6 +47,8 @@ export interface QueueSettings {
   /** Whether this process runs handlers and schedules (WORKERS=on). */
   workers: boolean;
   pollingIntervalSeconds: number;
+  /** Jobs a worker takes per fetch. */
+  batchSize: number;
   metrics?: Registry;
 }
 
@@ -231,24 +233,28 @@ export class JobQueue implements Jobs {
   private async startWorker(name: string, handler: JobHandler): Promise<string> {
     const { boss, log } = this.s;
     let self = '';
+    // A worker takes up to `batchSize` jobs per fetch and runs them one after the other: one
+    // round trip for many jobs. Each job fails alone (its retry is recorded at once); pg-boss then
+    // completes the rest of the batch.
     self = await boss.work<object>(
       name,
-      { includeMetadata: true, batchSize: 1, pollingIntervalSeconds: this.s.pollingIntervalSeconds },
-      async ([job]) => {
-        if (!job) return;
-        const end = this.duration?.startTimer({ name });
-        try {
-          await handler(job.data, { id: job.id, retryCount: job.retryCount });
-          end?.({ outcome: 'completed' });
-        } catch (err) {
-          end?.({ outcome: 'failed' });
-          this.failures?.inc({ name });
-          log.warn({ err, job: { name, id: job.id, retryCount: job.retryCount } }, 'job failed');
-          throw err;
-        } finally {
-          // A worker that found a job looks for the next one at once instead of sleeping a poll.
-          boss.notifyWorker(self);
+      { includeMetadata: true, batchSize: this.s.batchSize, pollingIntervalSeconds: this.s.pollingIntervalSeconds },
+      async (jobs) => {
+        for (const job of jobs) {
+          const end = this.duration?.startTimer({ name });
+          try {
+            await handler(job.data, { id: job.id, retryCount: job.retryCount });
+            end?.({ outcome: 'completed' });
+          } catch (err) {
+            end?.({ outcome: 'failed' });
+            this.failures?.inc({ name });
+            log.warn({ err, job: { name, id: job.id, retryCount: job.retryCount } }, 'job failed');
+            const e = err instanceof Error ? err : new Error(String(err));
+            await boss.fail(name, job.id, { message: e.message, stack: e.stack });
+          }
         }
+        // A worker that found jobs looks for the next ones at once instead of sleeping a poll.
+        boss.notifyWorker(self);
       },
     );
     return self;
@@ -300,5 +306,5 @@ export function createJobQueue({ config, database, clock, log, metrics }: QueueS
     db = (boss as unknown as { getDb(): BossDb }).getDb();
   }
   boss.on('error', (err) => log.error({ err }, 'job queue error'));
-  return new JobQueue({ boss, db, schema: config.JOBS_SCHEMA, clock, log, workers, pollingIntervalSeconds: config.JOBS_POLL_SECONDS, metrics });
+  return new JobQueue({ boss, db, schema: config.JOBS_SCHEMA, clock, log, workers, pollingIntervalSeconds: config.JOBS_POLL_SECONDS, batchSize: config.JOBS_BATCH_SIZE, metrics });
 }
