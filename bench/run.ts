@@ -3,12 +3,14 @@
 import autocannon from 'autocannon';
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import scratchDatabase from '../test/global-setup.js';
 
 const duration = Number(process.env.BENCH_DURATION ?? 10);
+// Other work on the machine moves every figure: recorded beside them.
+const loadAtStart = loadavg()[0]!;
 const port = process.env.BENCH_PORT ?? '3900';
 const base = `http://127.0.0.1:${port}`;
 
@@ -57,6 +59,8 @@ try {
   rows.push(await load('bare route, constant', { path: '/bench/constant' }));
   rows.push(await load('bare route, one primary-key SELECT', { path: `/bench/select/${info.userId}` }));
   rows.push(await load('GET /auth/me', { path: '/api/v1/auth/me', headers: { authorization: `Bearer ${info.accessToken}` } }));
+  rows.push(await load('GET /notifications (page of 20)', { path: '/api/v1/notifications', headers: { authorization: `Bearer ${info.accessToken}` } }));
+  rows.push(await load('GET /notifications/unread-count', { path: '/api/v1/notifications/unread-count', headers: { authorization: `Bearer ${info.accessToken}` } }));
   rows.push(await load('GET /stores/nearby (10,000 stores)', { path: '/api/v1/stores/nearby?latitude=14.7167&longitude=-17.4677&radiusKm=5' }));
   rows.push(await load('GET /suppliers/search (1,000 suppliers)', { path: '/api/v1/suppliers/search?q=boulangerie&city=Dakar' }));
   rows.push(
@@ -102,6 +106,8 @@ const select = byName['bare route, one primary-key SELECT']!.rps;
 const ratios = [
   ['GET /auth/me / one-SELECT route', byName['GET /auth/me']!.rps / select, 0.7],
   ['POST /auth/login / argon2id alone', byName['POST /auth/login']!.rps / argon.perSecond, 0.8],
+  ['GET /notifications / one-SELECT route', byName['GET /notifications (page of 20)']!.rps / select, 0.6],
+  ['GET /notifications/unread-count / one-SELECT route', byName['GET /notifications/unread-count']!.rps / select, 0.6],
   ['GET /stores/nearby / one-SELECT route', byName['GET /stores/nearby (10,000 stores)']!.rps / select, 0.5],
   ['GET /suppliers/search / one-SELECT route', byName['GET /suppliers/search (1,000 suppliers)']!.rps / select, 0.5],
 ] as const;
@@ -123,6 +129,7 @@ const md = [
   '',
   `- Date: ${new Date().toISOString()}`,
   `- Machine: ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}`,
+  `- Load average (1 min) at the start: ${loadAtStart.toFixed(1)} on ${cpus().length} cores${loadAtStart > cpus().length ? ' (a busy machine: ratios are unreliable, run again when it is quiet)' : ''}`,
   `- Database: ${info.database}${process.env.DATABASE_URL ? ' (DATABASE_URL)' : ' (embedded PGlite)'}; Redis: ${process.env.REDIS_URL ? 'yes' : 'no'}`,
   '',
   '| scenario | requests/s | p99 (ms) | errors |',
@@ -148,6 +155,10 @@ const md = [
   '- Sign-in makes two statements: a prepared lookup by phone, then one statement that opens the session and',
   '  stamps the last sign-in. Password hashing (argon2id, 19 MiB, 2 passes) is the rest of its cost; the server,',
   '  PostgreSQL and the load generator share the same two cores, so the ratio moves by a few points between runs.',
+  '- The notification list reads its page and the total in one prepared statement (`count(*) over ()` beside',
+  '  the rows, from the `(user_id, created_at desc, id desc)` index); the unread count is one prepared count',
+  '  over a partial index of unread rows. Each is one round trip after the session lookup, as `GET /auth/me` is.',
+  '  The bench user has 200 notifications, a third unread.',
   '- Nearby reads the nearest rows first from the GiST index (`<->` order); search and nearby answers are cached',
   '  for the current minute and dropped on every write that can change them. The same seeded data (1,000',
   '  suppliers, 10,000 stores, a quarter of them around Dakar) is used on both databases; search runs over the',

@@ -3,7 +3,9 @@
 import { eq, sql } from 'drizzle-orm';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
+import { notifications } from '../src/db/schema/notifications.js';
 import { users } from '../src/db/schema/users.js';
+import { uuidv7 } from '../src/shared/ids.js';
 import { hashPassword } from '../src/shared/passwords.js';
 
 const config = loadConfig({
@@ -41,6 +43,21 @@ const user = await app.services.users.create(db, {
   verified: true,
 });
 const { accessToken } = await app.services.auth.signIn(user, {});
+// The bench user's inbox: 200 notifications over the last days, a third of them unread.
+const start = Date.now() - 200 * 3600_000;
+await db.insert(notifications).values(
+  Array.from({ length: 200 }, (_, i) => ({
+    id: uuidv7(start + i * 3600_000),
+    userId: user.id,
+    type: 'system_announcement',
+    category: 'system',
+    title: `Annonce ${i}`,
+    body: 'Nouveaux paniers anti-gaspi disponibles près de chez vous',
+    data: { storeId: uuidv7() },
+    readAt: i % 3 === 0 ? null : new Date(start + i * 3600_000 + 60_000),
+    createdAt: new Date(start + i * 3600_000),
+  })),
+);
 await app.listen({ host: '127.0.0.1', port: config.PORT });
 process.stdout.write(`${JSON.stringify({ ready: true, userId: user.id, phoneNumber: user.phoneNumber, password, accessToken, database: app.database.kind })}\n`);
 process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));

@@ -40,10 +40,15 @@ import { suppliersAdminRoutes } from './modules/suppliers/suppliers-admin.routes
 import { createSuppliersAdminService } from './modules/suppliers/suppliers-admin.service.js';
 import { suppliersRoutes } from './modules/suppliers/suppliers.routes.js';
 import { createSuppliersService, type SuppliersDeps } from './modules/suppliers/suppliers.service.js';
+import { subscribeToAccountEvents } from './modules/notifications/account-events.js';
+import { NotificationStream } from './modules/notifications/notification-stream.js';
+import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
+import { createNotificationsService } from './modules/notifications/notifications.service.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { createUsersService } from './modules/users/users.service.js';
 import { createEmail } from './providers/email/email.js';
 import { createIdentityProvider } from './providers/idp/idp.js';
+import { createPush } from './providers/push/push.js';
 import { createSms } from './providers/sms/sms.js';
 import { FileLinks, filesRoot, LocalFileStorage } from './providers/storage/storage.js';
 import { filesRoutes } from './modules/files/files.routes.js';
@@ -74,7 +79,7 @@ export interface BuildOptions {
   role?: 'api' | 'worker';
 }
 
-function buildServices(ctx: AppContext) {
+function buildServices(ctx: AppContext, stream: NotificationStream) {
   const settings = createSettingsService(ctx);
   const sessions = createSessionsService(ctx);
   const otp = createOtpService(ctx);
@@ -91,7 +96,10 @@ function buildServices(ctx: AppContext) {
   const stores = createStoresService(ctx, { suppliers, members: storeMembers });
   suppliersDeps.stores = stores;
   const staff = createStaffService(ctx, { stores, users, suppliers, members: storeMembers });
-  return { settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff };
+  const notifications = createNotificationsService(ctx, { users, stream });
+  sessions.onRevoked(notifications.forgetSessions);
+  subscribeToAccountEvents(ctx.events, ctx.db, notifications);
+  return { settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, notifications };
 }
 export type Services = ReturnType<typeof buildServices>;
 
@@ -115,7 +123,7 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 const LISTING_WRITERS = ['/suppliers/', '/supplier/', '/admin/suppliers', '/admin/kyc', '/admin/users', '/stores'].map((p) => `${API_PREFIX}${p}`);
 const changesListings = (url: string | undefined) => url !== undefined && LISTING_WRITERS.some((p) => url.startsWith(p));
 
-async function registerApiRoutes(app: App, services: Services, ctx: AppContext, config: Config): Promise<void> {
+async function registerApiRoutes(app: App, services: Services, ctx: AppContext, config: Config, stream: NotificationStream): Promise<void> {
   await app.register(authRoutes(services.auth, services.idp, config.AUTH_RATE_LIMIT_MAX), { prefix: API_PREFIX });
   await app.register(usersRoutes(services.users), { prefix: API_PREFIX });
   await app.register(filesRoutes(ctx.storage, ctx.links, ctx.clock), { prefix: API_PREFIX });
@@ -125,6 +133,7 @@ async function registerApiRoutes(app: App, services: Services, ctx: AppContext, 
   await app.register(storesRoutes(services.stores), { prefix: API_PREFIX });
   await app.register(staffRoutes(services.staff), { prefix: API_PREFIX });
   await app.register(settingsRoutes(services.settings), { prefix: API_PREFIX });
+  await app.register(notificationsRoutes(services.notifications, stream), { prefix: API_PREFIX });
 }
 
 export async function buildApp(opts: BuildOptions): Promise<App> {
@@ -218,6 +227,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     sms,
     email,
     idp: createIdentityProvider(config, clock),
+    push: createPush(config, app.log, clock),
     messages: createMessages(jobs, { sms, email }, sealer),
     jobs,
     events,
@@ -239,7 +249,11 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   app.addHook('onSend', async (req, reply) => {
     if (req.method !== 'GET' && req.method !== 'HEAD' && reply.statusCode < 400 && changesListings(req.routeOptions.url)) ctx.listings.changed();
   });
-  const services = buildServices(ctx);
+  const stream = new NotificationStream(redis);
+  await stream.start((err) => app.log.warn({ err }, 'redis subscriber error'));
+  // Open event streams never end on their own: close them before the server waits for its connections.
+  app.addHook('preClose', async () => stream.closeAll());
+  const services = buildServices(ctx, stream);
   app.decorate('ctx', ctx);
   app.decorate('services', services);
   app.decorate('database', database);
@@ -248,7 +262,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
 
   installAccessControl(app, services.sessions.authenticate);
   await app.register(healthRoutes(createReadiness(database.db, database.kind, redis)), { prefix: API_PREFIX });
-  if (opts.role !== 'worker') await registerApiRoutes(app, services, ctx, config);
+  if (opts.role !== 'worker') await registerApiRoutes(app, services, ctx, config, stream);
 
   // Handlers and subscriptions are all registered by now: the queue starts with the app.
   app.addHook('onReady', async () => {
@@ -259,6 +273,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     await jobs.stop();
     await ctx.listings.close();
     await ctx.caches.close();
+    await stream.close();
     ctx.email.close();
     await database.close();
     await redis?.quit().catch(() => undefined);

@@ -59,6 +59,13 @@ const ConfigSchema = Type.Object({
   SMTP_URL: Opt(),
   EMAIL_FROM: Str('FoodSave <no-reply@foodsave.local>'),
 
+  PUSH_PROVIDER: Type.Union([Type.Literal('log'), Type.Literal('fcm')], { default: 'log' }),
+  FCM_BASE_URL: Str('https://fcm.googleapis.com'),
+  FCM_TOKEN_URL: Str('https://oauth2.googleapis.com/token'),
+  FCM_PROJECT_ID: Opt(),
+  // The service account's key file, as JSON (client_email, private_key).
+  FCM_CREDENTIALS: Opt(),
+
   IDP_JWKS_URL: Opt(),
   IDP_ISSUER: Opt(),
   IDP_AUDIENCE: Opt(),
@@ -80,6 +87,15 @@ export type Config = Static<typeof ConfigSchema> & {
 };
 
 export class ConfigError extends Error {}
+
+function validServiceAccount(json: string): boolean {
+  try {
+    const v = JSON.parse(json) as Record<string, unknown>;
+    return typeof v.client_email === 'string' && typeof v.private_key === 'string';
+  } catch {
+    return false;
+  }
+}
 
 const DEV_SECRETS = {
   JWT_ACCESS_SECRET: 'development-only-access-secret-change-me-0001',
@@ -126,10 +142,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     }
     if (cfg.SMS_PROVIDER === 'log') problems.push('SMS_PROVIDER: "log" would print one-time codes; use a real gateway in production');
     if (cfg.EMAIL_PROVIDER === 'log') problems.push('EMAIL_PROVIDER: "log" would print one-time codes; use smtp in production');
+    if (cfg.PUSH_PROVIDER === 'log') problems.push('PUSH_PROVIDER: "log" sends no push to devices; use fcm in production');
   }
   if (cfg.SMS_PROVIDER === 'twilio') {
     for (const key of ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM'] as const) {
       if (!cfg[key]) problems.push(`${key}: required when SMS_PROVIDER=twilio`);
+    }
+  }
+  if (cfg.PUSH_PROVIDER === 'fcm') {
+    for (const key of ['FCM_PROJECT_ID', 'FCM_CREDENTIALS'] as const) {
+      if (!cfg[key]) problems.push(`${key}: required when PUSH_PROVIDER=fcm`);
+    }
+    if (cfg.FCM_CREDENTIALS && !validServiceAccount(cfg.FCM_CREDENTIALS)) {
+      problems.push('FCM_CREDENTIALS: must be a service-account key (JSON with client_email and private_key)');
     }
   }
   if (cfg.EMAIL_PROVIDER === 'smtp' && !cfg.SMTP_URL) problems.push('SMTP_URL: required when EMAIL_PROVIDER=smtp');

@@ -1,6 +1,7 @@
 export * from './audit.js';
 export * from './events.js';
 export * from './kyc.js';
+export * from './notifications.js';
 export * from './settings.js';
 export * from './staff.js';
 export * from './stores.js';

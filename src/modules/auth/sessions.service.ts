@@ -18,8 +18,17 @@ export interface ClientInfo {
 
 export type SessionsService = ReturnType<typeof createSessionsService>;
 
+/** What ended: one session, or every session of a user except one. */
+export type RevokedSessions = { sessionId: string } | { userId: string; exceptSessionId?: string };
+/** Runs with the revocation, on the same executor (e.g. the notifications module drops those sessions' device tokens). */
+export type SessionsRevokedHook = (ex: Executor, revoked: RevokedSessions) => Promise<void>;
+
 export function createSessionsService(ctx: AppContext) {
   const tokens = new Tokens(ctx.config, ctx.clock);
+  const revokedHooks: SessionsRevokedHook[] = [];
+  const afterRevoke = async (ex: Executor, revoked: RevokedSessions) => {
+    for (const hook of revokedHooks) await hook(ex, revoked);
+  };
   const refreshExpiry = (now: Date) => new Date(now.getTime() + tokens.ttlSeconds('refresh') * 1000);
 
   function newSession(userId: string, client: ClientInfo) {
@@ -91,9 +100,18 @@ export function createSessionsService(ctx: AppContext) {
       return outcome;
     },
 
-    revoke: (ex: Executor, sessionId: string, reason: string) => repo.revokeSession(ex, sessionId, ctx.clock.now(), reason),
+    onRevoked(hook: SessionsRevokedHook): void {
+      revokedHooks.push(hook);
+    },
 
-    revokeAllForUser: (ex: Executor, userId: string, reason: string, exceptSessionId?: string) =>
-      repo.revokeUserSessions(ex, userId, ctx.clock.now(), reason, exceptSessionId),
+    async revoke(ex: Executor, sessionId: string, reason: string) {
+      await repo.revokeSession(ex, sessionId, ctx.clock.now(), reason);
+      await afterRevoke(ex, { sessionId });
+    },
+
+    async revokeAllForUser(ex: Executor, userId: string, reason: string, exceptSessionId?: string) {
+      await repo.revokeUserSessions(ex, userId, ctx.clock.now(), reason, exceptSessionId);
+      await afterRevoke(ex, { userId, exceptSessionId });
+    },
   };
 }

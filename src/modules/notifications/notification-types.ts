@@ -1,0 +1,84 @@
+// The closed list of notification types, their category and their French text. A later domain
+// adds its types here (and to docs/notifications.md); `notify` refuses a type not listed.
+
+export const CATEGORIES = ['orders', 'bookings', 'donations', 'reviews', 'promotions', 'account', 'system'] as const;
+export type Category = (typeof CATEGORIES)[number];
+
+export const CHANNELS = ['push', 'sms', 'email'] as const;
+export type Channel = (typeof CHANNELS)[number];
+
+type Data = Record<string, unknown>;
+
+interface TypeDefinition {
+  category: Category;
+  /**
+   * Security messages (someone may be in the account) go out on push and email whatever the
+   * preferences and quiet hours say.
+   */
+  security?: boolean;
+  title: (d: Data) => string;
+  body: (d: Data) => string;
+}
+
+const text = (v: unknown, fallback = '') => (typeof v === 'string' && v.length > 0 ? v : fallback);
+
+const TYPES = {
+  password_changed: {
+    category: 'account',
+    security: true,
+    title: () => 'Mot de passe modifié',
+    body: () => "Le mot de passe de votre compte vient d'être modifié. Si ce n'est pas vous, réinitialisez-le tout de suite.",
+  },
+  provider_sign_in: {
+    category: 'account',
+    security: true,
+    title: () => 'Nouvelle connexion',
+    body: (d) => `Connexion à votre compte avec ${text(d.provider, 'un fournisseur d’identité')}. Si ce n'est pas vous, changez votre mot de passe.`,
+  },
+  supplier_verified: {
+    category: 'account',
+    title: () => 'Compte fournisseur vérifié',
+    body: () => 'Votre compte fournisseur est vérifié : vos boutiques sont visibles par les clients.',
+  },
+  supplier_rejected: {
+    category: 'account',
+    title: () => 'Compte fournisseur refusé',
+    body: (d) => `Votre compte fournisseur n'a pas été validé${text(d.reason) ? ` : ${text(d.reason)}` : '.'}`,
+  },
+  kyc_approved: {
+    category: 'account',
+    title: () => 'Documents validés',
+    body: () => 'Vos documents d’identité et d’entreprise ont été validés.',
+  },
+  kyc_rejected: {
+    category: 'account',
+    title: () => 'Documents refusés',
+    body: (d) => `Vos documents n'ont pas été validés${text(d.reason) ? ` : ${text(d.reason)}` : '.'}`,
+  },
+  kyc_resubmission_requested: {
+    category: 'account',
+    title: () => 'Documents à renvoyer',
+    body: (d) => `Merci de renvoyer vos documents${text(d.reason) ? ` : ${text(d.reason)}` : '.'}`,
+  },
+  staff_invited: {
+    category: 'account',
+    title: () => 'Invitation à rejoindre une équipe',
+    body: (d) => `Vous êtes invité à rejoindre l'équipe de ${text(d.storeName, 'une boutique')}.`,
+  },
+  system_announcement: {
+    category: 'system',
+    title: (d) => text(d.title, 'Information'),
+    body: (d) => text(d.message),
+  },
+} as const satisfies Record<string, TypeDefinition>;
+
+export type NotificationType = keyof typeof TYPES;
+export const NOTIFICATION_TYPES = Object.keys(TYPES) as NotificationType[];
+
+export function definitionOf(type: NotificationType): TypeDefinition {
+  return TYPES[type];
+}
+
+export function isNotificationType(type: string): type is NotificationType {
+  return Object.hasOwn(TYPES, type);
+}
