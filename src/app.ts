@@ -20,6 +20,9 @@ import { authRoutes } from './modules/auth/auth.routes.js';
 import { createIdpService } from './modules/auth/idp.service.js';
 import { createOtpService } from './modules/auth/otp.service.js';
 import { createSessionsService } from './modules/auth/sessions.service.js';
+import { productsRoutes } from './modules/products/products.routes.js';
+import { createProductsAdminService } from './modules/products/products-admin.service.js';
+import { createProductsService } from './modules/products/products.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { kycRoutes } from './modules/kyc/kyc.routes.js';
 import { createKycService } from './modules/kyc/kyc.service.js';
@@ -81,7 +84,9 @@ function buildServices(ctx: AppContext) {
   const stores = createStoresService(ctx, { suppliers, members: storeMembers });
   suppliersDeps.stores = stores;
   const staff = createStaffService(ctx, { stores, users, suppliers, members: storeMembers });
-  return { settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff };
+  const products = createProductsService(ctx, { settings, suppliers, stores, subscriptions });
+  const productsAdmin = createProductsAdminService(ctx, products);
+  return { settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, products, productsAdmin };
 }
 export type Services = ReturnType<typeof buildServices>;
 
@@ -96,7 +101,7 @@ declare module 'fastify' {
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 // Routes whose writes can change what public supplier and store listings show.
-const LISTING_WRITERS = ['/suppliers/', '/supplier/', '/admin/suppliers', '/admin/kyc', '/admin/users', '/stores'].map((p) => `${API_PREFIX}${p}`);
+const LISTING_WRITERS = ['/suppliers/', '/supplier/', '/admin/suppliers', '/admin/kyc', '/admin/users', '/stores', '/products', '/admin/products'].map((p) => `${API_PREFIX}${p}`);
 const changesListings = (url: string | undefined) => url !== undefined && LISTING_WRITERS.some((p) => url.startsWith(p));
 
 export async function buildApp(opts: BuildOptions): Promise<App> {
@@ -211,9 +216,12 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(storesRoutes(services.stores), { prefix: API_PREFIX });
   await app.register(staffRoutes(services.staff), { prefix: API_PREFIX });
   await app.register(settingsRoutes(services.settings), { prefix: API_PREFIX });
+  await app.register(productsRoutes(services.products, services.productsAdmin, services.sessions.authenticate), { prefix: API_PREFIX });
 
   app.addHook('onClose', async () => {
     await outbound.drain();
+    // Batched product views are written before the database closes.
+    await services.products.close();
     await ctx.listings.close();
     await ctx.caches.close();
     ctx.email.close();

@@ -16,7 +16,7 @@ import type { TransitionTable } from '../../shared/state-machine.js';
  * - any -> DELETED: the supplier or an administrator deletes it; terminal, kept for the records.
  */
 export const PRODUCT_TRANSITIONS: TransitionTable<ProductStatus> = {
-  PENDING_REVIEW: ['ACTIVE', 'REJECTED', 'INACTIVE', 'EXPIRED', 'DELETED'],
+  PENDING_REVIEW: ['ACTIVE', 'REJECTED', 'EXPIRED', 'DELETED'],
   ACTIVE: ['PENDING_REVIEW', 'INACTIVE', 'EXPIRED', 'DELETED'],
   REJECTED: ['PENDING_REVIEW', 'DELETED'],
   INACTIVE: ['ACTIVE', 'PENDING_REVIEW', 'EXPIRED', 'DELETED'],
@@ -29,3 +29,23 @@ export const ADMIN_SETTABLE_STATUSES = ['ACTIVE', 'INACTIVE'] as const;
 
 /** States that count against the supplier's plan limit (EXPIRED and DELETED free their slot). */
 export const COUNTED_STATUSES: readonly ProductStatus[] = ['PENDING_REVIEW', 'ACTIVE', 'REJECTED', 'INACTIVE'];
+
+/** What a supplier (PUT status) or an administrator (PATCH status) may switch by hand. */
+export const STATUS_TOGGLE_TRANSITIONS: TransitionTable<ProductStatus> = {
+  PENDING_REVIEW: [],
+  ACTIVE: ['INACTIVE'],
+  REJECTED: [],
+  INACTIVE: ['ACTIVE'],
+  EXPIRED: [],
+  DELETED: [],
+};
+
+/** An administrator's moderation decision: only on a product waiting for one. */
+export const MODERATION_TRANSITIONS: TransitionTable<ProductStatus> = {
+  PENDING_REVIEW: ['ACTIVE', 'REJECTED'],
+  ACTIVE: [],
+  REJECTED: [],
+  INACTIVE: [],
+  EXPIRED: [],
+  DELETED: [],
+};
