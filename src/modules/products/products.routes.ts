@@ -82,8 +82,8 @@ export function productsRoutes(products: ProductsService, admin: ProductsAdminSe
     app.patch('/admin/products/:id/status', { config: adm, schema: { tags: atags, summary: 'Deactivate an ACTIVE product or reactivate an INACTIVE one', params: S.ProductParamsSchema, body: S.AdminStatusBodySchema, errors: [404, 409], response: { 200: Ok(S.ProductSchema) } } },
       async (req) => ok(await admin.setStatus(req.user, req.params.id, req.body)));
 
-    app.delete('/admin/products/:id', { config: adm, schema: { tags: atags, summary: 'Delete a product (refused while orders on it are in progress)', params: S.ProductParamsSchema, body: S.AdminDeleteBodySchema, errors: [404, 409], response: { 200: Ok(MessageSchema) } } },
-      async (req) => ok(await admin.remove(req.user, req.params.id, req.body?.reason)));
+    app.delete('/admin/products/:id', { config: adm, schema: { tags: atags, summary: 'Delete a product, with an optional reason for the audit (refused while orders on it are in progress)', params: S.ProductParamsSchema, querystring: S.AdminDeleteQuerySchema, errors: [404, 409], response: { 200: Ok(MessageSchema) } } },
+      async (req) => ok(await admin.remove(req.user, req.params.id, req.query.reason)));
 
     app.post('/admin/products/bulk-approve', { config: adm, schema: { tags: atags, summary: 'Approve up to 100 products waiting for review: all or none', body: S.BulkApproveBodySchema, errors: [409], response: { 200: Ok(S.BulkApproveResultSchema) } } },
       async (req) => ok(await admin.bulkApprove(req.user, req.body)));

@@ -209,7 +209,7 @@ export const AdminStatusBodySchema = Type.Object(
   { additionalProperties: false },
 );
 export type AdminStatusBody = Static<typeof AdminStatusBodySchema>;
-export const AdminDeleteBodySchema = Type.Object({ reason: Type.Optional(Type.String({ minLength: 3, maxLength: 500 })) }, { additionalProperties: false });
+export const AdminDeleteQuerySchema = Type.Object({ reason: Type.Optional(Type.String({ minLength: 3, maxLength: 500 })) }, { additionalProperties: false });
 export const BulkApproveBodySchema = Type.Object(
   { ids: Type.Array(IdSchema, { minItems: 1, maxItems: 100, uniqueItems: true }), reason: Type.Optional(Type.String({ minLength: 3, maxLength: 500 })) },
   { additionalProperties: false },
