@@ -144,6 +144,11 @@ export function createProductsService(ctx: AppContext, deps: ProductsDeps) {
     return rows.map((p) => toProductView(p, images.get(p.id) ?? [], ctx.links, sales.get(p.id) ?? NO_SALES));
   }
 
+  async function listOfSupplier(supplierId: string, q: OwnProductsQuery) {
+    const { items, total } = await repo.listProducts(ctx.db, { supplierId, status: q.status, storeId: q.storeId }, q);
+    return { items: await views(ctx.db, items), meta: pageMeta(q, total) };
+  }
+
   /** Where a resubmitted product goes: ACTIVE with auto-approval, else back to review. */
   const reviewTarget = (auto: boolean): ProductStatus => (auto ? 'ACTIVE' : 'PENDING_REVIEW');
 
@@ -332,9 +337,11 @@ export function createProductsService(ctx: AppContext, deps: ProductsDeps) {
 
     async listOwn(user: AuthUser, q: OwnProductsQuery) {
       const profile = await deps.suppliers.requireOwnProfile(user.id);
-      const { items, total } = await repo.listProducts(ctx.db, { supplierId: profile.id, status: q.status, storeId: q.storeId }, q);
-      return { items: await views(ctx.db, items), meta: pageMeta(q, total) };
+      return listOfSupplier(profile.id, q);
     },
+
+    /** A supplier's products in every state but deleted (for other modules and the seed). */
+    listOfSupplier,
 
     // ---- public
 
