@@ -247,3 +247,17 @@ export async function markExpired(ex: Executor, now: Date): Promise<number> {
     .returning({ id: products.id });
   return done.length;
 }
+
+/** Deletes every product of a supplier (its profile is being deleted); returns their picture keys. */
+export async function deleteAllOfSupplier(ex: Executor, supplierId: string, at: Date): Promise<string[]> {
+  const gone = await ex
+    .update(products)
+    .set({ status: 'DELETED', deletedAt: at, updatedAt: at })
+    .where(and(eq(products.supplierId, supplierId), live))
+    .returning({ id: products.id });
+  if (!gone.length) return [];
+  const ids = gone.map((g) => g.id);
+  await ex.delete(productFavorites).where(inArray(productFavorites.productId, ids));
+  const images = await ex.delete(productImages).where(inArray(productImages.productId, ids)).returning();
+  return images.flatMap((i) => [i.thumbnailKey, i.largeKey]);
+}

@@ -96,6 +96,11 @@ export function createProductsService(ctx: AppContext, deps: ProductsDeps) {
   });
   ctx.jobs.schedule(EXPIRE_JOB, '* * * * *');
 
+  // A deleted supplier's products go with it, in the same transaction; their files by the job.
+  deps.suppliers.onProfileDeleted(async (tx, supplierId, at) => {
+    await deleteFilesLater(tx, await repo.deleteAllOfSupplier(tx, supplierId, at));
+  });
+
   /** Events of a product that became ACTIVE: published the first time it does. */
   async function announce(tx: Executor, before: { publishedAt: Date | null } | null, p: ProductRecord): Promise<void> {
     if (p.status === 'ACTIVE' && !before?.publishedAt) {

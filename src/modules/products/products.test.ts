@@ -210,6 +210,17 @@ describe('DELETE /products/:id', () => {
   });
 });
 
+describe('supplier deletion', () => {
+  it("deletes the supplier's products with its profile", async () => {
+    const s = await supplierWithStore(t);
+    const p = await publishProduct(t, s, adminToken);
+    expect((await call(t.app, 'DELETE', '/suppliers/profile', { token: s.token })).status).toBe(200);
+    expect((await call(t.app, 'GET', `/products/${p.id}`)).status).toBe(404);
+    const listed = await call(t.app, 'GET', '/admin/products', { token: adminToken, query: { supplierId: s.profile.id } });
+    expect(listed.body.meta.total).toBe(0);
+  });
+});
+
 describe('GET /products/my-products', () => {
   it('lists own products in every state, filtered by status and store', async () => {
     const s = await supplierWithStore(t);
