@@ -248,16 +248,30 @@ export async function markExpired(ex: Executor, now: Date): Promise<number> {
   return done.length;
 }
 
-/** Deletes every product of a supplier (its profile is being deleted); returns their picture keys. */
-export async function deleteAllOfSupplier(ex: Executor, supplierId: string, at: Date): Promise<string[]> {
+/** Deletes every product of a supplier or of a store (being deleted); returns their picture keys. */
+export async function deleteAllOf(ex: Executor, owner: { supplierId: string } | { storeId: string }, at: Date): Promise<string[]> {
+  const whose = 'supplierId' in owner ? eq(products.supplierId, owner.supplierId) : eq(products.storeId, owner.storeId);
   const gone = await ex
     .update(products)
     .set({ status: 'DELETED', deletedAt: at, updatedAt: at })
-    .where(and(eq(products.supplierId, supplierId), live))
+    .where(and(whose, live))
     .returning({ id: products.id });
   if (!gone.length) return [];
   const ids = gone.map((g) => g.id);
   await ex.delete(productFavorites).where(inArray(productFavorites.productId, ids));
   const images = await ex.delete(productImages).where(inArray(productImages.productId, ids)).returning();
   return images.flatMap((i) => [i.thumbnailKey, i.largeKey]);
+}
+
+/** Products of a store by state, for the store statistics. */
+export async function storeCounts(ex: Executor, storeId: string, now: Date): Promise<Record<string, number>> {
+  const [row] = await ex
+    .select({
+      total: count(),
+      active: sql<number>`count(*) filter (where ${products.status} = 'ACTIVE' and ${products.expiresAt} > ${ts(now)})`.mapWith(Number),
+      pendingReview: sql<number>`count(*) filter (where ${products.status} = 'PENDING_REVIEW')`.mapWith(Number),
+    })
+    .from(products)
+    .where(and(eq(products.storeId, storeId), live));
+  return { total: row?.total ?? 0, active: row?.active ?? 0, pendingReview: row?.pendingReview ?? 0 };
 }

@@ -98,8 +98,12 @@ export function createProductsService(ctx: AppContext, deps: ProductsDeps) {
 
   // A deleted supplier's products go with it, in the same transaction; their files by the job.
   deps.suppliers.onProfileDeleted(async (tx, supplierId, at) => {
-    await deleteFilesLater(tx, await repo.deleteAllOfSupplier(tx, supplierId, at));
+    await deleteFilesLater(tx, await repo.deleteAllOf(tx, { supplierId }, at));
   });
+  deps.stores.onStoreDeleted(async (tx, storeId, at) => {
+    await deleteFilesLater(tx, await repo.deleteAllOf(tx, { storeId }, at));
+  });
+  deps.stores.registerStatistics('products', (ex, storeId) => repo.storeCounts(ex, storeId, now()));
 
   /** Events of a product that became ACTIVE: published the first time it does. */
   async function announce(tx: Executor, before: { publishedAt: Date | null } | null, p: ProductRecord): Promise<void> {

@@ -210,6 +210,19 @@ describe('DELETE /products/:id', () => {
   });
 });
 
+describe('stores', () => {
+  it('counts products in the store statistics, and deletes them with the store', async () => {
+    const s = await supplierWithStore(t);
+    const p = await publishProduct(t, s, adminToken);
+    await call(t.app, 'POST', '/products', { token: s.token, body: productBody(t, s.store.id) });
+    const stats = await call(t.app, 'GET', `/supplier/stores/${s.store.id}/statistics`, { token: s.token });
+    expect(stats.body.data.products).toEqual({ total: 2, active: 1, pendingReview: 1 });
+    expect((await call(t.app, 'DELETE', `/supplier/stores/${s.store.id}`, { token: s.token })).status).toBe(200);
+    expect((await call(t.app, 'GET', `/products/${p.id}`)).status).toBe(404);
+    expect((await call(t.app, 'GET', '/products/my-products', { token: s.token })).body.meta.total).toBe(0);
+  });
+});
+
 describe('supplier deletion', () => {
   it("deletes the supplier's products with its profile", async () => {
     const s = await supplierWithStore(t);
