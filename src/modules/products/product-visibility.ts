@@ -1,4 +1,4 @@
-import { and, eq, gt, sql, type SQL } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { products } from '../../db/schema/products.js';
 import { stores } from '../../db/schema/stores.js';
 import { isPublicSupplier } from '../suppliers/supplier-visibility.js';
@@ -9,10 +9,18 @@ import { isPublicSupplier } from '../suppliers/supplier-visibility.js';
  * its supplier public (the supplier rule), its store live, active and not in a temporary closure.
  * For any query over `products`: `where(and(isPublicProduct(now), ...filters))`.
  */
-export const isPublicProduct = (now: Date): SQL =>
-  and(eq(products.status, 'ACTIVE'), gt(products.expiresAt, now), isPublicSupplier(products.supplierId), storeTakesOrders(products.storeId, now))!;
+export const isPublicProduct = (now: Date | SQL): SQL => {
+  const at = instant(now);
+  return and(eq(products.status, 'ACTIVE'), sql`${products.expiresAt} > ${at}`, isPublicSupplier(products.supplierId), storeTakesOrders(products.storeId, at))!;
+};
+
+/** A time as SQL: a Date becomes a timestamptz parameter; SQL (a prepared statement's placeholder) is kept. */
+const instant = (at: Date | SQL): SQL => (at instanceof Date ? sql`${at.toISOString()}::timestamptz` : at);
 
 /** The store with this id is live, active, and not in a temporary closure at `now`. */
-export const storeTakesOrders = (storeId: SQL | typeof products.storeId, now: Date): SQL => sql`exists (
+export const storeTakesOrders = (storeId: SQL | typeof products.storeId, now: Date | SQL): SQL => {
+  const at = instant(now);
+  return sql`exists (
   select 1 from ${stores} s where s.id = ${storeId} and s.deleted_at is null and s.is_active
-  and not (s.closure_starts_at is not null and s.closure_starts_at <= ${now.toISOString()}::timestamptz and ${now.toISOString()}::timestamptz < s.closure_ends_at))`;
+  and not (s.closure_starts_at is not null and s.closure_starts_at <= ${at} and ${at} < s.closure_ends_at))`;
+};

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, getTableColumns, inArray, ne, sql, type SQL } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
+import { preparedPer, type Executor } from '../../db/client.js';
 import { productFavorites, productImages, products, storeFollows, type ProductStatus } from '../../db/schema/products.js';
 import { stores } from '../../db/schema/stores.js';
 import { supplierProfiles } from '../../db/schema/suppliers.js';
@@ -133,9 +133,9 @@ export async function deleteImagesOf(ex: Executor, productId: string): Promise<I
 
 // ---- public page
 
-/** The product, its store and supplier summary, pictures and the caller's favourite flag: one query. */
-export async function findPublicDetail(ex: Executor, id: string, userId: string | null, now: Date) {
-  const [row] = await ex
+// The public page of a product: the bench's detail route, so prepared once per handle.
+const publicDetail = preparedPer((ex) =>
+  ex
     .select({
       product: productColumns,
       store: stores,
@@ -149,15 +149,20 @@ export async function findPublicDetail(ex: Executor, id: string, userId: string 
       images: sql<{ id: string; position: number; thumbnailKey: string; largeKey: string }[]>`coalesce((
         select json_agg(json_build_object('id', i.id, 'position', i.position, 'thumbnailKey', i.thumbnail_key, 'largeKey', i.large_key) order by i.position)
         from ${productImages} i where i.product_id = ${products.id}), '[]'::json)`,
-      isFavorite: userId
-        ? sql<boolean>`exists (select 1 from ${productFavorites} f where f.product_id = ${products.id} and f.user_id = ${userId}::uuid)`
-        : sql<boolean>`false`,
+      // Null user (anonymous): the comparison is never true.
+      isFavorite: sql<boolean>`exists (select 1 from ${productFavorites} f where f.product_id = ${products.id} and f.user_id = ${sql.placeholder('userId')}::uuid)`,
     })
     .from(products)
     .innerJoin(stores, eq(stores.id, products.storeId))
     .innerJoin(supplierProfiles, eq(supplierProfiles.id, products.supplierId))
-    .where(and(eq(products.id, id), isPublicProduct(now)))
-    .limit(1);
+    .where(and(eq(products.id, sql.placeholder('id')), isPublicProduct(sql`${sql.placeholder('now')}::timestamptz`)))
+    .limit(1)
+    .prepare('product_public_detail'),
+);
+
+/** The product, its store and supplier summary, pictures and the caller's favourite flag: one query. */
+export async function findPublicDetail(ex: Executor, id: string, userId: string | null, now: Date) {
+  const [row] = await publicDetail(ex).execute({ id, userId, now: now.toISOString() });
   return row;
 }
 
