@@ -47,6 +47,7 @@ const SUBSTANTIAL = ['storeId', 'name', 'description', 'category', 'dietaryTags'
 const THUMBNAIL_SIDE = 320;
 const LARGE_SIDE = 1280;
 const VIEW_FLUSH_MS = 10_000;
+const MAX_PENDING_VIEWS = 10_000;
 /** Deletes picture files of deleted products and pictures, after the deletion committed. */
 export const DELETE_FILES_JOB = 'products.delete-files';
 /** Marks ACTIVE, INACTIVE and pending products past their expiry EXPIRED (every minute). */
@@ -359,6 +360,8 @@ export function createProductsService(ctx: AppContext, deps: ProductsDeps) {
       const row = await repo.findPublicDetail(ctx.db, id, userId, t);
       if (!row) throw notFound('Product');
       pendingViews.set(id, (pendingViews.get(id) ?? 0) + 1);
+      // Bounded memory: a burst over many products is written early rather than held.
+      if (pendingViews.size >= MAX_PENDING_VIEWS) void flushViews();
       return {
         ...productFieldsView(row.product, row.images.map((i) => toImageView(i, ctx.links))),
         supplier: {

@@ -119,6 +119,22 @@ describe('PUT /products/:id', () => {
     expect((await call(t.app, 'GET', `/products/${p.id}`)).status).toBe(404);
   });
 
+  it('keeps a substantially edited product ACTIVE when auto-approval applies', async () => {
+    const s = await supplierWithStore(t);
+    const p = await publishProduct(t, s, adminToken);
+    const flag = (on: boolean) => call(t.app, 'PATCH', '/admin/settings', { token: adminToken, body: { features: { autoApproveVerifiedSupplierProducts: on } } });
+    await flag(true);
+    try {
+      const renamed = await call(t.app, 'PUT', `/products/${p.id}`, { token: s.token, body: { name: 'Pain complet', category: 'GROCERIES' } });
+      expect(renamed.body.data).toMatchObject({ status: 'ACTIVE', name: 'Pain complet', category: 'GROCERIES' });
+    } finally {
+      await flag(false);
+    }
+    // Off again: an inactive product edited substantially goes to review before it can come back.
+    await call(t.app, 'PUT', `/products/${p.id}`, { token: s.token, body: { status: 'INACTIVE' } });
+    expect((await call(t.app, 'PUT', `/products/${p.id}`, { token: s.token, body: { description: 'Nouveau' } })).body.data.status).toBe('PENDING_REVIEW');
+  });
+
   it('sends a rejected product back to review on any edit, with the reason cleared', async () => {
     const s = await supplierWithStore(t);
     const created = await call(t.app, 'POST', '/products', { token: s.token, body: productBody(t, s.store.id) });
