@@ -57,7 +57,12 @@ describe('admin products', () => {
     expect(ids(await call(t.app, 'GET', '/admin/products', { token: adminToken, query: { supplierId: s.profile.id, q: 'CREME brulee' } }))).toEqual([a.id]);
     expect(ids(await call(t.app, 'GET', '/admin/products', { token: adminToken, query: { supplierId: s.profile.id, q: 'thieb' } }))).toEqual([b.id]);
     expect(ids(await call(t.app, 'GET', '/admin/products', { token: adminToken, query: { supplierId: s.profile.id, q: '100%_' } }))).toEqual([]);
-    expect((await call(t.app, 'GET', '/admin/products', { token: adminToken, query: { category: 'CARS' } })).status).toBe(400);
+    const malformed: Record<string, string | number>[] = [{ category: 'CARS' }, { page: 0 }, { limit: 1000 }, { status: 'GONE' }, { supplierId: 'x' }, { q: '' }, { extra: 1 }];
+    for (const query of malformed) {
+      const res = await call(t.app, 'GET', '/admin/products', { token: adminToken, query });
+      expect(res.status, JSON.stringify(query)).toBe(400);
+      expect(res.body.error.details[0].field).toMatch(/^query\./);
+    }
   });
 
   it('queues products to review oldest first; approves and rejects with a reason, audited', async () => {

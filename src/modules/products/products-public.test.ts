@@ -132,6 +132,8 @@ describe('store follows', () => {
     const hidden = await supplierWithStore(t, { verification: 'PENDING' });
     expect((await call(t.app, 'POST', `/stores/${hidden.store.id}/follow`, { token: client.token })).status).toBe(404);
     expect((await call(t.app, 'POST', `/stores/${s.store.id}/follow`)).status).toBe(401);
+    expect((await call(t.app, 'DELETE', `/stores/${s.store.id}/follow`)).status).toBe(401);
+    expect((await call(t.app, 'POST', '/stores/not-an-id/follow', { token: client.token })).status).toBe(400);
   });
 });
 
