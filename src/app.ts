@@ -24,6 +24,9 @@ import { authRoutes } from './modules/auth/auth.routes.js';
 import { createIdpService } from './modules/auth/idp.service.js';
 import { createOtpService } from './modules/auth/otp.service.js';
 import { createSessionsService } from './modules/auth/sessions.service.js';
+import { productsRoutes } from './modules/products/products.routes.js';
+import { createProductsAdminService } from './modules/products/products-admin.service.js';
+import { createProductsService } from './modules/products/products.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { createReadiness } from './modules/health/readiness.js';
 import { kycRoutes } from './modules/kyc/kyc.routes.js';
@@ -99,7 +102,9 @@ function buildServices(ctx: AppContext, stream: NotificationStream) {
   const notifications = createNotificationsService(ctx, { users, stream });
   sessions.onRevoked(notifications.forgetSessions);
   subscribeToAccountEvents(ctx.events, ctx.db, notifications);
-  return { settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, notifications };
+  const products = createProductsService(ctx, { settings, suppliers, stores, subscriptions });
+  const productsAdmin = createProductsAdminService(ctx, products);
+  return { settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, notifications, products, productsAdmin };
 }
 export type Services = ReturnType<typeof buildServices>;
 
@@ -120,7 +125,7 @@ export const compileEverySchema = (app: App) => lazyCompilers.get(app)?.compileA
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 // Routes whose writes can change what public supplier and store listings show.
-const LISTING_WRITERS = ['/suppliers/', '/supplier/', '/admin/suppliers', '/admin/kyc', '/admin/users', '/stores'].map((p) => `${API_PREFIX}${p}`);
+const LISTING_WRITERS = ['/suppliers/', '/supplier/', '/admin/suppliers', '/admin/kyc', '/admin/users', '/stores', '/products', '/admin/products'].map((p) => `${API_PREFIX}${p}`);
 const changesListings = (url: string | undefined) => url !== undefined && LISTING_WRITERS.some((p) => url.startsWith(p));
 
 async function registerApiRoutes(app: App, services: Services, ctx: AppContext, config: Config, stream: NotificationStream): Promise<void> {
@@ -134,6 +139,7 @@ async function registerApiRoutes(app: App, services: Services, ctx: AppContext, 
   await app.register(staffRoutes(services.staff), { prefix: API_PREFIX });
   await app.register(settingsRoutes(services.settings), { prefix: API_PREFIX });
   await app.register(notificationsRoutes(services.notifications, stream), { prefix: API_PREFIX });
+  await app.register(productsRoutes(services.products, services.productsAdmin, services.sessions.authenticate), { prefix: API_PREFIX });
 }
 
 export async function buildApp(opts: BuildOptions): Promise<App> {
@@ -271,6 +277,8 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   app.addHook('onClose', async () => {
     // Waits for the jobs running here; what is left waiting stays in the database for the next worker.
     await jobs.stop();
+    // Batched product views are written before the database closes.
+    await services.products.close();
     await ctx.listings.close();
     await ctx.caches.close();
     await stream.close();

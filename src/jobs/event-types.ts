@@ -10,6 +10,10 @@ export interface DomainEvents {
   'suppliers.rejected': { supplierId: string; userId: string; reason: string };
   'kyc.decided': { supplierId: string; userId: string; status: 'APPROVED' | 'REJECTED' | 'RESUBMISSION_REQUESTED'; reason?: string };
   'staff.invited': { invitationId: string; storeId: string; userId?: string; phoneNumber?: string; email?: string };
+  'products.created': { productId: string; supplierId: string; storeId: string; status: 'PENDING_REVIEW' | 'ACTIVE' };
+  'products.approved': { productId: string; supplierId: string; storeId: string };
+  'products.rejected': { productId: string; supplierId: string; reason: string };
+  'products.published': { productId: string; supplierId: string; storeId: string };
 }
 
 export type EventName = keyof DomainEvents;
@@ -54,5 +58,21 @@ export const EVENT_CATALOG: { [E in EventName]: { when: string; fields: { [F in 
       phoneNumber: 'the invited phone number, when invited by phone',
       email: 'the invited email, when invited by email',
     },
+  },
+  'products.created': {
+    when: 'A supplier (or a member of its store) created a product.',
+    fields: { productId: 'the product', supplierId: 'its supplier', storeId: 'its store', status: 'PENDING_REVIEW, or ACTIVE when auto-approved' },
+  },
+  'products.approved': {
+    when: 'An administrator approved a product waiting for review (alone or in a bulk approval).',
+    fields: { productId: 'the product', supplierId: 'its supplier', storeId: 'its store' },
+  },
+  'products.rejected': {
+    when: 'An administrator rejected a product waiting for review.',
+    fields: { productId: 'the product', supplierId: 'its supplier', reason: 'the reason given' },
+  },
+  'products.published': {
+    when: 'A product became ACTIVE for the first time (approved, or created or resubmitted with auto-approval): followers of its store may hear of it.',
+    fields: { productId: 'the product', supplierId: 'its supplier', storeId: 'its store' },
   },
 };

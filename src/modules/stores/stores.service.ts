@@ -29,6 +29,9 @@ const MAX_CLOSURE_DAYS = 366;
 // Lower than pg_trgm's default 0.6 so a misspelt word among several still finds the store.
 const WORD_SIMILARITY_THRESHOLD = 0.5;
 
+/** Runs inside the transaction that deletes a store, after the work-in-progress check: other modules retire what lives in it. */
+export type StoreDeletedHook = (tx: Executor, storeId: string, at: Date) => Promise<void>;
+
 /** Adds a section of numbers to the store statistics (e.g. `orders`, `products`). */
 export type StatisticsCollector = (ex: Executor, storeId: string) => Promise<Record<string, number>>;
 
@@ -91,6 +94,7 @@ export type StoresService = ReturnType<typeof createStoresService>;
 export function createStoresService(ctx: AppContext, deps: { suppliers: SuppliersService; members: StoreMembersService }) {
   const now = () => ctx.clock.now();
   const collectors = new Map<string, StatisticsCollector>();
+  const deletionHooks: StoreDeletedHook[] = [];
 
   /** The user's role on a live store: OWNER for the supplier who owns it, else the membership's, else null. */
   async function roleOn(ex: Executor, userId: string, store: StoreRecord): Promise<StoreRole | null> {
@@ -167,6 +171,10 @@ export function createStoresService(ctx: AppContext, deps: { suppliers: Supplier
         throw conflict('STORE_CLOSED', `The store is temporarily closed until ${row.store.closureEndsAt!.toISOString()}`);
       }
       return toStoreView(row.store, at);
+    },
+
+    onStoreDeleted(hook: StoreDeletedHook): void {
+      deletionHooks.push(hook);
     },
 
     registerStatistics(section: string, collect: StatisticsCollector): void {
@@ -264,6 +272,7 @@ export function createStoresService(ctx: AppContext, deps: { suppliers: Supplier
         await ctx.workInProgress.assertNone(tx, { storeId }, 'The store');
         await deps.members.revokePendingInvitations(tx, storeId);
         const t = now();
+        for (const hook of deletionHooks) await hook(tx, storeId, t);
         await repo.updateStore(tx, storeId, { deletedAt: t, updatedAt: t });
       });
       return { message: 'Store deleted' };

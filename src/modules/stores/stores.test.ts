@@ -370,6 +370,7 @@ describe('counts and statistics', () => {
       generatedAt: expect.any(String),
       store: { isActive: true, isOpenNow: true, closure: null, createdAt: store.createdAt.toISOString(), daysActive: 3 },
       staff: { members: 0, managers: 0, staff: 0, pendingInvitations: 1 },
+      products: { total: 0, active: 0, pendingReview: 0 },
       orders: { total: 3 },
     });
     expect(() => t.app.services.stores.registerStatistics('staff', async () => ({}))).toThrow();
