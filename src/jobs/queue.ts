@@ -177,6 +177,7 @@ export class JobQueue implements Jobs {
    * is left waiting or running (jobs waiting for a later retry stay). For tests and benchmarks.
    */
   async drain(timeoutMs = 15_000): Promise<void> {
+    if (!this.s.workers) throw new Error('drain() needs a process with workers (WORKERS=on)');
     const names = [...this.handlers.keys()];
     const deadline = Date.now() + timeoutMs;
     const { schema } = this.s;
