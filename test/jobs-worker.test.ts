@@ -45,3 +45,31 @@ describe('the worker process (npm run worker)', () => {
     expect(text).not.toMatch(/jobs_queued\{name="test.failing_once"/);
   });
 });
+
+describe('shutdown', () => {
+  it('waits for the jobs running in the process', async () => {
+    const order: string[] = [];
+    let started!: () => void;
+    const running = new Promise<void>((r) => (started = r));
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const t = await buildTestApp({}, undefined, {
+      beforeStart: (app) =>
+        app.ctx.jobs.work('test.slow', async () => {
+          started();
+          await gate;
+          order.push('job finished');
+        }),
+    });
+    await t.app.ctx.jobs.send('test.slow', {});
+    await running;
+    const closed = t.close().then(() => order.push('app closed'));
+    // The close is under way while the job still runs (closing takes a few tens of milliseconds
+    // otherwise); the job is let go only later, and the close must have waited for it.
+    await new Promise((r) => setTimeout(r, 500));
+    expect(order).toEqual([]);
+    release();
+    await closed;
+    expect(order).toEqual(['job finished', 'app closed']);
+  });
+});

@@ -53,6 +53,15 @@ describe('jobs', () => {
     expect(calls('test.recorded')).toContainEqual({ data: { n: 1 }, retryCount: 0 });
   });
 
+  it('keeps one job per singleton key and minute', async () => {
+    const first = await t.app.ctx.jobs.send('test.recorded', { n: 'single' }, { singletonKey: 'k1' });
+    const second = await t.app.ctx.jobs.send('test.recorded', { n: 'single' }, { singletonKey: 'k1' });
+    expect(first).not.toBeNull();
+    expect(second).toBeNull();
+    await t.app.jobs.drain();
+    expect(calls('test.recorded').filter((c) => (c.data as { n: unknown }).n === 'single')).toHaveLength(1);
+  });
+
   it('refuses a job name without a handler', async () => {
     await expect(t.app.ctx.jobs.send('test.nobody', {})).rejects.toThrow(/no job handler/);
   });

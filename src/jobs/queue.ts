@@ -19,6 +19,10 @@ export interface SendOptions {
   /** Write the job through this transaction: it commits or rolls back with the business rows. */
   tx?: Executor;
   startAfterSeconds?: number;
+  /**
+   * At most one job per name and key in each clock minute (pg-boss's `singletonSeconds: 60`): a second
+   * send in the same minute is dropped and returns null. pg-boss's standard queues ignore a key alone.
+   */
   singletonKey?: string;
   retryLimit?: number;
   retryDelaySeconds?: number;
@@ -125,7 +129,7 @@ export class JobQueue implements Jobs {
   async send(name: string, data: object, opts: SendOptions = {}): Promise<string | null> {
     if (!this.handlers.has(name)) throw new Error(`no job handler is registered for "${name}"`);
     const options: PgBoss.SendOptions = {};
-    if (opts.singletonKey !== undefined) options.singletonKey = opts.singletonKey;
+    if (opts.singletonKey !== undefined) Object.assign(options, { singletonKey: opts.singletonKey, singletonSeconds: 60 });
     if (opts.retryLimit !== undefined) options.retryLimit = opts.retryLimit;
     if (opts.retryDelaySeconds !== undefined) options.retryDelay = opts.retryDelaySeconds;
     // Counted by the database's clock, as pg-boss counts retries; `drain()` maps a moved application clock onto it.
@@ -177,6 +181,7 @@ export class JobQueue implements Jobs {
    * is left waiting or running (jobs waiting for a later retry stay). For tests and benchmarks.
    */
   async drain(timeoutMs = 15_000): Promise<void> {
+    if (!this.s.workers) throw new Error('drain() needs a process with workers (WORKERS=on)');
     const names = [...this.handlers.keys()];
     const deadline = Date.now() + timeoutMs;
     const { schema } = this.s;
