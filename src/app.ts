@@ -43,6 +43,7 @@ import { suppliersAdminRoutes } from './modules/suppliers/suppliers-admin.routes
 import { createSuppliersAdminService } from './modules/suppliers/suppliers-admin.service.js';
 import { suppliersRoutes } from './modules/suppliers/suppliers.routes.js';
 import { createSuppliersService, type SuppliersDeps } from './modules/suppliers/suppliers.service.js';
+import { subscribeToCatalogEvents } from './modules/notifications/catalog-events.js';
 import { subscribeToAccountEvents } from './modules/notifications/account-events.js';
 import { NotificationStream } from './modules/notifications/notification-stream.js';
 import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
@@ -104,6 +105,7 @@ function buildServices(ctx: AppContext, stream: NotificationStream) {
   subscribeToAccountEvents(ctx.events, ctx.db, notifications);
   const products = createProductsService(ctx, { settings, suppliers, stores, subscriptions });
   const productsAdmin = createProductsAdminService(ctx, products);
+  subscribeToCatalogEvents(ctx.events, ctx.db, notifications, { product: products.announcementOf, followersOf: products.followersOf });
   return { settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, notifications, products, productsAdmin };
 }
 export type Services = ReturnType<typeof buildServices>;

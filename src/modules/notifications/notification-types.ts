@@ -65,6 +65,21 @@ const TYPES = {
     title: () => 'Invitation à rejoindre une équipe',
     body: (d) => `Vous êtes invité à rejoindre l'équipe de ${text(d.storeName, 'une boutique')}.`,
   },
+  product_approved: {
+    category: 'account',
+    title: () => 'Produit publié',
+    body: (d) => `${text(d.productName, 'Votre produit')} a été approuvé et est visible par les clients.`,
+  },
+  product_rejected: {
+    category: 'account',
+    title: () => 'Produit refusé',
+    body: (d) => `${text(d.productName, 'Votre produit')} n'a pas été approuvé${text(d.reason) ? ` : ${text(d.reason)}` : '.'} Modifiez-le pour le soumettre à nouveau.`,
+  },
+  followed_store_new_product: {
+    category: 'promotions',
+    title: (d) => `Nouveau chez ${text(d.storeName, 'une boutique que vous suivez')}`,
+    body: (d) => `${text(d.productName, 'Un nouveau produit')} vient d'être publié.`,
+  },
   system_announcement: {
     category: 'system',
     title: (d) => text(d.title, 'Information'),

@@ -239,6 +239,18 @@ export async function removeFollow(ex: Executor, userId: string, storeId: string
 }
 
 /** Ids of the users following a store (for "notify me"). */
+/** Who a product's announcements concern: its name, its store's and the supplier's account; none once deleted. */
+export async function announcementOf(ex: Executor, id: string) {
+  const [row] = await ex
+    .select({ name: products.name, storeName: stores.name, ownerUserId: supplierProfiles.userId })
+    .from(products)
+    .innerJoin(stores, eq(stores.id, products.storeId))
+    .innerJoin(supplierProfiles, eq(supplierProfiles.id, products.supplierId))
+    .where(and(eq(products.id, id), ne(products.status, 'DELETED')))
+    .limit(1);
+  return row;
+}
+
 export async function followersOf(ex: Executor, storeId: string): Promise<string[]> {
   return (await ex.select({ userId: storeFollows.userId }).from(storeFollows).where(eq(storeFollows.storeId, storeId))).map((r) => r.userId);
 }

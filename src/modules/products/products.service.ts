@@ -425,6 +425,7 @@ export function createProductsService(ctx: AppContext, deps: ProductsDeps) {
     },
 
     followersOf: (ex: Executor, storeId: string) => repo.followersOf(ex, storeId),
+    announcementOf: (ex: Executor, productId: string) => repo.announcementOf(ex, productId),
 
     /** The expiry job: ACTIVE, INACTIVE or pending products past their expiry become EXPIRED. */
     markExpired: () => repo.markExpired(ctx.db, now()),
