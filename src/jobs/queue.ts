@@ -188,14 +188,17 @@ export class JobQueue implements Jobs {
     for (;;) {
       await this.followClock(names);
       const { rows } = await this.s.db.executeSql(
-        `SELECT count(*)::int AS n FROM ${schema}.job
-         WHERE name = ANY($1) AND (state = 'active' OR (state IN ('created', 'retry') AND start_after <= now()))`,
+        `SELECT name, bool_or(state <> 'active') AS due FROM ${schema}.job
+         WHERE name = ANY($1) AND (state = 'active' OR (state IN ('created', 'retry') AND start_after <= now()))
+         GROUP BY name`,
         [names],
       );
-      if ((rows[0] as { n: number }).n === 0) return;
+      if (rows.length === 0) return;
       if (Date.now() > deadline) throw new Error(`jobs still waiting after ${timeoutMs} ms`);
-      for (const name of names) this.wake(name);
-      await new Promise((r) => setTimeout(r, 10));
+      // Wake only the workers that have something to fetch: on PGlite every fetch holds the one
+      // thread, and waking them all each turn starved the handlers' own network I/O (an SMTP send).
+      for (const r of rows as { name: string; due: boolean }[]) if (r.due) this.wake(r.name);
+      await new Promise((r) => setTimeout(r, 20));
     }
   }
 
