@@ -1,6 +1,9 @@
 import { and, asc, count, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { nameOrderKey } from '../../db/folding.js';
+import { earthPoint, listedColumns, textMatch } from '../../db/listing-sql.js';
+import { LISTING_TOTAL_CAP, TYPO_FALLBACK_BELOW, listingMeta, metaOf, nearestPage, searchTerms } from '../../shared/listing-page.js';
+import type { PageQuery } from '../../shared/schemas.js';
 import { stores } from '../../db/schema/stores.js';
 import { openAtSql } from '../../shared/opening-hours.js';
 import { isLiveSupplier, isPublicSupplier } from '../suppliers/supplier-visibility.js';
@@ -103,42 +106,71 @@ export interface StoreSearch {
   sort: StoreSort;
 }
 
-/**
- * Full-text match on the whole words, or trigram word similarity for typos and prefixes. The
- * `<%` operator is what lets the GIN trigram index answer; its threshold is the session's
- * pg_trgm.word_similarity_threshold (see `setWordSimilarityThreshold`).
- */
-export async function searchPublicStores(ex: Executor, s: StoreSearch, now: Date, limit: number, offset: number) {
-  const q = s.q?.toLowerCase();
-  const tsQuery = q ? sql`plainto_tsquery('simple', ${q})` : undefined;
-  const document = sql`to_tsvector('simple', ${stores.searchText})`;
-  const where = and(
+/** A store as the public lists show it: every column but the stored search ones. */
+const listed = listedColumns(stores);
+export type ListedStore = Omit<StoreRecord, 'earth' | 'searchDoc' | 'searchVector'>;
+
+function searchFilters(s: StoreSearch, now: Date): SQL {
+  return and(
     publiclyVisible,
-    q ? sql`(${document} @@ ${tsQuery} or ${q} <% ${stores.searchText})` : undefined,
     s.city ? sql`lower(${stores.city}) = ${s.city.toLowerCase()}` : undefined,
     s.supplierId ? eq(stores.supplierId, s.supplierId) : undefined,
     s.openNow === undefined ? undefined : s.openNow ? openAt(now) : sql`not ${openAt(now)}`,
-  );
-  const order =
-    s.sort === 'name'
-      ? [asc(nameOrderKey(stores.name)), asc(stores.id)]
-      : s.sort === 'relevance' && q
-        ? [desc(sql`ts_rank(${document}, ${tsQuery}) + word_similarity(${q}, ${stores.searchText})`), desc(stores.id)]
-        : [desc(stores.createdAt), desc(stores.id)];
-  const items = await ex
-    .select({ store: stores })
-    .from(stores)
-    .where(where)
-    .orderBy(...order)
-    .limit(limit)
-    .offset(offset);
-  const [total] = await ex.select({ n: count() }).from(stores).where(where);
-  return { items: items.map((r) => r.store), total: total?.n ?? 0 };
+  )!;
 }
 
-/** Lowers the trigram threshold for the current transaction only (set_config with is_local). */
-export async function setWordSimilarityThreshold(ex: Executor, threshold: number): Promise<void> {
-  await ex.execute(sql`select set_config('pg_trgm.word_similarity_threshold', ${String(threshold)}, true)`);
+/** Counts the rows matching `where`, stopping past LISTING_TOTAL_CAP. */
+async function countCapped(ex: Executor, where: SQL | undefined): Promise<number> {
+  const sub = ex.select({ one: sql`1`.as('one') }).from(stores).where(where).limit(LISTING_TOTAL_CAP + 1).as('c');
+  const [row] = await ex.select({ n: count() }).from(sub);
+  return row?.n ?? 0;
+}
+
+/**
+ * Text search over the stored document (DESIGN section 8): the words (the last one as a prefix)
+ * from the GIN tsvector index; when they find too little, words spelt nearly alike from the
+ * trigram index as well (each word must match). Relevance ranks only the capped candidates.
+ */
+export async function searchPublicStores(ex: Executor, s: StoreSearch, now: Date, q: PageQuery) {
+  const filters = searchFilters(s, now);
+  const terms = s.q === undefined ? null : searchTerms(s.q);
+  if (s.q !== undefined && !terms) return { items: [], meta: metaOf(q, 0, false) };
+  let match: SQL | undefined;
+  if (terms) {
+    const m = textMatch(stores.searchVector, stores.searchDoc, terms);
+    if (s.sort === 'relevance') {
+      const found = await rankedPage(ex, and(filters, m.fts), m.ftsRank, q);
+      if (found.counted >= TYPO_FALLBACK_BELOW) return finish(found, q);
+      return finish(await rankedPage(ex, and(filters, m.typo), m.typoRank, q), q);
+    }
+    match = (await countCapped(ex, and(filters, m.fts))) >= TYPO_FALLBACK_BELOW ? m.fts : m.typo;
+  }
+  const where = and(filters, match);
+  const order = s.sort === 'name' ? [asc(nameOrderKey(stores.name)), asc(stores.id)] : [desc(stores.createdAt), desc(stores.id)];
+  const items = await ex.select(listed).from(stores).where(where).orderBy(...order).limit(q.limit + 1).offset((q.page - 1) * q.limit);
+  const meta = await listingMeta(q, items.length, () => countCapped(ex, where));
+  return { items: items.slice(0, q.limit), meta };
+}
+
+/** The candidates (at most the cap) ranked, one page of them and how many there were. */
+async function rankedPage(ex: Executor, where: SQL | undefined, rank: SQL, q: PageQuery) {
+  const cand = ex.$with('cand').as(
+    ex.select({ candId: sql<string>`${stores.id}`.as('cand_id'), rank: sql<number>`${rank}`.as('rank') }).from(stores).where(where).limit(LISTING_TOTAL_CAP + 1),
+  );
+  const rows = await ex
+    .with(cand)
+    .select({ store: listed, counted: sql<number>`(select count(*) from cand)`.mapWith(Number) })
+    .from(stores)
+    .innerJoin(cand, eq(cand.candId, stores.id))
+    .orderBy(desc(cand.rank), asc(stores.id))
+    .limit(q.limit + 1)
+    .offset((q.page - 1) * q.limit);
+  const counted = rows[0]?.counted ?? (q.page > 1 ? await countCapped(ex, where) : 0);
+  return { items: rows.map((r) => r.store), counted };
+}
+
+function finish(found: { items: ListedStore[]; counted: number }, q: PageQuery) {
+  return { items: found.items.slice(0, q.limit), meta: metaOf(q, found.counted, found.items.length > q.limit) };
 }
 
 export interface NearbySearch {
@@ -150,38 +182,37 @@ export interface NearbySearch {
 
 function nearbyParts(n: NearbySearch, now: Date) {
   const radiusM = n.radiusKm * 1000;
-  const origin = sql`ll_to_earth(${n.latitude}::float8, ${n.longitude}::float8)`;
-  const point = sql`ll_to_earth(${stores.latitude}, ${stores.longitude})`;
-  const distanceM = sql<number>`earth_distance(${origin}, ${point})`.mapWith(Number);
-  // The cube test (earth_box @>) is what the GiST index on ll_to_earth(latitude, longitude)
-  // answers; the box is a little larger than the circle, so the exact distance filters after it.
+  const origin = earthPoint(n.latitude, n.longitude);
+  // The cube test (earth_box @>) is what the GiST index on the stored `earth` answers; the box is
+  // a little larger than the circle, so the exact distance filters after it.
   const where = and(
-    sql`earth_box(${origin}, ${radiusM}::float8) @> ${point}`,
-    sql`earth_distance(${origin}, ${point}) <= ${radiusM}::float8`,
+    sql`earth_box(${origin}, ${radiusM}::float8) @> ${stores.earth}`,
+    sql`earth_distance(${origin}, ${stores.earth}) <= ${radiusM}::float8`,
     publiclyVisible,
     n.openNow === undefined ? undefined : n.openNow ? openAt(now) : sql`not ${openAt(now)}`,
   );
-  return { distanceM, where, point, origin };
+  const d = sql<number>`(${stores.earth} <-> ${origin})`.mapWith(Number);
+  const distanceM = sql<number>`earth_distance(${origin}, ${stores.earth})`.mapWith(Number);
+  return { where, d, distanceM };
 }
 
-/** The page query on its own, so its plan can be examined. */
-export function nearbyQuery(ex: Executor, n: NearbySearch, now: Date, limit: number, offset: number) {
-  // `<->` is the cube (chord) distance: same order as the great-circle one, and the GiST index
-  // can return rows in that order, so a page does not sort everything in the radius. The id
-  // breaks ties (stores at one address) so pages neither repeat nor skip a store; reading the
-  // index in distance order, PostgreSQL then sorts only within groups of equal distance.
-  const { distanceM, where, point, origin } = nearbyParts(n, now);
-  return ex
-    .select({ store: stores, distanceM })
-    .from(stores)
-    .where(where)
-    .orderBy(sql`${point} <-> ${origin}`, asc(stores.id))
-    .limit(limit)
-    .offset(offset);
+/**
+ * The index's part of a nearby page: the `n` nearest rows in the index's distance order (`<->`,
+ * the cube's chord distance, ranks points as the great-circle distance does); ties are broken
+ * outside (see nearestPage). Exported so its plan can be examined.
+ */
+export function nearbyQuery(ex: Executor, n: NearbySearch, now: Date, rows: number) {
+  const { where, d, distanceM } = nearbyParts(n, now);
+  return ex.select({ ...listed, d, distanceM }).from(stores).where(where).orderBy(d).limit(rows);
 }
 
-export async function nearbyStores(ex: Executor, n: NearbySearch, now: Date, limit: number, offset: number) {
-  const items = await nearbyQuery(ex, n, now, limit, offset);
-  const [total] = await ex.select({ n: count() }).from(stores).where(nearbyParts(n, now).where);
-  return { items, total: total?.n ?? 0 };
+export async function nearbyStores(ex: Executor, n: NearbySearch, now: Date, q: PageQuery) {
+  const parts = nearbyParts(n, now);
+  const rows = await nearestPage(
+    q,
+    (count) => nearbyQuery(ex, n, now, count),
+    (dist) => ex.select({ ...listed, d: parts.d, distanceM: parts.distanceM }).from(stores).where(and(parts.where, sql`${parts.d} = ${dist}::float8`)),
+  );
+  const meta = await listingMeta(q, rows.length, () => countCapped(ex, parts.where));
+  return { items: rows.slice(0, q.limit), meta };
 }

@@ -1,23 +1,32 @@
 import { and, asc, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { nameOrderKey } from '../../db/folding.js';
+import { earthPoint, listedColumns, textMatch } from '../../db/listing-sql.js';
 import { supplierProfiles as sp } from '../../db/schema/suppliers.js';
 import { users } from '../../db/schema/users.js';
-import { publicSupplierCondition } from './supplier-visibility.js';
+import { LISTING_TOTAL_CAP, TYPO_FALLBACK_BELOW, listingMeta, metaOf, nearestPage, searchTerms, type ListingMeta } from '../../shared/listing-page.js';
 import { openAtSql } from '../../shared/opening-hours.js';
+import type { PageQuery } from '../../shared/schemas.js';
+import type { ListedSupplier } from './suppliers.repository.js';
+import { publicSupplierCondition } from './supplier-visibility.js';
 
-// The same expressions as the indexes of supplier_profiles, so the planner uses them.
-const document = sql`(${sp.businessName} || ' ' || ${sp.description})`;
-const vector = sql`to_tsvector('simple', ${sp.businessName} || ' ' || ${sp.description})`;
-const position = sql`ll_to_earth(${sp.latitude}, ${sp.longitude})`;
+// Public lists of suppliers over the stored search columns (DESIGN section 8): the same shape as
+// the stores' lists (stores.repository.ts).
 
-/**
- * Words as prefixes ("boul" finds "Boulangerie") for the full-text match. Only letters and digits
- * reach to_tsquery, so its syntax cannot be injected.
- */
-function prefixQuery(text: string): string | null {
-  const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu);
-  return words ? words.slice(0, 8).map((w) => `${w}:*`).join(' & ') : null;
+/** A supplier as the public lists read it: every column but the stored search ones. */
+const listed = listedColumns(sp);
+
+/** Counts the public suppliers matching `where`, stopping past LISTING_TOTAL_CAP. */
+async function countCapped(ex: Executor, where: SQL | undefined): Promise<number> {
+  const sub = ex
+    .select({ one: sql`1`.as('one') })
+    .from(sp)
+    .innerJoin(users, eq(users.id, sp.userId))
+    .where(where)
+    .limit(LISTING_TOTAL_CAP + 1)
+    .as('c');
+  const [row] = await ex.select({ n: count() }).from(sub);
+  return row?.n ?? 0;
 }
 
 export interface SearchFilter {
@@ -29,37 +38,65 @@ export interface SearchFilter {
   now: Date;
 }
 
-export async function searchPublic(ex: Executor, f: SearchFilter, limit: number, offset: number) {
-  const conds: (SQL | undefined)[] = [publicSupplierCondition()];
-  if (f.city) conds.push(sql`lower(${sp.city}) = lower(${f.city})`);
-  if (f.category) conds.push(eq(sp.category, f.category));
-  if (f.openNow !== undefined) conds.push(sql`${f.openNow ? sql`` : sql`not `}${openAtSql(sp.openingHours, sp.timezone, f.now)}`);
-  let score: SQL = sql`0`;
-  if (f.q) {
-    const tsq = prefixQuery(f.q);
-    // Typos: `<%` is word similarity above pg_trgm's threshold (0.6), served by the trigram index.
-    const typo = sql`${f.q} <% ${document}`;
-    conds.push(tsq ? sql`(${vector} @@ to_tsquery('simple', ${tsq}) or ${typo})` : typo);
-    score = sql`(word_similarity(${f.q}, ${sp.businessName}) * 2 + word_similarity(${f.q}, ${document})${
-      tsq ? sql` + ts_rank(${vector}, to_tsquery('simple', ${tsq}))` : sql``
-    })`;
+type Found = { items: ListedSupplier[]; meta: ListingMeta };
+
+export async function searchPublic(ex: Executor, f: SearchFilter, q: PageQuery): Promise<Found> {
+  const filters = and(
+    publicSupplierCondition(),
+    f.city ? sql`lower(${sp.city}) = lower(${f.city})` : undefined,
+    f.category ? eq(sp.category, f.category) : undefined,
+    f.openNow === undefined ? undefined : sql`${f.openNow ? sql`` : sql`not `}${openAtSql(sp.openingHours, sp.timezone, f.now)}`,
+  );
+  const terms = f.q === undefined ? null : searchTerms(f.q);
+  if (f.q !== undefined && !terms) return { items: [], meta: metaOf(q, 0, false) };
+  let match: SQL | undefined;
+  if (terms) {
+    const m = textMatch(sp.searchVector, sp.searchDoc, terms);
+    if (f.sort === 'relevance') {
+      const found = await rankedPage(ex, and(filters, m.fts), m.ftsRank, q);
+      if (found.counted >= TYPO_FALLBACK_BELOW) return finish(found, q);
+      return finish(await rankedPage(ex, and(filters, m.typo), m.typoRank, q), q);
+    }
+    match = (await countCapped(ex, and(filters, m.fts))) >= TYPO_FALLBACK_BELOW ? m.fts : m.typo;
   }
-  const where = and(...conds);
-  const byName = [asc(nameOrderKey(sp.businessName)), asc(sp.id)];
-  const order =
-    f.sort === 'newest' ? [desc(sp.createdAt), desc(sp.id)] : f.sort === 'relevance' && f.q ? [desc(score), ...byName] : byName;
-  const [items, [total]] = await Promise.all([
+  const where = and(filters, match);
+  const order = f.sort === 'newest' ? [desc(sp.createdAt), desc(sp.id)] : [asc(nameOrderKey(sp.businessName)), asc(sp.id)];
+  const items = await ex
+    .select(listed)
+    .from(sp)
+    .innerJoin(users, eq(users.id, sp.userId))
+    .where(where)
+    .orderBy(...order)
+    .limit(q.limit + 1)
+    .offset((q.page - 1) * q.limit);
+  const meta = await listingMeta(q, items.length, () => countCapped(ex, where));
+  return { items: items.slice(0, q.limit), meta };
+}
+
+/** The candidates (at most the cap) ranked, one page of them and how many there were. */
+async function rankedPage(ex: Executor, where: SQL | undefined, rank: SQL, q: PageQuery) {
+  const cand = ex.$with('cand').as(
     ex
-      .select({ profile: sp })
+      .select({ candId: sql<string>`${sp.id}`.as('cand_id'), rank: sql<number>`${rank}`.as('rank') })
       .from(sp)
       .innerJoin(users, eq(users.id, sp.userId))
       .where(where)
-      .orderBy(...order)
-      .limit(limit)
-      .offset(offset),
-    ex.select({ n: count() }).from(sp).innerJoin(users, eq(users.id, sp.userId)).where(where),
-  ]);
-  return { items: items.map((r) => r.profile), total: total?.n ?? 0 };
+      .limit(LISTING_TOTAL_CAP + 1),
+  );
+  const rows = await ex
+    .with(cand)
+    .select({ profile: listed, counted: sql<number>`(select count(*) from cand)`.mapWith(Number) })
+    .from(sp)
+    .innerJoin(cand, eq(cand.candId, sp.id))
+    .orderBy(desc(cand.rank), asc(nameOrderKey(sp.businessName)), asc(sp.id))
+    .limit(q.limit + 1)
+    .offset((q.page - 1) * q.limit);
+  const counted = rows[0]?.counted ?? (q.page > 1 ? await countCapped(ex, where) : 0);
+  return { items: rows.map((r) => r.profile), counted };
+}
+
+function finish(found: { items: ListedSupplier[]; counted: number }, q: PageQuery): Found {
+  return { items: found.items.slice(0, q.limit), meta: metaOf(q, found.counted, found.items.length > q.limit) };
 }
 
 export interface NearbyFilter {
@@ -70,31 +107,32 @@ export interface NearbyFilter {
 }
 
 /**
- * Within the radius, nearest first. earth_box narrows through the GiST index; earth_distance
- * decides; the cube distance `<->` (a straight-line chord, which orders points exactly as the
- * great-circle distance does) lets the same index hand rows over nearest first, so a page does
- * not sort every row in the radius.
+ * Within the radius, nearest first. earth_box narrows through the GiST index on the stored
+ * `earth`; earth_distance decides; the index hands rows over in cube-distance order (`<->`, a
+ * chord, which orders points exactly as the great-circle distance does), and ties are broken by
+ * id outside the index's query (nearestPage).
  */
-export async function nearbyPublic(ex: Executor, f: NearbyFilter, limit: number, offset: number) {
-  const origin = sql`ll_to_earth(${f.latitude}::float8, ${f.longitude}::float8)`;
-  const distance = sql<number>`earth_distance(${origin}, ${position})`;
-  const conds: (SQL | undefined)[] = [
+export async function nearbyPublic(ex: Executor, f: NearbyFilter, q: PageQuery) {
+  const origin = earthPoint(f.latitude, f.longitude);
+  const where = and(
+    sql`earth_box(${origin}, ${f.radiusM}::float8) @> ${sp.earth}`,
+    sql`earth_distance(${origin}, ${sp.earth}) <= ${f.radiusM}::float8`,
     publicSupplierCondition(),
-    sql`earth_box(${origin}, ${f.radiusM}::float8) @> ${position}`,
-    sql`${distance} <= ${f.radiusM}::float8`,
-  ];
-  if (f.category) conds.push(eq(sp.category, f.category));
-  const where = and(...conds);
-  const [items, [total]] = await Promise.all([
+    f.category ? eq(sp.category, f.category) : undefined,
+  );
+  const d = sql<number>`(${sp.earth} <-> ${origin})`.mapWith(Number);
+  const distanceM = sql<number>`earth_distance(${origin}, ${sp.earth})`.mapWith(Number);
+  const select = (extra: SQL | undefined) =>
     ex
-      .select({ profile: sp, distanceM: distance.mapWith(Number) })
+      .select({ profile: listed, id: sp.id, d, distanceM })
       .from(sp)
       .innerJoin(users, eq(users.id, sp.userId))
-      .where(where)
-      .orderBy(sql`${position} <-> ${origin}`, asc(sp.id))
-      .limit(limit)
-      .offset(offset),
-    ex.select({ n: count() }).from(sp).innerJoin(users, eq(users.id, sp.userId)).where(where),
-  ]);
-  return { items, total: total?.n ?? 0 };
+      .where(and(where, extra));
+  const rows = await nearestPage(
+    q,
+    (n) => select(undefined).orderBy(d).limit(n),
+    (dist) => select(sql`${d} = ${dist}::float8`),
+  );
+  const meta = await listingMeta(q, rows.length, () => countCapped(ex, where));
+  return { items: rows.slice(0, q.limit), meta };
 }

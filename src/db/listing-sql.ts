@@ -1,0 +1,39 @@
+import { and, getTableColumns, sql, type SQL, type SQLWrapper, type Table } from 'drizzle-orm';
+import type { SearchTerms } from '../shared/listing-page.js';
+
+// SQL pieces of the public listings (DESIGN section 8), over the stored columns of
+// search-columns.ts, so every listing asks its indexes the same way.
+
+/** A point as earthdistance's cube, to compare with a stored `earth` column. */
+export const earthPoint = (latitude: number, longitude: number): SQL => sql`ll_to_earth(${latitude}::float8, ${longitude}::float8)`;
+
+/**
+ * The ways a stored document matches search words:
+ * - `fts`: every word, the last as a prefix, from the GIN tsvector index;
+ * - `typo`: that, or every word spelt nearly alike (`<%`, pg_trgm word similarity above the
+ *   connection's `pg_trgm.word_similarity_threshold`, 0.5), from the GIN trigram index. Both sides
+ *   of the `or` are on one table's indexed columns, so the planner combines two bitmap scans.
+ * The ranks weigh the name (A) over the description (B) and the city (C).
+ */
+export function textMatch(vector: SQLWrapper, doc: SQLWrapper, terms: SearchTerms) {
+  const tsq = sql`to_tsquery('simple', ${terms.tsquery})`;
+  const fts = sql`${vector} @@ ${tsq}`;
+  const ftsRank = sql`ts_rank(${vector}, ${tsq})`;
+  const similar = and(...terms.words.map((w) => sql`${w} <% ${doc}`))!;
+  const similarity = sql.join(terms.words.map((w) => sql`word_similarity(${w}, ${doc})`), sql` + `);
+  return {
+    fts,
+    ftsRank,
+    typo: sql`(${fts} or (${similar}))`,
+    typoRank: sql`(${ftsRank} + (${similarity}) / ${terms.words.length})`,
+  };
+}
+
+const SEARCH_COLUMNS = ['earth', 'searchDoc', 'searchVector'] as const;
+
+/** A table's columns without the stored search ones, which a list never needs to read back. */
+export function listedColumns<T extends Table>(table: T) {
+  const columns = { ...getTableColumns(table) } as Record<string, unknown>;
+  for (const key of SEARCH_COLUMNS) delete columns[key];
+  return columns as Omit<T['_']['columns'], (typeof SEARCH_COLUMNS)[number]>;
+}
