@@ -95,9 +95,19 @@ declare module 'fastify' {
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
-// Routes whose writes can change what public supplier and store listings show.
-const LISTING_WRITERS = ['/suppliers/', '/supplier/', '/admin/suppliers', '/admin/kyc', '/admin/users', '/stores'].map((p) => `${API_PREFIX}${p}`);
-const changesListings = (url: string | undefined) => url !== undefined && LISTING_WRITERS.some((p) => url.startsWith(p));
+// Routes whose writes can change what public listings show, and the listing scopes (prefixes of
+// `ctx.listings.get` scopes) each can change: a supplier's visibility reaches its stores and their
+// products; a store's state reaches its products. Other scopes keep their cached answers.
+const EVERY_LISTING = ['suppliers.', 'stores.', 'products.'];
+const LISTING_WRITERS: [prefix: string, scopes: string[]][] = [
+  ['/suppliers/', EVERY_LISTING],
+  ['/supplier/', EVERY_LISTING],
+  ['/admin/suppliers', EVERY_LISTING],
+  ['/admin/kyc', EVERY_LISTING],
+  ['/admin/users', EVERY_LISTING],
+  ['/stores', ['stores.', 'products.']],
+].map(([p, scopes]) => [`${API_PREFIX}${p as string}`, scopes as string[]]);
+const listingsChangedBy = (url: string | undefined) => (url === undefined ? undefined : LISTING_WRITERS.find(([p]) => url.startsWith(p))?.[1]);
 
 export async function buildApp(opts: BuildOptions): Promise<App> {
   const { config } = opts;
@@ -193,7 +203,9 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   // A successful write to anything public listings show drops the cached listings. onSend runs
   // after the handler, so after its transaction committed, and before the client hears back.
   app.addHook('onSend', async (req, reply) => {
-    if (req.method !== 'GET' && req.method !== 'HEAD' && reply.statusCode < 400 && changesListings(req.routeOptions.url)) ctx.listings.changed();
+    if (req.method === 'GET' || req.method === 'HEAD' || reply.statusCode >= 400) return;
+    const scopes = listingsChangedBy(req.routeOptions.url);
+    if (scopes) ctx.listings.changed(scopes);
   });
   const services = buildServices(ctx);
   app.decorate('ctx', ctx);
