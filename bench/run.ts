@@ -7,6 +7,7 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import scratchDatabase from '../test/global-setup.js';
+import { FOOD_WORDS } from './seed.js';
 
 const duration = Number(process.env.BENCH_DURATION ?? 10);
 const port = process.env.BENCH_PORT ?? '3900';
@@ -46,7 +47,26 @@ async function load(name: string, opts: Partial<autocannon.Options> & { path: st
   return { name, rps: r.requests.average, p99: r.latency.p99, errors };
 }
 
-const SEARCH_TERMS = ['boulangerie', 'boulangeri', 'patisserie', 'epicerie', 'teranga', 'baobab', 'traiteur', 'fromagerie', 'primeur', 'soleil', 'almadies', 'medina', 'frais', 'invendus'];
+const SEARCH_TERMS = [...FOOD_WORDS, 'boulangerie', 'patisserie', 'epicerie', 'teranga', 'baobab', 'traiteur', 'fromagerie', 'primeur', 'bakery', 'grocery', 'soleil', 'almadies', 'medina'];
+const any = <T>(list: readonly T[]) => list[Math.floor(Math.random() * list.length)]!;
+/** A point in the Dakar area, where a quarter of the stores are. */
+const dakarPoint = () => `latitude=${(14.65 + Math.random() * 0.15).toFixed(5)}&longitude=${(-17.5 + Math.random() * 0.2).toFixed(5)}`;
+/**
+ * One or two words of the catalog, the last one sometimes cut short as while typing, 18 to 22 a
+ * page: about 100,000 different queries, so few of a run's requests repeat one already cached.
+ */
+const catalogWords = () => {
+  const words = Math.random() < 0.5 ? [any(SEARCH_TERMS)] : [any(SEARCH_TERMS), any(SEARCH_TERMS)];
+  const last = words.pop()!;
+  words.push(Math.random() < 0.3 ? last.slice(0, Math.max(3, last.length - 2)) : last);
+  return `q=${encodeURIComponent(words.join(' '))}&limit=${18 + Math.floor(Math.random() * 5)}`;
+};
+const UNCACHED = {
+  storesNearby: 'GET /stores/nearby, a new point each time',
+  suppliersNearby: 'GET /suppliers/nearby, a new point each time',
+  storesWords: 'GET /stores?q=, new words each time',
+  suppliersWords: 'GET /suppliers/search, new words each time',
+} as const;
 const varied = (path: () => string, connections: number) => ({ path: path(), connections, requests: [{ setupRequest: (req: object) => ({ ...req, path: path() }) }] });
 
 const rows: Row[] = [];
@@ -68,18 +88,12 @@ try {
       body: JSON.stringify({ phoneNumber: info.phoneNumber, password: info.password }),
     }),
   );
-  // The same two reads when every request asks something new, so none is answered from the cache.
-  // They are bound by the database: more connections than cores would only queue.
-  rows.push(await load('GET /stores/nearby, a new point each time', varied(() => {
-    const lat = (14.62 + Math.random() * 0.16).toFixed(5);
-    const lng = (-17.52 + Math.random() * 0.16).toFixed(5);
-    return `/api/v1/stores/nearby?latitude=${lat}&longitude=${lng}&radiusKm=5`;
-  }, 8)));
-  rows.push(await load('GET /suppliers/search, a new query each time', varied(() => {
-    const term = SEARCH_TERMS[Math.floor(Math.random() * SEARCH_TERMS.length)]!;
-    // 14 words x 10 pages x 100 page sizes: few requests of a 10 s run repeat one already cached.
-    return `/api/v1/suppliers/search?q=${term}&page=${1 + Math.floor(Math.random() * 10)}&limit=${1 + Math.floor(Math.random() * 100)}`;
-  }, 8)));
+  // The same reads when every request asks something new, so (almost) none is answered from the
+  // cache. They are bound by the database: more connections than cores would only queue.
+  rows.push(await load(UNCACHED.storesNearby, varied(() => `/api/v1/stores/nearby?${dakarPoint()}&radiusKm=5`, 8)));
+  rows.push(await load(UNCACHED.suppliersNearby, varied(() => `/api/v1/suppliers/nearby?${dakarPoint()}&radiusKm=5`, 8)));
+  rows.push(await load(UNCACHED.storesWords, varied(() => `/api/v1/stores?${catalogWords()}`, 8)));
+  rows.push(await load(UNCACHED.suppliersWords, varied(() => `/api/v1/suppliers/search?${catalogWords()}`, 8)));
 } finally {
   // Resident memory right after the load (after a full collection, so garbage not yet collected
   // does not count), and again once the process has been idle for 15 s.
@@ -105,10 +119,12 @@ const ratios = [
   ['GET /stores/nearby / one-SELECT route', byName['GET /stores/nearby (10,000 stores)']!.rps / select, 0.5],
   ['GET /suppliers/search / one-SELECT route', byName['GET /suppliers/search (1,000 suppliers)']!.rps / select, 0.5],
 ] as const;
-// Reported beside the targets: what a request the cache cannot answer costs.
+// What a request the cache cannot answer costs (DESIGN section 8).
 const uncached = [
-  ['GET /stores/nearby, new point / one-SELECT route', byName['GET /stores/nearby, a new point each time']!.rps / select],
-  ['GET /suppliers/search, new query / one-SELECT route', byName['GET /suppliers/search, a new query each time']!.rps / select],
+  ['GET /stores/nearby, new point / one-SELECT route', byName[UNCACHED.storesNearby]!.rps / select, 0.25],
+  ['GET /suppliers/nearby, new point / one-SELECT route', byName[UNCACHED.suppliersNearby]!.rps / select, 0.25],
+  ['GET /stores?q=, new words / one-SELECT route', byName[UNCACHED.storesWords]!.rps / select, 0.15],
+  ['GET /suppliers/search, new words / one-SELECT route', byName[UNCACHED.suppliersWords]!.rps / select, 0.15],
 ] as const;
 const rssMb = rss.rss / 1024 / 1024;
 const settledMb = settled.rss / 1024 / 1024;
@@ -133,7 +149,7 @@ const md = [
   '| ratio | value | target |',
   '|---|---:|---:|',
   ...ratios.map(([name, value, target]) => `| ${name} | ${(value * 100).toFixed(0)} % | >= ${target * 100} % ${value >= target ? 'met' : 'NOT met'} |`),
-  ...uncached.map(([name, value]) => `| ${name} | ${(value * 100).toFixed(0)} % | (no cache; no target) |`),
+  ...uncached.map(([name, value, target]) => `| ${name} | ${(value * 100).toFixed(0)} % | >= ${target * 100} % ${value >= target ? 'met' : 'NOT met'} |`),
   `| server RSS after the run | ${rssMb.toFixed(0)} MB | < 200 MB ${rssMb < 200 ? 'met' : 'NOT met'} |`,
   `| server RSS after 15 s idle | ${settledMb.toFixed(0)} MB | |`,
   '',

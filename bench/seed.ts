@@ -8,9 +8,18 @@ import { supplierProfiles } from '../src/db/schema/suppliers.js';
 import { users } from '../src/db/schema/users.js';
 import { uuidv7 } from '../src/shared/ids.js';
 
-const KINDS = ['Boulangerie', 'Patisserie', 'Epicerie', 'Restaurant', 'Supermarche', 'Traiteur', 'Fromagerie', 'Primeur'];
-const NAMES = ['Teranga', 'Baobab', 'Soleil', 'Almadies', 'Medina', 'Plateau', 'Sahel', 'Ocean', 'Keur', 'Jolof'];
+const KINDS = ['Boulangerie', 'Patisserie', 'Epicerie', 'Restaurant', 'Supermarche', 'Traiteur', 'Fromagerie', 'Primeur', 'Bakery', 'Deli', 'Grocery', 'Market'];
+const NAMES = ['Teranga', 'Baobab', 'Soleil', 'Almadies', 'Medina', 'Plateau', 'Sahel', 'Ocean', 'Keur', 'Jolof', 'Ngor', 'Yoff', 'Fann', 'Mermoz', 'Ouakam', 'Liberte', 'Sacre-Coeur', 'Point E', 'Corniche', 'Hann'];
 const CITIES = ['Dakar', 'Thies', 'Saint-Louis', 'Kaolack', 'Ziguinchor', 'Touba', 'Mbour', 'Rufisque'];
+/** Words of the descriptions, French and English, as shops write them. */
+export const FOOD_WORDS = [
+  'pain', 'baguette', 'croissant', 'brioche', 'gateau', 'tarte', 'fromage', 'yaourt', 'lait', 'beurre', 'oeufs', 'poulet',
+  'poisson', 'thiof', 'riz', 'mil', 'couscous', 'legumes', 'fruits', 'mangue', 'banane', 'orange', 'tomate', 'oignon',
+  'salade', 'sandwich', 'jus', 'bissap', 'gingembre', 'thieboudienne', 'yassa', 'mafe', 'fataya', 'beignets', 'pastels',
+  'bread', 'cake', 'pastry', 'cheese', 'milk', 'chicken', 'fish', 'rice', 'vegetables', 'fruit', 'juice', 'salad',
+  'frais', 'fresh', 'bio', 'organic', 'maison', 'homemade', 'invendus', 'surplus', 'panier', 'basket', 'soir', 'evening',
+];
+const pickWords = (i: number, n: number) => Array.from({ length: n }, (_, k) => FOOD_WORDS[(i * 7 + k * 13 + Math.floor(i / 11)) % FOOD_WORDS.length]!);
 const everyDay = Object.fromEntries(['0', '1', '2', '3', '4', '5', '6'].map((d) => [d, ['07:00-22:00']]));
 
 export async function seedMarketplace(db: Db, now: Date, suppliersCount = 1000, storesCount = 10_000): Promise<void> {
@@ -36,7 +45,7 @@ export async function seedMarketplace(db: Db, now: Date, suppliersCount = 1000, 
         id,
         userId: userRows[k]!.id,
         businessName: `${pick(KINDS, i)} ${pick(NAMES, Math.floor(i / KINDS.length))} ${i}`,
-        description: `Invendus du jour: ${pick(KINDS, i + 3).toLowerCase()} et produits frais a prix reduit`,
+        description: `Invendus du jour a prix reduit: ${pickWords(i, 6).join(', ')}`,
         category: 'FOOD' as const,
         address: `${i} Avenue Bourguiba`,
         city: pick(CITIES, i),
@@ -62,7 +71,7 @@ export async function seedMarketplace(db: Db, now: Date, suppliersCount = 1000, 
         id: uuidv7(),
         supplierId: supplierIds[i % supplierIds.length]!,
         name: `${pick(KINDS, i)} ${pick(NAMES, i + 1)} ${i}`,
-        description: 'Paniers anti-gaspi chaque soir',
+        description: `Paniers anti-gaspi chaque soir: ${pickWords(i + 5, 5).join(', ')}`,
         address: `${i} Route Nationale`,
         city: pick(CITIES, i),
         latitude: dakar ? 14.65 + Math.random() * 0.15 : 12.5 + Math.random() * 4,
