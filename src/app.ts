@@ -20,6 +20,9 @@ import { authRoutes } from './modules/auth/auth.routes.js';
 import { createIdpService } from './modules/auth/idp.service.js';
 import { createOtpService } from './modules/auth/otp.service.js';
 import { createSessionsService } from './modules/auth/sessions.service.js';
+import { productsRoutes } from './modules/products/products.routes.js';
+import { createProductsAdminService } from './modules/products/products-admin.service.js';
+import { createProductsService } from './modules/products/products.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { kycRoutes } from './modules/kyc/kyc.routes.js';
 import { createKycService } from './modules/kyc/kyc.service.js';
@@ -81,7 +84,9 @@ function buildServices(ctx: AppContext) {
   const stores = createStoresService(ctx, { suppliers, members: storeMembers });
   suppliersDeps.stores = stores;
   const staff = createStaffService(ctx, { stores, users, suppliers, members: storeMembers });
-  return { settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff };
+  const products = createProductsService(ctx, { settings, suppliers, stores, subscriptions });
+  const productsAdmin = createProductsAdminService(ctx, products);
+  return { settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, products, productsAdmin };
 }
 export type Services = ReturnType<typeof buildServices>;
 
@@ -106,6 +111,8 @@ const LISTING_WRITERS: [prefix: string, scopes: string[]][] = [
   ['/admin/kyc', EVERY_LISTING],
   ['/admin/users', EVERY_LISTING],
   ['/stores', ['stores.', 'products.']],
+  ['/products', ['products.']],
+  ['/admin/products', ['products.']],
 ].map(([p, scopes]) => [`${API_PREFIX}${p as string}`, scopes as string[]]);
 const listingsChangedBy = (url: string | undefined) => (url === undefined ? undefined : LISTING_WRITERS.find(([p]) => url.startsWith(p))?.[1]);
 
@@ -223,9 +230,12 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(storesRoutes(services.stores), { prefix: API_PREFIX });
   await app.register(staffRoutes(services.staff), { prefix: API_PREFIX });
   await app.register(settingsRoutes(services.settings), { prefix: API_PREFIX });
+  await app.register(productsRoutes(services.products, services.productsAdmin, services.sessions.authenticate), { prefix: API_PREFIX });
 
   app.addHook('onClose', async () => {
     await outbound.drain();
+    // Batched product views are written before the database closes.
+    await services.products.close();
     await ctx.listings.close();
     await ctx.caches.close();
     ctx.email.close();

@@ -60,9 +60,10 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+// Asked of the router, not by calling: `/products/:id` answers `/products/search` too (a 400 for
+// the id), which must not make the search count as built.
 async function isRouted(e: Endpoint): Promise<boolean> {
-  const res = await call(t.app, e.method, concrete(e.path));
-  return !(res.status === 404 && res.body?.error?.code === 'ROUTE_NOT_FOUND');
+  return t.app.hasRoute({ method: e.method as 'GET', url: `/api/v1${e.path}` });
 }
 
 describe('endpoint table', () => {

@@ -15,10 +15,12 @@ const TAGS = [
   { name: 'suppliers: KYC', description: 'Identity and business documents a supplier submits before it can be verified.' },
   { name: 'stores', description: 'The public store directory: search, nearby, one store.' },
   { name: 'supplier: stores', description: "A supplier's own stores: create, change, close temporarily, deactivate, statistics." },
+  { name: 'products', description: 'The catalogue: public product pages, favourites, and a supplier\'s own products, stock and pictures.' },
   { name: 'staff', description: 'Store teams: invitations, members and their roles.' },
   { name: 'admin: users', description: 'User administration (ADMIN, SUPER_ADMIN).' },
   { name: 'admin: suppliers', description: 'Supplier verification, rejection and commission (ADMIN, SUPER_ADMIN).' },
   { name: 'admin: KYC', description: "Review of suppliers' KYC submissions (ADMIN, SUPER_ADMIN)." },
+  { name: 'admin: products', description: 'Product moderation (approve, reject, in bulk), status and deletion (ADMIN, SUPER_ADMIN).' },
   { name: 'admin: settings', description: 'Platform settings (business rules, payment methods, feature flags), their history and the caches (ADMIN, SUPER_ADMIN).' },
 ];
 

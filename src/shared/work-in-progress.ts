@@ -1,7 +1,7 @@
 import type { Executor } from '../db/client.js';
 import { conflict } from './errors.js';
 
-export type WorkScope = { supplierId: string } | { storeId: string };
+export type WorkScope = { supplierId: string } | { storeId: string } | { productId: string };
 
 /** Describes the unfinished work of a scope (e.g. "2 orders in progress"), or null when there is none. */
 export type WorkCheck = (ex: Executor, scope: WorkScope) => Promise<string | null>;
@@ -17,8 +17,9 @@ export class WorkInProgress {
     this.checks.push(check);
   }
 
-  async assertNone(ex: Executor, scope: WorkScope, what: string): Promise<void> {
+  /** 409 `code` (HAS_WORK_IN_PROGRESS unless given) when any check reports unfinished work. */
+  async assertNone(ex: Executor, scope: WorkScope, what: string, code = 'HAS_WORK_IN_PROGRESS'): Promise<void> {
     const found = (await Promise.all(this.checks.map((c) => c(ex, scope)))).filter((x): x is string => Boolean(x));
-    if (found.length) throw conflict('HAS_WORK_IN_PROGRESS', `${what} cannot be deleted while it has work in progress: ${found.join('; ')}`);
+    if (found.length) throw conflict(code, `${what} cannot be deleted while it has work in progress: ${found.join('; ')}`);
   }
 }

@@ -6,3 +6,4 @@ export * from './stores.js';
 export * from './subscriptions.js';
 export * from './suppliers.js';
 export * from './users.js';
+export * from './products.js';

@@ -1,0 +1,124 @@
+import { sql } from 'drizzle-orm';
+import { check, customType, doublePrecision, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import type { Allergen, DietaryTag, ProductCategory } from '../../modules/products/product-catalog.js';
+import { stores } from './stores.js';
+import { supplierProfiles } from './suppliers.js';
+import { users } from './users.js';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+/**
+ * earthdistance's `earth` (a cube of the point on the Earth's surface). Stored rather than computed
+ * per row with ll_to_earth, which costs on every row a query reads. Never read back as a value:
+ * queries compare it with earth_box / earth_distance.
+ */
+export const earth = customType<{ data: string; driverData: string }>({ dataType: () => 'earth' });
+
+export const PRODUCT_STATUSES = ['PENDING_REVIEW', 'ACTIVE', 'REJECTED', 'INACTIVE', 'EXPIRED', 'DELETED'] as const;
+export type ProductStatus = (typeof PRODUCT_STATUSES)[number];
+
+export const products = pgTable(
+  'products',
+  {
+    id: uuid('id').primaryKey(),
+    supplierId: uuid('supplier_id')
+      .notNull()
+      .references(() => supplierProfiles.id),
+    storeId: uuid('store_id')
+      .notNull()
+      .references(() => stores.id),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    category: text('category').$type<ProductCategory>().notNull(),
+    // Whole XOF (no minor unit); discountedPrice < originalPrice is checked below.
+    originalPrice: integer('original_price').notNull(),
+    discountedPrice: integer('discounted_price').notNull(),
+    currency: text('currency').notNull().default('XOF'),
+    // Derived, stored so lists can filter and sort on it through an index.
+    discountPercent: integer('discount_percent')
+      .notNull()
+      .generatedAlwaysAs(sql`((original_price - discounted_price) * 100 / original_price)`),
+    quantity: integer('quantity').notNull(),
+    unitWeightGrams: integer('unit_weight_grams').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    // Pickup window as local times of the store's day ("HH:MM", in the store's time zone).
+    pickupStart: text('pickup_start').notNull(),
+    pickupEnd: text('pickup_end').notNull(),
+    dietaryTags: text('dietary_tags').array().$type<DietaryTag[]>().notNull().default(sql`'{}'::text[]`),
+    allergens: text('allergens').array().$type<Allergen[]>().notNull().default(sql`'{}'::text[]`),
+    status: text('status').$type<ProductStatus>().notNull().default('PENDING_REVIEW'),
+    rejectionReason: text('rejection_reason'),
+    // Counters: views are flushed in batches, favourites and sales kept with their rows.
+    viewsCount: integer('views_count').notNull().default(0),
+    favoritesCount: integer('favorites_count').notNull().default(0),
+    salesCount: integer('sales_count').notNull().default(0),
+    popularityScore: doublePrecision('popularity_score').notNull().default(0),
+    // Filled by reviews.
+    ratingAverage: doublePrecision('rating_average').notNull().default(0),
+    ratingCount: integer('rating_count').notNull().default(0),
+    // The store's position (ll_to_earth of its latitude/longitude), kept in step by a trigger on stores.
+    location: earth('location').notNull(),
+    // Folded words search reads (see products.search-document.ts); indexed by the search module.
+    searchDocument: text('search_document').notNull().default(''),
+    publishedAt: ts('published_at'),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+    deletedAt: ts('deleted_at'),
+  },
+  (t) => [
+    check('products_prices', sql`discounted_price >= 0 and original_price > 0 and discounted_price < original_price`),
+    check('products_quantity', sql`quantity >= 0`),
+    index('products_supplier_idx').on(t.supplierId, t.createdAt).where(sql`status <> 'DELETED'`),
+    index('products_store_idx').on(t.storeId).where(sql`status <> 'DELETED'`),
+    // Moderation queue (oldest first) and admin lists by status.
+    index('products_status_idx').on(t.status, t.createdAt),
+    // The expiry job and expiring-soon lists.
+    index('products_active_expiry_idx').on(t.expiresAt).where(sql`status = 'ACTIVE'`),
+    index('products_location_idx').using('gist', t.location).where(sql`status = 'ACTIVE'`),
+  ],
+);
+
+/** Pictures of a product, in order; each stored in two sizes. Rows go with the product. */
+export const productImages = pgTable(
+  'product_images',
+  {
+    id: uuid('id').primaryKey(),
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    thumbnailKey: text('thumbnail_key').notNull(),
+    largeKey: text('large_key').notNull(),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('product_images_position_key').on(t.productId, t.position)],
+);
+
+export const productFavorites = pgTable(
+  'product_favorites',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.productId] }), index('product_favorites_user_idx').on(t.userId, t.createdAt)],
+);
+
+/** "Notify me": a user follows a store and hears when it publishes a product. */
+export const storeFollows = pgTable(
+  'store_follows',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    storeId: uuid('store_id')
+      .notNull()
+      .references(() => stores.id),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.storeId] }), index('store_follows_store_idx').on(t.storeId)],
+);

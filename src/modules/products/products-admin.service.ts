@@ -1,0 +1,123 @@
+import type { AppContext } from '../../context.js';
+import type { AuthUser } from '../../http/access.js';
+import { AppError, notFound } from '../../shared/errors.js';
+import { pageMeta } from '../../shared/schemas.js';
+import { assertTransition } from '../../shared/state-machine.js';
+import { recordAdminAction } from '../audit/audit.service.js';
+import { MODERATION_TRANSITIONS, STATUS_TOGGLE_TRANSITIONS } from './product-status.js';
+import * as repo from './products.repository.js';
+import type { ProductRecord } from './products.repository.js';
+import type { AdminProductsQuery, AdminStatusBody, BulkApproveBody, ModerationQuery, ProductView } from './products.schemas.js';
+import type { ProductsService } from './products.service.js';
+
+export type ProductsAdminService = ReturnType<typeof createProductsAdminService>;
+
+/** Moderation and administration of products; every decision is audited in its transaction. */
+export function createProductsAdminService(ctx: AppContext, products: ProductsService) {
+  const now = () => ctx.clock.now();
+
+  async function decide(
+    admin: AuthUser,
+    id: string,
+    action: string,
+    change: (p: ProductRecord, at: Date) => Partial<repo.NewProduct>,
+    reason?: string | null,
+  ): Promise<ProductView> {
+    const t = now();
+    return ctx.db.transaction(async (tx) => {
+      const before = await repo.findProduct(tx, id, { lock: true });
+      if (!before) throw notFound('Product');
+      const patch = change(before, t);
+      const row = await repo.updateProduct(tx, id, { ...patch, updatedAt: t });
+      await recordAdminAction(tx, { actorId: admin.id, action, targetType: 'product', targetId: id, reason, data: { from: before.status, to: row.status }, at: t });
+      return products.view(tx, row);
+    });
+  }
+
+  const approve = (p: ProductRecord, at: Date): Partial<repo.NewProduct> => {
+    assertTransition(MODERATION_TRANSITIONS, p.status, 'ACTIVE', 'Product status');
+    return { status: 'ACTIVE', rejectionReason: null, publishedAt: p.publishedAt ?? at };
+  };
+
+  return {
+    async list(q: AdminProductsQuery) {
+      const { items, total } = await repo.listProducts(ctx.db, q, q);
+      return { items: await products.views(ctx.db, items), meta: pageMeta(q, total) };
+    },
+
+    /** Products waiting for a decision, oldest first. */
+    async moderationQueue(q: ModerationQuery) {
+      const { items, total } = await repo.listProducts(ctx.db, { status: 'PENDING_REVIEW' }, q, 'oldest');
+      return { items: await products.views(ctx.db, items), meta: pageMeta(q, total) };
+    },
+
+    approve: (admin: AuthUser, id: string) =>
+      decide(admin, id, 'product.approve', approve),
+
+    reject: (admin: AuthUser, id: string, reason: string) =>
+      decide(
+        admin,
+        id,
+        'product.reject',
+        (p) => {
+          assertTransition(MODERATION_TRANSITIONS, p.status, 'REJECTED', 'Product status');
+          return { status: 'REJECTED', rejectionReason: reason };
+        },
+        reason,
+      ),
+
+    setStatus: (admin: AuthUser, id: string, body: AdminStatusBody) =>
+      decide(
+        admin,
+        id,
+        'product.status',
+        (p) => {
+          assertTransition(STATUS_TOGGLE_TRANSITIONS, p.status, body.status, 'Product status');
+          return { status: body.status };
+        },
+        body.reason,
+      ),
+
+    async remove(admin: AuthUser, id: string, reason?: string) {
+      const t = now();
+      const keys = await ctx.db.transaction(async (tx) => {
+        const product = await repo.findProduct(tx, id, { lock: true });
+        if (!product) throw notFound('Product');
+        const removed = await products.removeProduct(tx, product, t);
+        await recordAdminAction(tx, { actorId: admin.id, action: 'product.delete', targetType: 'product', targetId: id, reason, data: { from: product.status }, at: t });
+        return removed;
+      });
+      await products.deleteFiles(keys);
+      return { message: 'Product deleted' };
+    },
+
+    /** Approves every product or none: any missing or not pending refuses the whole batch. */
+    async bulkApprove(admin: AuthUser, body: BulkApproveBody) {
+      const t = now();
+      return ctx.db.transaction(async (tx) => {
+        const found = await repo.findProductsForUpdate(tx, body.ids);
+        const byId = new Map(found.map((p) => [p.id, p]));
+        const refused = body.ids.flatMap((id, n) => {
+          const p = byId.get(id);
+          if (!p) return [{ field: `body.ids.${n}`, message: `product ${id} not found` }];
+          if (p.status !== 'PENDING_REVIEW') return [{ field: `body.ids.${n}`, message: `product ${id} is ${p.status}, not PENDING_REVIEW` }];
+          return [];
+        });
+        if (refused.length) throw new AppError(409, 'INVALID_TRANSITION', `${refused.length} of the ${body.ids.length} products cannot be approved; none was`, refused);
+        for (const p of found) {
+          await repo.updateProduct(tx, p.id, { ...approve(p, t), updatedAt: t });
+          await recordAdminAction(tx, {
+            actorId: admin.id,
+            action: 'product.approve',
+            targetType: 'product',
+            targetId: p.id,
+            reason: body.reason,
+            data: { from: p.status, to: 'ACTIVE', bulk: true },
+            at: t,
+          });
+        }
+        return { approved: found.length, ids: body.ids };
+      });
+    },
+  };
+}

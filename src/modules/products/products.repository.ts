@@ -1,0 +1,249 @@
+import { and, asc, count, desc, eq, getTableColumns, inArray, ne, sql, type SQL } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { productFavorites, productImages, products, storeFollows, type ProductStatus } from '../../db/schema/products.js';
+import { stores } from '../../db/schema/stores.js';
+import { supplierProfiles } from '../../db/schema/suppliers.js';
+import type { PageQuery } from '../../shared/schemas.js';
+import { pageOffset } from '../../shared/schemas.js';
+import { foldText } from './product-search-document.js';
+import { COUNTED_STATUSES } from './product-status.js';
+import { isPublicProduct } from './product-visibility.js';
+
+// Every column but the stored position and search words, which only queries read.
+const { location: _location, searchDocument: _searchDocument, ...productColumns } = getTableColumns(products);
+export type ProductRecord = Omit<typeof products.$inferSelect, 'location' | 'searchDocument'>;
+export type NewProduct = Omit<typeof products.$inferInsert, 'location'>;
+export type ImageRecord = typeof productImages.$inferSelect;
+
+const ts = (d: Date) => sql`${d.toISOString()}::timestamptz`;
+const live = ne(products.status, 'DELETED');
+const uuidArray = (ids: readonly string[]) => sql`${`{${ids.join(',')}}`}::uuid[]`;
+
+export async function insertProduct(ex: Executor, values: NewProduct, at: { latitude: number; longitude: number }): Promise<ProductRecord> {
+  const location = sql`ll_to_earth(${at.latitude}::float8, ${at.longitude}::float8)`;
+  const [row] = await ex
+    .insert(products)
+    .values({ ...values, location: location as unknown as string })
+    .returning(productColumns);
+  return row!;
+}
+
+/** A product that is not deleted; `lock` takes its row until the transaction ends. */
+export async function findProduct(ex: Executor, id: string, opts: { lock?: boolean } = {}): Promise<ProductRecord | undefined> {
+  const q = ex.select(productColumns).from(products).where(and(eq(products.id, id), live)).limit(1);
+  const [row] = opts.lock ? await q.for('update') : await q;
+  return row;
+}
+
+export async function findProductsForUpdate(ex: Executor, ids: string[]): Promise<ProductRecord[]> {
+  return ex.select(productColumns).from(products).where(and(inArray(products.id, ids), live)).orderBy(asc(products.id)).for('update');
+}
+
+export async function updateProduct(
+  ex: Executor,
+  id: string,
+  patch: Partial<NewProduct>,
+  at?: { latitude: number; longitude: number },
+): Promise<ProductRecord> {
+  const location = at && sql`ll_to_earth(${at.latitude}::float8, ${at.longitude}::float8)`;
+  const [row] = await ex
+    .update(products)
+    .set({ ...patch, ...(location && { location: location as unknown as string }) })
+    .where(eq(products.id, id))
+    .returning(productColumns);
+  return row!;
+}
+
+/** Products that count against the plan: not expired, not deleted (see COUNTED_STATUSES). */
+export async function countCounted(ex: Executor, supplierId: string, now: Date): Promise<number> {
+  const [row] = await ex
+    .select({ n: count() })
+    .from(products)
+    .where(and(eq(products.supplierId, supplierId), inArray(products.status, [...COUNTED_STATUSES]), sql`${products.expiresAt} > ${ts(now)}`));
+  return row?.n ?? 0;
+}
+
+/**
+ * Sets or moves the stock in one statement, so concurrent corrections add up and none takes it
+ * below zero. Undefined when the product is gone or the change would go below zero.
+ */
+export async function changeStock(ex: Executor, id: string, change: { quantity: number } | { delta: number }, now: Date) {
+  const value = 'quantity' in change ? sql`${change.quantity}::int` : sql`${products.quantity} + ${change.delta}::int`;
+  const [row] = await ex
+    .update(products)
+    .set({ quantity: value as unknown as number, updatedAt: now })
+    .where(and(eq(products.id, id), live, sql`${value} >= 0`))
+    .returning(productColumns);
+  return row;
+}
+
+interface ListFilters {
+  supplierId?: string;
+  storeId?: string;
+  status?: ProductStatus;
+  category?: string;
+  q?: string;
+}
+
+function listConditions(f: ListFilters): SQL | undefined {
+  const words = f.q ? foldText(f.q).split(/\s+/).filter(Boolean) : [];
+  return and(
+    live,
+    f.supplierId ? eq(products.supplierId, f.supplierId) : undefined,
+    f.storeId ? eq(products.storeId, f.storeId) : undefined,
+    f.status ? eq(products.status, f.status) : undefined,
+    f.category ? eq(products.category, f.category as ProductRecord['category']) : undefined,
+    ...words.map((w) => sql`${products.searchDocument} like ${`%${w.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`),
+  );
+}
+
+/** Newest first (or oldest first for the moderation queue), with the total. */
+export async function listProducts(ex: Executor, f: ListFilters, page: PageQuery, order: 'newest' | 'oldest' = 'newest') {
+  const where = listConditions(f);
+  const dir = order === 'newest' ? desc : asc;
+  const [items, [total]] = await Promise.all([
+    ex.select(productColumns).from(products).where(where).orderBy(dir(products.createdAt), dir(products.id)).limit(page.limit).offset(pageOffset(page)),
+    ex.select({ n: count() }).from(products).where(where),
+  ]);
+  return { items, total: total?.n ?? 0 };
+}
+
+// ---- pictures
+
+export async function imagesOf(ex: Executor, productIds: string[]): Promise<Map<string, ImageRecord[]>> {
+  const out = new Map<string, ImageRecord[]>(productIds.map((id) => [id, []]));
+  if (!productIds.length) return out;
+  const rowsFound = await ex.select().from(productImages).where(inArray(productImages.productId, productIds)).orderBy(asc(productImages.position));
+  for (const r of rowsFound) out.get(r.productId)!.push(r);
+  return out;
+}
+
+export async function insertImages(ex: Executor, values: (typeof productImages.$inferInsert)[]): Promise<void> {
+  if (values.length) await ex.insert(productImages).values(values);
+}
+
+export async function deleteImage(ex: Executor, productId: string, imageId: string): Promise<ImageRecord | undefined> {
+  const [row] = await ex.delete(productImages).where(and(eq(productImages.id, imageId), eq(productImages.productId, productId))).returning();
+  return row;
+}
+
+export async function deleteImagesOf(ex: Executor, productId: string): Promise<ImageRecord[]> {
+  return ex.delete(productImages).where(eq(productImages.productId, productId)).returning();
+}
+
+// ---- public page
+
+/** The product, its store and supplier summary, pictures and the caller's favourite flag: one query. */
+export async function findPublicDetail(ex: Executor, id: string, userId: string | null, now: Date) {
+  const [row] = await ex
+    .select({
+      product: productColumns,
+      store: stores,
+      supplier: {
+        id: supplierProfiles.id,
+        businessName: supplierProfiles.businessName,
+        city: supplierProfiles.city,
+        logoKey: supplierProfiles.logoKey,
+        verificationStatus: supplierProfiles.verificationStatus,
+      },
+      images: sql<{ id: string; position: number; thumbnailKey: string; largeKey: string }[]>`coalesce((
+        select json_agg(json_build_object('id', i.id, 'position', i.position, 'thumbnailKey', i.thumbnail_key, 'largeKey', i.large_key) order by i.position)
+        from ${productImages} i where i.product_id = ${products.id}), '[]'::json)`,
+      isFavorite: userId
+        ? sql<boolean>`exists (select 1 from ${productFavorites} f where f.product_id = ${products.id} and f.user_id = ${userId}::uuid)`
+        : sql<boolean>`false`,
+    })
+    .from(products)
+    .innerJoin(stores, eq(stores.id, products.storeId))
+    .innerJoin(supplierProfiles, eq(supplierProfiles.id, products.supplierId))
+    .where(and(eq(products.id, id), isPublicProduct(now)))
+    .limit(1);
+  return row;
+}
+
+export async function isPublic(ex: Executor, id: string, now: Date): Promise<boolean> {
+  const [row] = await ex.select({ id: products.id }).from(products).where(and(eq(products.id, id), isPublicProduct(now))).limit(1);
+  return row !== undefined;
+}
+
+/** Adds batched view counts: one statement for the whole batch. */
+export async function addViews(ex: Executor, counts: Map<string, number>): Promise<void> {
+  if (!counts.size) return;
+  const ids = [...counts.keys()];
+  const ns = `{${[...counts.values()].join(',')}}`;
+  await ex.execute(sql`update ${products} p set views_count = p.views_count + v.n
+    from unnest(${uuidArray(ids)}, ${ns}::int[]) as v(id, n) where p.id = v.id`);
+}
+
+// ---- favourites
+
+/** True when the favourite is new (the counter moves only then). */
+export async function addFavorite(ex: Executor, userId: string, productId: string, now: Date): Promise<boolean> {
+  const added = await ex.insert(productFavorites).values({ userId, productId, createdAt: now }).onConflictDoNothing().returning();
+  if (added.length) await ex.update(products).set({ favoritesCount: sql`${products.favoritesCount} + 1` }).where(eq(products.id, productId));
+  return added.length > 0;
+}
+
+export async function removeFavorite(ex: Executor, userId: string, productId: string): Promise<boolean> {
+  const removed = await ex
+    .delete(productFavorites)
+    .where(and(eq(productFavorites.userId, userId), eq(productFavorites.productId, productId)))
+    .returning();
+  if (removed.length) {
+    await ex.update(products).set({ favoritesCount: sql`greatest(${products.favoritesCount} - 1, 0)` }).where(eq(products.id, productId));
+  }
+  return removed.length > 0;
+}
+
+export async function deleteFavoritesOf(ex: Executor, productId: string): Promise<void> {
+  await ex.delete(productFavorites).where(eq(productFavorites.productId, productId));
+}
+
+/** The user's favourites, newest first, as list cards; `available` applies the public rule. */
+export async function listFavorites(ex: Executor, userId: string, now: Date, page: PageQuery) {
+  const where = and(eq(productFavorites.userId, userId), live);
+  const [items, [total]] = await Promise.all([
+    ex
+      .select({
+        product: productColumns,
+        storeName: stores.name,
+        favoritedAt: productFavorites.createdAt,
+        thumbnailKey: sql<string | null>`(select i.thumbnail_key from ${productImages} i where i.product_id = ${products.id} order by i.position limit 1)`,
+        available: sql<boolean>`${isPublicProduct(now)}`,
+      })
+      .from(productFavorites)
+      .innerJoin(products, eq(products.id, productFavorites.productId))
+      .innerJoin(stores, eq(stores.id, products.storeId))
+      .where(where)
+      .orderBy(desc(productFavorites.createdAt), desc(productFavorites.productId))
+      .limit(page.limit)
+      .offset(pageOffset(page)),
+    ex.select({ n: count() }).from(productFavorites).innerJoin(products, eq(products.id, productFavorites.productId)).where(where),
+  ]);
+  return { items, total: total?.n ?? 0 };
+}
+
+// ---- store follows
+
+export async function addFollow(ex: Executor, userId: string, storeId: string, now: Date): Promise<void> {
+  await ex.insert(storeFollows).values({ userId, storeId, createdAt: now }).onConflictDoNothing();
+}
+
+export async function removeFollow(ex: Executor, userId: string, storeId: string): Promise<void> {
+  await ex.delete(storeFollows).where(and(eq(storeFollows.userId, userId), eq(storeFollows.storeId, storeId)));
+}
+
+/** Ids of the users following a store (for "notify me"). */
+export async function followersOf(ex: Executor, storeId: string): Promise<string[]> {
+  return (await ex.select({ userId: storeFollows.userId }).from(storeFollows).where(eq(storeFollows.storeId, storeId))).map((r) => r.userId);
+}
+
+/** Products whose expiry has passed and that are still ACTIVE or INACTIVE: the expiry job's work. */
+export async function markExpired(ex: Executor, now: Date): Promise<number> {
+  const done = await ex
+    .update(products)
+    .set({ status: 'EXPIRED', updatedAt: now })
+    .where(and(inArray(products.status, ['ACTIVE', 'INACTIVE', 'PENDING_REVIEW']), sql`${products.expiresAt} <= ${ts(now)}`))
+    .returning({ id: products.id });
+  return done.length;
+}
