@@ -8,6 +8,11 @@ import { titleOf, type PageQuery } from './schemas.js';
 
 /** Rows counted at most for `meta.total`; above it the total is a lower bound, flagged as such. */
 export const LISTING_TOTAL_CAP = 1000;
+/**
+ * Matches of search words ranked by relevance at most: ranking every match of a common word reads
+ * (and at 100,000 rows sorts on disk) all of them, so the first ones the index returns are ranked.
+ */
+export const RANKED_CANDIDATES_CAP = 200;
 
 export const ListingMetaSchema = Type.Object(
   {
@@ -29,13 +34,13 @@ export const OkListing = <T extends TSchema>(item: T) =>
 export const okListing = <T>(data: T[], meta: ListingMeta) => ({ success: true as const, data, meta });
 
 /** The deepest page a listing serves for this page size: its rows end within the counted ones. */
-export const maxListingPage = (limit: number) => Math.max(1, Math.floor(LISTING_TOTAL_CAP / limit));
+export const maxListingPage = (limit: number, cap = LISTING_TOTAL_CAP) => Math.max(1, Math.floor(cap / limit));
 
 /** 400 on `query.page` for a page beyond the cap (before any database work). */
-export function assertListingPage(q: PageQuery): void {
-  const max = maxListingPage(q.limit);
+export function assertListingPage(q: PageQuery, cap = LISTING_TOTAL_CAP): void {
+  const max = maxListingPage(q.limit, cap);
   if (q.page > max) {
-    throw validationError('query.page', `must be at most ${max} with limit ${q.limit}: lists show their first ${LISTING_TOTAL_CAP} rows; narrow the search`);
+    throw validationError('query.page', `must be at most ${max} with limit ${q.limit}: this list shows its first ${cap} rows; narrow the search`);
   }
 }
 
@@ -51,10 +56,10 @@ export async function listingMeta(q: PageQuery, fetched: number, count: () => Pr
   return metaOf(q, counted, hasMore);
 }
 
-/** The meta from a total counted up to LISTING_TOTAL_CAP + 1. */
-export function metaOf(q: PageQuery, counted: number, hasMore: boolean): ListingMeta {
-  const totalIsEstimate = counted > LISTING_TOTAL_CAP;
-  const total = Math.min(counted, LISTING_TOTAL_CAP);
+/** The meta from a total counted up to `cap + 1`. */
+export function metaOf(q: PageQuery, counted: number, hasMore: boolean, cap = LISTING_TOTAL_CAP): ListingMeta {
+  const totalIsEstimate = counted > cap;
+  const total = Math.min(counted, cap);
   return { page: q.page, limit: q.limit, total, totalPages: Math.ceil(total / q.limit), hasMore, totalIsEstimate };
 }
 
@@ -100,30 +105,46 @@ export interface Ranked {
   id: string;
   /** The index's order: the cube (chord) distance to the point. */
   d: number;
+  /** The great-circle distance to the point, in metres. */
+  distanceM: number;
 }
 
 /**
- * A page of a nearest-first list. Ordering by distance *and* id stops the GiST ordered scan (every
- * row in the radius is read and sorted), so `nearest(n)` asks the index for the n nearest rows in
- * distance order only, and ties are broken by id here. Rows at the distance where the index
- * stopped may have been cut arbitrarily; when that distance reaches into the page, `atDistance(d)`
- * fetches every row at it (rare: places at one address), so pages neither repeat nor skip a place.
+ * A page of a nearest-first list within `radiusM`. `nearest(n)` asks the GiST index for the n
+ * nearest listed rows in its distance order (`<->`) and nothing else: a radius condition lets the
+ * planner prefer a bitmap scan that reads and sorts every row in the radius, and ordering by
+ * distance *and* id stops the ordered scan. So the radius is applied here, to those n rows, and
+ * ties are broken by id here. Rows at the distance where the index stopped may have been cut
+ * arbitrarily; when that distance reaches into the page, `atDistance(d)` fetches every row at it
+ * (rare: places at one address), so pages neither repeat nor skip a place.
+ *
+ * The total is exact whenever the radius holds no more than the rows read (offset + limit); past
+ * that nothing is counted: it is estimated from the density of the rows read, and flagged.
  */
 export async function nearestPage<T extends Ranked>(
   q: PageQuery,
+  radiusM: number,
   nearest: (n: number) => Promise<T[]>,
   atDistance: (d: number) => Promise<T[]>,
-): Promise<T[]> {
+): Promise<{ items: T[]; meta: ListingMeta }> {
   const offset = (q.page - 1) * q.limit;
   const n = offset + q.limit + 1;
-  let rows = await nearest(n);
+  let rows = (await nearest(n)).filter((r) => r.distanceM <= radiusM);
   const byOrder = (a: T, b: T) => a.d - b.d || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
   rows.sort(byOrder);
+  const full = rows.length === n;
   const edge = rows[rows.length - 1];
   const lastShown = rows[Math.min(rows.length, offset + q.limit) - 1];
-  if (rows.length === n && edge && lastShown && lastShown.d === edge.d) {
+  if (full && edge && lastShown && lastShown.d === edge.d) {
     const known = new Set(rows.map((r) => r.id));
-    rows = [...rows, ...(await atDistance(edge.d)).filter((r) => !known.has(r.id))].sort(byOrder);
+    rows = [...rows, ...(await atDistance(edge.d)).filter((r) => !known.has(r.id) && r.distanceM <= radiusM)].sort(byOrder);
   }
-  return rows.slice(offset, offset + q.limit + 1);
+  const page = rows.slice(offset, offset + q.limit + 1);
+  const hasMore = page.length > q.limit;
+  if (!full) return { items: page.slice(0, q.limit), meta: metaOf(q, rows.length, hasMore) };
+  // n rows within the distance of the farthest: as many per unit of area over the whole circle.
+  const reach = edge!.distanceM;
+  const estimate = reach > 0 ? Math.round(n * (radiusM / reach) ** 2) : LISTING_TOTAL_CAP;
+  const total = Math.min(LISTING_TOTAL_CAP, Math.max(n, estimate));
+  return { items: page.slice(0, q.limit), meta: { page: q.page, limit: q.limit, total, totalPages: Math.ceil(total / q.limit), hasMore, totalIsEstimate: true } };
 }

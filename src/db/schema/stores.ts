@@ -24,6 +24,10 @@ export const stores = pgTable(
     timezone: text('timezone').notNull().default('Africa/Dakar'),
     pickupInstructions: text('pickup_instructions'),
     isActive: boolean('is_active').notNull().default(true),
+    // Whether the public may see the supplier (the rule of supplier-visibility.ts), kept by
+    // triggers on stores, supplier_profiles and users (migration 0012), so public lists filter on a
+    // column instead of joining two tables for every row they read.
+    supplierPublic: boolean('supplier_public').notNull().default(false),
     // A temporary closure is all three or none; the store is closed while starts <= now < ends.
     closureStartsAt: ts('closure_starts_at'),
     closureEndsAt: ts('closure_ends_at'),
@@ -43,7 +47,7 @@ export const stores = pgTable(
     index('stores_city_idx').on(sql`lower(city)`).where(sql`deleted_at is null`),
     // Listings sorted by name (see nameOrderKey).
     index('stores_name_order_idx').on(nameOrderKey(t.name), t.id).where(sql`deleted_at is null`),
-    index('stores_earth_idx').using('gist', t.earth),
+    index('stores_earth_idx').using('gist', t.earth).where(sql`deleted_at is null and is_active and supplier_public`),
     index('stores_search_trgm_idx').using('gin', t.searchDoc.op('gin_trgm_ops')),
     index('stores_search_vector_idx').using('gin', t.searchVector),
   ],

@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, inArray, isNull, sql, type SQL } from 'drizz
 import type { Executor } from '../../db/client.js';
 import { nameOrderKey } from '../../db/folding.js';
 import { earthPoint, listedColumns, textMatch } from '../../db/listing-sql.js';
-import { LISTING_TOTAL_CAP, TYPO_FALLBACK_BELOW, listingMeta, metaOf, nearestPage, searchTerms } from '../../shared/listing-page.js';
+import { LISTING_TOTAL_CAP, RANKED_CANDIDATES_CAP, TYPO_FALLBACK_BELOW, listingMeta, metaOf, nearestPage, searchTerms, type ListingMeta } from '../../shared/listing-page.js';
 import type { PageQuery } from '../../shared/schemas.js';
 import { stores } from '../../db/schema/stores.js';
 import { openAtSql } from '../../shared/opening-hours.js';
@@ -110,9 +110,16 @@ export interface StoreSearch {
 const listed = listedColumns(stores);
 export type ListedStore = Omit<StoreRecord, 'earth' | 'searchDoc' | 'searchVector'>;
 
+/**
+ * Listed publicly: live, active, and of a supplier the public may see (`supplier_public`, kept by
+ * triggers from the suppliers' rule). Written as the partial GiST index's predicate, literally, so
+ * the planner can use that index.
+ */
+const listedStore = sql`${stores.deletedAt} is null and ${stores.isActive} and ${stores.supplierPublic}`;
+
 function searchFilters(s: StoreSearch, now: Date): SQL {
   return and(
-    publiclyVisible,
+    listedStore,
     s.city ? sql`lower(${stores.city}) = ${s.city.toLowerCase()}` : undefined,
     s.supplierId ? eq(stores.supplierId, s.supplierId) : undefined,
     s.openNow === undefined ? undefined : s.openNow ? openAt(now) : sql`not ${openAt(now)}`,
@@ -120,8 +127,8 @@ function searchFilters(s: StoreSearch, now: Date): SQL {
 }
 
 /** Counts the rows matching `where`, stopping past LISTING_TOTAL_CAP. */
-async function countCapped(ex: Executor, where: SQL | undefined): Promise<number> {
-  const sub = ex.select({ one: sql`1`.as('one') }).from(stores).where(where).limit(LISTING_TOTAL_CAP + 1).as('c');
+async function countCapped(ex: Executor, where: SQL | undefined, cap = LISTING_TOTAL_CAP): Promise<number> {
+  const sub = ex.select({ one: sql`1`.as('one') }).from(stores).where(where).limit(cap + 1).as('c');
   const [row] = await ex.select({ n: count() }).from(sub);
   return row?.n ?? 0;
 }
@@ -140,10 +147,10 @@ export async function searchPublicStores(ex: Executor, s: StoreSearch, now: Date
     const m = textMatch(stores.searchVector, stores.searchDoc, terms);
     if (s.sort === 'relevance') {
       const found = await rankedPage(ex, and(filters, m.fts), m.ftsRank, q);
-      if (found.counted >= TYPO_FALLBACK_BELOW) return finish(found, q);
-      return finish(await rankedPage(ex, and(filters, m.typo), m.typoRank, q), q);
+      if (found.meta.total >= TYPO_FALLBACK_BELOW) return found;
+      return rankedPage(ex, and(filters, m.typo), m.typoRank, q);
     }
-    match = (await countCapped(ex, and(filters, m.fts))) >= TYPO_FALLBACK_BELOW ? m.fts : m.typo;
+    match = (await countCapped(ex, and(filters, m.fts), TYPO_FALLBACK_BELOW)) >= TYPO_FALLBACK_BELOW ? m.fts : m.typo;
   }
   const where = and(filters, match);
   const order = s.sort === 'name' ? [asc(nameOrderKey(stores.name)), asc(stores.id)] : [desc(stores.createdAt), desc(stores.id)];
@@ -152,25 +159,22 @@ export async function searchPublicStores(ex: Executor, s: StoreSearch, now: Date
   return { items: items.slice(0, q.limit), meta };
 }
 
-/** The candidates (at most the cap) ranked, one page of them and how many there were. */
-async function rankedPage(ex: Executor, where: SQL | undefined, rank: SQL, q: PageQuery) {
-  const cand = ex.$with('cand').as(
-    ex.select({ candId: sql<string>`${stores.id}`.as('cand_id'), rank: sql<number>`${rank}`.as('rank') }).from(stores).where(where).limit(LISTING_TOTAL_CAP + 1),
-  );
+/**
+ * The first RANKED_CANDIDATES_CAP matches the index returns, ranked, and one page of them; the
+ * candidates carry the listed columns, so the page is not joined back to the table.
+ */
+async function rankedPage(ex: Executor, where: SQL | undefined, rank: SQL, q: PageQuery): Promise<{ items: ListedStore[]; meta: ListingMeta }> {
+  const cand = ex.$with('cand').as(ex.select({ ...listed, rank: sql<number>`${rank}`.as('rank') }).from(stores).where(where).limit(RANKED_CANDIDATES_CAP + 1));
   const rows = await ex
     .with(cand)
-    .select({ store: listed, counted: sql<number>`(select count(*) from cand)`.mapWith(Number) })
-    .from(stores)
-    .innerJoin(cand, eq(cand.candId, stores.id))
-    .orderBy(desc(cand.rank), asc(stores.id))
+    .select({ ...cand._.selectedFields, counted: sql<number>`(select count(*) from cand)`.mapWith(Number) })
+    .from(cand)
+    .orderBy(desc(cand.rank), asc(cand.id))
     .limit(q.limit + 1)
     .offset((q.page - 1) * q.limit);
-  const counted = rows[0]?.counted ?? (q.page > 1 ? await countCapped(ex, where) : 0);
-  return { items: rows.map((r) => r.store), counted };
-}
-
-function finish(found: { items: ListedStore[]; counted: number }, q: PageQuery) {
-  return { items: found.items.slice(0, q.limit), meta: metaOf(q, found.counted, found.items.length > q.limit) };
+  const counted = rows[0]?.counted ?? (q.page > 1 ? await countCapped(ex, where, RANKED_CANDIDATES_CAP) : 0);
+  const items = rows.slice(0, q.limit).map(({ rank: _rank, counted: _counted, ...store }) => store as ListedStore);
+  return { items, meta: metaOf(q, counted, rows.length > q.limit, RANKED_CANDIDATES_CAP) };
 }
 
 export interface NearbySearch {
@@ -181,25 +185,17 @@ export interface NearbySearch {
 }
 
 function nearbyParts(n: NearbySearch, now: Date) {
-  const radiusM = n.radiusKm * 1000;
   const origin = earthPoint(n.latitude, n.longitude);
-  // The cube test (earth_box @>) is what the GiST index on the stored `earth` answers; the box is
-  // a little larger than the circle, so the exact distance filters after it.
-  const where = and(
-    sql`earth_box(${origin}, ${radiusM}::float8) @> ${stores.earth}`,
-    sql`earth_distance(${origin}, ${stores.earth}) <= ${radiusM}::float8`,
-    publiclyVisible,
-    n.openNow === undefined ? undefined : n.openNow ? openAt(now) : sql`not ${openAt(now)}`,
-  );
+  const where = and(listedStore, n.openNow === undefined ? undefined : n.openNow ? openAt(now) : sql`not ${openAt(now)}`);
   const d = sql<number>`(${stores.earth} <-> ${origin})`.mapWith(Number);
   const distanceM = sql<number>`earth_distance(${origin}, ${stores.earth})`.mapWith(Number);
-  return { where, d, distanceM };
+  return { where, d, distanceM, origin };
 }
 
 /**
- * The index's part of a nearby page: the `n` nearest rows in the index's distance order (`<->`,
- * the cube's chord distance, ranks points as the great-circle distance does); ties are broken
- * outside (see nearestPage). Exported so its plan can be examined.
+ * The index's part of a nearby page: the `rows` nearest listed stores in the index's distance
+ * order (`<->`, the cube's chord distance, ranks points as the great-circle distance does); the
+ * radius and ties are applied outside (see nearestPage). Exported so its plan can be examined.
  */
 export function nearbyQuery(ex: Executor, n: NearbySearch, now: Date, rows: number) {
   const { where, d, distanceM } = nearbyParts(n, now);
@@ -208,11 +204,15 @@ export function nearbyQuery(ex: Executor, n: NearbySearch, now: Date, rows: numb
 
 export async function nearbyStores(ex: Executor, n: NearbySearch, now: Date, q: PageQuery) {
   const parts = nearbyParts(n, now);
-  const rows = await nearestPage(
+  const radiusM = n.radiusKm * 1000;
+  return nearestPage(
     q,
+    radiusM,
     (count) => nearbyQuery(ex, n, now, count),
-    (dist) => ex.select({ ...listed, d: parts.d, distanceM: parts.distanceM }).from(stores).where(and(parts.where, sql`${parts.d} = ${dist}::float8`)),
+    (dist) =>
+      ex
+        .select({ ...listed, d: parts.d, distanceM: parts.distanceM })
+        .from(stores)
+        .where(and(parts.where, sql`earth_box(${parts.origin}, ${radiusM}::float8) @> ${stores.earth}`, sql`${parts.d} = ${dist}::float8`)),
   );
-  const meta = await listingMeta(q, rows.length, () => countCapped(ex, parts.where));
-  return { items: rows.slice(0, q.limit), meta };
 }

@@ -4,7 +4,7 @@ import type { AuthUser } from '../../http/access.js';
 import { AppError, conflict, forbidden, notFound, type ErrorDetail } from '../../shared/errors.js';
 import { uuidv7 } from '../../shared/ids.js';
 import { normalizePhone } from '../../shared/phone.js';
-import { assertListingPage, type ListingMeta } from '../../shared/listing-page.js';
+import { RANKED_CANDIDATES_CAP, assertListingPage, type ListingMeta } from '../../shared/listing-page.js';
 import { pageMeta, pageOffset } from '../../shared/schemas.js';
 import type { StoreMembersService } from '../staff/members.service.js';
 import { assertRoleCan, type StoreCapability, type StoreRole } from '../staff/store-permissions.js';
@@ -176,7 +176,7 @@ export function createStoresService(ctx: AppContext, deps: { suppliers: Supplier
     // ---- public
 
     search: (q: SearchStoresQuery) => {
-      assertListingPage(q);
+      assertListingPage(q, q.q && (q.sort ?? 'relevance') === 'relevance' ? RANKED_CANDIDATES_CAP : undefined);
       return ctx.listings.get('stores.search', q, async () => {
         const sort = q.sort ?? (q.q ? 'relevance' : 'newest');
         const at = now();

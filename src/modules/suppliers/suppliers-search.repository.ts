@@ -4,7 +4,7 @@ import { nameOrderKey } from '../../db/folding.js';
 import { earthPoint, listedColumns, textMatch } from '../../db/listing-sql.js';
 import { supplierProfiles as sp } from '../../db/schema/suppliers.js';
 import { users } from '../../db/schema/users.js';
-import { LISTING_TOTAL_CAP, TYPO_FALLBACK_BELOW, listingMeta, metaOf, nearestPage, searchTerms, type ListingMeta } from '../../shared/listing-page.js';
+import { LISTING_TOTAL_CAP, RANKED_CANDIDATES_CAP, TYPO_FALLBACK_BELOW, listingMeta, metaOf, nearestPage, searchTerms, type ListingMeta } from '../../shared/listing-page.js';
 import { openAtSql } from '../../shared/opening-hours.js';
 import type { PageQuery } from '../../shared/schemas.js';
 import type { ListedSupplier } from './suppliers.repository.js';
@@ -17,13 +17,13 @@ import { publicSupplierCondition } from './supplier-visibility.js';
 const listed = listedColumns(sp);
 
 /** Counts the public suppliers matching `where`, stopping past LISTING_TOTAL_CAP. */
-async function countCapped(ex: Executor, where: SQL | undefined): Promise<number> {
+async function countCapped(ex: Executor, where: SQL | undefined, cap = LISTING_TOTAL_CAP): Promise<number> {
   const sub = ex
     .select({ one: sql`1`.as('one') })
     .from(sp)
     .innerJoin(users, eq(users.id, sp.userId))
     .where(where)
-    .limit(LISTING_TOTAL_CAP + 1)
+    .limit(cap + 1)
     .as('c');
   const [row] = await ex.select({ n: count() }).from(sub);
   return row?.n ?? 0;
@@ -54,10 +54,10 @@ export async function searchPublic(ex: Executor, f: SearchFilter, q: PageQuery):
     const m = textMatch(sp.searchVector, sp.searchDoc, terms);
     if (f.sort === 'relevance') {
       const found = await rankedPage(ex, and(filters, m.fts), m.ftsRank, q);
-      if (found.counted >= TYPO_FALLBACK_BELOW) return finish(found, q);
-      return finish(await rankedPage(ex, and(filters, m.typo), m.typoRank, q), q);
+      if (found.meta.total >= TYPO_FALLBACK_BELOW) return found;
+      return rankedPage(ex, and(filters, m.typo), m.typoRank, q);
     }
-    match = (await countCapped(ex, and(filters, m.fts))) >= TYPO_FALLBACK_BELOW ? m.fts : m.typo;
+    match = (await countCapped(ex, and(filters, m.fts), TYPO_FALLBACK_BELOW)) >= TYPO_FALLBACK_BELOW ? m.fts : m.typo;
   }
   const where = and(filters, match);
   const order = f.sort === 'newest' ? [desc(sp.createdAt), desc(sp.id)] : [asc(nameOrderKey(sp.businessName)), asc(sp.id)];
@@ -73,30 +73,29 @@ export async function searchPublic(ex: Executor, f: SearchFilter, q: PageQuery):
   return { items: items.slice(0, q.limit), meta };
 }
 
-/** The candidates (at most the cap) ranked, one page of them and how many there were. */
-async function rankedPage(ex: Executor, where: SQL | undefined, rank: SQL, q: PageQuery) {
+/**
+ * The first RANKED_CANDIDATES_CAP matches the index returns, ranked, and one page of them; the
+ * candidates carry the listed columns, so the page is not joined back to the table.
+ */
+async function rankedPage(ex: Executor, where: SQL | undefined, rank: SQL, q: PageQuery): Promise<Found> {
   const cand = ex.$with('cand').as(
     ex
-      .select({ candId: sql<string>`${sp.id}`.as('cand_id'), rank: sql<number>`${rank}`.as('rank') })
+      .select({ ...listed, rank: sql<number>`${rank}`.as('rank'), nameKey: sql<string>`${nameOrderKey(sp.businessName)}`.as('name_key') })
       .from(sp)
       .innerJoin(users, eq(users.id, sp.userId))
       .where(where)
-      .limit(LISTING_TOTAL_CAP + 1),
+      .limit(RANKED_CANDIDATES_CAP + 1),
   );
   const rows = await ex
     .with(cand)
-    .select({ profile: listed, counted: sql<number>`(select count(*) from cand)`.mapWith(Number) })
-    .from(sp)
-    .innerJoin(cand, eq(cand.candId, sp.id))
-    .orderBy(desc(cand.rank), asc(nameOrderKey(sp.businessName)), asc(sp.id))
+    .select({ ...cand._.selectedFields, counted: sql<number>`(select count(*) from cand)`.mapWith(Number) })
+    .from(cand)
+    .orderBy(desc(cand.rank), asc(cand.nameKey), asc(cand.id))
     .limit(q.limit + 1)
     .offset((q.page - 1) * q.limit);
-  const counted = rows[0]?.counted ?? (q.page > 1 ? await countCapped(ex, where) : 0);
-  return { items: rows.map((r) => r.profile), counted };
-}
-
-function finish(found: { items: ListedSupplier[]; counted: number }, q: PageQuery): Found {
-  return { items: found.items.slice(0, q.limit), meta: metaOf(q, found.counted, found.items.length > q.limit) };
+  const counted = rows[0]?.counted ?? (q.page > 1 ? await countCapped(ex, where, RANKED_CANDIDATES_CAP) : 0);
+  const items = rows.slice(0, q.limit).map(({ rank: _rank, nameKey: _key, counted: _counted, ...profile }) => profile as ListedSupplier);
+  return { items, meta: metaOf(q, counted, rows.length > q.limit, RANKED_CANDIDATES_CAP) };
 }
 
 export interface NearbyFilter {
@@ -107,19 +106,13 @@ export interface NearbyFilter {
 }
 
 /**
- * Within the radius, nearest first. earth_box narrows through the GiST index on the stored
- * `earth`; earth_distance decides; the index hands rows over in cube-distance order (`<->`, a
- * chord, which orders points exactly as the great-circle distance does), and ties are broken by
- * id outside the index's query (nearestPage).
+ * Within the radius, nearest first: the GiST index on the stored `earth` hands over the nearest
+ * public suppliers in cube-distance order (`<->`, a chord, which orders points exactly as the
+ * great-circle distance does); the radius and ties are applied outside (nearestPage).
  */
 export async function nearbyPublic(ex: Executor, f: NearbyFilter, q: PageQuery) {
   const origin = earthPoint(f.latitude, f.longitude);
-  const where = and(
-    sql`earth_box(${origin}, ${f.radiusM}::float8) @> ${sp.earth}`,
-    sql`earth_distance(${origin}, ${sp.earth}) <= ${f.radiusM}::float8`,
-    publicSupplierCondition(),
-    f.category ? eq(sp.category, f.category) : undefined,
-  );
+  const where = and(publicSupplierCondition(), f.category ? eq(sp.category, f.category) : undefined);
   const d = sql<number>`(${sp.earth} <-> ${origin})`.mapWith(Number);
   const distanceM = sql<number>`earth_distance(${origin}, ${sp.earth})`.mapWith(Number);
   const select = (extra: SQL | undefined) =>
@@ -128,11 +121,10 @@ export async function nearbyPublic(ex: Executor, f: NearbyFilter, q: PageQuery) 
       .from(sp)
       .innerJoin(users, eq(users.id, sp.userId))
       .where(and(where, extra));
-  const rows = await nearestPage(
+  return nearestPage(
     q,
+    f.radiusM,
     (n) => select(undefined).orderBy(d).limit(n),
-    (dist) => select(sql`${d} = ${dist}::float8`),
+    (dist) => select(and(sql`earth_box(${origin}, ${f.radiusM}::float8) @> ${sp.earth}`, sql`${d} = ${dist}::float8`)),
   );
-  const meta = await listingMeta(q, rows.length, () => countCapped(ex, where));
-  return { items: rows.slice(0, q.limit), meta };
 }

@@ -14,7 +14,7 @@ import type { SubscriptionsService } from '../subscriptions/subscriptions.servic
 import { checkOpeningHours } from '../../shared/opening-hours.js';
 import { resolveTimezone, unknownTimezone } from '../../shared/time-zones.js';
 import * as search from './suppliers-search.repository.js';
-import { assertListingPage } from '../../shared/listing-page.js';
+import { RANKED_CANDIDATES_CAP, assertListingPage } from '../../shared/listing-page.js';
 import * as repo from './suppliers.repository.js';
 import type { NewSupplier, SupplierRecord } from './suppliers.repository.js';
 import type { CreateProfileBody, NearbyQuery, SearchQuery, StatisticsView, UpdateProfileBody } from './suppliers.schemas.js';
@@ -219,7 +219,7 @@ export function createSuppliersService(ctx: AppContext, deps: SuppliersDeps) {
     },
 
     search: (q: SearchQuery) => {
-      assertListingPage(q);
+      assertListingPage(q, q.q && (q.sort ?? 'relevance') === 'relevance' ? RANKED_CANDIDATES_CAP : undefined);
       return ctx.listings.get('suppliers.search', q, async () => {
         const now = ctx.clock.now();
         const sort = q.sort ?? (q.q ? 'relevance' : 'name');
