@@ -75,7 +75,7 @@ describe('nearby over a country of 10,000 stores', () => {
       expect(res.status).toBe(200);
       total = res.body.meta.total;
       found.push(...res.body.data.map((s: { id: string; distanceKm: number }) => ({ id: s.id, distanceKm: s.distanceKm })));
-      if (page >= res.body.meta.totalPages) break;
+      if (!res.body.meta.hasMore) break;
     }
     return { found, total };
   }
