@@ -7,7 +7,11 @@ import Fastify from 'fastify';
 import { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
+import { enableAfterCommit } from './db/after-commit.js';
 import { createDatabase, type Database } from './db/client.js';
+import { EventBus } from './jobs/events.js';
+import { createMessages, PayloadSealer } from './jobs/messages.js';
+import { createJobQueue, type JobQueue } from './jobs/queue.js';
 import { installAccessControl } from './http/access.js';
 import { errorForLog, installErrorHandling, sendError } from './http/errors.js';
 import { installMetrics } from './http/metrics.js';
@@ -42,7 +46,6 @@ import { usersRoutes } from './modules/users/users.routes.js';
 import { createUsersService } from './modules/users/users.service.js';
 import { createEmail } from './providers/email/email.js';
 import { createIdentityProvider } from './providers/idp/idp.js';
-import { Outbound } from './providers/outbound.js';
 import { createSms } from './providers/sms/sms.js';
 import { FileLinks, filesRoot, LocalFileStorage } from './providers/storage/storage.js';
 import { filesRoutes } from './modules/files/files.routes.js';
@@ -95,6 +98,8 @@ declare module 'fastify' {
     ctx: AppContext;
     services: Services;
     database: Database;
+    jobs: JobQueue;
+    events: EventBus;
   }
 }
 
@@ -177,24 +182,30 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
       new AppError(429, 'RATE_LIMITED', `Too many requests; try again in ${Math.ceil(ctx.ttl / 1000)} s`),
   });
   await app.register(multipart, { limits: { fileSize: 5 * 1024 * 1024, files: 10, fields: 20, fieldSize: 10_000 } });
-  installMetrics(app, API_PREFIX, config.METRICS_TOKEN);
+  const metrics = installMetrics(app, API_PREFIX, config.METRICS_TOKEN);
   await installOpenApi(app, API_PREFIX);
 
   const database = await createDatabase(config, { initialData: opts.initialData });
   if (opts.migrate !== false) await database.migrate();
-  const outbound = new Outbound(app.log);
-  app.addHook('onRequest', (req, _reply, done) => outbound.withLogger(req.log, done));
+  enableAfterCommit(database.db);
   const clock = opts.clock ?? systemClock;
+  const jobs = createJobQueue({ config, database, clock, log: app.log, metrics });
+  const events = new EventBus(jobs, database.db, clock);
+  const sms = createSms(config, app.log);
+  const email = createEmail(config, app.log);
+  const sealer = new PayloadSealer(config.JOBS_PAYLOAD_KEY ?? createHmac('sha256', config.OTP_SECRET).update('job-payloads').digest('hex'));
   const ctx: AppContext = {
     config,
     db: database.db,
     clock,
     log: app.log,
     redis,
-    sms: createSms(config, app.log),
-    email: createEmail(config, app.log),
+    sms,
+    email,
     idp: createIdentityProvider(config, clock),
-    outbound,
+    messages: createMessages(jobs, { sms, email }, sealer),
+    jobs,
+    events,
     storage: new LocalFileStorage(filesRoot(config.FILES_DIR, config.DATA_DIR)),
     links: new FileLinks(
       config.FILES_SIGNING_SECRET ?? createHmac('sha256', config.JWT_ACCESS_SECRET).update('file-links').digest('hex'),
@@ -218,6 +229,8 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   app.decorate('ctx', ctx);
   app.decorate('services', services);
   app.decorate('database', database);
+  app.decorate('jobs', jobs);
+  app.decorate('events', events);
 
   installAccessControl(app, services.sessions.authenticate);
   await app.register(healthRoutes(database.db, database.kind), { prefix: API_PREFIX });
@@ -232,8 +245,13 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(settingsRoutes(services.settings), { prefix: API_PREFIX });
   await app.register(productsRoutes(services.products, services.productsAdmin, services.sessions.authenticate), { prefix: API_PREFIX });
 
+  // Handlers and subscriptions are all registered by now: the queue starts with the app.
+  app.addHook('onReady', async () => {
+    await jobs.start();
+  });
   app.addHook('onClose', async () => {
-    await outbound.drain();
+    // Waits for the jobs running here; what is left waiting stays in the database for the next worker.
+    await jobs.stop();
     // Batched product views are written before the database closes.
     await services.products.close();
     await ctx.listings.close();

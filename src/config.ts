@@ -25,6 +25,13 @@ const ConfigSchema = Type.Object({
   DATA_DIR: Str('./data'),
   REDIS_URL: Opt(),
 
+  // Job queue (pg-boss): WORKERS=off makes an API-only instance that enqueues but runs no job.
+  WORKERS: Type.Union([Type.Literal('on'), Type.Literal('off')], { default: 'on' }),
+  JOBS_SCHEMA: Type.String({ default: 'pgboss', pattern: '^[a-z_][a-z0-9_]{0,62}$' }),
+  JOBS_POLL_SECONDS: Type.Number({ default: 2, minimum: 0.5, maximum: 60 }),
+  JOBS_POOL_MAX: Int(4, 1, 100),
+  JOBS_PAYLOAD_KEY: Type.Optional(Type.String({ minLength: 32 })),
+
   JWT_ACCESS_SECRET: Type.Optional(Type.String({ minLength: 32 })),
   JWT_REFRESH_SECRET: Type.Optional(Type.String({ minLength: 32 })),
   JWT_ISSUER: Str('foodsave-api'),
@@ -83,6 +90,7 @@ function coerce(env: Record<string, string | undefined>): Record<string, unknown
     if (raw === undefined || raw === '') continue;
     if (BOOLEAN_KEYS.has(key)) out[key] = raw === 'true' ? true : raw === 'false' ? false : raw;
     else if (schema.type === 'integer') out[key] = /^-?\d+$/.test(raw) ? Number(raw) : raw;
+    else if (schema.type === 'number') out[key] = /^-?\d+(\.\d+)?$/.test(raw) ? Number(raw) : raw;
     else out[key] = raw;
   }
   return out;

@@ -2,9 +2,11 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import type { Db } from './db/client.js';
+import type { Events } from './jobs/events.js';
+import type { Messages } from './jobs/messages.js';
+import type { Jobs } from './jobs/queue.js';
 import type { EmailSender } from './providers/email/email.js';
 import type { IdentityProvider } from './providers/idp/idp.js';
-import type { Outbound } from './providers/outbound.js';
 import type { SmsSender } from './providers/sms/sms.js';
 import type { FileLinks, FileStorage } from './providers/storage/storage.js';
 import type { CacheRegistry } from './shared/cache-registry.js';
@@ -22,7 +24,12 @@ export interface AppContext {
   sms: SmsSender;
   email: EmailSender;
   idp: IdentityProvider | null;
-  outbound: Outbound;
+  /** SMS and email, enqueued as jobs in the caller's transaction (never sent from inside it). */
+  messages: Messages;
+  /** Durable jobs (pg-boss): enqueue with `{ tx }` inside a transaction so the job commits with it. */
+  jobs: Jobs;
+  /** Domain events, published inside the business transaction and handled after commit. */
+  events: Events;
   storage: FileStorage;
   links: FileLinks;
   workInProgress: WorkInProgress;

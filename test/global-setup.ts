@@ -3,15 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { loadConfig } from '../src/config.js';
-import { createDatabase } from '../src/db/client.js';
+import { buildApp } from '../src/app.js';
 
 /**
  * On a real PostgreSQL server the whole run gets its own database, made here and dropped at the
  * end, so runs never see each other's rows. Test files still share it and run in parallel.
  *
  * On the embedded database every test app has a database of its own in memory. Running the
- * migrations costs seconds per app, so they run once here and each app starts from a copy of the
- * result (TEST_PGLITE_TEMPLATE, read by test/helpers/app.ts).
+ * migrations and installing the job queue cost seconds per app, so they run once here and each app
+ * starts from a copy of the result (TEST_PGLITE_TEMPLATE, read by test/helpers/app.ts).
  */
 export default async function setup() {
   const base = process.env.DATABASE_URL;
@@ -33,10 +33,11 @@ export default async function setup() {
 }
 
 async function embeddedTemplate() {
-  const database = await createDatabase(loadConfig({ DATA_DIR: 'memory://' }));
-  await database.migrate();
-  const archive = await database.dump!();
-  await database.close();
+  // The whole app, started without workers, so the copy also holds the job queue's tables and queues.
+  const app = await buildApp({ config: loadConfig({ DATA_DIR: 'memory://', WORKERS: 'off', LOG_LEVEL: 'silent' }) });
+  await app.ready();
+  const archive = await app.database.dump!();
+  await app.close();
   const dir = mkdtempSync(join(tmpdir(), 'foodsave-test-db-'));
   const file = join(dir, 'migrated.tar');
   writeFileSync(file, Buffer.from(await archive.arrayBuffer()));

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessions } from '../src/db/schema/users.js';
 import { DEMO_ADMIN, DEMO_CLIENTS } from '../src/seed/accounts.seed.js';
 import { DEMO_SUPPLIERS } from '../src/seed/dakar.js';
+import { DEMO_PRODUCTS } from '../src/seed/products.seed.js';
 import { formatReport, runSeed, type SeedReport } from '../src/seed/seed.js';
 import { buildTestApp, type TestApp } from './helpers/app.js';
 import { call } from './helpers/http.js';
@@ -59,6 +60,16 @@ describe('npm run seed on a fresh database', () => {
       expect(attempts.body.data[0].status).toBe('APPROVED');
       const detail = await call(t.app, 'GET', `/admin/kyc/attempts/${attempts.body.data[0].id}`, { token: admin });
       expect(detail.body.data.documents.map((d: { contentType: string }) => d.contentType).sort()).toEqual(['application/pdf', 'image/jpeg']);
+    }
+  });
+
+  it('publishes the demo products, each on its public page in its store', async () => {
+    const ids = idsOf(first, 'product');
+    expect(ids).toHaveLength(DEMO_PRODUCTS.length);
+    for (const [i, id] of ids.entries()) {
+      const page = await call(t.app, 'GET', `/products/${id}`);
+      expect(page.status).toBe(200);
+      expect(page.body.data).toMatchObject({ name: DEMO_PRODUCTS[i]!.name, store: { name: DEMO_PRODUCTS[i]!.store } });
     }
   });
 

@@ -1,3 +1,4 @@
+import type { PGlite } from '@electric-sql/pglite';
 import { sql, type SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -19,6 +20,8 @@ export interface Database {
   close(): Promise<void>;
   /** The embedded database's files as one archive (tests start each app from a migrated copy). */
   dump?(): Promise<Blob>;
+  /** The embedded engine itself (the job queue talks to it through an adapter). */
+  pglite?: PGlite;
 }
 
 export interface DatabaseOptions {
@@ -71,6 +74,7 @@ async function createPglite(dataDir: string, initialData?: Blob): Promise<Databa
     },
     close: () => client.close(),
     dump: () => client.dumpDataDir('none'),
+    pglite: client,
   };
 }
 

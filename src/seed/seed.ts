@@ -3,6 +3,7 @@ import type { App } from '../http/types.js';
 import type { UserRecord } from '../modules/users/users.repository.js';
 import { normalizePhone } from '../shared/phone.js';
 import { accountLabel, DEMO_ADMIN, seedClients, type DemoAccount } from './accounts.seed.js';
+import { seedProducts } from './products.seed.js';
 import { seedSuppliers } from './suppliers.seed.js';
 
 // Demo data for a new installation: what the docs page and the README's walkthroughs show.
@@ -33,7 +34,7 @@ export interface SeedContext {
 
 /** One domain's demo data. A new domain adds its function here, after the ones it builds on. */
 export type Seeder = (s: SeedContext) => Promise<void>;
-export const SEEDERS: Seeder[] = [seedClients, seedSuppliers];
+export const SEEDERS: Seeder[] = [seedClients, seedSuppliers, seedProducts];
 
 export interface SeedReport {
   entries: SeedEntry[];

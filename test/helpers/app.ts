@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
@@ -31,7 +32,11 @@ const migratedTemplate = () =>
  * named by DATABASE_URL / REDIS_URL), with its SMS, email and identity adapters talking to fake
  * servers of those protocols on 127.0.0.1.
  */
-export async function buildTestApp(env: Record<string, string> = {}, logStream?: { write(line: string): void }): Promise<TestApp> {
+export async function buildTestApp(
+  env: Record<string, string> = {},
+  logStream?: { write(line: string): void },
+  opts: { beforeStart?: (app: App) => void } = {},
+): Promise<TestApp> {
   const sms = new FakeTwilio();
   const mail = new FakeSmtp();
   const idp = new FakeIdp();
@@ -55,9 +60,14 @@ export async function buildTestApp(env: Record<string, string> = {}, logStream?:
     IDP_JWKS_URL: jwksUrl,
     IDP_ISSUER,
     IDP_AUDIENCE,
+    // Test files share one PostgreSQL database: each app gets a job queue of its own, so one app's
+    // workers never take another's jobs (and send its SMS to the wrong fake gateway).
+    ...(process.env.DATABASE_URL && { JOBS_SCHEMA: `pgboss_${randomBytes(6).toString('hex')}` }),
     ...env,
   });
   const app = await buildApp({ config, clock, logStream, initialData: await migratedTemplate() });
+  // Job handlers of a test are registered before the queue starts, as the app's own are.
+  opts.beforeStart?.(app);
   await app.ready();
   return {
     app,

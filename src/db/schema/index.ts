@@ -1,4 +1,5 @@
 export * from './audit.js';
+export * from './events.js';
 export * from './kyc.js';
 export * from './settings.js';
 export * from './staff.js';

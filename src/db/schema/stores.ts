@@ -25,7 +25,7 @@ export const stores = pgTable(
     pickupInstructions: text('pickup_instructions'),
     isActive: boolean('is_active').notNull().default(true),
     // Whether the public may see the supplier (the rule of supplier-visibility.ts), kept by
-    // triggers on stores, supplier_profiles and users (migration 0012), so public lists filter on a
+    // triggers on stores, supplier_profiles and users (migration 0012_listing_columns_stores), so public lists filter on a
     // column instead of joining two tables for every row they read.
     supplierPublic: boolean('supplier_public').notNull().default(false),
     // A temporary closure is all three or none; the store is closed while starts <= now < ends.

@@ -55,8 +55,7 @@ export function createAuthService(ctx: AppContext, deps: { users: UsersService; 
   async function sendCode(channel: OtpChannel, destination: string, purpose: OtpPurpose, user: UserRecord | undefined, resend = false) {
     const recipient = user && MAY_RECEIVE[purpose](user, channel) ? user.id : null;
     const replaceOnly = resend && !RESEND_MAY_START[purpose];
-    const deliver = await ctx.db.transaction((tx) => otp.issue(tx, { channel, destination, purpose }, recipient, { replaceOnly }));
-    deliver();
+    await ctx.db.transaction((tx) => otp.issue(tx, { channel, destination, purpose }, recipient, { replaceOnly }));
     return SENT;
   }
 
@@ -81,7 +80,7 @@ export function createAuthService(ctx: AppContext, deps: { users: UsersService; 
       const email = body.email ? normalizeEmail(body.email) : null;
       const passwordHash = await hashPassword(body.password);
       const target = { channel: 'sms', destination: phoneNumber, purpose: 'registration' } as const;
-      const { user, deliver } = await ctx.db.transaction(async (tx) => {
+      const user = await ctx.db.transaction(async (tx) => {
         // Two registrations of one phone take turns, so the second sees the first one's code.
         await otp.lockDestination(tx, phoneNumber);
         const existing = await users.findByPhone(phoneNumber, tx);
@@ -96,10 +95,9 @@ export function createAuthService(ctx: AppContext, deps: { users: UsersService; 
         const saved = existing
           ? await users.update(tx, existing.id, { ...fields, emailVerifiedAt: null })
           : await users.create(tx, { ...fields, phoneNumber, verified: false });
-        const deliver = await otp.issue(tx, target, saved.id);
-        return { user: saved, deliver };
+        await otp.issue(tx, target, saved.id);
+        return saved;
       });
-      deliver();
       return { userId: user.id, phoneNumber };
     },
 

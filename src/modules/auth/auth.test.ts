@@ -234,7 +234,7 @@ describe('password sign-in', () => {
     await createUser(t.app, { email });
     const res = await call(t.app, 'POST', '/auth/login/email', { body: { email, password: 'wrong-password' } });
     expect(res.status).toBe(401);
-    await t.app.ctx.outbound.drain();
+    await t.app.jobs.drain();
     expect(t.mail.count(email)).toBe(0);
   });
 });
@@ -274,7 +274,7 @@ describe('password reset and change', () => {
     const b = await call(t.app, 'POST', '/auth/forgot-password', { body: { phoneNumber: known.phoneNumber } });
     expect(a.status).toBe(200);
     expect(a.body).toEqual(b.body);
-    await t.app.ctx.outbound.drain();
+    await t.app.jobs.drain();
     expect(t.sms.count(phone)).toBe(0);
   });
 

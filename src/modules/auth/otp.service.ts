@@ -29,13 +29,11 @@ export function createOtpService(ctx: AppContext) {
   const digest = (t: OtpTarget, code: string) =>
     createHmac('sha256', ctx.config.OTP_SECRET).update(`${t.purpose}:${t.destination}:${code}`).digest('hex');
 
-  function deliver(t: OtpTarget, code: string): void {
+  // Enqueued in the caller's transaction: the message leaves once it commits.
+  async function deliver(tx: Executor, t: OtpTarget, code: string): Promise<void> {
     const text = `${MESSAGES[t.purpose]} ${code}. It expires in 10 minutes. Never share it.`;
-    ctx.outbound.send(`otp:${t.channel}`, () =>
-      t.channel === 'sms'
-        ? ctx.sms.send(t.destination, text)
-        : ctx.email.send({ to: t.destination, subject: `${MESSAGES[t.purpose].replace(/ is$/, '')}`, text }),
-    );
+    if (t.channel === 'sms') await ctx.messages.sms(tx, t.destination, text);
+    else await ctx.messages.email(tx, { to: t.destination, subject: `${MESSAGES[t.purpose].replace(/ is$/, '')}`, text });
   }
 
   /** Whether `userId` holds an unexpired, still open code for this purpose and destination. */
@@ -53,10 +51,10 @@ export function createOtpService(ctx: AppContext) {
      * Counts a send against the destination's hourly limit and, when `userId` is given, replaces
      * any open code with a new one. Without a user nothing is sent, but the answer and the limit
      * are the same, so the endpoints do not tell whether an account exists. With `replaceOnly`
-     * a code is only sent in place of an unexpired open one of the same user. The message leaves
-     * after the caller's transaction commits.
+     * a code is only sent in place of an unexpired open one of the same user. The message is
+     * enqueued in the caller's transaction and leaves after it commits.
      */
-    async issue(ex: Executor, t: OtpTarget, userId: string | null, opts: { replaceOnly?: boolean } = {}): Promise<() => void> {
+    async issue(ex: Executor, t: OtpTarget, userId: string | null, opts: { replaceOnly?: boolean } = {}): Promise<void> {
       const now = ctx.clock.now();
       await repo.lockDestination(ex, t.destination);
       const recent = await repo.sendsSince(ex, t.destination, new Date(now.getTime() - HOUR_MS));
@@ -65,7 +63,7 @@ export function createOtpService(ctx: AppContext) {
         throw tooManyRequests('OTP_RESEND_LIMIT', `At most ${OTP_SENDS_PER_HOUR} codes can be sent per hour; try again later`, retryAfter);
       }
       await repo.recordSend(ex, uuidv7(now.getTime()), t.destination, now);
-      if (!userId || (opts.replaceOnly && !(await hasOpenCode(ex, t, userId)))) return () => undefined;
+      if (!userId || (opts.replaceOnly && !(await hasOpenCode(ex, t, userId)))) return;
       const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
       await repo.closeOpenCodes(ex, t.destination, t.purpose, now);
       await repo.insertCode(ex, {
@@ -76,7 +74,7 @@ export function createOtpService(ctx: AppContext) {
         createdAt: now,
         expiresAt: new Date(now.getTime() + OTP_TTL_MS),
       });
-      return () => deliver(t, code);
+      await deliver(ex, t, code);
     },
 
     /**

@@ -69,7 +69,7 @@ describe('login codes', () => {
     const unknown = await call(t.app, 'POST', '/auth/resend-email-otp', { body: { email: `x${email}`, purpose: 'login' } });
     expect(resend.status).toBe(200);
     expect(resend.body).toEqual(unknown.body);
-    await t.app.ctx.outbound.drain();
+    await t.app.jobs.drain();
     expect(t.mail.count(email)).toBe(0);
   });
 
@@ -80,7 +80,7 @@ describe('login codes', () => {
     expect(step1.status).toBe(200);
     const first = await t.mail.codeFor(email);
     expect((await call(t.app, 'POST', '/auth/resend-email-otp', { body: { email, purpose: 'login' } })).status).toBe(200);
-    await t.app.ctx.outbound.drain();
+    await t.app.jobs.drain();
     expect(t.mail.count(email)).toBe(2);
     const second = await t.mail.codeFor(email, 1);
     if (second !== first) {
@@ -99,7 +99,7 @@ describe('login codes', () => {
     await t.mail.codeFor(email);
     t.clock.advance(10 * 60_000 + 1000);
     expect((await call(t.app, 'POST', '/auth/resend-email-otp', { body: { email, purpose: 'login' } })).status).toBe(200);
-    await t.app.ctx.outbound.drain();
+    await t.app.jobs.drain();
     expect(t.mail.count(email)).toBe(1);
   });
 
@@ -108,7 +108,7 @@ describe('login codes', () => {
     const phoneNumber = user.phoneNumber!;
     const resend = await call(t.app, 'POST', '/auth/resend-otp', { body: { phoneNumber, purpose: 'login' } });
     expect(resend.status).toBe(200);
-    await t.app.ctx.outbound.drain();
+    await t.app.jobs.drain();
     expect(t.sms.count(phoneNumber)).toBe(0);
     const guess = await call(t.app, 'POST', '/auth/verify-otp', { body: { phoneNumber, code: '123456', purpose: 'login' } });
     expect(guess.status).toBe(400);

@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context.js';
+import type { Executor } from '../../db/client.js';
 import type { AuthUser } from '../../http/access.js';
 import { AppError, notFound } from '../../shared/errors.js';
 import { pageMeta } from '../../shared/schemas.js';
@@ -30,8 +31,18 @@ export function createProductsAdminService(ctx: AppContext, products: ProductsSe
       const patch = change(before, t);
       const row = await repo.updateProduct(tx, id, { ...patch, updatedAt: t });
       await recordAdminAction(tx, { actorId: admin.id, action, targetType: 'product', targetId: id, reason, data: { from: before.status, to: row.status }, at: t });
+      await announceDecision(tx, before, row, reason);
       return products.view(tx, row);
     });
+  }
+
+  /** The supplier hears of moderation decisions; followers of the store of a first publication. */
+  async function announceDecision(tx: Executor, before: ProductRecord, row: ProductRecord, reason?: string | null) {
+    if (before.status === 'PENDING_REVIEW' && row.status === 'ACTIVE') {
+      await ctx.events.publish(tx, 'products.approved', { productId: row.id, supplierId: row.supplierId, storeId: row.storeId });
+    }
+    if (row.status === 'REJECTED') await ctx.events.publish(tx, 'products.rejected', { productId: row.id, supplierId: row.supplierId, reason: reason ?? '' });
+    await products.announce(tx, before, row);
   }
 
   const approve = (p: ProductRecord, at: Date): Partial<repo.NewProduct> => {
@@ -80,14 +91,12 @@ export function createProductsAdminService(ctx: AppContext, products: ProductsSe
 
     async remove(admin: AuthUser, id: string, reason?: string) {
       const t = now();
-      const keys = await ctx.db.transaction(async (tx) => {
+      await ctx.db.transaction(async (tx) => {
         const product = await repo.findProduct(tx, id, { lock: true });
         if (!product) throw notFound('Product');
-        const removed = await products.removeProduct(tx, product, t);
+        await products.removeProduct(tx, product, t);
         await recordAdminAction(tx, { actorId: admin.id, action: 'product.delete', targetType: 'product', targetId: id, reason, data: { from: product.status }, at: t });
-        return removed;
       });
-      await products.deleteFiles(keys);
       return { message: 'Product deleted' };
     },
 
@@ -105,7 +114,8 @@ export function createProductsAdminService(ctx: AppContext, products: ProductsSe
         });
         if (refused.length) throw new AppError(409, 'INVALID_TRANSITION', `${refused.length} of the ${body.ids.length} products cannot be approved; none was`, refused);
         for (const p of found) {
-          await repo.updateProduct(tx, p.id, { ...approve(p, t), updatedAt: t });
+          const row = await repo.updateProduct(tx, p.id, { ...approve(p, t), updatedAt: t });
+          await announceDecision(tx, p, row);
           await recordAdminAction(tx, {
             actorId: admin.id,
             action: 'product.approve',

@@ -10,8 +10,18 @@ let t: TestApp;
 let adminToken: string;
 let adminId: string;
 const busy = new Set<string>();
+// Events heard, as the notifications module will hear them.
+const heard: { name: string; productId: string; reason?: string }[] = [];
 beforeAll(async () => {
-  t = await buildTestApp();
+  t = await buildTestApp({}, undefined, {
+    beforeStart: (app) => {
+      for (const name of ['products.created', 'products.approved', 'products.rejected', 'products.published'] as const) {
+        app.ctx.events.subscribe(name, 'test', async (payload) => {
+          heard.push({ name, ...payload });
+        });
+      }
+    },
+  });
   const a = await admin(t);
   adminToken = a.token;
   adminId = a.user.id;
@@ -72,6 +82,13 @@ describe('admin products', () => {
     const audit = await listAdminActions(t.app.ctx.db, 'product', second.id);
     expect(audit[0]).toMatchObject({ actorId: adminId, action: 'product.reject', reason: 'Prix barré invraisemblable' });
     expect((await call(t.app, 'PATCH', `/admin/products/${uuidv7()}/approve`, { token: adminToken })).status).toBe(404);
+
+    await t.app.jobs.drain();
+    // Each (event, handler) pair is its own job: compare without order.
+    const about = (id: string) => heard.filter((h) => h.productId === id).map((h) => h.name).sort();
+    expect(about(first.id)).toEqual(['products.approved', 'products.created', 'products.published']);
+    expect(about(second.id)).toEqual(['products.created', 'products.rejected']);
+    expect(heard.find((h) => h.name === 'products.rejected' && h.productId === second.id)?.reason).toBe('Prix barré invraisemblable');
   });
 
   it('changes the status of an approved product, and refuses other moves', async () => {

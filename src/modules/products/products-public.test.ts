@@ -160,7 +160,11 @@ describe('pictures', () => {
 
     const removed = await call(t.app, 'DELETE', `/products/${p.id}/images`, { token: s.token, query: { imageId: imgs[0]!.id } });
     expect(removed.body.data.images.map((i: { id: string }) => i.id)).toEqual([imgs[1]!.id]);
+    // The files go by a job, once the change is committed.
+    await t.app.jobs.drain();
     expect((await t.app.inject({ method: 'GET', url: imgs[0]!.thumbnailUrl })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: imgs[0]!.largeUrl })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: imgs[1]!.largeUrl })).statusCode).toBe(200);
     expect((await call(t.app, 'DELETE', `/products/${p.id}/images`, { token: s.token, query: { imageId: imgs[0]!.id } })).status).toBe(404);
     expect((await call(t.app, 'DELETE', `/products/${p.id}/images`, { token: s.token })).status).toBe(400);
   });
@@ -189,5 +193,16 @@ describe('pictures', () => {
     expect((await call(t.app, 'POST', `/products/${p.id}/images`, { token: other.token, body: form([['images', png, 'a.png']]) })).status).toBe(404);
     const wrongField = await call(t.app, 'POST', `/products/${p.id}/images`, { token: s.token, body: form([['photo', png, 'a.png']]) });
     expect(wrongField.status).toBe(400);
+  });
+
+  it('deletes the picture files of a deleted product by a job', async () => {
+    const s = await supplierWithStore(t);
+    const p = await publishProduct(t, s, adminToken);
+    const up = await call(t.app, 'POST', `/products/${p.id}/images`, { token: s.token, body: form([['images', await image(50, 50, 'webp'), 'a.webp']]) });
+    const urls = up.body.data.images.flatMap((i: { thumbnailUrl: string; largeUrl: string }) => [i.thumbnailUrl, i.largeUrl]) as string[];
+    expect(urls[0]).toMatch(/\.webp$/);
+    expect((await call(t.app, 'DELETE', `/products/${p.id}`, { token: s.token })).status).toBe(200);
+    await t.app.jobs.drain();
+    for (const url of urls) expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(404);
   });
 });

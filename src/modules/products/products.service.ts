@@ -47,6 +47,10 @@ const SUBSTANTIAL = ['storeId', 'name', 'description', 'category', 'dietaryTags'
 const THUMBNAIL_SIDE = 320;
 const LARGE_SIDE = 1280;
 const VIEW_FLUSH_MS = 10_000;
+/** Deletes picture files of deleted products and pictures, after the deletion committed. */
+export const DELETE_FILES_JOB = 'products.delete-files';
+/** Marks ACTIVE, INACTIVE and pending products past their expiry EXPIRED (every minute). */
+export const EXPIRE_JOB = 'products.expire';
 
 const sameValue = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
@@ -77,6 +81,27 @@ export function createProductsService(ctx: AppContext, deps: ProductsDeps) {
   }
   const timer = setInterval(() => void flushViews(), VIEW_FLUSH_MS);
   timer.unref();
+
+  const deleteFiles = (keys: string[]) =>
+    Promise.all(keys.map((k) => ctx.storage.delete('public', k).catch((err: unknown) => ctx.log.warn({ err, key: k }, 'picture file not deleted'))));
+  ctx.jobs.work(DELETE_FILES_JOB, async (job: { keys: string[] }) => {
+    // A file already gone is not an error: the job may run again after a partial failure.
+    await Promise.all(job.keys.map((k) => ctx.storage.delete('public', k)));
+  });
+  /** Queues the deletion of picture files in the transaction that forgets them. */
+  const deleteFilesLater = (tx: Executor, keys: string[]) => (keys.length ? ctx.jobs.send(DELETE_FILES_JOB, { keys }, { tx }) : null);
+  ctx.jobs.work(EXPIRE_JOB, async () => {
+    const n = await repo.markExpired(ctx.db, now());
+    if (n) ctx.log.info({ expired: n }, 'products expired');
+  });
+  ctx.jobs.schedule(EXPIRE_JOB, '* * * * *');
+
+  /** Events of a product that became ACTIVE: published the first time it does. */
+  async function announce(tx: Executor, before: { publishedAt: Date | null } | null, p: ProductRecord): Promise<void> {
+    if (p.status === 'ACTIVE' && !before?.publishedAt) {
+      await ctx.events.publish(tx, 'products.published', { productId: p.id, supplierId: p.supplierId, storeId: p.storeId });
+    }
+  }
 
   /**
    * Loads a product for a user who manages it: the supplier who owns its store or a member whose
@@ -119,8 +144,10 @@ export function createProductsService(ctx: AppContext, deps: ProductsDeps) {
     return rows.map((p) => toProductView(p, images.get(p.id) ?? [], ctx.links, sales.get(p.id) ?? NO_SALES));
   }
 
-  const deleteFiles = (keys: string[]) =>
-    Promise.all(keys.map((k) => ctx.storage.delete('public', k).catch((err: unknown) => ctx.log.warn({ err, key: k }, 'picture file not deleted'))));
+  async function listOfSupplier(supplierId: string, q: OwnProductsQuery) {
+    const { items, total } = await repo.listProducts(ctx.db, { supplierId, status: q.status, storeId: q.storeId }, q);
+    return { items: await views(ctx.db, items), meta: pageMeta(q, total) };
+  }
 
   /** Where a resubmitted product goes: ACTIVE with auto-approval, else back to review. */
   const reviewTarget = (auto: boolean): ProductStatus => (auto ? 'ACTIVE' : 'PENDING_REVIEW');
@@ -137,7 +164,7 @@ export function createProductsService(ctx: AppContext, deps: ProductsDeps) {
     views,
     view,
     manage,
-    deleteFiles,
+    announce,
 
     // ---- the supplier's
 
@@ -185,6 +212,8 @@ export function createProductsService(ctx: AppContext, deps: ProductsDeps) {
           },
           store,
         );
+        await ctx.events.publish(tx, 'products.created', { productId: product.id, supplierId: supplier.id, storeId: store.id, status });
+        await announce(tx, null, product);
         return toProductView(product, [], ctx.links);
       });
     },
@@ -226,17 +255,17 @@ export function createProductsService(ctx: AppContext, deps: ProductsDeps) {
           },
           store,
         );
+        await announce(tx, before, row);
         return view(tx, row);
       });
     },
 
     async remove(user: AuthUser, id: string): Promise<{ message: string }> {
       const t = now();
-      const keys = await ctx.db.transaction(async (tx) => {
+      await ctx.db.transaction(async (tx) => {
         const product = await manage(tx, user, id, { lock: true });
-        return removeProduct(tx, product, t);
+        await removeProduct(tx, product, t);
       });
-      await deleteFiles(keys);
       return { message: 'Product deleted' };
     },
 
@@ -297,21 +326,22 @@ export function createProductsService(ctx: AppContext, deps: ProductsDeps) {
     },
 
     async removeImage(user: AuthUser, id: string, imageId: string): Promise<ProductView> {
-      const [row, removed] = await ctx.db.transaction(async (tx) => {
+      return ctx.db.transaction(async (tx) => {
         await manage(tx, user, id, { lock: true });
         const image = await repo.deleteImage(tx, id, imageId);
         if (!image) throw notFound('Image');
-        return [await repo.updateProduct(tx, id, { updatedAt: now() }), image] as const;
+        await deleteFilesLater(tx, [image.thumbnailKey, image.largeKey]);
+        return view(tx, await repo.updateProduct(tx, id, { updatedAt: now() }));
       });
-      await deleteFiles([removed.thumbnailKey, removed.largeKey]);
-      return view(ctx.db, row);
     },
 
     async listOwn(user: AuthUser, q: OwnProductsQuery) {
       const profile = await deps.suppliers.requireOwnProfile(user.id);
-      const { items, total } = await repo.listProducts(ctx.db, { supplierId: profile.id, status: q.status, storeId: q.storeId }, q);
-      return { items: await views(ctx.db, items), meta: pageMeta(q, total) };
+      return listOfSupplier(profile.id, q);
     },
+
+    /** A supplier's products in every state but deleted (for other modules and the seed). */
+    listOfSupplier,
 
     // ---- public
 
@@ -396,14 +426,14 @@ export function createProductsService(ctx: AppContext, deps: ProductsDeps) {
 
   /**
    * Deletes a product inside the caller's transaction (its row locked): refused while orders on
-   * it are in progress. Returns the keys of its picture files, to delete once committed.
+   * it are in progress. Its picture files are deleted by a job once this commits.
    */
-  async function removeProduct(ex: Executor, product: ProductRecord, at: Date): Promise<string[]> {
+  async function removeProduct(ex: Executor, product: ProductRecord, at: Date): Promise<void> {
     await ctx.workInProgress.assertNone(ex, { productId: product.id }, 'The product', 'PRODUCT_HAS_ACTIVE_ORDERS');
     assertTransition(PRODUCT_TRANSITIONS, product.status, 'DELETED', 'Product status');
     const images = await repo.deleteImagesOf(ex, product.id);
     await repo.deleteFavoritesOf(ex, product.id);
     await repo.updateProduct(ex, product.id, { status: 'DELETED', deletedAt: at, updatedAt: at });
-    return images.flatMap((i) => [i.thumbnailKey, i.largeKey]);
+    await deleteFilesLater(ex, images.flatMap((i) => [i.thumbnailKey, i.largeKey]));
   }
 }

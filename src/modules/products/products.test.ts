@@ -4,6 +4,7 @@ import { createPlan, createSignedIn, createStore } from '../../../test/helpers/f
 import { call } from '../../../test/helpers/http.js';
 import { storeMembers } from '../../db/schema/staff.js';
 import { uuidv7 } from '../../shared/ids.js';
+import { EXPIRE_JOB } from './products.service.js';
 import { admin, HOUR, productBody, publishProduct, supplierWithStore } from './products.test-support.js';
 
 let t: TestApp;
@@ -233,7 +234,9 @@ describe('GET /products/my-products', () => {
     expect((await call(t.app, 'GET', `/products/${p.id}`)).status).toBe(200);
     t.clock.advance(60_000);
     expect((await call(t.app, 'GET', `/products/${p.id}`)).status).toBe(404);
-    await t.app.services.products.markExpired();
+    // The scheduled job, run now.
+    await t.app.ctx.jobs.send(EXPIRE_JOB, {});
+    await t.app.jobs.drain();
     const mine = await call(t.app, 'GET', '/products/my-products', { token: s.token, query: { status: 'EXPIRED' } });
     expect(mine.body.data.map((x: { id: string }) => x.id)).toContain(p.id);
     // A later expiry sends it back to review.

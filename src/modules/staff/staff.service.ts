@@ -62,16 +62,14 @@ export function createStaffService(
   const now = () => ctx.clock.now();
   deps.suppliers.onProfileDeleted((tx, supplierId, at) => deps.members.revokePendingInvitationsOfSupplier(tx, supplierId, at));
 
-  function deliver(contact: Contact, storeName: string, role: StoreMemberRole, token: string): void {
+  // Enqueued in the invitation's transaction: the message leaves once it commits.
+  async function deliver(tx: Executor, contact: Contact, storeName: string, role: StoreMemberRole, token: string): Promise<void> {
     const text =
       `You are invited to join the team of "${storeName}" on FoodSave as ${ROLE_WORDS[role]}. ` +
       `Invitation code: ${token}\nIt is valid for 7 days; accept or decline it in the app, signed in with this ` +
       `${contact.phoneNumber ? 'phone number' : 'email address'}.`;
-    ctx.outbound.send(`staff-invitation:${contact.phoneNumber ? 'sms' : 'email'}`, () =>
-      contact.phoneNumber
-        ? ctx.sms.send(contact.phoneNumber, text)
-        : ctx.email.send({ to: contact.email!, subject: `Invitation to join ${storeName} on FoodSave`, text }),
-    );
+    if (contact.phoneNumber) await ctx.messages.sms(tx, contact.phoneNumber, text);
+    else await ctx.messages.email(tx, { to: contact.email!, subject: `Invitation to join ${storeName} on FoodSave`, text });
   }
 
   async function toMemberView(ex: Executor, m: MemberRecord): Promise<MemberView> {
@@ -135,7 +133,7 @@ export function createStaffService(
       }
       const token = randomBytes(32).toString('base64url');
       const t = now();
-      const { invitation, storeName } = await ctx.db.transaction(async (tx) => {
+      const { invitation } = await ctx.db.transaction(async (tx) => {
         // The store row lock makes concurrent invitations to one store queue, so the checks below hold.
         const { store } = await deps.stores.authorize(tx, user.id, storeId, 'staff.manage', { change: true, lock: true });
         const invitee = contact.phoneNumber ? await deps.users.findByPhone(contact.phoneNumber, tx) : await deps.users.findByEmail(contact.email!, tx);
@@ -157,9 +155,15 @@ export function createStaffService(
           expiresAt: new Date(t.getTime() + INVITATION_TTL_MS),
           createdAt: t,
         });
-        return { invitation, storeName: store.name };
+        await deliver(tx, contact, store.name, body.role, token);
+        await ctx.events.publish(tx, 'staff.invited', {
+          invitationId: invitation.id,
+          storeId,
+          ...(invitee && { userId: invitee.id }),
+          ...(contact.phoneNumber ? { phoneNumber: contact.phoneNumber } : { email: contact.email! }),
+        });
+        return { invitation };
       });
-      deliver(contact, storeName, body.role, token);
       return toInvitationView(invitation);
     },
 

@@ -1,6 +1,10 @@
-DROP INDEX "stores_earth_idx";--> statement-breakpoint
 ALTER TABLE "stores" ADD COLUMN "supplier_public" boolean DEFAULT false NOT NULL;--> statement-breakpoint
+ALTER TABLE "stores" ADD COLUMN "earth" "cube" GENERATED ALWAYS AS (ll_to_earth(latitude, longitude)) STORED NOT NULL;--> statement-breakpoint
+ALTER TABLE "stores" ADD COLUMN "search_doc" text GENERATED ALWAYS AS (lower(f_unaccent(coalesce(name, '') || ' ' || coalesce(description, '') || ' ' || coalesce(city, '')))) STORED NOT NULL;--> statement-breakpoint
+ALTER TABLE "stores" ADD COLUMN "search_vector" "tsvector" GENERATED ALWAYS AS (setweight(to_tsvector('simple'::regconfig, lower(f_unaccent(coalesce(name, '')))), 'A') || setweight(to_tsvector('simple'::regconfig, lower(f_unaccent(coalesce(description, '')))), 'B') || setweight(to_tsvector('simple'::regconfig, lower(f_unaccent(coalesce(city, '')))), 'C')) STORED NOT NULL;--> statement-breakpoint
 CREATE INDEX "stores_earth_idx" ON "stores" USING gist ("earth") WHERE deleted_at is null and is_active and supplier_public;--> statement-breakpoint
+CREATE INDEX "stores_search_trgm_idx" ON "stores" USING gin ("search_doc" gin_trgm_ops);--> statement-breakpoint
+CREATE INDEX "stores_search_vector_idx" ON "stores" USING gin ("search_vector");--> statement-breakpoint
 -- stores.supplier_public mirrors the public-supplier rule of supplier-visibility.ts (verified,
 -- not deleted, owner account active); these triggers keep it in step with every write, whatever
 -- module makes it. A change of that rule must change supplier_is_public too.

@@ -71,7 +71,8 @@ CREATE INDEX "products_store_idx" ON "products" USING btree ("store_id") WHERE s
 CREATE INDEX "products_status_idx" ON "products" USING btree ("status","created_at");--> statement-breakpoint
 CREATE INDEX "products_active_expiry_idx" ON "products" USING btree ("expires_at") WHERE status = 'ACTIVE';--> statement-breakpoint
 CREATE INDEX "products_location_idx" ON "products" USING gist ("location") WHERE status = 'ACTIVE';--> statement-breakpoint
-CREATE INDEX "store_follows_store_idx" ON "store_follows" USING btree ("store_id");--> statement-breakpoint
+CREATE INDEX "store_follows_store_idx" ON "store_follows" USING btree ("store_id");
+--> statement-breakpoint
 -- A product's stored position follows its store's: one statement when a store moves, so no list
 -- ever shows a product at the store's old place.
 CREATE OR REPLACE FUNCTION public.products_follow_store_location() RETURNS trigger

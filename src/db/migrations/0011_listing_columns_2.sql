@@ -1,6 +1,0 @@
-ALTER TABLE "stores" ADD COLUMN "earth" "cube" GENERATED ALWAYS AS (ll_to_earth(latitude, longitude)) STORED NOT NULL;--> statement-breakpoint
-ALTER TABLE "stores" ADD COLUMN "search_doc" text GENERATED ALWAYS AS (lower(f_unaccent(coalesce(name, '') || ' ' || coalesce(description, '') || ' ' || coalesce(city, '')))) STORED NOT NULL;--> statement-breakpoint
-ALTER TABLE "stores" ADD COLUMN "search_vector" "tsvector" GENERATED ALWAYS AS (setweight(to_tsvector('simple'::regconfig, lower(f_unaccent(coalesce(name, '')))), 'A') || setweight(to_tsvector('simple'::regconfig, lower(f_unaccent(coalesce(description, '')))), 'B') || setweight(to_tsvector('simple'::regconfig, lower(f_unaccent(coalesce(city, '')))), 'C')) STORED NOT NULL;--> statement-breakpoint
-CREATE INDEX "stores_earth_idx" ON "stores" USING gist ("earth");--> statement-breakpoint
-CREATE INDEX "stores_search_trgm_idx" ON "stores" USING gin ("search_doc" gin_trgm_ops);--> statement-breakpoint
-CREATE INDEX "stores_search_vector_idx" ON "stores" USING gin ("search_vector");

@@ -1,0 +1,78 @@
+/**
+ * Every domain event: its name (`<domain>.<past_tense>`) and payload. Payloads carry ids, not
+ * copies of records: a handler loads what it needs, as it is when the handler runs.
+ * `docs/events.md` lists them with their subscribers; test/events-doc.test.ts holds it to this file.
+ */
+export interface DomainEvents {
+  'users.password_changed': { userId: string };
+  'users.signed_in_with_provider': { userId: string; provider: string };
+  'suppliers.verified': { supplierId: string; userId: string };
+  'suppliers.rejected': { supplierId: string; userId: string; reason: string };
+  'kyc.decided': { supplierId: string; userId: string; status: 'APPROVED' | 'REJECTED' | 'RESUBMISSION_REQUESTED'; reason?: string };
+  'staff.invited': { invitationId: string; storeId: string; userId?: string; phoneNumber?: string; email?: string };
+  'products.created': { productId: string; supplierId: string; storeId: string; status: 'PENDING_REVIEW' | 'ACTIVE' };
+  'products.approved': { productId: string; supplierId: string; storeId: string };
+  'products.rejected': { productId: string; supplierId: string; reason: string };
+  'products.published': { productId: string; supplierId: string; storeId: string };
+}
+
+export type EventName = keyof DomainEvents;
+
+/**
+ * What each event means and each payload field holds. The mapped type makes the compiler refuse an
+ * event or a field (optional ones included) left out, so the catalogue the documentation is checked
+ * against cannot drift from the interface above.
+ */
+export const EVENT_CATALOG: { [E in EventName]: { when: string; fields: { [F in keyof DomainEvents[E]]-?: string } } } = {
+  'users.password_changed': {
+    when: 'A user changed their password, or reset it with a one-time code.',
+    fields: { userId: 'the account' },
+  },
+  'users.signed_in_with_provider': {
+    when: 'A user signed in through an identity provider (a new session).',
+    fields: { userId: 'the account', provider: 'the identity provider (its issuer)' },
+  },
+  'suppliers.verified': {
+    when: 'An administrator verified a supplier (also through KYC force-verify).',
+    fields: { supplierId: 'the supplier profile', userId: "the supplier's account" },
+  },
+  'suppliers.rejected': {
+    when: "An administrator rejected a supplier's verification.",
+    fields: { supplierId: 'the supplier profile', userId: "the supplier's account", reason: 'the reason given' },
+  },
+  'kyc.decided': {
+    when: "An administrator decided on a supplier's KYC documents.",
+    fields: {
+      supplierId: 'the supplier profile',
+      userId: "the supplier's account",
+      status: 'APPROVED, REJECTED or RESUBMISSION_REQUESTED',
+      reason: 'the reason given, when there is one',
+    },
+  },
+  'staff.invited': {
+    when: 'A store invited someone to its team.',
+    fields: {
+      invitationId: 'the invitation',
+      storeId: 'the store',
+      userId: 'the account holding the invited phone or email, when one exists',
+      phoneNumber: 'the invited phone number, when invited by phone',
+      email: 'the invited email, when invited by email',
+    },
+  },
+  'products.created': {
+    when: 'A supplier (or a member of its store) created a product.',
+    fields: { productId: 'the product', supplierId: 'its supplier', storeId: 'its store', status: 'PENDING_REVIEW, or ACTIVE when auto-approved' },
+  },
+  'products.approved': {
+    when: 'An administrator approved a product waiting for review (alone or in a bulk approval).',
+    fields: { productId: 'the product', supplierId: 'its supplier', storeId: 'its store' },
+  },
+  'products.rejected': {
+    when: 'An administrator rejected a product waiting for review.',
+    fields: { productId: 'the product', supplierId: 'its supplier', reason: 'the reason given' },
+  },
+  'products.published': {
+    when: 'A product became ACTIVE for the first time (approved, or created or resubmitted with auto-approval): followers of its store may hear of it.',
+    fields: { productId: 'the product', supplierId: 'its supplier', storeId: 'its store' },
+  },
+};

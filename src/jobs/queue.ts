@@ -1,0 +1,296 @@
+import type { FastifyBaseLogger } from 'fastify';
+import PgBoss from 'pg-boss';
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import type { Config } from '../config.js';
+import { afterCommit } from '../db/after-commit.js';
+import type { Database, Executor } from '../db/client.js';
+import type { Clock } from '../shared/clock.js';
+import { pgliteBossDb, runnerBossDb, type BossDb } from './pglite-db.js';
+
+/** A job as its handler sees it. */
+export interface JobInfo {
+  id: string;
+  retryCount: number;
+}
+// Payloads are whatever the sender wrote as JSON; each handler knows its own shape.
+export type JobHandler = (data: any, job: JobInfo) => Promise<void>;
+
+export interface SendOptions {
+  /** Write the job through this transaction: it commits or rolls back with the business rows. */
+  tx?: Executor;
+  startAfterSeconds?: number;
+  singletonKey?: string;
+  retryLimit?: number;
+  retryDelaySeconds?: number;
+}
+
+export interface WorkOptions {
+  retryLimit?: number;
+  retryDelaySeconds?: number;
+  /** Jobs of this name run at most this many at a time in one process. */
+  concurrency?: number;
+}
+
+export interface Jobs {
+  send(name: string, data: object, opts?: SendOptions): Promise<string | null>;
+  work(name: string, handler: JobHandler, opts?: WorkOptions): void;
+  schedule(name: string, cron: string, data?: object): void;
+}
+
+export interface QueueSettings {
+  boss: PgBoss;
+  /** The same database pg-boss uses, for the queries pg-boss has no call for (depth, drain). */
+  db: BossDb;
+  schema: string;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  /** Whether this process runs handlers and schedules (WORKERS=on). */
+  workers: boolean;
+  pollingIntervalSeconds: number;
+  metrics?: Registry;
+}
+
+export const DEFAULT_RETRY_LIMIT = 5;
+export const DEFAULT_RETRY_DELAY_SECONDS = 5;
+const EXPIRE_IN_SECONDS = 300;
+const DEAD = '.dead';
+
+interface Registration {
+  handler: JobHandler;
+  opts: WorkOptions;
+}
+
+/** The name of the queue where jobs of `name` land after their last try. */
+export const deadLetterOf = (name: string) => `${name}${DEAD}`;
+
+/**
+ * Durable jobs on pg-boss. Handlers and schedules are registered while the app is built; `start()`
+ * creates their queues (every process, so an API-only instance can enqueue) and, with workers on,
+ * starts polling. A handler that throws is retried with exponential backoff and, after its last
+ * try, moved to `<name>.dead`.
+ */
+export class JobQueue implements Jobs {
+  private readonly handlers = new Map<string, Registration>();
+  private readonly schedules: { name: string; cron: string; data: object }[] = [];
+  private readonly workerIds = new Map<string, string[]>();
+  private started = false;
+  // How far the application clock was ahead of real time when waiting jobs were last moved.
+  private clockOffsetMs: number;
+  private readonly duration?: Histogram;
+  private readonly failures?: Counter;
+
+  constructor(private readonly s: QueueSettings) {
+    this.clockOffsetMs = s.clock.now().getTime() - Date.now();
+    if (s.metrics) {
+      this.duration = new Histogram({
+        name: 'jobs_duration_seconds',
+        help: 'Time a job handler ran, by job name and outcome',
+        labelNames: ['name', 'outcome'],
+        buckets: [0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 30],
+        registers: [s.metrics],
+      });
+      this.failures = new Counter({
+        name: 'jobs_failed_total',
+        help: 'Job runs that threw, by job name (each try counts)',
+        labelNames: ['name'],
+        registers: [s.metrics],
+      });
+      const depth = async () => this.depth();
+      new Gauge({
+        name: 'jobs_queued',
+        help: 'Jobs waiting or running, by job name and state (created, retry, active)',
+        labelNames: ['name', 'state'],
+        registers: [s.metrics],
+        async collect() {
+          this.reset();
+          for (const r of await depth()) this.set({ name: r.name, state: r.state }, r.count);
+        },
+      });
+    }
+  }
+
+  work(name: string, handler: JobHandler, opts: WorkOptions = {}): void {
+    if (this.started) throw new Error(`job handler "${name}" registered after the queue started`);
+    if (this.handlers.has(name)) throw new Error(`job handler "${name}" registered twice`);
+    this.handlers.set(name, { handler, opts });
+  }
+
+  schedule(name: string, cron: string, data: object = {}): void {
+    if (this.started) throw new Error(`schedule "${name}" registered after the queue started`);
+    this.schedules.push({ name, cron, data });
+  }
+
+  async send(name: string, data: object, opts: SendOptions = {}): Promise<string | null> {
+    if (!this.handlers.has(name)) throw new Error(`no job handler is registered for "${name}"`);
+    const options: PgBoss.SendOptions = {};
+    if (opts.singletonKey !== undefined) options.singletonKey = opts.singletonKey;
+    if (opts.retryLimit !== undefined) options.retryLimit = opts.retryLimit;
+    if (opts.retryDelaySeconds !== undefined) options.retryDelay = opts.retryDelaySeconds;
+    // Counted by the database's clock, as pg-boss counts retries; `drain()` maps a moved application clock onto it.
+    if (opts.startAfterSeconds) options.startAfter = opts.startAfterSeconds;
+    if (opts.tx) options.db = txBossDb(opts.tx);
+    const id = await this.s.boss.send(name, data, options);
+    if (opts.tx) afterCommit(opts.tx, () => this.wake(name));
+    else this.wake(name);
+    return id;
+  }
+
+  async start(): Promise<void> {
+    this.started = true;
+    const { boss } = this.s;
+    await boss.start();
+    for (const [name, { opts }] of this.handlers) {
+      const dead = deadLetterOf(name);
+      await boss.createQueue(dead);
+      const queue: PgBoss.Queue = {
+        name,
+        retryLimit: opts.retryLimit ?? DEFAULT_RETRY_LIMIT,
+        retryDelay: opts.retryDelaySeconds ?? DEFAULT_RETRY_DELAY_SECONDS,
+        retryBackoff: true,
+        expireInSeconds: EXPIRE_IN_SECONDS,
+        deadLetter: dead,
+      };
+      await boss.createQueue(name, queue);
+      // A queue made by an earlier version keeps its row: bring its retry policy up to date.
+      await boss.updateQueue(name, queue);
+    }
+    for (const { name, cron, data } of this.schedules) await boss.schedule(name, cron, data);
+    if (!this.s.workers) return;
+    for (const [name, reg] of this.handlers) {
+      const ids: string[] = [];
+      for (let i = 0; i < Math.max(1, reg.opts.concurrency ?? 1); i++) ids.push(await this.startWorker(name, reg.handler));
+      this.workerIds.set(name, ids);
+    }
+  }
+
+  /** Stops polling and waits for the jobs running in this process, then closes pg-boss. */
+  async stop(): Promise<void> {
+    if (!this.started) return;
+    this.started = false;
+    await this.s.boss.stop({ graceful: true, wait: true, timeout: 20_000 });
+  }
+
+  /**
+   * Runs every job that is due by the application clock, and what those jobs enqueue, until none
+   * is left waiting or running (jobs waiting for a later retry stay). For tests and benchmarks.
+   */
+  async drain(timeoutMs = 15_000): Promise<void> {
+    const names = [...this.handlers.keys()];
+    const deadline = Date.now() + timeoutMs;
+    const { schema } = this.s;
+    for (;;) {
+      await this.followClock(names);
+      const { rows } = await this.s.db.executeSql(
+        `SELECT count(*)::int AS n FROM ${schema}.job
+         WHERE name = ANY($1) AND (state = 'active' OR (state IN ('created', 'retry') AND start_after <= now()))`,
+        [names],
+      );
+      if ((rows[0] as { n: number }).n === 0) return;
+      if (Date.now() > deadline) throw new Error(`jobs still waiting after ${timeoutMs} ms`);
+      for (const name of names) this.wake(name);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+
+  /**
+   * pg-boss keeps due times on the database's clock. When the application clock has been moved
+   * (tests), waiting jobs are brought forward by as much, so "an hour later" makes due what was due
+   * within the hour, retries included.
+   */
+  private async followClock(names: string[]): Promise<void> {
+    const offset = this.s.clock.now().getTime() - Date.now();
+    const moved = offset - this.clockOffsetMs;
+    if (Math.abs(moved) < 50) return;
+    this.clockOffsetMs = offset;
+    await this.s.db.executeSql(
+      `UPDATE ${this.s.schema}.job SET start_after = start_after - $2 * interval '1 millisecond'
+       WHERE name = ANY($1) AND state IN ('created', 'retry') AND start_after > now()`,
+      [names, moved],
+    );
+  }
+
+  /** Jobs waiting or running per name and state. */
+  async depth(): Promise<{ name: string; state: string; count: number }[]> {
+    const { rows } = await this.s.db.executeSql(
+      `SELECT name, state::text AS state, count(*)::int AS count FROM ${this.s.schema}.job
+       WHERE state IN ('created', 'retry', 'active') AND name NOT LIKE '\\_\\_pgboss\\_\\_%' GROUP BY 1, 2`,
+      [],
+    );
+    return rows as { name: string; state: string; count: number }[];
+  }
+
+  /** Registered job names, dead-letter queues excluded. */
+  names(): string[] {
+    return [...this.handlers.keys()];
+  }
+
+  private wake(name: string): void {
+    for (const id of this.workerIds.get(name) ?? []) this.s.boss.notifyWorker(id);
+  }
+
+  private async startWorker(name: string, handler: JobHandler): Promise<string> {
+    const { boss, log } = this.s;
+    let self = '';
+    self = await boss.work<object>(
+      name,
+      { includeMetadata: true, batchSize: 1, pollingIntervalSeconds: this.s.pollingIntervalSeconds },
+      async ([job]) => {
+        if (!job) return;
+        const end = this.duration?.startTimer({ name });
+        try {
+          await handler(job.data, { id: job.id, retryCount: job.retryCount });
+          end?.({ outcome: 'completed' });
+        } catch (err) {
+          end?.({ outcome: 'failed' });
+          this.failures?.inc({ name });
+          log.warn({ err, job: { name, id: job.id, retryCount: job.retryCount } }, 'job failed');
+          throw err;
+        } finally {
+          // A worker that found a job looks for the next one at once instead of sleeping a poll.
+          boss.notifyWorker(self);
+        }
+      },
+    );
+    return self;
+  }
+}
+
+/** pg-boss's `db` interface on an open application transaction (PGlite or node-postgres). */
+function txBossDb(tx: Executor): BossDb {
+  const client = (tx as unknown as { session?: { client?: unknown } }).session?.client as
+    | { query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>; exec?: unknown }
+    | undefined;
+  if (!client || typeof client.query !== 'function') throw new Error('jobs: cannot reach the connection of this transaction');
+  if (typeof client.exec === 'function') return runnerBossDb(client as Parameters<typeof runnerBossDb>[0]);
+  return { executeSql: (text, values) => client.query(text, values) };
+}
+
+export interface QueueSource {
+  config: Config;
+  database: Database;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  metrics?: Registry;
+}
+
+/**
+ * pg-boss on the application's database: on PostgreSQL through its own small pool (so polling never
+ * waits behind API requests), on the embedded PGlite through the adapter of its `db` interface.
+ * Maintenance and cron run only where workers run.
+ */
+export function createJobQueue({ config, database, clock, log, metrics }: QueueSource): JobQueue {
+  const workers = config.WORKERS === 'on';
+  const common = { schema: config.JOBS_SCHEMA, migrate: true, supervise: workers, schedule: workers };
+  let db: BossDb;
+  let boss: PgBoss;
+  if (database.pglite) {
+    db = pgliteBossDb(database.pglite);
+    boss = new PgBoss({ ...common, db: db as PgBoss.Db });
+  } else {
+    boss = new PgBoss({ ...common, connectionString: config.DATABASE_URL!, max: config.JOBS_POOL_MAX, application_name: 'foodsave-jobs' });
+    // pg-boss's own pool, reached through its public `getDb()`, serves the queries it has no call for.
+    db = (boss as unknown as { getDb(): BossDb }).getDb();
+  }
+  boss.on('error', (err) => log.error({ err }, 'job queue error'));
+  return new JobQueue({ boss, db, schema: config.JOBS_SCHEMA, clock, log, workers, pollingIntervalSeconds: config.JOBS_POLL_SECONDS, metrics });
+}
