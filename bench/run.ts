@@ -7,7 +7,7 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import scratchDatabase from '../test/global-setup.js';
-import { FOOD_WORDS } from './seed.js';
+import { pickWords } from './seed.js';
 
 const duration = Number(process.env.BENCH_DURATION ?? 10);
 const port = process.env.BENCH_PORT ?? '3900';
@@ -47,19 +47,20 @@ async function load(name: string, opts: Partial<autocannon.Options> & { path: st
   return { name, rps: r.requests.average, p99: r.latency.p99, errors };
 }
 
-const SEARCH_TERMS = [...FOOD_WORDS, 'boulangerie', 'patisserie', 'epicerie', 'teranga', 'baobab', 'traiteur', 'fromagerie', 'primeur', 'bakery', 'grocery', 'soleil', 'almadies', 'medina'];
 const any = <T>(list: readonly T[]) => list[Math.floor(Math.random() * list.length)]!;
 /** A point in the Dakar area, where a quarter of the stores are. */
 const dakarPoint = () => `latitude=${(14.65 + Math.random() * 0.15).toFixed(5)}&longitude=${(-17.5 + Math.random() * 0.2).toFixed(5)}`;
 /**
- * One or two words of the catalog, the last one sometimes cut short as while typing, 18 to 22 a
- * page: about 100,000 different queries, so few of a run's requests repeat one already cached.
+ * One or two words of one seeded description (words a client would type to find what is there),
+ * the last one sometimes cut short as while typing, 18 to 22 a page: tens of thousands of different
+ * queries, so few of a run's requests repeat one already cached.
  */
 const catalogWords = () => {
-  const words = Math.random() < 0.5 ? [any(SEARCH_TERMS)] : [any(SEARCH_TERMS), any(SEARCH_TERMS)];
-  const last = words.pop()!;
-  words.push(Math.random() < 0.3 ? last.slice(0, Math.max(3, last.length - 2)) : last);
-  return `q=${encodeURIComponent(words.join(' '))}&limit=${18 + Math.floor(Math.random() * 5)}`;
+  const words = pickWords(Math.floor(Math.random() * 10_000) + (Math.random() < 0.5 ? 0 : 5), 5);
+  const chosen = Math.random() < 0.5 ? [any(words)] : [words[0]!, any(words.slice(1))];
+  const last = chosen.pop()!;
+  chosen.push(Math.random() < 0.3 ? last.slice(0, Math.max(3, last.length - 2)) : last);
+  return `q=${encodeURIComponent(chosen.join(' '))}&limit=${18 + Math.floor(Math.random() * 5)}`;
 };
 const UNCACHED = {
   storesNearby: 'GET /stores/nearby, a new point each time',

@@ -19,7 +19,7 @@ export const FOOD_WORDS = [
   'bread', 'cake', 'pastry', 'cheese', 'milk', 'chicken', 'fish', 'rice', 'vegetables', 'fruit', 'juice', 'salad',
   'frais', 'fresh', 'bio', 'organic', 'maison', 'homemade', 'invendus', 'surplus', 'panier', 'basket', 'soir', 'evening',
 ];
-const pickWords = (i: number, n: number) => Array.from({ length: n }, (_, k) => FOOD_WORDS[(i * 7 + k * 13 + Math.floor(i / 11)) % FOOD_WORDS.length]!);
+export const pickWords = (i: number, n: number) => Array.from({ length: n }, (_, k) => FOOD_WORDS[(i * 7 + k * 13 + Math.floor(i / 11)) % FOOD_WORDS.length]!);
 const everyDay = Object.fromEntries(['0', '1', '2', '3', '4', '5', '6'].map((d) => [d, ['07:00-22:00']]));
 
 export async function seedMarketplace(db: Db, now: Date, suppliersCount = 1000, storesCount = 10_000): Promise<void> {

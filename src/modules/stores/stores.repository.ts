@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
+import { preparedPer, type Executor } from '../../db/client.js';
 import { nameOrderKey } from '../../db/folding.js';
 import { earthPoint, listedColumns, textMatch } from '../../db/listing-sql.js';
 import { LISTING_TOTAL_CAP, RANKED_CANDIDATES_CAP, TYPO_FALLBACK_BELOW, listingMeta, metaOf, nearestPage, searchTerms, type ListingMeta } from '../../shared/listing-page.js';
@@ -146,7 +146,8 @@ export async function searchPublicStores(ex: Executor, s: StoreSearch, now: Date
   if (terms) {
     const m = textMatch(stores.searchVector, stores.searchDoc, terms);
     if (s.sort === 'relevance') {
-      const found = await rankedPage(ex, and(filters, m.fts), m.ftsRank, q);
+      const wordsOnly = !s.city && !s.supplierId && s.openNow === undefined;
+      const found = await rankedPage(ex, and(filters, m.fts), m.ftsRank, q, wordsOnly ? terms.tsquery : undefined);
       if (found.meta.total >= TYPO_FALLBACK_BELOW) return found;
       return rankedPage(ex, and(filters, m.typo), m.typoRank, q);
     }
@@ -159,19 +160,37 @@ export async function searchPublicStores(ex: Executor, s: StoreSearch, now: Date
   return { items: items.slice(0, q.limit), meta };
 }
 
-/**
- * The first RANKED_CANDIDATES_CAP matches the index returns, ranked, and one page of them; the
- * candidates carry the listed columns, so the page is not joined back to the table.
- */
-async function rankedPage(ex: Executor, where: SQL | undefined, rank: SQL, q: PageQuery): Promise<{ items: ListedStore[]; meta: ListingMeta }> {
+/** The ranked candidates: the first RANKED_CANDIDATES_CAP matches, with the listed columns. */
+function rankedQuery(ex: Executor, where: SQL | undefined, rank: SQL) {
   const cand = ex.$with('cand').as(ex.select({ ...listed, rank: sql<number>`${rank}`.as('rank') }).from(stores).where(where).limit(RANKED_CANDIDATES_CAP + 1));
-  const rows = await ex
+  return ex
     .with(cand)
     .select({ ...cand._.selectedFields, counted: sql<number>`(select count(*) from cand)`.mapWith(Number) })
     .from(cand)
-    .orderBy(desc(cand.rank), asc(cand.id))
-    .limit(q.limit + 1)
-    .offset((q.page - 1) * q.limit);
+    .orderBy(desc(cand.rank), asc(cand.id));
+}
+
+// The common word search (words only, no other filter), prepared once per connection: planning
+// the query costs about as much as running it.
+const wordsPrepared = preparedPer((ex) => {
+  const tsq = sql`to_tsquery('simple', ${sql.placeholder('tsquery')})`;
+  return rankedQuery(ex, and(listedStore, sql`${stores.searchVector} @@ ${tsq}`), sql`ts_rank(${stores.searchVector}, ${tsq})`)
+    .limit(sql.placeholder('rows'))
+    .offset(sql.placeholder('offset'))
+    .prepare('stores_words_page');
+});
+
+/**
+ * One page of the ranked candidates (see rankedQuery); the candidates carry the listed columns, so
+ * the page is not joined back to the table. `prepared` runs the words-only query instead.
+ */
+async function rankedPage(ex: Executor, where: SQL | undefined, rank: SQL, q: PageQuery, prepared?: string): Promise<{ items: ListedStore[]; meta: ListingMeta }> {
+  const offset = (q.page - 1) * q.limit;
+  const rows = prepared
+    ? await wordsPrepared(ex).execute({ tsquery: prepared, rows: q.limit + 1, offset })
+    : await rankedQuery(ex, where, rank)
+        .limit(q.limit + 1)
+        .offset(offset);
   const counted = rows[0]?.counted ?? (q.page > 1 ? await countCapped(ex, where, RANKED_CANDIDATES_CAP) : 0);
   const items = rows.slice(0, q.limit).map(({ rank: _rank, counted: _counted, ...store }) => store as ListedStore);
   return { items, meta: metaOf(q, counted, rows.length > q.limit, RANKED_CANDIDATES_CAP) };
@@ -202,13 +221,25 @@ export function nearbyQuery(ex: Executor, n: NearbySearch, now: Date, rows: numb
   return ex.select({ ...listed, d, distanceM }).from(stores).where(where).orderBy(d).limit(rows);
 }
 
+// The common nearby page (no openNow filter), prepared once per connection: planning the query
+// costs about as much as running it.
+const nearbyPrepared = preparedPer((ex) => {
+  const origin = sql`ll_to_earth(${sql.placeholder('latitude')}::float8, ${sql.placeholder('longitude')}::float8)`;
+  const d = sql<number>`(${stores.earth} <-> ${origin})`.mapWith(Number);
+  const distanceM = sql<number>`earth_distance(${origin}, ${stores.earth})`.mapWith(Number);
+  return ex.select({ ...listed, d, distanceM }).from(stores).where(listedStore).orderBy(d).limit(sql.placeholder('rows')).prepare('stores_nearby_page');
+});
+
 export async function nearbyStores(ex: Executor, n: NearbySearch, now: Date, q: PageQuery) {
   const parts = nearbyParts(n, now);
   const radiusM = n.radiusKm * 1000;
   return nearestPage(
     q,
     radiusM,
-    (count) => nearbyQuery(ex, n, now, count),
+    (rows) =>
+      n.openNow === undefined
+        ? nearbyPrepared(ex).execute({ latitude: n.latitude, longitude: n.longitude, rows })
+        : nearbyQuery(ex, n, now, rows),
     (dist) =>
       ex
         .select({ ...listed, d: parts.d, distanceM: parts.distanceM })

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, sql, type SQL } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
+import { preparedPer, type Executor } from '../../db/client.js';
 import { nameOrderKey } from '../../db/folding.js';
 import { earthPoint, listedColumns, textMatch } from '../../db/listing-sql.js';
 import { supplierProfiles as sp } from '../../db/schema/suppliers.js';
@@ -53,7 +53,8 @@ export async function searchPublic(ex: Executor, f: SearchFilter, q: PageQuery):
   if (terms) {
     const m = textMatch(sp.searchVector, sp.searchDoc, terms);
     if (f.sort === 'relevance') {
-      const found = await rankedPage(ex, and(filters, m.fts), m.ftsRank, q);
+      const wordsOnly = !f.city && !f.category && f.openNow === undefined;
+      const found = await rankedPage(ex, and(filters, m.fts), m.ftsRank, q, wordsOnly ? terms.tsquery : undefined);
       if (found.meta.total >= TYPO_FALLBACK_BELOW) return found;
       return rankedPage(ex, and(filters, m.typo), m.typoRank, q);
     }
@@ -73,11 +74,8 @@ export async function searchPublic(ex: Executor, f: SearchFilter, q: PageQuery):
   return { items: items.slice(0, q.limit), meta };
 }
 
-/**
- * The first RANKED_CANDIDATES_CAP matches the index returns, ranked, and one page of them; the
- * candidates carry the listed columns, so the page is not joined back to the table.
- */
-async function rankedPage(ex: Executor, where: SQL | undefined, rank: SQL, q: PageQuery): Promise<Found> {
+/** The ranked candidates: the first RANKED_CANDIDATES_CAP matches, with the listed columns. */
+function rankedQuery(ex: Executor, where: SQL | undefined, rank: SQL) {
   const cand = ex.$with('cand').as(
     ex
       .select({ ...listed, rank: sql<number>`${rank}`.as('rank'), nameKey: sql<string>`${nameOrderKey(sp.businessName)}`.as('name_key') })
@@ -86,13 +84,30 @@ async function rankedPage(ex: Executor, where: SQL | undefined, rank: SQL, q: Pa
       .where(where)
       .limit(RANKED_CANDIDATES_CAP + 1),
   );
-  const rows = await ex
+  return ex
     .with(cand)
     .select({ ...cand._.selectedFields, counted: sql<number>`(select count(*) from cand)`.mapWith(Number) })
     .from(cand)
-    .orderBy(desc(cand.rank), asc(cand.nameKey), asc(cand.id))
-    .limit(q.limit + 1)
-    .offset((q.page - 1) * q.limit);
+    .orderBy(desc(cand.rank), asc(cand.nameKey), asc(cand.id));
+}
+
+// The common word search (words only, no other filter), prepared once per connection.
+const wordsPrepared = preparedPer((ex) => {
+  const tsq = sql`to_tsquery('simple', ${sql.placeholder('tsquery')})`;
+  return rankedQuery(ex, and(publicSupplierCondition(), sql`${sp.searchVector} @@ ${tsq}`), sql`ts_rank(${sp.searchVector}, ${tsq})`)
+    .limit(sql.placeholder('rows'))
+    .offset(sql.placeholder('offset'))
+    .prepare('suppliers_words_page');
+});
+
+/** One page of the ranked candidates; `prepared` runs the words-only query instead. */
+async function rankedPage(ex: Executor, where: SQL | undefined, rank: SQL, q: PageQuery, prepared?: string): Promise<Found> {
+  const offset = (q.page - 1) * q.limit;
+  const rows = prepared
+    ? await wordsPrepared(ex).execute({ tsquery: prepared, rows: q.limit + 1, offset })
+    : await rankedQuery(ex, where, rank)
+        .limit(q.limit + 1)
+        .offset(offset);
   const counted = rows[0]?.counted ?? (q.page > 1 ? await countCapped(ex, where, RANKED_CANDIDATES_CAP) : 0);
   const items = rows.slice(0, q.limit).map(({ rank: _rank, nameKey: _key, counted: _counted, ...profile }) => profile as ListedSupplier);
   return { items, meta: metaOf(q, counted, rows.length > q.limit, RANKED_CANDIDATES_CAP) };
@@ -110,6 +125,22 @@ export interface NearbyFilter {
  * public suppliers in cube-distance order (`<->`, a chord, which orders points exactly as the
  * great-circle distance does); the radius and ties are applied outside (nearestPage).
  */
+// The common nearby page (no category), prepared once per connection: planning the query costs
+// about as much as running it.
+const nearbyPrepared = preparedPer((ex) => {
+  const origin = sql`ll_to_earth(${sql.placeholder('latitude')}::float8, ${sql.placeholder('longitude')}::float8)`;
+  const d = sql<number>`(${sp.earth} <-> ${origin})`.mapWith(Number);
+  const distanceM = sql<number>`earth_distance(${origin}, ${sp.earth})`.mapWith(Number);
+  return ex
+    .select({ profile: listed, id: sp.id, d, distanceM })
+    .from(sp)
+    .innerJoin(users, eq(users.id, sp.userId))
+    .where(publicSupplierCondition())
+    .orderBy(d)
+    .limit(sql.placeholder('rows'))
+    .prepare('suppliers_nearby_page');
+});
+
 export async function nearbyPublic(ex: Executor, f: NearbyFilter, q: PageQuery) {
   const origin = earthPoint(f.latitude, f.longitude);
   const where = and(publicSupplierCondition(), f.category ? eq(sp.category, f.category) : undefined);
@@ -124,7 +155,7 @@ export async function nearbyPublic(ex: Executor, f: NearbyFilter, q: PageQuery) 
   return nearestPage(
     q,
     f.radiusM,
-    (n) => select(undefined).orderBy(d).limit(n),
+    (n) => (f.category ? select(undefined).orderBy(d).limit(n) : nearbyPrepared(ex).execute({ latitude: f.latitude, longitude: f.longitude, rows: n })),
     (dist) => select(and(sql`earth_box(${origin}, ${f.radiusM}::float8) @> ${sp.earth}`, sql`${d} = ${dist}::float8`)),
   );
 }
