@@ -4,8 +4,25 @@ import type { SearchTerms } from '../shared/listing-page.js';
 // SQL pieces of the public listings (DESIGN section 8), over the stored columns of
 // search-columns.ts, so every listing asks its indexes the same way.
 
+/** earthdistance's Earth radius in metres (its `earth()`), a sphere. */
+export const EARTH_RADIUS_M = 6_378_168;
+
+/**
+ * A point as the text of earthdistance's cube, as `ll_to_earth` makes it, computed here: calling
+ * `ll_to_earth` in the query tripled the cost of a nearby page.
+ */
+export function earthCube(latitude: number, longitude: number): string {
+  const rad = Math.PI / 180;
+  const [lat, lng] = [latitude * rad, longitude * rad];
+  const r = EARTH_RADIUS_M;
+  return `(${r * Math.cos(lat) * Math.cos(lng)}, ${r * Math.cos(lat) * Math.sin(lng)}, ${r * Math.sin(lat)})`;
+}
+
 /** A point as earthdistance's cube, to compare with a stored `earth` column. */
-export const earthPoint = (latitude: number, longitude: number): SQL => sql`ll_to_earth(${latitude}::float8, ${longitude}::float8)`;
+export const earthPoint = (latitude: number, longitude: number): SQL => sql`${earthCube(latitude, longitude)}::cube`;
+
+/** The great-circle distance, in metres, of a cube (chord) distance `<->` (earthdistance's sec_to_gc). */
+export const chordToMetres = (chord: number): number => 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.max(0, chord) / (2 * EARTH_RADIUS_M)));
 
 /**
  * The ways a stored document matches search words:

@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { validationError } from './errors.js';
+import { chordToMetres } from '../db/listing-sql.js';
 import { titleOf, type PageQuery } from './schemas.js';
 
 // Paging of the public listings (DESIGN section 8). A page reads about `limit` rows from an index;
@@ -105,8 +106,6 @@ export interface Ranked {
   id: string;
   /** The index's order: the cube (chord) distance to the point. */
   d: number;
-  /** The great-circle distance to the point, in metres. */
-  distanceM: number;
 }
 
 /**
@@ -121,15 +120,17 @@ export interface Ranked {
  * The total is exact whenever the radius holds no more than the rows read (offset + limit); past
  * that nothing is counted: it is estimated from the density of the rows read, and flagged.
  */
-export async function nearestPage<T extends Ranked>(
+export async function nearestPage<R extends Ranked>(
   q: PageQuery,
   radiusM: number,
-  nearest: (n: number) => Promise<T[]>,
-  atDistance: (d: number) => Promise<T[]>,
-): Promise<{ items: T[]; meta: ListingMeta }> {
+  nearest: (n: number) => Promise<R[]>,
+  atDistance: (d: number) => Promise<R[]>,
+): Promise<{ items: (R & { distanceM: number })[]; meta: ListingMeta }> {
+  type T = R & { distanceM: number };
+  const withDistance = (found: R[]): T[] => found.map((r) => ({ ...r, distanceM: chordToMetres(r.d) })).filter((r) => r.distanceM <= radiusM);
   const offset = (q.page - 1) * q.limit;
   const n = offset + q.limit + 1;
-  let rows = (await nearest(n)).filter((r) => r.distanceM <= radiusM);
+  let rows = withDistance(await nearest(n));
   const byOrder = (a: T, b: T) => a.d - b.d || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
   rows.sort(byOrder);
   const full = rows.length === n;
@@ -137,7 +138,7 @@ export async function nearestPage<T extends Ranked>(
   const lastShown = rows[Math.min(rows.length, offset + q.limit) - 1];
   if (full && edge && lastShown && lastShown.d === edge.d) {
     const known = new Set(rows.map((r) => r.id));
-    rows = [...rows, ...(await atDistance(edge.d)).filter((r) => !known.has(r.id) && r.distanceM <= radiusM)].sort(byOrder);
+    rows = [...rows, ...withDistance(await atDistance(edge.d)).filter((r) => !known.has(r.id))].sort(byOrder);
   }
   const page = rows.slice(offset, offset + q.limit + 1);
   const hasMore = page.length > q.limit;

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { preparedPer, type Executor } from '../../db/client.js';
 import { nameOrderKey } from '../../db/folding.js';
-import { earthPoint, listedColumns, textMatch } from '../../db/listing-sql.js';
+import { earthCube, earthPoint, listedColumns, textMatch } from '../../db/listing-sql.js';
 import { LISTING_TOTAL_CAP, RANKED_CANDIDATES_CAP, TYPO_FALLBACK_BELOW, listingMeta, metaOf, nearestPage, searchTerms, type ListingMeta } from '../../shared/listing-page.js';
 import type { PageQuery } from '../../shared/schemas.js';
 import { stores } from '../../db/schema/stores.js';
@@ -207,8 +207,7 @@ function nearbyParts(n: NearbySearch, now: Date) {
   const origin = earthPoint(n.latitude, n.longitude);
   const where = and(listedStore, n.openNow === undefined ? undefined : n.openNow ? openAt(now) : sql`not ${openAt(now)}`);
   const d = sql<number>`(${stores.earth} <-> ${origin})`.mapWith(Number);
-  const distanceM = sql<number>`earth_distance(${origin}, ${stores.earth})`.mapWith(Number);
-  return { where, d, distanceM, origin };
+  return { where, d, origin };
 }
 
 /**
@@ -217,17 +216,15 @@ function nearbyParts(n: NearbySearch, now: Date) {
  * radius and ties are applied outside (see nearestPage). Exported so its plan can be examined.
  */
 export function nearbyQuery(ex: Executor, n: NearbySearch, now: Date, rows: number) {
-  const { where, d, distanceM } = nearbyParts(n, now);
-  return ex.select({ ...listed, d, distanceM }).from(stores).where(where).orderBy(d).limit(rows);
+  const { where, d } = nearbyParts(n, now);
+  return ex.select({ ...listed, d }).from(stores).where(where).orderBy(d).limit(rows);
 }
 
 // The common nearby page (no openNow filter), prepared once per connection: planning the query
 // costs about as much as running it.
 const nearbyPrepared = preparedPer((ex) => {
-  const origin = sql`ll_to_earth(${sql.placeholder('latitude')}::float8, ${sql.placeholder('longitude')}::float8)`;
-  const d = sql<number>`(${stores.earth} <-> ${origin})`.mapWith(Number);
-  const distanceM = sql<number>`earth_distance(${origin}, ${stores.earth})`.mapWith(Number);
-  return ex.select({ ...listed, d, distanceM }).from(stores).where(listedStore).orderBy(d).limit(sql.placeholder('rows')).prepare('stores_nearby_page');
+  const d = sql<number>`(${stores.earth} <-> ${sql.placeholder('origin')}::cube)`.mapWith(Number);
+  return ex.select({ ...listed, d }).from(stores).where(listedStore).orderBy(d).limit(sql.placeholder('rows')).prepare('stores_nearby_page');
 });
 
 export async function nearbyStores(ex: Executor, n: NearbySearch, now: Date, q: PageQuery) {
@@ -238,11 +235,11 @@ export async function nearbyStores(ex: Executor, n: NearbySearch, now: Date, q: 
     radiusM,
     (rows) =>
       n.openNow === undefined
-        ? nearbyPrepared(ex).execute({ latitude: n.latitude, longitude: n.longitude, rows })
+        ? nearbyPrepared(ex).execute({ origin: earthCube(n.latitude, n.longitude), rows })
         : nearbyQuery(ex, n, now, rows),
     (dist) =>
       ex
-        .select({ ...listed, d: parts.d, distanceM: parts.distanceM })
+        .select({ ...listed, d: parts.d })
         .from(stores)
         .where(and(parts.where, sql`earth_box(${parts.origin}, ${radiusM}::float8) @> ${stores.earth}`, sql`${parts.d} = ${dist}::float8`)),
   );

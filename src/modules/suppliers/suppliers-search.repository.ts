@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { preparedPer, type Executor } from '../../db/client.js';
 import { nameOrderKey } from '../../db/folding.js';
-import { earthPoint, listedColumns, textMatch } from '../../db/listing-sql.js';
+import { earthCube, earthPoint, listedColumns, textMatch } from '../../db/listing-sql.js';
 import { supplierProfiles as sp } from '../../db/schema/suppliers.js';
 import { users } from '../../db/schema/users.js';
 import { LISTING_TOTAL_CAP, RANKED_CANDIDATES_CAP, TYPO_FALLBACK_BELOW, listingMeta, metaOf, nearestPage, searchTerms, type ListingMeta } from '../../shared/listing-page.js';
@@ -128,11 +128,9 @@ export interface NearbyFilter {
 // The common nearby page (no category), prepared once per connection: planning the query costs
 // about as much as running it.
 const nearbyPrepared = preparedPer((ex) => {
-  const origin = sql`ll_to_earth(${sql.placeholder('latitude')}::float8, ${sql.placeholder('longitude')}::float8)`;
-  const d = sql<number>`(${sp.earth} <-> ${origin})`.mapWith(Number);
-  const distanceM = sql<number>`earth_distance(${origin}, ${sp.earth})`.mapWith(Number);
+  const d = sql<number>`(${sp.earth} <-> ${sql.placeholder('origin')}::cube)`.mapWith(Number);
   return ex
-    .select({ profile: listed, id: sp.id, d, distanceM })
+    .select({ profile: listed, id: sp.id, d })
     .from(sp)
     .innerJoin(users, eq(users.id, sp.userId))
     .where(publicSupplierCondition())
@@ -145,17 +143,16 @@ export async function nearbyPublic(ex: Executor, f: NearbyFilter, q: PageQuery) 
   const origin = earthPoint(f.latitude, f.longitude);
   const where = and(publicSupplierCondition(), f.category ? eq(sp.category, f.category) : undefined);
   const d = sql<number>`(${sp.earth} <-> ${origin})`.mapWith(Number);
-  const distanceM = sql<number>`earth_distance(${origin}, ${sp.earth})`.mapWith(Number);
   const select = (extra: SQL | undefined) =>
     ex
-      .select({ profile: listed, id: sp.id, d, distanceM })
+      .select({ profile: listed, id: sp.id, d })
       .from(sp)
       .innerJoin(users, eq(users.id, sp.userId))
       .where(and(where, extra));
   return nearestPage(
     q,
     f.radiusM,
-    (n) => (f.category ? select(undefined).orderBy(d).limit(n) : nearbyPrepared(ex).execute({ latitude: f.latitude, longitude: f.longitude, rows: n })),
+    (n) => (f.category ? select(undefined).orderBy(d).limit(n) : nearbyPrepared(ex).execute({ origin: earthCube(f.latitude, f.longitude), rows: n })),
     (dist) => select(and(sql`earth_box(${origin}, ${f.radiusM}::float8) @> ${sp.earth}`, sql`${d} = ${dist}::float8`)),
   );
 }

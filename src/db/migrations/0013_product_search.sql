@@ -1,0 +1,4 @@
+ALTER TABLE "products" ADD COLUMN "search_vector" "tsvector" GENERATED ALWAYS AS (setweight(to_tsvector('simple'::regconfig, lower(f_unaccent(name))), 'A') || setweight(to_tsvector('simple'::regconfig, search_document), 'B')) STORED NOT NULL;--> statement-breakpoint
+CREATE INDEX "products_search_vector_idx" ON "products" USING gin ("search_vector");--> statement-breakpoint
+CREATE INDEX "products_search_trgm_idx" ON "products" USING gin ("search_document" gin_trgm_ops);--> statement-breakpoint
+CREATE INDEX "products_popularity_idx" ON "products" USING btree ("popularity_score","id") WHERE status = 'ACTIVE';
