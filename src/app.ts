@@ -25,6 +25,8 @@ import { createIdpService } from './modules/auth/idp.service.js';
 import { createOtpService } from './modules/auth/otp.service.js';
 import { createSessionsService } from './modules/auth/sessions.service.js';
 import { productsRoutes } from './modules/products/products.routes.js';
+import { productSearchRoutes } from './modules/product-search/product-search.routes.js';
+import { createProductSearchService } from './modules/product-search/product-search.service.js';
 import { createProductsAdminService } from './modules/products/products-admin.service.js';
 import { createProductsService } from './modules/products/products.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
@@ -89,7 +91,8 @@ function buildServices(ctx: AppContext) {
   const staff = createStaffService(ctx, { stores, users, suppliers, members: storeMembers });
   const products = createProductsService(ctx, { settings, suppliers, stores, subscriptions });
   const productsAdmin = createProductsAdminService(ctx, products);
-  return { settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, products, productsAdmin };
+  const productSearch = createProductSearchService(ctx);
+  return { settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, products, productsAdmin, productSearch };
 }
 export type Services = ReturnType<typeof buildServices>;
 
@@ -244,6 +247,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(staffRoutes(services.staff), { prefix: API_PREFIX });
   await app.register(settingsRoutes(services.settings), { prefix: API_PREFIX });
   await app.register(productsRoutes(services.products, services.productsAdmin, services.sessions.authenticate), { prefix: API_PREFIX });
+  await app.register(productSearchRoutes(services.productSearch), { prefix: API_PREFIX });
 
   // Handlers and subscriptions are all registered by now: the queue starts with the app.
   app.addHook('onReady', async () => {
