@@ -25,7 +25,7 @@ const server = spawn(process.execPath, ['--expose-gc', '--max-semi-space-size=4'
   env,
   stdio: ['ignore', 'pipe', 'inherit'],
 });
-const info = await new Promise<Record<string, string>>((resolve, reject) => {
+const info = await new Promise<Record<string, string> & { productIds: string[] }>((resolve, reject) => {
   server.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
   createInterface({ input: server.stdout! }).on('line', (line) => {
     if (line.startsWith('{"ready"')) resolve(JSON.parse(line));
@@ -67,6 +67,10 @@ const UNCACHED = {
   suppliersNearby: 'GET /suppliers/nearby, a new point each time',
   storesWords: 'GET /stores?q=, new words each time',
   suppliersWords: 'GET /suppliers/search, new words each time',
+  productsNearby: 'GET /products/search near a new point (100,000 products)',
+  productsWords: 'GET /products/search?q=, new words each time',
+  expiringNearby: 'GET /products/expiring-soon near a new point',
+  productPage: 'GET /products/:id, any of 500',
 } as const;
 const varied = (path: () => string, connections: number) => ({ path: path(), connections, requests: [{ setupRequest: (req: object) => ({ ...req, path: path() }) }] });
 
@@ -95,6 +99,10 @@ try {
   rows.push(await load(UNCACHED.suppliersNearby, varied(() => `/api/v1/suppliers/nearby?${dakarPoint()}&radiusKm=5`, 8)));
   rows.push(await load(UNCACHED.storesWords, varied(() => `/api/v1/stores?${catalogWords()}`, 8)));
   rows.push(await load(UNCACHED.suppliersWords, varied(() => `/api/v1/suppliers/search?${catalogWords()}`, 8)));
+  rows.push(await load(UNCACHED.productsNearby, varied(() => `/api/v1/products/search?${dakarPoint()}&radiusKm=5`, 8)));
+  rows.push(await load(UNCACHED.productsWords, varied(() => `/api/v1/products/search?${catalogWords()}`, 8)));
+  rows.push(await load(UNCACHED.expiringNearby, varied(() => `/api/v1/products/expiring-soon?${dakarPoint()}&radiusKm=5`, 8)));
+  rows.push(await load(UNCACHED.productPage, varied(() => `/api/v1/products/${any(info.productIds)}`, 8)));
 } finally {
   // Resident memory right after the load (after a full collection, so garbage not yet collected
   // does not count), and again once the process has been idle for 15 s.
@@ -126,6 +134,10 @@ const uncached = [
   ['GET /suppliers/nearby, new point / one-SELECT route', byName[UNCACHED.suppliersNearby]!.rps / select, 0.25],
   ['GET /stores?q=, new words / one-SELECT route', byName[UNCACHED.storesWords]!.rps / select, 0.15],
   ['GET /suppliers/search, new words / one-SELECT route', byName[UNCACHED.suppliersWords]!.rps / select, 0.15],
+  ['GET /products/search near a new point / one-SELECT route', byName[UNCACHED.productsNearby]!.rps / select, 0.25],
+  ['GET /products/search?q=, new words / one-SELECT route', byName[UNCACHED.productsWords]!.rps / select, 0.15],
+  ['GET /products/expiring-soon near a new point / one-SELECT route', byName[UNCACHED.expiringNearby]!.rps / select, 0.5],
+  ['GET /products/:id / one-SELECT route', byName[UNCACHED.productPage]!.rps / select, 0.6],
 ] as const;
 const rssMb = rss.rss / 1024 / 1024;
 const settledMb = settled.rss / 1024 / 1024;
@@ -165,15 +177,15 @@ const md = [
   '- Sign-in makes two statements: a prepared lookup by phone, then one statement that opens the session and',
   '  stamps the last sign-in. Password hashing (argon2id, 19 MiB, 2 passes) is the rest of its cost; the server,',
   '  PostgreSQL and the load generator share the same two cores, so the ratio moves by a few points between runs.',
-  '- Nearby reads the nearest rows first from the GiST index (`<->` order); search and nearby answers are cached',
-  '  for the current minute and dropped on every write that can change them. The same seeded data (1,000',
-  '  suppliers, 10,000 stores, a quarter of them around Dakar) is used on both databases; search runs over the',
-  '  1,000 suppliers, nearby over the 10,000 stores.',
-  '- The two "new ... each time" rows ask a different point or word on every request, so none is answered from',
-  '  the cache. Their cost is the exact `total` of the page meta (every store in the radius, every supplier',
-  '  matching the words or a near spelling) and the ranking of those rows, several milliseconds of database work',
-  '  per request against well under one for a primary-key read. Popular places and words repeat within a minute,',
-  '  which is what the cache is for.',
+  '- Lists follow DESIGN section 8 (docs/listings.md): nearby pages come from the GiST index in its own distance',
+  '  order (the point\'s cube computed in the application, no `ll_to_earth` per query, the radius and tie break',
+  '  applied to the rows read); word searches rank only the first 200 matches of the GIN index; totals are capped',
+  '  or estimated, never a count of every match. The common nearby and word pages are prepared statements. The',
+  '  same seeded data (1,000 suppliers, 10,000 stores, a quarter of them around Dakar, 100,000 products) is used',
+  '  on both databases; cached answers are dropped on every write that can change them.',
+  '- The "new ... each time" rows ask a different point or words on every request, so (almost) none is answered',
+  '  from the cache: words are one or two words of one seeded description, the last sometimes cut short, with',
+  '  18 to 22 items a page. The machine is shared with other work, which moves absolute figures a lot.',
   '- The server runs compiled JavaScript with a 4 MB young generation (as `npm start` does); resident memory',
   '  is read after a full garbage collection, right after the load and again after 15 s idle.',
   '',
