@@ -115,7 +115,11 @@ export async function searchProducts(ex: Executor, f: ProductFilter, now: Date, 
       (dist) => base(ex, fields).where(and(where, sql`earth_box(${origin}, ${point.radiusM}::float8) @> ${products.location}`, sql`${d} = ${dist}::float8`)),
     );
   }
-  if (f.point) where = and(where, sql`earth_box(${origin}, ${f.point.radiusM}::float8) @> ${products.location}`, sql`earth_distance(${origin}, ${products.location}) <= ${f.point.radiusM}::float8`)!;
+  // Soonest first near a point: the expiry index's order, each row's distance checked as it comes
+  // (about limit / (share of products in the circle) rows). A box condition would make the planner
+  // read every product in the circle from the GiST index (it misjudges how many) and sort them.
+  const box = f.sort === 'expiry' ? undefined : sql`earth_box(${origin}, ${f.point?.radiusM}::float8) @> ${products.location}`;
+  if (f.point) where = and(where, box, sql`earth_distance(${origin}, ${products.location}) <= ${f.point.radiusM}::float8`)!;
   const order = ORDERS[f.sort as keyof typeof ORDERS] ?? ORDERS.newest;
   const rows = await base(ex, fields).where(where).orderBy(...order).limit(q.limit + 1).offset((q.page - 1) * q.limit);
   const meta = await listingMeta(q, rows.length, () => countCapped(ex, where));
@@ -130,14 +134,20 @@ function withinRadius(f: ProductFilter, found: { items: { d?: number | null }[];
 /** The first RANKED_CANDIDATES_CAP matches, ranked, one page of them. */
 async function rankedPage(ex: Executor, where: SQL, rank: SQL, fields: Record<string, unknown>, q: PageQuery, point: ProductFilter['point']) {
   const radius = point ? and(sql`earth_box(${earthPoint(point.latitude, point.longitude)}, ${point.radiusM}::float8) @> ${products.location}`, sql`earth_distance(${earthPoint(point.latitude, point.longitude)}, ${products.location}) <= ${point.radiusM}::float8`) : undefined;
+  // The first picture only for the page's rows, not for every candidate.
+  const { thumbnailKey: _thumbnail, ...candidateFields } = fields as typeof card;
   const cand = ex.$with('cand').as(
-    base(ex, { ...fields, rank: sql<number>`${rank}`.as('rank') })
+    base(ex, { ...candidateFields, rank: sql<number>`${rank}`.as('rank') })
       .where(and(where, radius))
       .limit(RANKED_CANDIDATES_CAP + 1),
   );
   const rows = await ex
     .with(cand)
-    .select({ ...cand._.selectedFields, counted: sql<number>`(select count(*) from cand)`.mapWith(Number) })
+    .select({
+      ...cand._.selectedFields,
+      thumbnailKey: sql<string | null>`(select i.thumbnail_key from ${productImages} i where i.product_id = cand.id order by i.position limit 1)`,
+      counted: sql<number>`(select count(*) from cand)`.mapWith(Number),
+    })
     .from(cand)
     .orderBy(sql`rank desc`, sql`id asc`)
     .limit(q.limit + 1)
