@@ -115,10 +115,7 @@ export async function searchProducts(ex: Executor, f: ProductFilter, now: Date, 
       (dist) => base(ex, fields).where(and(where, sql`earth_box(${origin}, ${point.radiusM}::float8) @> ${products.location}`, sql`${d} = ${dist}::float8`)),
     );
   }
-  // Soonest first near a point: the expiry index's order, each row's distance checked as it comes
-  // (about limit / (share of products in the circle) rows). A box condition would make the planner
-  // read every product in the circle from the GiST index (it misjudges how many) and sort them.
-  const box = f.sort === 'expiry' ? undefined : sql`earth_box(${origin}, ${f.point?.radiusM}::float8) @> ${products.location}`;
+  const box = sql`earth_box(${origin}, ${f.point?.radiusM}::float8) @> ${products.location}`;
   if (f.point) where = and(where, box, sql`earth_distance(${origin}, ${products.location}) <= ${f.point.radiusM}::float8`)!;
   const order = ORDERS[f.sort as keyof typeof ORDERS] ?? ORDERS.newest;
   const rows = await base(ex, fields).where(where).orderBy(...order).limit(q.limit + 1).offset((q.page - 1) * q.limit);
