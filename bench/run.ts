@@ -7,6 +7,7 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import scratchDatabase from '../test/global-setup.js';
+import { pickWords } from './seed.js';
 
 const duration = Number(process.env.BENCH_DURATION ?? 10);
 // Other work on the machine moves every figure: recorded beside them.
@@ -26,7 +27,7 @@ const server = spawn(process.execPath, ['--expose-gc', '--max-semi-space-size=4'
   env,
   stdio: ['ignore', 'pipe', 'inherit'],
 });
-const info = await new Promise<Record<string, string>>((resolve, reject) => {
+const info = await new Promise<Record<string, string> & { productIds: string[] }>((resolve, reject) => {
   server.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
   createInterface({ input: server.stdout! }).on('line', (line) => {
     if (line.startsWith('{"ready"')) resolve(JSON.parse(line));
@@ -48,7 +49,31 @@ async function load(name: string, opts: Partial<autocannon.Options> & { path: st
   return { name, rps: r.requests.average, p99: r.latency.p99, errors };
 }
 
-const SEARCH_TERMS = ['boulangerie', 'boulangeri', 'patisserie', 'epicerie', 'teranga', 'baobab', 'traiteur', 'fromagerie', 'primeur', 'soleil', 'almadies', 'medina', 'frais', 'invendus'];
+const any = <T>(list: readonly T[]) => list[Math.floor(Math.random() * list.length)]!;
+/** A point in the Dakar area, where a quarter of the stores are. */
+const dakarPoint = () => `latitude=${(14.65 + Math.random() * 0.15).toFixed(5)}&longitude=${(-17.5 + Math.random() * 0.2).toFixed(5)}`;
+/**
+ * One or two words of one seeded description (words a client would type to find what is there),
+ * the last one sometimes cut short as while typing, 18 to 22 a page: tens of thousands of different
+ * queries, so few of a run's requests repeat one already cached.
+ */
+const catalogWords = () => {
+  const words = pickWords(Math.floor(Math.random() * 10_000) + (Math.random() < 0.5 ? 0 : 5), 5);
+  const chosen = Math.random() < 0.5 ? [any(words)] : [words[0]!, any(words.slice(1))];
+  const last = chosen.pop()!;
+  chosen.push(Math.random() < 0.3 ? last.slice(0, Math.max(3, last.length - 2)) : last);
+  return `q=${encodeURIComponent(chosen.join(' '))}&limit=${18 + Math.floor(Math.random() * 5)}`;
+};
+const UNCACHED = {
+  storesNearby: 'GET /stores/nearby, a new point each time',
+  suppliersNearby: 'GET /suppliers/nearby, a new point each time',
+  storesWords: 'GET /stores?q=, new words each time',
+  suppliersWords: 'GET /suppliers/search, new words each time',
+  productsNearby: 'GET /products/search near a new point (100,000 products)',
+  productsWords: 'GET /products/search?q=, new words each time',
+  expiringNearby: 'GET /products/expiring-soon near a new point',
+  productPage: 'GET /products/:id, any of 500',
+} as const;
 const varied = (path: () => string, connections: number) => ({ path: path(), connections, requests: [{ setupRequest: (req: object) => ({ ...req, path: path() }) }] });
 
 const rows: Row[] = [];
@@ -72,18 +97,16 @@ try {
       body: JSON.stringify({ phoneNumber: info.phoneNumber, password: info.password }),
     }),
   );
-  // The same two reads when every request asks something new, so none is answered from the cache.
-  // They are bound by the database: more connections than cores would only queue.
-  rows.push(await load('GET /stores/nearby, a new point each time', varied(() => {
-    const lat = (14.62 + Math.random() * 0.16).toFixed(5);
-    const lng = (-17.52 + Math.random() * 0.16).toFixed(5);
-    return `/api/v1/stores/nearby?latitude=${lat}&longitude=${lng}&radiusKm=5`;
-  }, 8)));
-  rows.push(await load('GET /suppliers/search, a new query each time', varied(() => {
-    const term = SEARCH_TERMS[Math.floor(Math.random() * SEARCH_TERMS.length)]!;
-    // 14 words x 10 pages x 100 page sizes: few requests of a 10 s run repeat one already cached.
-    return `/api/v1/suppliers/search?q=${term}&page=${1 + Math.floor(Math.random() * 10)}&limit=${1 + Math.floor(Math.random() * 100)}`;
-  }, 8)));
+  // The same reads when every request asks something new, so (almost) none is answered from the
+  // cache. They are bound by the database: more connections than cores would only queue.
+  rows.push(await load(UNCACHED.storesNearby, varied(() => `/api/v1/stores/nearby?${dakarPoint()}&radiusKm=5`, 8)));
+  rows.push(await load(UNCACHED.suppliersNearby, varied(() => `/api/v1/suppliers/nearby?${dakarPoint()}&radiusKm=5`, 8)));
+  rows.push(await load(UNCACHED.storesWords, varied(() => `/api/v1/stores?${catalogWords()}`, 8)));
+  rows.push(await load(UNCACHED.suppliersWords, varied(() => `/api/v1/suppliers/search?${catalogWords()}`, 8)));
+  rows.push(await load(UNCACHED.productsNearby, varied(() => `/api/v1/products/search?${dakarPoint()}&radiusKm=5`, 8)));
+  rows.push(await load(UNCACHED.productsWords, varied(() => `/api/v1/products/search?${catalogWords()}`, 8)));
+  rows.push(await load(UNCACHED.expiringNearby, varied(() => `/api/v1/products/expiring-soon?${dakarPoint()}&radiusKm=5`, 8)));
+  rows.push(await load(UNCACHED.productPage, varied(() => `/api/v1/products/${any(info.productIds)}`, 8)));
 } finally {
   // Resident memory right after the load (after a full collection, so garbage not yet collected
   // does not count), and again once the process has been idle for 15 s.
@@ -111,10 +134,16 @@ const ratios = [
   ['GET /stores/nearby / one-SELECT route', byName['GET /stores/nearby (10,000 stores)']!.rps / select, 0.5],
   ['GET /suppliers/search / one-SELECT route', byName['GET /suppliers/search (1,000 suppliers)']!.rps / select, 0.5],
 ] as const;
-// Reported beside the targets: what a request the cache cannot answer costs.
+// What a request the cache cannot answer costs (DESIGN section 8).
 const uncached = [
-  ['GET /stores/nearby, new point / one-SELECT route', byName['GET /stores/nearby, a new point each time']!.rps / select],
-  ['GET /suppliers/search, new query / one-SELECT route', byName['GET /suppliers/search, a new query each time']!.rps / select],
+  ['GET /stores/nearby, new point / one-SELECT route', byName[UNCACHED.storesNearby]!.rps / select, 0.25],
+  ['GET /suppliers/nearby, new point / one-SELECT route', byName[UNCACHED.suppliersNearby]!.rps / select, 0.25],
+  ['GET /stores?q=, new words / one-SELECT route', byName[UNCACHED.storesWords]!.rps / select, 0.15],
+  ['GET /suppliers/search, new words / one-SELECT route', byName[UNCACHED.suppliersWords]!.rps / select, 0.15],
+  ['GET /products/search near a new point / one-SELECT route', byName[UNCACHED.productsNearby]!.rps / select, 0.25],
+  ['GET /products/search?q=, new words / one-SELECT route', byName[UNCACHED.productsWords]!.rps / select, 0.15],
+  ['GET /products/expiring-soon near a new point / one-SELECT route', byName[UNCACHED.expiringNearby]!.rps / select, 0.5],
+  ['GET /products/:id / one-SELECT route', byName[UNCACHED.productPage]!.rps / select, 0.6],
 ] as const;
 const rssMb = rss.rss / 1024 / 1024;
 const settledMb = settled.rss / 1024 / 1024;
@@ -140,7 +169,7 @@ const md = [
   '| ratio | value | target |',
   '|---|---:|---:|',
   ...ratios.map(([name, value, target]) => `| ${name} | ${(value * 100).toFixed(0)} % | >= ${target * 100} % ${value >= target ? 'met' : 'NOT met'} |`),
-  ...uncached.map(([name, value]) => `| ${name} | ${(value * 100).toFixed(0)} % | (no cache; no target) |`),
+  ...uncached.map(([name, value, target]) => `| ${name} | ${(value * 100).toFixed(0)} % | >= ${target * 100} % ${value >= target ? 'met' : 'NOT met'} |`),
   `| server RSS after the run | ${rssMb.toFixed(0)} MB | < 200 MB ${rssMb < 200 ? 'met' : 'NOT met'} |`,
   `| server RSS after 15 s idle | ${settledMb.toFixed(0)} MB | |`,
   '',
@@ -159,15 +188,15 @@ const md = [
   '  the rows, from the `(user_id, created_at desc, id desc)` index); the unread count is one prepared count',
   '  over a partial index of unread rows. Each is one round trip after the session lookup, as `GET /auth/me` is.',
   '  The bench user has 200 notifications, a third unread.',
-  '- Nearby reads the nearest rows first from the GiST index (`<->` order); search and nearby answers are cached',
-  '  for the current minute and dropped on every write that can change them. The same seeded data (1,000',
-  '  suppliers, 10,000 stores, a quarter of them around Dakar) is used on both databases; search runs over the',
-  '  1,000 suppliers, nearby over the 10,000 stores.',
-  '- The two "new ... each time" rows ask a different point or word on every request, so none is answered from',
-  '  the cache. Their cost is the exact `total` of the page meta (every store in the radius, every supplier',
-  '  matching the words or a near spelling) and the ranking of those rows, several milliseconds of database work',
-  '  per request against well under one for a primary-key read. Popular places and words repeat within a minute,',
-  '  which is what the cache is for.',
+  '- Lists follow DESIGN section 8 (docs/listings.md): nearby pages come from the GiST index in its own distance',
+  '  order (the point\'s cube computed in the application, no `ll_to_earth` per query, the radius and tie break',
+  '  applied to the rows read); word searches rank only the first 200 matches of the GIN index; totals are capped',
+  '  or estimated, never a count of every match. The common nearby and word pages are prepared statements. The',
+  '  same seeded data (1,000 suppliers, 10,000 stores, a quarter of them around Dakar, 100,000 products) is used',
+  '  on both databases; cached answers are dropped on every write that can change them.',
+  '- The "new ... each time" rows ask a different point or words on every request, so (almost) none is answered',
+  '  from the cache: words are one or two words of one seeded description, the last sometimes cut short, with',
+  '  18 to 22 items a page. The machine is shared with other work, which moves absolute figures a lot.',
   '- The server runs compiled JavaScript with a 4 MB young generation (as `npm start` does); resident memory',
   '  is read after a full garbage collection, right after the load and again after 15 s idle.',
   '',

@@ -1,19 +1,32 @@
 // Seeds the benchmark's marketplace: 1,000 verified suppliers owning 10,000 stores spread over
-// Senegal (about 200,000 km2), with a denser cluster around Dakar as in real life.
+// Senegal (about 200,000 km2), with a denser cluster around Dakar as in real life, and 100,000
+// public products (ten a store) named and described with French and English food words.
 import { sql } from 'drizzle-orm';
 import { loadConfig } from '../src/config.js';
 import { createDatabase, type Db } from '../src/db/client.js';
+import { products } from '../src/db/schema/products.js';
 import { stores } from '../src/db/schema/stores.js';
+import { buildSearchDocument } from '../src/modules/products/product-search-document.js';
+import type { DietaryTag, ProductCategory } from '../src/modules/products/product-catalog.js';
 import { supplierProfiles } from '../src/db/schema/suppliers.js';
 import { users } from '../src/db/schema/users.js';
 import { uuidv7 } from '../src/shared/ids.js';
 
-const KINDS = ['Boulangerie', 'Patisserie', 'Epicerie', 'Restaurant', 'Supermarche', 'Traiteur', 'Fromagerie', 'Primeur'];
-const NAMES = ['Teranga', 'Baobab', 'Soleil', 'Almadies', 'Medina', 'Plateau', 'Sahel', 'Ocean', 'Keur', 'Jolof'];
+const KINDS = ['Boulangerie', 'Patisserie', 'Epicerie', 'Restaurant', 'Supermarche', 'Traiteur', 'Fromagerie', 'Primeur', 'Bakery', 'Deli', 'Grocery', 'Market'];
+const NAMES = ['Teranga', 'Baobab', 'Soleil', 'Almadies', 'Medina', 'Plateau', 'Sahel', 'Ocean', 'Keur', 'Jolof', 'Ngor', 'Yoff', 'Fann', 'Mermoz', 'Ouakam', 'Liberte', 'Sacre-Coeur', 'Point E', 'Corniche', 'Hann'];
 const CITIES = ['Dakar', 'Thies', 'Saint-Louis', 'Kaolack', 'Ziguinchor', 'Touba', 'Mbour', 'Rufisque'];
+/** Words of the descriptions, French and English, as shops write them. */
+export const FOOD_WORDS = [
+  'pain', 'baguette', 'croissant', 'brioche', 'gateau', 'tarte', 'fromage', 'yaourt', 'lait', 'beurre', 'oeufs', 'poulet',
+  'poisson', 'thiof', 'riz', 'mil', 'couscous', 'legumes', 'fruits', 'mangue', 'banane', 'orange', 'tomate', 'oignon',
+  'salade', 'sandwich', 'jus', 'bissap', 'gingembre', 'thieboudienne', 'yassa', 'mafe', 'fataya', 'beignets', 'pastels',
+  'bread', 'cake', 'pastry', 'cheese', 'milk', 'chicken', 'fish', 'rice', 'vegetables', 'fruit', 'juice', 'salad',
+  'frais', 'fresh', 'bio', 'organic', 'maison', 'homemade', 'invendus', 'surplus', 'panier', 'basket', 'soir', 'evening',
+];
+export const pickWords = (i: number, n: number) => Array.from({ length: n }, (_, k) => FOOD_WORDS[(i * 7 + k * 13 + Math.floor(i / 11)) % FOOD_WORDS.length]!);
 const everyDay = Object.fromEntries(['0', '1', '2', '3', '4', '5', '6'].map((d) => [d, ['07:00-22:00']]));
 
-export async function seedMarketplace(db: Db, now: Date, suppliersCount = 1000, storesCount = 10_000): Promise<void> {
+export async function seedMarketplace(db: Db, now: Date, suppliersCount = 1000, storesCount = 10_000, productsPerStore = 10): Promise<void> {
   const pick = <T>(list: T[], i: number) => list[i % list.length]!;
   const supplierIds: string[] = [];
   for (let start = 0; start < suppliersCount; start += 500) {
@@ -36,7 +49,7 @@ export async function seedMarketplace(db: Db, now: Date, suppliersCount = 1000, 
         id,
         userId: userRows[k]!.id,
         businessName: `${pick(KINDS, i)} ${pick(NAMES, Math.floor(i / KINDS.length))} ${i}`,
-        description: `Invendus du jour: ${pick(KINDS, i + 3).toLowerCase()} et produits frais a prix reduit`,
+        description: `Invendus du jour a prix reduit: ${pickWords(i, 6).join(', ')}`,
         category: 'FOOD' as const,
         address: `${i} Avenue Bourguiba`,
         city: pick(CITIES, i),
@@ -62,7 +75,7 @@ export async function seedMarketplace(db: Db, now: Date, suppliersCount = 1000, 
         id: uuidv7(),
         supplierId: supplierIds[i % supplierIds.length]!,
         name: `${pick(KINDS, i)} ${pick(NAMES, i + 1)} ${i}`,
-        description: 'Paniers anti-gaspi chaque soir',
+        description: `Paniers anti-gaspi chaque soir: ${pickWords(i + 5, 5).join(', ')}`,
         address: `${i} Route Nationale`,
         city: pick(CITIES, i),
         latitude: dakar ? 14.65 + Math.random() * 0.15 : 12.5 + Math.random() * 4,
@@ -73,8 +86,58 @@ export async function seedMarketplace(db: Db, now: Date, suppliersCount = 1000, 
       };
     });
     await db.insert(stores).values(rows);
+    await seedProducts(db, now, rows, productsPerStore);
   }
   await db.execute(sql`analyze`);
+}
+
+const PRODUCT_KINDS: [ProductCategory, string[]][] = [
+  ['BAKERY', ['Pain', 'Baguette', 'Croissants', 'Brioche', 'Fataya', 'Bread loaf', 'Pastries']],
+  ['PREPARED_MEALS', ['Thieboudienne', 'Yassa poulet', 'Mafe', 'Salade', 'Sandwich', 'Chicken rice', 'Fish stew']],
+  ['FRUITS_VEGETABLES', ['Mangues', 'Bananes', 'Oranges', 'Tomates', 'Legumes', 'Fruit basket', 'Vegetables']],
+  ['DAIRY', ['Yaourt', 'Fromage', 'Lait caille', 'Beurre', 'Cheese', 'Milk']],
+  ['DRINKS', ['Jus de bissap', 'Jus de gingembre', 'Orange juice']],
+];
+const TAGS: DietaryTag[][] = [[], ['VEGETARIAN'], ['HALAL'], ['VEGAN', 'ORGANIC'], []];
+
+/** `perStore` public products for each store, expiring over the next three days. */
+async function seedProducts(db: Db, now: Date, storeRows: { id: string; supplierId: string; latitude: number; longitude: number }[], perStore: number) {
+  if (!perStore) return;
+  const rows = storeRows.flatMap((st, k) =>
+    Array.from({ length: perStore }, (_, j) => {
+      const i = k * perStore + j;
+      const [category, names] = PRODUCT_KINDS[i % PRODUCT_KINDS.length]!;
+      const name = `${names[Math.floor(i / PRODUCT_KINDS.length) % names.length]} ${pickWords(i, 1)[0]}`;
+      const description = `Invendus du jour, ${pickWords(i + 3, 4).join(' ')}`;
+      const dietaryTags = TAGS[i % TAGS.length]!;
+      const originalPrice = 500 + (i % 40) * 100;
+      return {
+        id: uuidv7(),
+        supplierId: st.supplierId,
+        storeId: st.id,
+        name,
+        description,
+        category,
+        originalPrice,
+        discountedPrice: Math.floor(originalPrice * (0.3 + (i % 5) / 10)),
+        quantity: 1 + (i % 12),
+        unitWeightGrams: 500,
+        expiresAt: new Date(now.getTime() + (1 + (i % 72)) * 3_600_000 + (i % 3600) * 1000),
+        pickupStart: '18:00',
+        pickupEnd: '21:00',
+        dietaryTags,
+        allergens: [],
+        status: 'ACTIVE' as const,
+        popularityScore: (i * 37) % 1000,
+        location: sql`ll_to_earth(${st.latitude}::float8, ${st.longitude}::float8)` as unknown as string,
+        searchDocument: buildSearchDocument({ name, description, category, dietaryTags }),
+        publishedAt: now,
+        createdAt: now,
+        updatedAt: now,
+      };
+    }),
+  );
+  for (let start = 0; start < rows.length; start += 2000) await db.insert(products).values(rows.slice(start, start + 2000));
 }
 
 // Run as a program (by the bench runner, before the server starts, so the seeding's memory is

@@ -58,6 +58,8 @@ await db.insert(notifications).values(
     createdAt: new Date(start + i * 3600_000),
   })),
 );
+// Product ids for the product page scenario, drawn from the whole catalogue.
+const productIds = ((await db.execute(sql`select id from products tablesample bernoulli (1) limit 500`)) as unknown as { rows: { id: string }[] }).rows.map((r) => r.id);
 await app.listen({ host: '127.0.0.1', port: config.PORT });
-process.stdout.write(`${JSON.stringify({ ready: true, userId: user.id, phoneNumber: user.phoneNumber, password, accessToken, database: app.database.kind })}\n`);
+process.stdout.write(`${JSON.stringify({ ready: true, userId: user.id, phoneNumber: user.phoneNumber, password, accessToken, database: app.database.kind, productIds })}\n`);
 process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));

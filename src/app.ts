@@ -25,6 +25,8 @@ import { createIdpService } from './modules/auth/idp.service.js';
 import { createOtpService } from './modules/auth/otp.service.js';
 import { createSessionsService } from './modules/auth/sessions.service.js';
 import { productsRoutes } from './modules/products/products.routes.js';
+import { productSearchRoutes } from './modules/product-search/product-search.routes.js';
+import { createProductSearchService } from './modules/product-search/product-search.service.js';
 import { createProductsAdminService } from './modules/products/products-admin.service.js';
 import { createProductsService } from './modules/products/products.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
@@ -106,7 +108,8 @@ function buildServices(ctx: AppContext, stream: NotificationStream) {
   const products = createProductsService(ctx, { settings, suppliers, stores, subscriptions });
   const productsAdmin = createProductsAdminService(ctx, products);
   subscribeToCatalogEvents(ctx.events, ctx.db, notifications, { product: products.announcementOf, followersOf: products.followersOf });
-  return { settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, notifications, products, productsAdmin };
+  const productSearch = createProductSearchService(ctx);
+  return { settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, notifications, products, productsAdmin, productSearch };
 }
 export type Services = ReturnType<typeof buildServices>;
 
@@ -126,9 +129,21 @@ export const compileEverySchema = (app: App) => lazyCompilers.get(app)?.compileA
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
-// Routes whose writes can change what public supplier and store listings show.
-const LISTING_WRITERS = ['/suppliers/', '/supplier/', '/admin/suppliers', '/admin/kyc', '/admin/users', '/stores', '/products', '/admin/products'].map((p) => `${API_PREFIX}${p}`);
-const changesListings = (url: string | undefined) => url !== undefined && LISTING_WRITERS.some((p) => url.startsWith(p));
+// Routes whose writes can change what public listings show, and the listing scopes (prefixes of
+// `ctx.listings.get` scopes) each can change: a supplier's visibility reaches its stores and their
+// products; a store's state reaches its products. Other scopes keep their cached answers.
+const EVERY_LISTING = ['suppliers.', 'stores.', 'products.'];
+const LISTING_WRITERS: [prefix: string, scopes: string[]][] = [
+  ['/suppliers/', EVERY_LISTING],
+  ['/supplier/', EVERY_LISTING],
+  ['/admin/suppliers', EVERY_LISTING],
+  ['/admin/kyc', EVERY_LISTING],
+  ['/admin/users', EVERY_LISTING],
+  ['/stores', ['stores.', 'products.']],
+  ['/products', ['products.']],
+  ['/admin/products', ['products.']],
+].map(([p, scopes]) => [`${API_PREFIX}${p as string}`, scopes as string[]]);
+const listingsChangedBy = (url: string | undefined) => (url === undefined ? undefined : LISTING_WRITERS.find(([p]) => url.startsWith(p))?.[1]);
 
 async function registerApiRoutes(app: App, services: Services, ctx: AppContext, config: Config, stream: NotificationStream): Promise<void> {
   await app.register(authRoutes(services.auth, services.idp, config.AUTH_RATE_LIMIT_MAX), { prefix: API_PREFIX });
@@ -142,6 +157,7 @@ async function registerApiRoutes(app: App, services: Services, ctx: AppContext, 
   await app.register(settingsRoutes(services.settings), { prefix: API_PREFIX });
   await app.register(notificationsRoutes(services.notifications, stream), { prefix: API_PREFIX });
   await app.register(productsRoutes(services.products, services.productsAdmin, services.sessions.authenticate), { prefix: API_PREFIX });
+  await app.register(productSearchRoutes(services.productSearch), { prefix: API_PREFIX });
 }
 
 export async function buildApp(opts: BuildOptions): Promise<App> {
@@ -255,7 +271,9 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   // A successful write to anything public listings show drops the cached listings. onSend runs
   // after the handler, so after its transaction committed, and before the client hears back.
   app.addHook('onSend', async (req, reply) => {
-    if (req.method !== 'GET' && req.method !== 'HEAD' && reply.statusCode < 400 && changesListings(req.routeOptions.url)) ctx.listings.changed();
+    if (req.method === 'GET' || req.method === 'HEAD' || reply.statusCode >= 400) return;
+    const scopes = listingsChangedBy(req.routeOptions.url);
+    if (scopes) ctx.listings.changed(scopes);
   });
   const stream = new NotificationStream(redis);
   await stream.start((err) => app.log.warn({ err }, 'redis subscriber error'));

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stores } from '../src/db/schema/stores.js';
+import { ListingCache } from '../src/shared/listing-cache.js';
 import { buildTestApp, type TestApp } from './helpers/app.js';
 import { createStore, createSupplier } from './helpers/factories.js';
 import { call } from './helpers/http.js';
@@ -62,5 +63,41 @@ describe('cached public listings', () => {
     } finally {
       await other.close();
     }
+  });
+});
+
+describe('the listing cache itself', () => {
+  const answer = (n: number) => ({ items: 'x'.repeat(n) });
+
+  it('keeps to its byte budget, dropping the oldest answers first', async () => {
+    const cache = new ListingCache(t.clock, null, 10_000);
+    let loads = 0;
+    const get = (i: number) => cache.get('stores.nearby', { i }, async () => (loads++, answer(1000)));
+    for (let i = 0; i < 30; i++) await get(i);
+    await new Promise((r) => setImmediate(r));
+    expect(cache.size.bytes).toBeLessThanOrEqual(10_000);
+    expect(cache.size.entries).toBeGreaterThan(5);
+    expect(cache.size.entries).toBeLessThan(30);
+    await get(29);
+    expect(loads).toBe(30);
+    await get(0);
+    expect(loads).toBe(31);
+  });
+
+  it('drops only the scopes a write can change', async () => {
+    const cache = new ListingCache(t.clock, null);
+    let loads = 0;
+    const load = async () => (loads++, answer(10));
+    await cache.get('stores.nearby', { a: 1 }, load);
+    await cache.get('products.search', { a: 1 }, load);
+    await cache.get('suppliers.search', { a: 1 }, load);
+    cache.changed(['stores.', 'products.']);
+    await cache.get('suppliers.search', { a: 1 }, load);
+    expect(loads).toBe(3);
+    await cache.get('stores.nearby', { a: 1 }, load);
+    await cache.get('products.search', { a: 1 }, load);
+    expect(loads).toBe(5);
+    cache.changed();
+    expect(cache.size).toEqual({ entries: 0, bytes: 0 });
   });
 });

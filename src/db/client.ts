@@ -30,6 +30,14 @@ export interface DatabaseOptions {
   initialData?: Blob;
 }
 
+/**
+ * Session settings of every application connection. JIT compilation turned 2.5 ms listing queries
+ * into 250-370 ms ones, for no gain on queries that read tens of rows; the trigram threshold is
+ * what `<%` (search words spelt nearly alike) uses, lower than pg_trgm's 0.6 so that a typo in
+ * a short word or a word still being typed is found.
+ */
+export const SESSION_SETTINGS = { jit: 'off', 'pg_trgm.word_similarity_threshold': '0.5' } as const;
+
 const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
 // Any fixed number: serialises migrations of several instances starting at once.
 const MIGRATION_LOCK = 727_274_001;
@@ -67,6 +75,8 @@ async function createPglite(dataDir: string, initialData?: Blob): Promise<Databa
     unlock();
     throw err;
   }
+  // PGlite has one connection: the settings are made once on it.
+  for (const [name, value] of Object.entries(SESSION_SETTINGS)) await client.query('select set_config($1, $2, false)', [name, value]);
   const db = drizzlePglite({ client, schema }) as unknown as Db;
   return {
     db,
@@ -94,7 +104,10 @@ async function createPostgres(config: Config, url: string): Promise<Database> {
     import('drizzle-orm/node-postgres/migrator'),
   ]);
   await checkConnection(pg, url);
-  const pool = new pg.Pool({ connectionString: url, max: config.DATABASE_POOL_MAX });
+  const options = Object.entries(SESSION_SETTINGS)
+    .map(([name, value]) => `-c ${name}=${value}`)
+    .join(' ');
+  const pool = new pg.Pool({ connectionString: url, max: config.DATABASE_POOL_MAX, options });
   // An idle client that loses its connection must not crash the process.
   pool.on('error', () => undefined);
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;

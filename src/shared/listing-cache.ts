@@ -2,18 +2,24 @@ import type { Redis } from 'ioredis';
 import type { Clock } from './clock.js';
 
 const CHANNEL = 'foodsave:listings:changed';
+/** What the cache may hold, in bytes of the answers' JSON (about what they cost in memory). */
+export const LISTING_CACHE_BYTES = 16 * 1024 * 1024;
+
+interface Entry {
+  value: Promise<unknown>;
+  bytes: number;
+}
 
 /**
- * Public listings (search and nearby of suppliers and stores) are read far more often than the
- * data behind them changes, and each answer costs a page query plus a count. Answers are kept per
- * query for the current minute (so "open now" is right to the minute) and all dropped as soon as
- * anything that could change a listing is written; with Redis the other instances hear of it too.
- * Concurrent identical queries share one database round.
+ * Public listings (search and nearby of suppliers, stores, products) are read far more often than
+ * the data behind them changes. Answers are kept per query for the current minute (so "open now"
+ * is right to the minute) within a byte budget (the oldest go first), and a write drops only the
+ * scopes it can change (`stores.` drops `stores.search` and `stores.nearby`); with Redis the other
+ * instances hear of it too. Concurrent identical queries share one database round.
  */
 export class ListingCache {
-  private entries = new Map<string, Promise<unknown>>();
-  // JSON length of each settled answer, measured once when it is stored (metrics).
-  private sizes = new Map<string, number>();
+  private entries = new Map<string, Entry>();
+  private bytes = 0;
   private hits = 0;
   private misses = 0;
   private minute = -1;
@@ -22,70 +28,93 @@ export class ListingCache {
   constructor(
     private readonly clock: Clock,
     private readonly redis: Redis | null,
-    private readonly maxEntries = 5000,
+    private readonly maxBytes = LISTING_CACHE_BYTES,
   ) {}
 
   async start(onError: (err: unknown) => void): Promise<void> {
     if (!this.redis) return;
     this.subscriber = this.redis.duplicate();
     this.subscriber.on('error', onError);
-    this.subscriber.on('message', () => this.clear());
+    this.subscriber.on('message', (_channel, message: string) => this.drop(message ? message.split(',') : undefined));
     await this.subscriber.subscribe(CHANNEL);
   }
 
   get<T>(scope: string, params: object, load: () => Promise<T>): Promise<T> {
     const minute = Math.floor(this.clock.now().getTime() / 60_000);
     if (minute !== this.minute) {
-      this.clear();
+      this.drop();
       this.minute = minute;
     }
     const key = `${scope}|${JSON.stringify(params)}`;
     const hit = this.entries.get(key);
     if (hit) {
       this.hits++;
-      return hit as Promise<T>;
+      return hit.value as Promise<T>;
     }
     this.misses++;
     const value = load();
-    this.entries.set(key, value);
+    const entry: Entry = { value, bytes: key.length };
+    this.entries.set(key, entry);
+    this.bytes += entry.bytes;
     value.then(
       (answer) => {
-        if (this.entries.get(key) === value) this.sizes.set(key, JSON.stringify(answer)?.length ?? 0);
+        // Still the same entry (not dropped meanwhile): count what it holds, then keep to the budget.
+        if (this.entries.get(key) !== entry) return;
+        const size = key.length + (JSON.stringify(answer)?.length ?? 0);
+        this.bytes += size - entry.bytes;
+        entry.bytes = size;
+        this.evict();
       },
-      () => this.entries.delete(key),
+      () => this.remove(key, entry),
     );
-    if (this.entries.size > this.maxEntries) {
-      const oldest = this.entries.keys().next().value!;
-      this.entries.delete(oldest);
-      this.sizes.delete(oldest);
-    }
     return value;
   }
 
-  /** Figures for the metrics: entries, approximate size (JSON length of the answers), hits and misses since start. */
+  /** The bytes the cached answers hold (for tests and metrics). */
+  get size(): { entries: number; bytes: number } {
+    return { entries: this.entries.size, bytes: this.bytes };
+  }
+
+  /** Figures for the metrics: entries, bytes held (JSON length of the answers), hits and misses since start. */
   stats(): { entries: number; bytes: number; hits: number; misses: number } {
-    let bytes = 0;
-    for (const size of this.sizes.values()) bytes += size;
-    return { entries: this.entries.size, bytes, hits: this.hits, misses: this.misses };
+    return { entries: this.entries.size, bytes: this.bytes, hits: this.hits, misses: this.misses };
   }
 
-  /** Drops every cached answer on this instance only (the cache registry's hook). */
-  dropLocal(): void {
-    this.clear();
+  /** Drops the cached answers of these scopes (prefixes), or all, on this instance only. */
+  dropLocal(scopes?: readonly string[]): void {
+    this.drop(scopes);
   }
 
-  /** Drops every cached answer here and, through Redis, on the other instances. */
-  changed(): void {
-    this.clear();
-    this.redis?.publish(CHANNEL, '1').catch(() => undefined);
-  }
-
-  private clear(): void {
-    this.entries.clear();
-    this.sizes.clear();
+  /** Drops the answers of these scopes (all without) here and, through Redis, on the other instances. */
+  changed(scopes?: readonly string[]): void {
+    this.drop(scopes);
+    this.redis?.publish(CHANNEL, scopes ? scopes.join(',') : '').catch(() => undefined);
   }
 
   async close(): Promise<void> {
     await this.subscriber?.quit().catch(() => undefined);
+  }
+
+  private drop(scopes?: readonly string[]): void {
+    if (!scopes) {
+      this.entries.clear();
+      this.bytes = 0;
+      return;
+    }
+    for (const [key, entry] of this.entries) if (scopes.some((s) => key.startsWith(s))) this.remove(key, entry);
+  }
+
+  private remove(key: string, entry: Entry): void {
+    if (this.entries.get(key) !== entry) return;
+    this.entries.delete(key);
+    this.bytes -= entry.bytes;
+  }
+
+  private evict(): void {
+    // Map order is insertion order: the oldest answers go first.
+    for (const [key, entry] of this.entries) {
+      if (this.bytes <= this.maxBytes) break;
+      this.remove(key, entry);
+    }
   }
 }

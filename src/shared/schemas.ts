@@ -27,7 +27,7 @@ export const PageMetaSchema = Type.Object(
 export type PageMeta = Static<typeof PageMetaSchema>;
 
 // The envelope of a named view is named after it: `UserResponse`, `UserPage`.
-const titleOf = (schema: TSchema, suffix: string) => {
+export const titleOf = (schema: TSchema, suffix: string) => {
   const title = (schema as { title?: unknown }).title;
   return typeof title === 'string' ? { title: `${title}${suffix}` } : {};
 };

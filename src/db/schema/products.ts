@@ -4,6 +4,7 @@ import type { Allergen, DietaryTag, ProductCategory } from '../../modules/produc
 import { stores } from './stores.js';
 import { supplierProfiles } from './suppliers.js';
 import { users } from './users.js';
+import { tsvector } from '../search-columns.js';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -60,6 +61,10 @@ export const products = pgTable(
     location: earth('location').notNull(),
     // Folded words search reads (see products.search-document.ts); indexed by the search module.
     searchDocument: text('search_document').notNull().default(''),
+    // The same words, weighted (name A, the rest B), for the GIN full-text index of product search.
+    searchVector: tsvector('search_vector')
+      .notNull()
+      .generatedAlwaysAs(sql`setweight(to_tsvector('simple'::regconfig, lower(f_unaccent(name))), 'A') || setweight(to_tsvector('simple'::regconfig, search_document), 'B')`),
     publishedAt: ts('published_at'),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
@@ -75,6 +80,10 @@ export const products = pgTable(
     // The expiry job and expiring-soon lists.
     index('products_active_expiry_idx').on(t.expiresAt).where(sql`status = 'ACTIVE'`),
     index('products_location_idx').using('gist', t.location).where(sql`status = 'ACTIVE'`),
+    // Product search (src/modules/product-search): words and near spellings.
+    index('products_search_vector_idx').using('gin', t.searchVector),
+    index('products_search_trgm_idx').using('gin', t.searchDocument.op('gin_trgm_ops')),
+    index('products_popularity_idx').on(t.popularityScore, t.id).where(sql`status = 'ACTIVE'`),
   ],
 );
 

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { doublePrecision, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { nameOrderKey } from '../folding.js';
+import { cube, earthOf, foldedDocument, tsvector, weightedVector } from '../search-columns.js';
 import { users } from './users.js';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -43,6 +44,10 @@ export const supplierProfiles = pgTable(
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
     deletedAt: ts('deleted_at'),
+    // What the public listings read (see search-columns.ts).
+    earth: cube('earth').notNull().generatedAlwaysAs(earthOf('latitude', 'longitude')),
+    searchDoc: text('search_doc').notNull().generatedAlwaysAs(foldedDocument('business_name', 'description')),
+    searchVector: tsvector('search_vector').notNull().generatedAlwaysAs(weightedVector('business_name', 'description')),
   },
   (t) => [
     // One live profile per supplier user; a deleted one stays for the records.
@@ -52,12 +57,11 @@ export const supplierProfiles = pgTable(
     index('supplier_profiles_city_idx').on(sql`lower(${t.city})`),
     // Listings sorted by name (see nameOrderKey).
     index('supplier_profiles_name_order_idx').on(nameOrderKey(t.businessName), t.id).where(sql`deleted_at is null`),
-    // Search: words (full text) and typos (trigrams) over name and description. The queries
-    // repeat these expressions exactly so the planner can use the indexes.
-    index('supplier_profiles_search_fts_idx').using('gin', sql`to_tsvector('simple', ${t.businessName} || ' ' || ${t.description})`),
-    index('supplier_profiles_search_trgm_idx').using('gin', sql`(${t.businessName} || ' ' || ${t.description}) gin_trgm_ops`),
-    // Nearby: earthdistance's cube of the position, searched with earth_box.
-    index('supplier_profiles_earth_idx').using('gist', sql`ll_to_earth(${t.latitude}, ${t.longitude})`),
+    // Search: words (full text) and typos (trigrams) over name and description.
+    index('supplier_profiles_search_vector_idx').using('gin', t.searchVector),
+    index('supplier_profiles_search_trgm_idx').using('gin', t.searchDoc.op('gin_trgm_ops')),
+    // Nearby: earthdistance's cube of the position, searched with earth_box and ordered by `<->`.
+    index('supplier_profiles_earth_idx').using('gist', t.earth),
   ],
 );
 

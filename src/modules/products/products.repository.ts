@@ -10,8 +10,8 @@ import { COUNTED_STATUSES } from './product-status.js';
 import { isPublicProduct } from './product-visibility.js';
 
 // Every column but the stored position and search words, which only queries read.
-const { location: _location, searchDocument: _searchDocument, ...productColumns } = getTableColumns(products);
-export type ProductRecord = Omit<typeof products.$inferSelect, 'location' | 'searchDocument'>;
+const { location: _location, searchDocument: _searchDocument, searchVector: _searchVector, ...productColumns } = getTableColumns(products);
+export type ProductRecord = Omit<typeof products.$inferSelect, 'location' | 'searchDocument' | 'searchVector'>;
 export type NewProduct = Omit<typeof products.$inferInsert, 'location'>;
 export type ImageRecord = typeof productImages.$inferSelect;
 

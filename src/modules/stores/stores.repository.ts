@@ -1,6 +1,9 @@
 import { and, asc, count, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
+import { preparedPer, type Executor } from '../../db/client.js';
 import { nameOrderKey } from '../../db/folding.js';
+import { earthCube, earthPoint, listedColumns, textMatch } from '../../db/listing-sql.js';
+import { LISTING_TOTAL_CAP, RANKED_CANDIDATES_CAP, TYPO_FALLBACK_BELOW, listingMeta, metaOf, nearestPage, searchTerms, type ListingMeta } from '../../shared/listing-page.js';
+import type { PageQuery } from '../../shared/schemas.js';
 import { stores } from '../../db/schema/stores.js';
 import { openAtSql } from '../../shared/opening-hours.js';
 import { isLiveSupplier, isPublicSupplier } from '../suppliers/supplier-visibility.js';
@@ -103,42 +106,94 @@ export interface StoreSearch {
   sort: StoreSort;
 }
 
+/** A store as the public lists show it: every column but the stored search ones. */
+const listed = listedColumns(stores);
+export type ListedStore = Omit<StoreRecord, 'earth' | 'searchDoc' | 'searchVector'>;
+
 /**
- * Full-text match on the whole words, or trigram word similarity for typos and prefixes. The
- * `<%` operator is what lets the GIN trigram index answer; its threshold is the session's
- * pg_trgm.word_similarity_threshold (see `setWordSimilarityThreshold`).
+ * Listed publicly: live, active, and of a supplier the public may see (`supplier_public`, kept by
+ * triggers from the suppliers' rule). Written as the partial GiST index's predicate, literally, so
+ * the planner can use that index.
  */
-export async function searchPublicStores(ex: Executor, s: StoreSearch, now: Date, limit: number, offset: number) {
-  const q = s.q?.toLowerCase();
-  const tsQuery = q ? sql`plainto_tsquery('simple', ${q})` : undefined;
-  const document = sql`to_tsvector('simple', ${stores.searchText})`;
-  const where = and(
-    publiclyVisible,
-    q ? sql`(${document} @@ ${tsQuery} or ${q} <% ${stores.searchText})` : undefined,
+const listedStore = sql`${stores.deletedAt} is null and ${stores.isActive} and ${stores.supplierPublic}`;
+
+function searchFilters(s: StoreSearch, now: Date): SQL {
+  return and(
+    listedStore,
     s.city ? sql`lower(${stores.city}) = ${s.city.toLowerCase()}` : undefined,
     s.supplierId ? eq(stores.supplierId, s.supplierId) : undefined,
     s.openNow === undefined ? undefined : s.openNow ? openAt(now) : sql`not ${openAt(now)}`,
-  );
-  const order =
-    s.sort === 'name'
-      ? [asc(nameOrderKey(stores.name)), asc(stores.id)]
-      : s.sort === 'relevance' && q
-        ? [desc(sql`ts_rank(${document}, ${tsQuery}) + word_similarity(${q}, ${stores.searchText})`), desc(stores.id)]
-        : [desc(stores.createdAt), desc(stores.id)];
-  const items = await ex
-    .select({ store: stores })
-    .from(stores)
-    .where(where)
-    .orderBy(...order)
-    .limit(limit)
-    .offset(offset);
-  const [total] = await ex.select({ n: count() }).from(stores).where(where);
-  return { items: items.map((r) => r.store), total: total?.n ?? 0 };
+  )!;
 }
 
-/** Lowers the trigram threshold for the current transaction only (set_config with is_local). */
-export async function setWordSimilarityThreshold(ex: Executor, threshold: number): Promise<void> {
-  await ex.execute(sql`select set_config('pg_trgm.word_similarity_threshold', ${String(threshold)}, true)`);
+/** Counts the rows matching `where`, stopping past LISTING_TOTAL_CAP. */
+async function countCapped(ex: Executor, where: SQL | undefined, cap = LISTING_TOTAL_CAP): Promise<number> {
+  const sub = ex.select({ one: sql`1`.as('one') }).from(stores).where(where).limit(cap + 1).as('c');
+  const [row] = await ex.select({ n: count() }).from(sub);
+  return row?.n ?? 0;
+}
+
+/**
+ * Text search over the stored document (DESIGN section 8): the words (the last one as a prefix)
+ * from the GIN tsvector index; when they find too little, words spelt nearly alike from the
+ * trigram index as well (each word must match). Relevance ranks only the capped candidates.
+ */
+export async function searchPublicStores(ex: Executor, s: StoreSearch, now: Date, q: PageQuery) {
+  const filters = searchFilters(s, now);
+  const terms = s.q === undefined ? null : searchTerms(s.q);
+  if (s.q !== undefined && !terms) return { items: [], meta: metaOf(q, 0, false) };
+  let match: SQL | undefined;
+  if (terms) {
+    const m = textMatch(stores.searchVector, stores.searchDoc, terms);
+    if (s.sort === 'relevance') {
+      const wordsOnly = !s.city && !s.supplierId && s.openNow === undefined;
+      const found = await rankedPage(ex, and(filters, m.fts), m.ftsRank, q, wordsOnly ? terms.tsquery : undefined);
+      if (found.meta.total >= TYPO_FALLBACK_BELOW) return found;
+      return rankedPage(ex, and(filters, m.typo), m.typoRank, q);
+    }
+    match = (await countCapped(ex, and(filters, m.fts), TYPO_FALLBACK_BELOW)) >= TYPO_FALLBACK_BELOW ? m.fts : m.typo;
+  }
+  const where = and(filters, match);
+  const order = s.sort === 'name' ? [asc(nameOrderKey(stores.name)), asc(stores.id)] : [desc(stores.createdAt), desc(stores.id)];
+  const items = await ex.select(listed).from(stores).where(where).orderBy(...order).limit(q.limit + 1).offset((q.page - 1) * q.limit);
+  const meta = await listingMeta(q, items.length, () => countCapped(ex, where));
+  return { items: items.slice(0, q.limit), meta };
+}
+
+/** The ranked candidates: the first RANKED_CANDIDATES_CAP matches, with the listed columns. */
+function rankedQuery(ex: Executor, where: SQL | undefined, rank: SQL) {
+  const cand = ex.$with('cand').as(ex.select({ ...listed, rank: sql<number>`${rank}`.as('rank') }).from(stores).where(where).limit(RANKED_CANDIDATES_CAP + 1));
+  return ex
+    .with(cand)
+    .select({ ...cand._.selectedFields, counted: sql<number>`(select count(*) from cand)`.mapWith(Number) })
+    .from(cand)
+    .orderBy(desc(cand.rank), asc(cand.id));
+}
+
+// The common word search (words only, no other filter), prepared once per connection: planning
+// the query costs about as much as running it.
+const wordsPrepared = preparedPer((ex) => {
+  const tsq = sql`to_tsquery('simple', ${sql.placeholder('tsquery')})`;
+  return rankedQuery(ex, and(listedStore, sql`${stores.searchVector} @@ ${tsq}`), sql`ts_rank(${stores.searchVector}, ${tsq})`)
+    .limit(sql.placeholder('rows'))
+    .offset(sql.placeholder('offset'))
+    .prepare('stores_words_page');
+});
+
+/**
+ * One page of the ranked candidates (see rankedQuery); the candidates carry the listed columns, so
+ * the page is not joined back to the table. `prepared` runs the words-only query instead.
+ */
+async function rankedPage(ex: Executor, where: SQL | undefined, rank: SQL, q: PageQuery, prepared?: string): Promise<{ items: ListedStore[]; meta: ListingMeta }> {
+  const offset = (q.page - 1) * q.limit;
+  const rows = prepared
+    ? await wordsPrepared(ex).execute({ tsquery: prepared, rows: q.limit + 1, offset })
+    : await rankedQuery(ex, where, rank)
+        .limit(q.limit + 1)
+        .offset(offset);
+  const counted = rows[0]?.counted ?? (q.page > 1 ? await countCapped(ex, where, RANKED_CANDIDATES_CAP) : 0);
+  const items = rows.slice(0, q.limit).map(({ rank: _rank, counted: _counted, ...store }) => store as ListedStore);
+  return { items, meta: metaOf(q, counted, rows.length > q.limit, RANKED_CANDIDATES_CAP) };
 }
 
 export interface NearbySearch {
@@ -149,39 +204,43 @@ export interface NearbySearch {
 }
 
 function nearbyParts(n: NearbySearch, now: Date) {
+  const origin = earthPoint(n.latitude, n.longitude);
+  const where = and(listedStore, n.openNow === undefined ? undefined : n.openNow ? openAt(now) : sql`not ${openAt(now)}`);
+  const d = sql<number>`(${stores.earth} <-> ${origin})`.mapWith(Number);
+  return { where, d, origin };
+}
+
+/**
+ * The index's part of a nearby page: the `rows` nearest listed stores in the index's distance
+ * order (`<->`, the cube's chord distance, ranks points as the great-circle distance does); the
+ * radius and ties are applied outside (see nearestPage). Exported so its plan can be examined.
+ */
+export function nearbyQuery(ex: Executor, n: NearbySearch, now: Date, rows: number) {
+  const { where, d } = nearbyParts(n, now);
+  return ex.select({ ...listed, d }).from(stores).where(where).orderBy(d).limit(rows);
+}
+
+// The common nearby page (no openNow filter), prepared once per connection: planning the query
+// costs about as much as running it.
+const nearbyPrepared = preparedPer((ex) => {
+  const d = sql<number>`(${stores.earth} <-> ${sql.placeholder('origin')}::cube)`.mapWith(Number);
+  return ex.select({ ...listed, d }).from(stores).where(listedStore).orderBy(d).limit(sql.placeholder('rows')).prepare('stores_nearby_page');
+});
+
+export async function nearbyStores(ex: Executor, n: NearbySearch, now: Date, q: PageQuery) {
+  const parts = nearbyParts(n, now);
   const radiusM = n.radiusKm * 1000;
-  const origin = sql`ll_to_earth(${n.latitude}::float8, ${n.longitude}::float8)`;
-  const point = sql`ll_to_earth(${stores.latitude}, ${stores.longitude})`;
-  const distanceM = sql<number>`earth_distance(${origin}, ${point})`.mapWith(Number);
-  // The cube test (earth_box @>) is what the GiST index on ll_to_earth(latitude, longitude)
-  // answers; the box is a little larger than the circle, so the exact distance filters after it.
-  const where = and(
-    sql`earth_box(${origin}, ${radiusM}::float8) @> ${point}`,
-    sql`earth_distance(${origin}, ${point}) <= ${radiusM}::float8`,
-    publiclyVisible,
-    n.openNow === undefined ? undefined : n.openNow ? openAt(now) : sql`not ${openAt(now)}`,
+  return nearestPage(
+    q,
+    radiusM,
+    (rows) =>
+      n.openNow === undefined
+        ? nearbyPrepared(ex).execute({ origin: earthCube(n.latitude, n.longitude), rows })
+        : nearbyQuery(ex, n, now, rows),
+    (dist) =>
+      ex
+        .select({ ...listed, d: parts.d })
+        .from(stores)
+        .where(and(parts.where, sql`earth_box(${parts.origin}, ${radiusM}::float8) @> ${stores.earth}`, sql`${parts.d} = ${dist}::float8`)),
   );
-  return { distanceM, where, point, origin };
-}
-
-/** The page query on its own, so its plan can be examined. */
-export function nearbyQuery(ex: Executor, n: NearbySearch, now: Date, limit: number, offset: number) {
-  // `<->` is the cube (chord) distance: same order as the great-circle one, and the GiST index
-  // can return rows in that order, so a page does not sort everything in the radius. The id
-  // breaks ties (stores at one address) so pages neither repeat nor skip a store; reading the
-  // index in distance order, PostgreSQL then sorts only within groups of equal distance.
-  const { distanceM, where, point, origin } = nearbyParts(n, now);
-  return ex
-    .select({ store: stores, distanceM })
-    .from(stores)
-    .where(where)
-    .orderBy(sql`${point} <-> ${origin}`, asc(stores.id))
-    .limit(limit)
-    .offset(offset);
-}
-
-export async function nearbyStores(ex: Executor, n: NearbySearch, now: Date, limit: number, offset: number) {
-  const items = await nearbyQuery(ex, n, now, limit, offset);
-  const [total] = await ex.select({ n: count() }).from(stores).where(nearbyParts(n, now).where);
-  return { items, total: total?.n ?? 0 };
 }

@@ -1,5 +1,6 @@
 import type { App } from '../../http/types.js';
 import { MessageSchema, Ok, OkPage, ok, okPage } from '../../shared/schemas.js';
+import { OkListing, okListing } from '../../shared/listing-page.js';
 import * as S from './stores.schemas.js';
 import type { StoresService } from './stores.service.js';
 
@@ -9,11 +10,11 @@ const sup = { access: 'SUP' } as const;
 export function storesRoutes(stores: StoresService) {
   return async (app: App) => {
     const tags = ['stores'];
-    app.get('/stores', { config: pub, schema: { tags, summary: 'Search stores (text with typo tolerance, city, supplier, open now)', querystring: S.SearchStoresQuerySchema, response: { 200: OkPage(S.StoreSchema) } } },
-      async (req) => { const r = await stores.search(req.query); return okPage(r.items, r.meta); });
+    app.get('/stores', { config: pub, schema: { tags, summary: 'Search stores (text with typo tolerance, city, supplier, open now)', querystring: S.SearchStoresQuerySchema, response: { 200: OkListing(S.StoreSchema) } } },
+      async (req) => { const r = await stores.search(req.query); return okListing(r.items, r.meta); });
 
-    app.get('/stores/nearby', { config: pub, schema: { tags, summary: 'Stores within radiusKm of a point, nearest first', querystring: S.NearbyQuerySchema, response: { 200: OkPage(S.NearbyStoreSchema) } } },
-      async (req) => { const r = await stores.nearby(req.query); return okPage(r.items, r.meta); });
+    app.get('/stores/nearby', { config: pub, schema: { tags, summary: 'Stores within radiusKm of a point, nearest first', querystring: S.NearbyQuerySchema, response: { 200: OkListing(S.NearbyStoreSchema) } } },
+      async (req) => { const r = await stores.nearby(req.query); return okListing(r.items, r.meta); });
 
     app.get('/stores/:storeId', { config: pub, schema: { tags, summary: 'One store', params: S.StoreParamsSchema, response: { 200: Ok(S.StoreSchema) } } },
       async (req) => ok(await stores.getPublic(req.params.storeId)));

@@ -4,6 +4,7 @@ import type { AuthUser } from '../../http/access.js';
 import { AppError, conflict, forbidden, notFound, type ErrorDetail } from '../../shared/errors.js';
 import { uuidv7 } from '../../shared/ids.js';
 import { normalizePhone } from '../../shared/phone.js';
+import { RANKED_CANDIDATES_CAP, assertListingPage, type ListingMeta } from '../../shared/listing-page.js';
 import { pageMeta, pageOffset } from '../../shared/schemas.js';
 import type { StoreMembersService } from '../staff/members.service.js';
 import { assertRoleCan, type StoreCapability, type StoreRole } from '../staff/store-permissions.js';
@@ -11,7 +12,7 @@ import type { SuppliersService } from '../suppliers/suppliers.service.js';
 import { checkOpeningHours, isWithinOpeningHours, normalizeOpeningHours } from '../../shared/opening-hours.js';
 import { resolveTimezone, unknownTimezone } from '../../shared/time-zones.js';
 import * as repo from './stores.repository.js';
-import type { StoreRecord } from './stores.repository.js';
+import type { ListedStore, StoreRecord } from './stores.repository.js';
 import type {
   ClosureBody,
   CreateStoreBody,
@@ -26,8 +27,6 @@ import type {
 
 const DAY_MS = 86_400_000;
 const MAX_CLOSURE_DAYS = 366;
-// Lower than pg_trgm's default 0.6 so a misspelt word among several still finds the store.
-const WORD_SIMILARITY_THRESHOLD = 0.5;
 
 /** Runs inside the transaction that deletes a store, after the work-in-progress check: other modules retire what lives in it. */
 export type StoreDeletedHook = (tx: Executor, storeId: string, at: Date) => Promise<void>;
@@ -35,10 +34,10 @@ export type StoreDeletedHook = (tx: Executor, storeId: string, at: Date) => Prom
 /** Adds a section of numbers to the store statistics (e.g. `orders`, `products`). */
 export type StatisticsCollector = (ex: Executor, storeId: string) => Promise<Record<string, number>>;
 
-const closureInEffect = (s: StoreRecord, at: Date) =>
+const closureInEffect = (s: ListedStore, at: Date) =>
   s.closureStartsAt !== null && s.closureEndsAt !== null && s.closureStartsAt <= at && at < s.closureEndsAt;
 
-export function toStoreView(s: StoreRecord, at: Date): StoreView {
+export function toStoreView(s: ListedStore, at: Date): StoreView {
   const inEffect = closureInEffect(s, at);
   const closure =
     s.closureStartsAt && s.closureEndsAt && s.closureEndsAt > at
@@ -184,27 +183,24 @@ export function createStoresService(ctx: AppContext, deps: { suppliers: Supplier
 
     // ---- public
 
-    search: (q: SearchStoresQuery) => ctx.listings.get('stores.search', q, async () => {
-      const sort = q.sort ?? (q.q ? 'relevance' : 'newest');
-      const at = now();
-      const run = (ex: Executor) => repo.searchPublicStores(ex, { ...q, sort }, at, q.limit, pageOffset(q));
-      const { items, total } = q.q
-        ? await ctx.db.transaction(async (tx) => {
-            await repo.setWordSimilarityThreshold(tx, WORD_SIMILARITY_THRESHOLD);
-            return run(tx);
-          })
-        : await run(ctx.db);
-      return { items: items.map((s) => toStoreView(s, at)), meta: pageMeta(q, total) };
-    }),
+    search: (q: SearchStoresQuery) => {
+      assertListingPage(q, q.q && (q.sort ?? 'relevance') === 'relevance' ? RANKED_CANDIDATES_CAP : undefined);
+      return ctx.listings.get('stores.search', q, async () => {
+        const sort = q.sort ?? (q.q ? 'relevance' : 'newest');
+        const at = now();
+        const { items, meta } = await repo.searchPublicStores(ctx.db, { ...q, sort }, at, q);
+        return { items: items.map((s) => toStoreView(s, at)), meta };
+      });
+    },
 
-    nearby: (q: NearbyQuery): Promise<{ items: NearbyStoreView[]; meta: ReturnType<typeof pageMeta> }> => ctx.listings.get('stores.nearby', q, async () => {
-      const at = now();
-      const { items, total } = await repo.nearbyStores(ctx.db, q, at, q.limit, pageOffset(q));
-      return {
-        items: items.map((r) => ({ ...toStoreView(r.store, at), distanceKm: Math.round(r.distanceM) / 1000 })),
-        meta: pageMeta(q, total),
-      };
-    }),
+    nearby: (q: NearbyQuery): Promise<{ items: NearbyStoreView[]; meta: ListingMeta }> => {
+      assertListingPage(q);
+      return ctx.listings.get('stores.nearby', q, async () => {
+        const at = now();
+        const { items, meta } = await repo.nearbyStores(ctx.db, q, at, q);
+        return { items: items.map((r) => ({ ...toStoreView(r, at), distanceKm: Math.round(r.distanceM) / 1000 })), meta };
+      });
+    },
 
     async getPublic(storeId: string): Promise<StoreView> {
       const store = await repo.findPublicStore(ctx.db, storeId);

@@ -1,23 +1,32 @@
 import { and, asc, count, desc, eq, sql, type SQL } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
+import { preparedPer, type Executor } from '../../db/client.js';
 import { nameOrderKey } from '../../db/folding.js';
+import { earthCube, earthPoint, listedColumns, textMatch } from '../../db/listing-sql.js';
 import { supplierProfiles as sp } from '../../db/schema/suppliers.js';
 import { users } from '../../db/schema/users.js';
-import { publicSupplierCondition } from './supplier-visibility.js';
+import { LISTING_TOTAL_CAP, RANKED_CANDIDATES_CAP, TYPO_FALLBACK_BELOW, listingMeta, metaOf, nearestPage, searchTerms, type ListingMeta } from '../../shared/listing-page.js';
 import { openAtSql } from '../../shared/opening-hours.js';
+import type { PageQuery } from '../../shared/schemas.js';
+import type { ListedSupplier } from './suppliers.repository.js';
+import { publicSupplierCondition } from './supplier-visibility.js';
 
-// The same expressions as the indexes of supplier_profiles, so the planner uses them.
-const document = sql`(${sp.businessName} || ' ' || ${sp.description})`;
-const vector = sql`to_tsvector('simple', ${sp.businessName} || ' ' || ${sp.description})`;
-const position = sql`ll_to_earth(${sp.latitude}, ${sp.longitude})`;
+// Public lists of suppliers over the stored search columns (DESIGN section 8): the same shape as
+// the stores' lists (stores.repository.ts).
 
-/**
- * Words as prefixes ("boul" finds "Boulangerie") for the full-text match. Only letters and digits
- * reach to_tsquery, so its syntax cannot be injected.
- */
-function prefixQuery(text: string): string | null {
-  const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu);
-  return words ? words.slice(0, 8).map((w) => `${w}:*`).join(' & ') : null;
+/** A supplier as the public lists read it: every column but the stored search ones. */
+const listed = listedColumns(sp);
+
+/** Counts the public suppliers matching `where`, stopping past LISTING_TOTAL_CAP. */
+async function countCapped(ex: Executor, where: SQL | undefined, cap = LISTING_TOTAL_CAP): Promise<number> {
+  const sub = ex
+    .select({ one: sql`1`.as('one') })
+    .from(sp)
+    .innerJoin(users, eq(users.id, sp.userId))
+    .where(where)
+    .limit(cap + 1)
+    .as('c');
+  const [row] = await ex.select({ n: count() }).from(sub);
+  return row?.n ?? 0;
 }
 
 export interface SearchFilter {
@@ -29,37 +38,79 @@ export interface SearchFilter {
   now: Date;
 }
 
-export async function searchPublic(ex: Executor, f: SearchFilter, limit: number, offset: number) {
-  const conds: (SQL | undefined)[] = [publicSupplierCondition()];
-  if (f.city) conds.push(sql`lower(${sp.city}) = lower(${f.city})`);
-  if (f.category) conds.push(eq(sp.category, f.category));
-  if (f.openNow !== undefined) conds.push(sql`${f.openNow ? sql`` : sql`not `}${openAtSql(sp.openingHours, sp.timezone, f.now)}`);
-  let score: SQL = sql`0`;
-  if (f.q) {
-    const tsq = prefixQuery(f.q);
-    // Typos: `<%` is word similarity above pg_trgm's threshold (0.6), served by the trigram index.
-    const typo = sql`${f.q} <% ${document}`;
-    conds.push(tsq ? sql`(${vector} @@ to_tsquery('simple', ${tsq}) or ${typo})` : typo);
-    score = sql`(word_similarity(${f.q}, ${sp.businessName}) * 2 + word_similarity(${f.q}, ${document})${
-      tsq ? sql` + ts_rank(${vector}, to_tsquery('simple', ${tsq}))` : sql``
-    })`;
+type Found = { items: ListedSupplier[]; meta: ListingMeta };
+
+export async function searchPublic(ex: Executor, f: SearchFilter, q: PageQuery): Promise<Found> {
+  const filters = and(
+    publicSupplierCondition(),
+    f.city ? sql`lower(${sp.city}) = lower(${f.city})` : undefined,
+    f.category ? eq(sp.category, f.category) : undefined,
+    f.openNow === undefined ? undefined : sql`${f.openNow ? sql`` : sql`not `}${openAtSql(sp.openingHours, sp.timezone, f.now)}`,
+  );
+  const terms = f.q === undefined ? null : searchTerms(f.q);
+  if (f.q !== undefined && !terms) return { items: [], meta: metaOf(q, 0, false) };
+  let match: SQL | undefined;
+  if (terms) {
+    const m = textMatch(sp.searchVector, sp.searchDoc, terms);
+    if (f.sort === 'relevance') {
+      const wordsOnly = !f.city && !f.category && f.openNow === undefined;
+      const found = await rankedPage(ex, and(filters, m.fts), m.ftsRank, q, wordsOnly ? terms.tsquery : undefined);
+      if (found.meta.total >= TYPO_FALLBACK_BELOW) return found;
+      return rankedPage(ex, and(filters, m.typo), m.typoRank, q);
+    }
+    match = (await countCapped(ex, and(filters, m.fts), TYPO_FALLBACK_BELOW)) >= TYPO_FALLBACK_BELOW ? m.fts : m.typo;
   }
-  const where = and(...conds);
-  const byName = [asc(nameOrderKey(sp.businessName)), asc(sp.id)];
-  const order =
-    f.sort === 'newest' ? [desc(sp.createdAt), desc(sp.id)] : f.sort === 'relevance' && f.q ? [desc(score), ...byName] : byName;
-  const [items, [total]] = await Promise.all([
+  const where = and(filters, match);
+  const order = f.sort === 'newest' ? [desc(sp.createdAt), desc(sp.id)] : [asc(nameOrderKey(sp.businessName)), asc(sp.id)];
+  const items = await ex
+    .select(listed)
+    .from(sp)
+    .innerJoin(users, eq(users.id, sp.userId))
+    .where(where)
+    .orderBy(...order)
+    .limit(q.limit + 1)
+    .offset((q.page - 1) * q.limit);
+  const meta = await listingMeta(q, items.length, () => countCapped(ex, where));
+  return { items: items.slice(0, q.limit), meta };
+}
+
+/** The ranked candidates: the first RANKED_CANDIDATES_CAP matches, with the listed columns. */
+function rankedQuery(ex: Executor, where: SQL | undefined, rank: SQL) {
+  const cand = ex.$with('cand').as(
     ex
-      .select({ profile: sp })
+      .select({ ...listed, rank: sql<number>`${rank}`.as('rank'), nameKey: sql<string>`${nameOrderKey(sp.businessName)}`.as('name_key') })
       .from(sp)
       .innerJoin(users, eq(users.id, sp.userId))
       .where(where)
-      .orderBy(...order)
-      .limit(limit)
-      .offset(offset),
-    ex.select({ n: count() }).from(sp).innerJoin(users, eq(users.id, sp.userId)).where(where),
-  ]);
-  return { items: items.map((r) => r.profile), total: total?.n ?? 0 };
+      .limit(RANKED_CANDIDATES_CAP + 1),
+  );
+  return ex
+    .with(cand)
+    .select({ ...cand._.selectedFields, counted: sql<number>`(select count(*) from cand)`.mapWith(Number) })
+    .from(cand)
+    .orderBy(desc(cand.rank), asc(cand.nameKey), asc(cand.id));
+}
+
+// The common word search (words only, no other filter), prepared once per connection.
+const wordsPrepared = preparedPer((ex) => {
+  const tsq = sql`to_tsquery('simple', ${sql.placeholder('tsquery')})`;
+  return rankedQuery(ex, and(publicSupplierCondition(), sql`${sp.searchVector} @@ ${tsq}`), sql`ts_rank(${sp.searchVector}, ${tsq})`)
+    .limit(sql.placeholder('rows'))
+    .offset(sql.placeholder('offset'))
+    .prepare('suppliers_words_page');
+});
+
+/** One page of the ranked candidates; `prepared` runs the words-only query instead. */
+async function rankedPage(ex: Executor, where: SQL | undefined, rank: SQL, q: PageQuery, prepared?: string): Promise<Found> {
+  const offset = (q.page - 1) * q.limit;
+  const rows = prepared
+    ? await wordsPrepared(ex).execute({ tsquery: prepared, rows: q.limit + 1, offset })
+    : await rankedQuery(ex, where, rank)
+        .limit(q.limit + 1)
+        .offset(offset);
+  const counted = rows[0]?.counted ?? (q.page > 1 ? await countCapped(ex, where, RANKED_CANDIDATES_CAP) : 0);
+  const items = rows.slice(0, q.limit).map(({ rank: _rank, nameKey: _key, counted: _counted, ...profile }) => profile as ListedSupplier);
+  return { items, meta: metaOf(q, counted, rows.length > q.limit, RANKED_CANDIDATES_CAP) };
 }
 
 export interface NearbyFilter {
@@ -70,31 +121,38 @@ export interface NearbyFilter {
 }
 
 /**
- * Within the radius, nearest first. earth_box narrows through the GiST index; earth_distance
- * decides; the cube distance `<->` (a straight-line chord, which orders points exactly as the
- * great-circle distance does) lets the same index hand rows over nearest first, so a page does
- * not sort every row in the radius.
+ * Within the radius, nearest first: the GiST index on the stored `earth` hands over the nearest
+ * public suppliers in cube-distance order (`<->`, a chord, which orders points exactly as the
+ * great-circle distance does); the radius and ties are applied outside (nearestPage).
  */
-export async function nearbyPublic(ex: Executor, f: NearbyFilter, limit: number, offset: number) {
-  const origin = sql`ll_to_earth(${f.latitude}::float8, ${f.longitude}::float8)`;
-  const distance = sql<number>`earth_distance(${origin}, ${position})`;
-  const conds: (SQL | undefined)[] = [
-    publicSupplierCondition(),
-    sql`earth_box(${origin}, ${f.radiusM}::float8) @> ${position}`,
-    sql`${distance} <= ${f.radiusM}::float8`,
-  ];
-  if (f.category) conds.push(eq(sp.category, f.category));
-  const where = and(...conds);
-  const [items, [total]] = await Promise.all([
+// The common nearby page (no category), prepared once per connection: planning the query costs
+// about as much as running it.
+const nearbyPrepared = preparedPer((ex) => {
+  const d = sql<number>`(${sp.earth} <-> ${sql.placeholder('origin')}::cube)`.mapWith(Number);
+  return ex
+    .select({ profile: listed, id: sp.id, d })
+    .from(sp)
+    .innerJoin(users, eq(users.id, sp.userId))
+    .where(publicSupplierCondition())
+    .orderBy(d)
+    .limit(sql.placeholder('rows'))
+    .prepare('suppliers_nearby_page');
+});
+
+export async function nearbyPublic(ex: Executor, f: NearbyFilter, q: PageQuery) {
+  const origin = earthPoint(f.latitude, f.longitude);
+  const where = and(publicSupplierCondition(), f.category ? eq(sp.category, f.category) : undefined);
+  const d = sql<number>`(${sp.earth} <-> ${origin})`.mapWith(Number);
+  const select = (extra: SQL | undefined) =>
     ex
-      .select({ profile: sp, distanceM: distance.mapWith(Number) })
+      .select({ profile: listed, id: sp.id, d })
       .from(sp)
       .innerJoin(users, eq(users.id, sp.userId))
-      .where(where)
-      .orderBy(sql`${position} <-> ${origin}`, asc(sp.id))
-      .limit(limit)
-      .offset(offset),
-    ex.select({ n: count() }).from(sp).innerJoin(users, eq(users.id, sp.userId)).where(where),
-  ]);
-  return { items, total: total?.n ?? 0 };
+      .where(and(where, extra));
+  return nearestPage(
+    q,
+    f.radiusM,
+    (n) => (f.category ? select(undefined).orderBy(d).limit(n) : nearbyPrepared(ex).execute({ origin: earthCube(f.latitude, f.longitude), rows: n })),
+    (dist) => select(and(sql`earth_box(${origin}, ${f.radiusM}::float8) @> ${sp.earth}`, sql`${d} = ${dist}::float8`)),
+  );
 }

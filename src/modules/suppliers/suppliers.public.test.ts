@@ -78,7 +78,7 @@ describe('search', () => {
     expect(bread.status).toBe(200);
     // The name match ranks before the description match; the unverified one is not listed.
     expect(ids(bread)).toEqual([s.port.id, s.awa.id]);
-    expect(bread.body.meta).toEqual({ page: 1, limit: 20, total: 2, totalPages: 1 });
+    expect(bread.body.meta).toEqual({ page: 1, limit: 20, total: 2, totalPages: 1, hasMore: false, totalIsEstimate: false });
 
     expect(ids(await find('boulangrie'))).toEqual([s.port.id, s.awa.id]);
     expect(ids(await find('fromagrie diallo'))).toEqual([s.fromagerie.id]);
@@ -106,7 +106,7 @@ describe('search', () => {
 
     const page2 = await list({ limit: 3, page: 2 });
     expect(ids(page2)).toEqual([s.deals.id]);
-    expect(page2.body.meta).toEqual({ page: 2, limit: 3, total: 4, totalPages: 2 });
+    expect(page2.body.meta).toEqual({ page: 2, limit: 3, total: 4, totalPages: 2, hasMore: false, totalIsEstimate: false });
   });
 
   it('refuses bad parameters', async () => {
@@ -158,7 +158,7 @@ describe('nearby', () => {
 
     const wide = await call(t.app, 'GET', '/suppliers/nearby', { query: { latitude: lat, longitude: lng, radiusKm: 50, limit: 2, page: 2 } });
     expect(ids(wide)).toEqual([edge.id, far.id]);
-    expect(wide.body.meta).toEqual({ page: 2, limit: 2, total: 4, totalPages: 2 });
+    expect(wide.body.meta).toEqual({ page: 2, limit: 2, total: 4, totalPages: 2, hasMore: false, totalIsEstimate: false });
 
     const byDefault = await call(t.app, 'GET', '/suppliers/nearby', { query: { latitude: lat, longitude: lng } });
     expect(ids(byDefault)).toEqual([near.id, mid.id, edge.id]);

@@ -5,6 +5,8 @@ import { users } from '../../db/schema/users.js';
 import { publicSupplierCondition } from './supplier-visibility.js';
 
 export type SupplierRecord = typeof supplierProfiles.$inferSelect;
+/** A supplier without the stored search columns (what the public lists read). */
+export type ListedSupplier = Omit<SupplierRecord, 'earth' | 'searchDoc' | 'searchVector'>;
 export type NewSupplier = typeof supplierProfiles.$inferInsert;
 export type CommissionChangeRecord = typeof supplierCommissionChanges.$inferSelect;
 

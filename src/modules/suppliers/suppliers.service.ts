@@ -8,13 +8,13 @@ import type { UploadedFile } from '../../http/uploads.js';
 import { AppError, conflict, notFound, type ErrorDetail } from '../../shared/errors.js';
 import { uuidv7 } from '../../shared/ids.js';
 import { normalizeEmail, normalizePhone } from '../../shared/phone.js';
-import { pageMeta, pageOffset } from '../../shared/schemas.js';
 import { assertTransition } from '../../shared/state-machine.js';
 import type { SettingsReader } from '../settings/settings.service.js';
 import type { SubscriptionsService } from '../subscriptions/subscriptions.service.js';
 import { checkOpeningHours } from '../../shared/opening-hours.js';
 import { resolveTimezone, unknownTimezone } from '../../shared/time-zones.js';
 import * as search from './suppliers-search.repository.js';
+import { RANKED_CANDIDATES_CAP, assertListingPage } from '../../shared/listing-page.js';
 import * as repo from './suppliers.repository.js';
 import type { NewSupplier, SupplierRecord } from './suppliers.repository.js';
 import type { CreateProfileBody, NearbyQuery, SearchQuery, StatisticsView, UpdateProfileBody } from './suppliers.schemas.js';
@@ -218,20 +218,26 @@ export function createSuppliersService(ctx: AppContext, deps: SuppliersDeps) {
       return toPublicView(p, ctx.links, ctx.clock.now());
     },
 
-    search: (q: SearchQuery) => ctx.listings.get('suppliers.search', q, async () => {
-      const now = ctx.clock.now();
-      const sort = q.sort ?? (q.q ? 'relevance' : 'name');
-      const { items, total } = await search.searchPublic(ctx.db, { ...q, sort, now }, q.limit, pageOffset(q));
-      return { items: items.map((p) => toPublicView(p, ctx.links, now)), meta: pageMeta(q, total) };
-    }),
+    search: (q: SearchQuery) => {
+      assertListingPage(q, q.q && (q.sort ?? 'relevance') === 'relevance' ? RANKED_CANDIDATES_CAP : undefined);
+      return ctx.listings.get('suppliers.search', q, async () => {
+        const now = ctx.clock.now();
+        const sort = q.sort ?? (q.q ? 'relevance' : 'name');
+        const { items, meta } = await search.searchPublic(ctx.db, { ...q, sort, now }, q);
+        return { items: items.map((p) => toPublicView(p, ctx.links, now)), meta };
+      });
+    },
 
-    nearby: (q: NearbyQuery) => ctx.listings.get('suppliers.nearby', q, async () => {
-      const now = ctx.clock.now();
-      const filter = { latitude: q.latitude, longitude: q.longitude, radiusM: q.radiusKm * 1000, category: q.category };
-      const { items, total } = await search.nearbyPublic(ctx.db, filter, q.limit, pageOffset(q));
-      const views = items.map((r) => ({ ...toPublicView(r.profile, ctx.links, now), distanceKm: Math.round(r.distanceM) / 1000 }));
-      return { items: views, meta: pageMeta(q, total) };
-    }),
+    nearby: (q: NearbyQuery) => {
+      assertListingPage(q);
+      return ctx.listings.get('suppliers.nearby', q, async () => {
+        const now = ctx.clock.now();
+        const filter = { latitude: q.latitude, longitude: q.longitude, radiusM: q.radiusKm * 1000, category: q.category };
+        const { items, meta } = await search.nearbyPublic(ctx.db, filter, q);
+        const views = items.map((r) => ({ ...toPublicView(r.profile, ctx.links, now), distanceKm: Math.round(r.distanceM) / 1000 }));
+        return { items: views, meta };
+      });
+    },
 
     async statistics(user: AuthUser): Promise<StatisticsView> {
       const p = await requireOwnProfile(user.id);

@@ -1,12 +1,12 @@
 import type { FileLinks } from '../../providers/storage/storage.js';
 import { isWithinOpeningHours } from '../../shared/opening-hours.js';
-import type { CommissionChangeRecord, OwnerRecord, SupplierRecord } from './suppliers.repository.js';
+import type { CommissionChangeRecord, ListedSupplier, OwnerRecord, SupplierRecord } from './suppliers.repository.js';
 import type { AdminSupplierView, OwnSupplierView, PublicSupplierView } from './suppliers.schemas.js';
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
 /** What anyone may see: no payout number, commission, KYC or review notes. */
-export function toPublicView(p: SupplierRecord, links: FileLinks, now: Date): PublicSupplierView {
+export function toPublicView(p: ListedSupplier, links: FileLinks, now: Date): PublicSupplierView {
   return {
     id: p.id,
     businessName: p.businessName,

@@ -1,0 +1,58 @@
+import { and, getTableColumns, sql, type SQL, type SQLWrapper, type Table } from 'drizzle-orm';
+import type { SearchTerms } from '../shared/listing-page.js';
+
+// SQL pieces of the public listings (DESIGN section 8), over the stored columns of
+// search-columns.ts, so every listing asks its indexes the same way.
+
+/** earthdistance's Earth radius in metres (its `earth()`), a sphere. */
+export const EARTH_RADIUS_M = 6_378_168;
+
+/**
+ * A point as the text of earthdistance's cube, as `ll_to_earth` makes it, computed here: calling
+ * `ll_to_earth` in the query tripled the cost of a nearby page.
+ */
+export function earthCube(latitude: number, longitude: number): string {
+  const rad = Math.PI / 180;
+  const [lat, lng] = [latitude * rad, longitude * rad];
+  const r = EARTH_RADIUS_M;
+  return `(${r * Math.cos(lat) * Math.cos(lng)}, ${r * Math.cos(lat) * Math.sin(lng)}, ${r * Math.sin(lat)})`;
+}
+
+/** A point as earthdistance's cube, to compare with a stored `earth` column. */
+export const earthPoint = (latitude: number, longitude: number): SQL => sql`${earthCube(latitude, longitude)}::cube`;
+
+/** The great-circle distance, in metres, of a cube (chord) distance `<->` (earthdistance's sec_to_gc). */
+export const chordToMetres = (chord: number): number => 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.max(0, chord) / (2 * EARTH_RADIUS_M)));
+
+/**
+ * The ways a stored document matches search words:
+ * - `fts`: every word, the last as a prefix, from the GIN tsvector index;
+ * - `typo`: that, or every word (of 4 letters or more) spelt nearly alike (`<%`, pg_trgm word similarity above the
+ *   connection's `pg_trgm.word_similarity_threshold`, 0.5), from the GIN trigram index. Both sides
+ *   of the `or` are on one table's indexed columns, so the planner combines two bitmap scans.
+ * The ranks weigh the name (A) over the description (B) and the city (C).
+ */
+export function textMatch(vector: SQLWrapper, doc: SQLWrapper, terms: SearchTerms) {
+  const tsq = sql`to_tsquery('simple', ${terms.tsquery})`;
+  const fts = sql`${vector} @@ ${tsq}`;
+  const ftsRank = sql`ts_rank(${vector}, ${tsq})`;
+  // Words of fewer than 4 letters have too few trigrams to tell a typo from another word (and match
+  // most documents): they must begin a word of the document instead.
+  const similar = and(...terms.words.map((w) => (w.length >= 4 ? sql`${w} <% ${doc}` : sql`${vector} @@ to_tsquery('simple', ${`${w}:*`})`)))!;
+  const similarity = sql.join(terms.words.map((w) => sql`word_similarity(${w}, ${doc})`), sql` + `);
+  return {
+    fts,
+    ftsRank,
+    typo: sql`(${fts} or (${similar}))`,
+    typoRank: sql`(${ftsRank} + (${similarity}) / ${terms.words.length})`,
+  };
+}
+
+const SEARCH_COLUMNS = ['earth', 'searchDoc', 'searchVector'] as const;
+
+/** A table's columns without the stored search ones, which a list never needs to read back. */
+export function listedColumns<T extends Table>(table: T) {
+  const columns = { ...getTableColumns(table) } as Record<string, unknown>;
+  for (const key of SEARCH_COLUMNS) delete columns[key];
+  return columns as Omit<T['_']['columns'], (typeof SEARCH_COLUMNS)[number]>;
+}

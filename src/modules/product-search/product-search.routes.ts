@@ -1,0 +1,17 @@
+import type { App } from '../../http/types.js';
+import { OkListing, okListing } from '../../shared/listing-page.js';
+import * as S from './product-search.schemas.js';
+import type { ProductSearchService } from './product-search.service.js';
+
+const pub = { access: 'Public' } as const;
+
+export function productSearchRoutes(search: ProductSearchService) {
+  return async (app: App) => {
+    const tags = ['products'];
+    app.get('/products/search', { config: pub, schema: { tags, summary: 'Search public products: words (typos, prefixes), filters, a point and radius, eight sorts', querystring: S.ProductSearchQuerySchema, response: { 200: OkListing(S.ProductCardSchema) } } },
+      async (req) => { const r = await search.search(req.query); return okListing(r.items, r.meta); });
+
+    app.get('/products/expiring-soon', { config: pub, schema: { tags, summary: 'Public products expiring within 48 hours, soonest first, optionally near a point', querystring: S.ExpiringSoonQuerySchema, response: { 200: OkListing(S.ProductCardSchema) } } },
+      async (req) => { const r = await search.expiringSoon(req.query); return okListing(r.items, r.meta); });
+  };
+}

@@ -1,0 +1,60 @@
+import { Type, type Static } from 'typebox';
+import { DIETARY_TAGS, PRODUCT_CATEGORIES } from '../products/product-catalog.js';
+import { IdSchema, Nullable, PageQuerySchema, StringEnum, TimestampSchema } from '../../shared/schemas.js';
+
+const opt = Type.Optional;
+const Latitude = Type.Number({ minimum: -90, maximum: 90 });
+const Longitude = Type.Number({ minimum: -180, maximum: 180 });
+const RadiusKm = Type.Number({ minimum: 0.1, maximum: 50, description: 'with latitude and longitude; default 5' });
+
+export const PRODUCT_SORTS = ['relevance', 'price', '-price', 'newest', 'expiry', 'popularity', 'distance', 'discount'] as const;
+export type ProductSort = (typeof PRODUCT_SORTS)[number];
+
+export const ProductSearchQuerySchema = Type.Object(
+  {
+    ...PageQuerySchema.properties,
+    q: opt(Type.String({ minLength: 1, maxLength: 100, description: 'words (accents and case ignored, a typo per word tolerated, the last word as a prefix)' })),
+    category: opt(StringEnum(PRODUCT_CATEGORIES)),
+    minPrice: opt(Type.Integer({ minimum: 0, description: 'discounted price, XOF' })),
+    maxPrice: opt(Type.Integer({ minimum: 0, description: 'discounted price, XOF' })),
+    storeId: opt(IdSchema),
+    supplierId: opt(IdSchema),
+    city: opt(Type.String({ minLength: 1, maxLength: 100, description: "the store's city, any case" })),
+    dietaryTags: opt(Type.String({ maxLength: 100, pattern: '^[A-Z_]+(,[A-Z_]+)*$', description: `comma-separated, every one required: ${DIETARY_TAGS.join(', ')}` })),
+    minDiscount: opt(Type.Integer({ minimum: 0, maximum: 100, description: 'discount percentage at least' })),
+    expiresBefore: opt(Type.String({ format: 'date-time' })),
+    inStock: opt(Type.Boolean()),
+    openNow: opt(Type.Boolean({ description: 'the store is open at this moment in its time zone' })),
+    latitude: opt(Latitude),
+    longitude: opt(Longitude),
+    radiusKm: opt(RadiusKm),
+    sort: opt(StringEnum(PRODUCT_SORTS, { description: 'default: relevance with q, distance with a point, newest otherwise' })),
+  },
+  { additionalProperties: false },
+);
+export type ProductSearchQuery = Static<typeof ProductSearchQuerySchema>;
+
+export const ExpiringSoonQuerySchema = Type.Object(
+  { ...PageQuerySchema.properties, latitude: opt(Latitude), longitude: opt(Longitude), radiusKm: opt(RadiusKm) },
+  { additionalProperties: false },
+);
+export type ExpiringSoonQuery = Static<typeof ExpiringSoonQuerySchema>;
+
+/** What a list card shows; the product page (`GET /products/:id`) carries the rest. */
+export const ProductCardSchema = Type.Object(
+  {
+    id: IdSchema,
+    name: Type.String(),
+    thumbnailUrl: Nullable(Type.String()),
+    originalPrice: Type.Integer(),
+    discountedPrice: Type.Integer(),
+    discountPercent: Type.Integer(),
+    currency: Type.String(),
+    expiresAt: TimestampSchema,
+    storeId: IdSchema,
+    storeName: Type.String(),
+    distanceKm: Nullable(Type.Number({ description: 'from the given point; null without one' })),
+  },
+  { title: 'ProductCard' },
+);
+export type ProductCardView = Static<typeof ProductCardSchema>;

@@ -1,0 +1,138 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
+import { createStore } from '../../../test/helpers/factories.js';
+import { call } from '../../../test/helpers/http.js';
+import { HOUR, admin, publishProduct, supplierWithStore } from '../products/products.test-support.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await buildTestApp();
+});
+afterAll(() => t.close());
+
+const names = (res: { body: any }) => res.body.data.map((p: { name: string }) => p.name);
+
+describe('GET /products/search and /products/expiring-soon', () => {
+  // A region of their own, so other files' products are not near it; a city of letters only.
+  const base = { latitude: 30 + Math.random() * 10, longitude: -40 + Math.random() * 10 };
+  const kmNorth = (km: number) => ({ latitude: base.latitude + km / 111.2, longitude: base.longitude });
+  const city = `Prodville ${Math.random().toString(36).replace(/[^a-z]/g, '')}`;
+  let supplierId: string;
+  let nearStoreId: string;
+  const made: Record<string, string> = {};
+
+  beforeAll(async () => {
+    const adm = await admin(t);
+    const s = await supplierWithStore(t);
+    supplierId = s.profile.id;
+    const near = await createStore(t.app, s, { name: 'Boutique Proche', city, ...kmNorth(1), openingHours: Object.fromEntries(['0', '1', '2', '3', '4', '5', '6'].map((d) => [d, ['00:00-24:00']])) });
+    const far = await createStore(t.app, s, { name: 'Boutique Loin', city, ...kmNorth(4), openingHours: {} });
+    nearStoreId = near.id;
+    const specs: [string, string, Record<string, unknown>][] = [
+      ['Pain de campagne', near.id, { description: 'Miche au levain', originalPrice: 1500, discountedPrice: 600, expiresAt: new Date(t.clock.now().getTime() + 10 * HOUR).toISOString() }],
+      ['Crème brûlée', near.id, { category: 'DAIRY', description: 'Dessert du jour', originalPrice: 2000, discountedPrice: 1500, dietaryTags: ['VEGETARIAN'], allergens: ['MILK', 'EGGS'] }],
+      ['Thiéboudienne', far.id, { category: 'PREPARED_MEALS', description: 'Riz au poisson, plat du midi', originalPrice: 3000, discountedPrice: 1000, dietaryTags: ['HALAL'], allergens: ['FISH'], expiresAt: new Date(t.clock.now().getTime() + 30 * HOUR).toISOString() }],
+      ['Organic apples', far.id, { category: 'FRUITS_VEGETABLES', description: 'Fresh fruit basket', originalPrice: 2500, discountedPrice: 2000, dietaryTags: ['VEGAN', 'ORGANIC'], allergens: [], quantity: 0, expiresAt: new Date(t.clock.now().getTime() + 72 * HOUR).toISOString() }],
+    ];
+    for (const [name, storeId, over] of specs) {
+      t.clock.advance(1000);
+      made[name] = (await publishProduct(t, { token: s.token, store: { id: storeId } }, adm.token, { name, storeId, ...over })).id;
+    }
+    // Not listed: waiting for review.
+    await call(t.app, 'POST', '/products', { token: s.token, body: { ...specsBody(near.id), name: 'Pain en attente' } });
+  }, 60_000);
+  const specsBody = (storeId: string) => ({
+    storeId,
+    description: 'x',
+    category: 'BAKERY',
+    originalPrice: 1000,
+    discountedPrice: 500,
+    quantity: 1,
+    expiresAt: new Date(t.clock.now().getTime() + 5 * HOUR).toISOString(),
+    pickupStart: '18:00',
+    pickupEnd: '20:00',
+    dietaryTags: [],
+    allergens: [],
+  });
+  const search = (query: Record<string, unknown>) => call(t.app, 'GET', '/products/search', { query: { supplierId, ...query } as never });
+
+  it('finds products by words, ignoring accents and case, with a typo and a prefix', async () => {
+    expect(names(await search({ q: 'creme brulee' }))).toEqual(['Crème brûlée']);
+    expect(names(await search({ q: 'THIEBOUDIENNE' }))).toEqual(['Thiéboudienne']);
+    expect(names(await search({ q: 'thieboudiene' }))).toEqual(['Thiéboudienne']);
+    expect(names(await search({ q: 'pain camp' }))).toEqual(['Pain de campagne']);
+    expect(names(await search({ q: 'fresh apples' }))).toEqual(['Organic apples']);
+    const res = await search({ q: 'pain' });
+    expect(res.body.data[0]).toEqual({
+      id: made['Pain de campagne'], name: 'Pain de campagne', thumbnailUrl: null, originalPrice: 1500, discountedPrice: 600, discountPercent: 60,
+      currency: 'XOF', expiresAt: expect.any(String), storeId: nearStoreId, storeName: 'Boutique Proche', distanceKm: null,
+    });
+    expect(res.body.meta).toMatchObject({ total: 1, hasMore: false, totalIsEstimate: false });
+  });
+
+  it('filters by category, price, discount, dietary tags, stock, city, store, expiry and open now', async () => {
+    expect(names(await search({ category: 'DAIRY' }))).toEqual(['Crème brûlée']);
+    expect(names(await search({ minPrice: 1000, maxPrice: 1500, sort: 'price' }))).toEqual(['Thiéboudienne', 'Crème brûlée']);
+    expect(names(await search({ minDiscount: 60, sort: 'discount' }))).toEqual(['Thiéboudienne', 'Pain de campagne']);
+    const tagged = await search({ dietaryTags: 'VEGAN,ORGANIC' });
+    expect(tagged.status, JSON.stringify(tagged.body)).toBe(200);
+    expect(names(tagged)).toEqual(['Organic apples']);
+    expect(names(await search({ inStock: false }))).toEqual(['Organic apples']);
+    expect((await search({ inStock: true, city: city.toUpperCase() })).body.data).toHaveLength(3);
+    expect(names(await search({ storeId: nearStoreId, sort: 'price' }))).toEqual(['Pain de campagne', 'Crème brûlée']);
+    const before = new Date(t.clock.now().getTime() + 20 * HOUR).toISOString();
+    expect(names(await search({ expiresBefore: before }))).toEqual(['Pain de campagne']);
+    expect(names(await search({ openNow: true, sort: 'price' }))).toEqual(['Pain de campagne', 'Crème brûlée']);
+  });
+
+  it('sorts each way and gives the distance of every item when a point is given', async () => {
+    expect(names(await search({ sort: '-price' }))).toEqual(['Organic apples', 'Crème brûlée', 'Thiéboudienne', 'Pain de campagne']);
+    expect(names(await search({ sort: 'expiry' }))).toEqual(['Pain de campagne', 'Crème brûlée', 'Thiéboudienne', 'Organic apples']);
+    expect(names(await search({ sort: 'newest' }))).toEqual(['Organic apples', 'Thiéboudienne', 'Crème brûlée', 'Pain de campagne']);
+    expect((await search({ sort: 'popularity' })).body.data).toHaveLength(4);
+    const near = await search({ ...base, radiusKm: 2 });
+    expect(names(near).sort()).toEqual(['Crème brûlée', 'Pain de campagne']);
+    expect(near.body.data[0].distanceKm).toBeCloseTo(1, 1);
+    const wide = await search({ ...base, radiusKm: 10, sort: 'price' });
+    expect(names(wide)).toEqual(['Pain de campagne', 'Thiéboudienne', 'Crème brûlée', 'Organic apples']);
+    expect(wide.body.data.every((p: { distanceKm: number }) => p.distanceKm > 0.9 && p.distanceKm < 4.1)).toBe(true);
+    const byDistance = await search({ ...base, radiusKm: 10, limit: 3 });
+    expect(byDistance.body.data.map((p: { distanceKm: number }) => Math.round(p.distanceKm))).toEqual([1, 1, 4]);
+    expect(byDistance.body.meta).toMatchObject({ hasMore: true });
+    const words = await search({ q: 'riz', ...base, radiusKm: 10 });
+    expect(words.body.data).toEqual([expect.objectContaining({ name: 'Thiéboudienne', distanceKm: expect.closeTo(4, 1) })]);
+  });
+
+  it('lists what expires within 48 hours, soonest first, optionally near a point', async () => {
+    const res = await call(t.app, 'GET', '/products/expiring-soon', { query: { ...base, radiusKm: 10 } });
+    expect(res.status).toBe(200);
+    expect(names(res)).toEqual(['Pain de campagne', 'Crème brûlée', 'Thiéboudienne']);
+    expect(res.body.data[0].distanceKm).toBeCloseTo(1, 1);
+    t.clock.advance(11 * HOUR);
+    const later = await call(t.app, 'GET', '/products/expiring-soon', { query: { ...base, radiusKm: 10 } });
+    // Expired products leave the list at once, without waiting for a job.
+    expect(names(later)).toEqual(['Crème brûlée', 'Thiéboudienne']);
+  });
+
+  it('refuses malformed queries naming the field', async () => {
+    const cases: [string, Record<string, unknown>, string][] = [
+      ['/products/search', { sort: 'distance' }, 'query.sort'],
+      ['/products/search', { sort: 'relevance' }, 'query.sort'],
+      ['/products/search', { latitude: 10 }, 'query.longitude'],
+      ['/products/search', { radiusKm: 3 }, 'query.radiusKm'],
+      ['/products/search', { minPrice: 10, maxPrice: 5 }, 'query.maxPrice'],
+      ['/products/search', { category: 'TOYS' }, 'query.category'],
+      ['/products/search', { dietaryTags: 'VEGAN,KOSHERISH' }, 'query.dietaryTags'],
+      ['/products/search', { dietaryTags: 'vegan;x' }, 'query.dietaryTags'],
+      ['/products/search', { expiresBefore: 'tomorrow' }, 'query.expiresBefore'],
+      ['/products/search', { q: 'pain', page: 11 }, 'query.page'],
+      ['/products/expiring-soon', { longitude: 10 }, 'query.latitude'],
+      ['/products/expiring-soon', { colour: 'red' }, 'query.colour'],
+    ];
+    for (const [url, query, field] of cases) {
+      const res = await call(t.app, 'GET', url, { query: query as never });
+      expect(res.status, `${url} ${JSON.stringify(query)}`).toBe(400);
+      expect(res.body.error.details.map((d: { field: string }) => d.field), JSON.stringify(query)).toContain(field);
+    }
+  });
+});

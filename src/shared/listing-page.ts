@@ -1,0 +1,151 @@
+import { Type, type Static, type TSchema } from 'typebox';
+import { validationError } from './errors.js';
+import { chordToMetres } from '../db/listing-sql.js';
+import { titleOf, type PageQuery } from './schemas.js';
+
+// Paging of the public listings (DESIGN section 8). A page reads about `limit` rows from an index;
+// nothing counts thousands of rows per request: the total is counted up to a cap, and a page may
+// not start beyond it (an offset of millions would read millions of rows).
+
+/** Rows counted at most for `meta.total`; above it the total is a lower bound, flagged as such. */
+export const LISTING_TOTAL_CAP = 1000;
+/**
+ * Matches of search words ranked by relevance at most: ranking every match of a common word reads
+ * (and at 100,000 rows sorts on disk) all of them, so the first ones the index returns are ranked.
+ */
+export const RANKED_CANDIDATES_CAP = 200;
+
+export const ListingMetaSchema = Type.Object(
+  {
+    page: Type.Integer(),
+    limit: Type.Integer(),
+    total: Type.Integer({ description: `exact up to ${LISTING_TOTAL_CAP}; with totalIsEstimate, at least this many` }),
+    totalPages: Type.Integer(),
+    hasMore: Type.Boolean({ description: 'whether a next page has rows' }),
+    totalIsEstimate: Type.Boolean({ description: `true when more than ${LISTING_TOTAL_CAP} rows match: counting stopped there` }),
+  },
+  { title: 'ListingMeta' },
+);
+export type ListingMeta = Static<typeof ListingMetaSchema>;
+
+/** The answer of a public listing: `StoreListing` for `Store` items. */
+export const OkListing = <T extends TSchema>(item: T) =>
+  Type.Object({ success: Type.Literal(true), data: Type.Array(item), meta: ListingMetaSchema }, titleOf(item, 'Listing'));
+
+export const okListing = <T>(data: T[], meta: ListingMeta) => ({ success: true as const, data, meta });
+
+/** The deepest page a listing serves for this page size: its rows end within the counted ones. */
+export const maxListingPage = (limit: number, cap = LISTING_TOTAL_CAP) => Math.max(1, Math.floor(cap / limit));
+
+/** 400 on `query.page` for a page beyond the cap (before any database work). */
+export function assertListingPage(q: PageQuery, cap = LISTING_TOTAL_CAP): void {
+  const max = maxListingPage(q.limit, cap);
+  if (q.page > max) {
+    throw validationError('query.page', `must be at most ${max} with limit ${q.limit}: this list shows its first ${cap} rows; narrow the search`);
+  }
+}
+
+/**
+ * The meta of a page fetched with `limit + 1` rows. `count` is called only when the page alone
+ * cannot tell the total (a next page exists, or the page is past the end); it counts at most
+ * LISTING_TOTAL_CAP + 1 rows.
+ */
+export async function listingMeta(q: PageQuery, fetched: number, count: () => Promise<number>): Promise<ListingMeta> {
+  const offset = (q.page - 1) * q.limit;
+  const hasMore = fetched > q.limit;
+  const counted = hasMore || (fetched === 0 && offset > 0) ? await count() : offset + fetched;
+  return metaOf(q, counted, hasMore);
+}
+
+/** The meta from a total counted up to `cap + 1`. */
+export function metaOf(q: PageQuery, counted: number, hasMore: boolean, cap = LISTING_TOTAL_CAP): ListingMeta {
+  const totalIsEstimate = counted > cap;
+  const total = Math.min(counted, cap);
+  return { page: q.page, limit: q.limit, total, totalPages: Math.ceil(total / q.limit), hasMore, totalIsEstimate };
+}
+
+// ---- words
+
+/** Folds text as the database's search documents are folded: accents removed, lower case. */
+export function foldText(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .replace(/[œŒ]/g, 'oe')
+    .replace(/[æÆ]/g, 'ae')
+    .replace(/ß/g, 'ss')
+    .replace(/[øØ]/g, 'o')
+    .replace(/[đĐ]/g, 'd')
+    .replace(/[łŁ]/g, 'l')
+    .toLowerCase();
+}
+
+export interface SearchTerms {
+  /** The folded words, at most 8 (letters and digits only, so they cannot inject tsquery syntax). */
+  words: string[];
+  /** Every word whole, the last one as a prefix, as the user is still typing it: `pain & boul:*`. */
+  tsquery: string;
+  /** The words as the searches are recorded: folded, in order, single-spaced. */
+  normalised: string;
+}
+
+/** The words of `q`, or null when it has none (only punctuation). */
+export function searchTerms(q: string): SearchTerms | null {
+  const words = foldText(q).match(/[\p{L}\p{N}]+/gu)?.slice(0, 8);
+  if (!words?.length) return null;
+  const tsquery = words.map((w, i) => (i === words.length - 1 ? `${w}:*` : w)).join(' & ');
+  return { words, tsquery, normalised: words.join(' ') };
+}
+
+/** When the words find fewer rows than this, near spellings (trigrams) are searched as well. */
+export const TYPO_FALLBACK_BELOW = 10;
+
+// ---- nearest first
+
+export interface Ranked {
+  id: string;
+  /** The index's order: the cube (chord) distance to the point. */
+  d: number;
+}
+
+/**
+ * A page of a nearest-first list within `radiusM`. `nearest(n)` asks the GiST index for the n
+ * nearest listed rows in its distance order (`<->`) and nothing else: a radius condition lets the
+ * planner prefer a bitmap scan that reads and sorts every row in the radius, and ordering by
+ * distance *and* id stops the ordered scan. So the radius is applied here, to those n rows, and
+ * ties are broken by id here. Rows at the distance where the index stopped may have been cut
+ * arbitrarily; when that distance reaches into the page, `atDistance(d)` fetches every row at it
+ * (rare: places at one address), so pages neither repeat nor skip a place.
+ *
+ * The total is exact whenever the radius holds no more than the rows read (offset + limit); past
+ * that nothing is counted: it is estimated from the density of the rows read, and flagged.
+ */
+export async function nearestPage<R extends Ranked>(
+  q: PageQuery,
+  radiusM: number,
+  nearest: (n: number) => Promise<R[]>,
+  atDistance: (d: number) => Promise<R[]>,
+): Promise<{ items: (R & { distanceM: number })[]; meta: ListingMeta }> {
+  type T = R & { distanceM: number };
+  const withDistance = (found: R[]): T[] => found.map((r) => ({ ...r, distanceM: chordToMetres(r.d) })).filter((r) => r.distanceM <= radiusM);
+  const offset = (q.page - 1) * q.limit;
+  const n = offset + q.limit + 1;
+  let rows = withDistance(await nearest(n));
+  const byOrder = (a: T, b: T) => a.d - b.d || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  rows.sort(byOrder);
+  const full = rows.length === n;
+  const edge = rows[rows.length - 1];
+  const lastShown = rows[Math.min(rows.length, offset + q.limit) - 1];
+  if (full && edge && lastShown && lastShown.d === edge.d) {
+    const known = new Set(rows.map((r) => r.id));
+    rows = [...rows, ...withDistance(await atDistance(edge.d)).filter((r) => !known.has(r.id))].sort(byOrder);
+  }
+  const page = rows.slice(offset, offset + q.limit + 1);
+  const hasMore = page.length > q.limit;
+  if (!full) return { items: page.slice(0, q.limit), meta: metaOf(q, rows.length, hasMore) };
+  // n rows within the distance of the farthest: as many per unit of area over the whole circle.
+  const reach = edge!.distanceM;
+  const estimate = reach > 0 ? Math.round(n * (radiusM / reach) ** 2) : LISTING_TOTAL_CAP;
+  const total = Math.min(LISTING_TOTAL_CAP, Math.max(n, estimate));
+  return { items: page.slice(0, q.limit), meta: { page: q.page, limit: q.limit, total, totalPages: Math.ceil(total / q.limit), hasMore, totalIsEstimate: true } };
+}
