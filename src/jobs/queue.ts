@@ -145,9 +145,12 @@ export class JobQueue implements Jobs {
     this.started = true;
     const { boss } = this.s;
     await boss.start();
+    // One read of the queues on a restart: creating and updating each queue every start took a
+    // second of the embedded database's single thread, for queues that are already as wanted.
+    const existing = new Map((await boss.getQueues()).map((q) => [q.name, q]));
     for (const [name, { opts }] of this.handlers) {
       const dead = deadLetterOf(name);
-      await boss.createQueue(dead);
+      if (!existing.has(dead)) await boss.createQueue(dead);
       const queue: PgBoss.Queue = {
         name,
         retryLimit: opts.retryLimit ?? DEFAULT_RETRY_LIMIT,
@@ -156,9 +159,12 @@ export class JobQueue implements Jobs {
         expireInSeconds: EXPIRE_IN_SECONDS,
         deadLetter: dead,
       };
-      await boss.createQueue(name, queue);
+      const now = existing.get(name);
+      if (!now) await boss.createQueue(name, queue);
       // A queue made by an earlier version keeps its row: bring its retry policy up to date.
-      await boss.updateQueue(name, queue);
+      else if ((['retryLimit', 'retryDelay', 'retryBackoff', 'expireInSeconds', 'deadLetter'] as const).some((k) => now[k] !== queue[k])) {
+        await boss.updateQueue(name, queue);
+      }
     }
     for (const { name, cron, data } of this.schedules) await boss.schedule(name, cron, data);
     if (!this.s.workers) return;
