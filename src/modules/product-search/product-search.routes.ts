@@ -13,5 +13,8 @@ export function productSearchRoutes(search: ProductSearchService) {
 
     app.get('/products/expiring-soon', { config: pub, schema: { tags, summary: 'Public products expiring within 48 hours, soonest first, optionally near a point', querystring: S.ExpiringSoonQuerySchema, response: { 200: OkListing(S.ProductCardSchema) } } },
       async (req) => { const r = await search.expiringSoon(req.query); return okListing(r.items, r.meta); });
+
+    app.get('/products/trending', { config: pub, schema: { tags, summary: 'Public products by popularity score (recent sales, views and favourites, decaying), optionally near a point', querystring: S.ExpiringSoonQuerySchema, response: { 200: OkListing(S.ProductCardSchema) } } },
+      async (req) => { const r = await search.trending(req.query); return okListing(r.items, r.meta); });
   };
 }

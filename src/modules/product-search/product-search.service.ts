@@ -2,6 +2,7 @@ import type { AppContext } from '../../context.js';
 import { validationError } from '../../shared/errors.js';
 import { RANKED_CANDIDATES_CAP, assertListingPage, searchTerms, type ListingMeta } from '../../shared/listing-page.js';
 import { DIETARY_TAGS, type DietaryTag } from '../products/product-catalog.js';
+import { recomputePopularity } from '../products/products.repository.js';
 import * as repo from './product-search.repository.js';
 import type { ExpiringSoonQuery, ProductCardView, ProductSearchQuery } from './product-search.schemas.js';
 
@@ -22,7 +23,16 @@ function pointOf(q: { latitude?: number; longitude?: number; radiusKm?: number }
   return { latitude: q.latitude, longitude: q.longitude, radiusM: (q.radiusKm ?? DEFAULT_RADIUS_KM) * 1000 };
 }
 
+/** Recomputes the stored popularity score that trending reads; never computed per request. */
+export const TRENDING_JOB = 'products.trending';
+
 export function createProductSearchService(ctx: AppContext) {
+  ctx.jobs.work(TRENDING_JOB, async () => {
+    await ctx.db.transaction((tx) => recomputePopularity(tx, ctx.clock.now()));
+    ctx.listings.changed(['products.trending', 'products.search']);
+  });
+  ctx.jobs.schedule(TRENDING_JOB, '*/10 * * * *');
+
   const toCard = (r: repo.CardRow): ProductCardView => ({
     id: r.id,
     name: r.name,
@@ -68,6 +78,16 @@ export function createProductSearchService(ctx: AppContext) {
         const now = ctx.clock.now();
         const until = new Date(now.getTime() + EXPIRING_SOON_HOURS * 3_600_000);
         const { items, meta } = await repo.expiringSoon(ctx.db, now, until, point, q);
+        return { items: items.map(toCard), meta };
+      });
+    },
+
+    /** By the stored popularity score, which the `products.trending` job keeps fresh. */
+    trending(q: ExpiringSoonQuery): Promise<Page> {
+      const point = pointOf(q);
+      assertListingPage(q);
+      return ctx.listings.get('products.trending', q, async () => {
+        const { items, meta } = await repo.searchProducts(ctx.db, { terms: null, point, sort: 'popularity' }, ctx.clock.now(), q);
         return { items: items.map(toCard), meta };
       });
     },
