@@ -149,3 +149,18 @@ export const productActivityDaily = pgTable(
   },
   (t) => [primaryKey({ columns: [t.productId, t.day] }), index('product_activity_daily_day_idx').on(t.day)],
 );
+
+/**
+ * Product searches per UTC day and normalised words (folded, single-spaced; no user), for the top
+ * searches of the admin: written in batches from memory, like views.
+ */
+export const productSearches = pgTable(
+  'product_searches',
+  {
+    day: date('day', { mode: 'string' }).notNull(),
+    query: text('query').notNull(),
+    searches: integer('searches').notNull().default(0),
+    zeroResultSearches: integer('zero_result_searches').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.query] })],
+);
