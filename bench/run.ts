@@ -72,6 +72,7 @@ const UNCACHED = {
   productsNearby: 'GET /products/search near a new point (100,000 products)',
   productsWords: 'GET /products/search?q=, new words each time',
   expiringNearby: 'GET /products/expiring-soon near a new point',
+  trendingNearby: 'GET /products/trending near a new point',
   productPage: 'GET /products/:id, any of 500',
 } as const;
 const varied = (path: () => string, connections: number) => ({ path: path(), connections, requests: [{ setupRequest: (req: object) => ({ ...req, path: path() }) }] });
@@ -106,6 +107,7 @@ try {
   rows.push(await load(UNCACHED.productsNearby, varied(() => `/api/v1/products/search?${dakarPoint()}&radiusKm=5`, 8)));
   rows.push(await load(UNCACHED.productsWords, varied(() => `/api/v1/products/search?${catalogWords()}`, 8)));
   rows.push(await load(UNCACHED.expiringNearby, varied(() => `/api/v1/products/expiring-soon?${dakarPoint()}&radiusKm=5`, 8)));
+  rows.push(await load(UNCACHED.trendingNearby, varied(() => `/api/v1/products/trending?${dakarPoint()}&radiusKm=5`, 8)));
   rows.push(await load(UNCACHED.productPage, varied(() => `/api/v1/products/${any(info.productIds)}`, 8)));
 } finally {
   // Resident memory right after the load (after a full collection, so garbage not yet collected
@@ -143,6 +145,7 @@ const uncached = [
   ['GET /products/search near a new point / one-SELECT route', byName[UNCACHED.productsNearby]!.rps / select, 0.25],
   ['GET /products/search?q=, new words / one-SELECT route', byName[UNCACHED.productsWords]!.rps / select, 0.15],
   ['GET /products/expiring-soon near a new point / one-SELECT route', byName[UNCACHED.expiringNearby]!.rps / select, 0.5],
+  ['GET /products/trending near a new point / one-SELECT route', byName[UNCACHED.trendingNearby]!.rps / select, 0.5],
   ['GET /products/:id / one-SELECT route', byName[UNCACHED.productPage]!.rps / select, 0.6],
 ] as const;
 const rssMb = rss.rss / 1024 / 1024;

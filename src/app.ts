@@ -299,6 +299,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     await jobs.stop();
     // Batched product views are written before the database closes.
     await services.products.close();
+    await services.productSearch.close();
     await ctx.listings.close();
     await ctx.caches.close();
     await stream.close();

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, customType, doublePrecision, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { check, customType, date, doublePrecision, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import type { Allergen, DietaryTag, ProductCategory } from '../../modules/products/product-catalog.js';
 import { stores } from './stores.js';
 import { supplierProfiles } from './suppliers.js';
@@ -130,4 +130,37 @@ export const storeFollows = pgTable(
     createdAt: ts('created_at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.storeId] }), index('store_follows_store_idx').on(t.storeId)],
+);
+
+/**
+ * A product's activity per UTC day, what the popularity score decays over (docs/product-search.md):
+ * views from the batched flush, net favourites, sales once orders exist.
+ */
+export const productActivityDaily = pgTable(
+  'product_activity_daily',
+  {
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    views: integer('views').notNull().default(0),
+    favourites: integer('favourites').notNull().default(0),
+    sales: integer('sales').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.productId, t.day] }), index('product_activity_daily_day_idx').on(t.day)],
+);
+
+/**
+ * Product searches per UTC day and normalised words (folded, single-spaced; no user), for the top
+ * searches of the admin: written in batches from memory, like views.
+ */
+export const productSearches = pgTable(
+  'product_searches',
+  {
+    day: date('day', { mode: 'string' }).notNull(),
+    query: text('query').notNull(),
+    searches: integer('searches').notNull().default(0),
+    zeroResultSearches: integer('zero_result_searches').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.query] })],
 );

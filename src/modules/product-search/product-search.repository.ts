@@ -1,7 +1,7 @@
 import { and, arrayContains, asc, count, desc, eq, gt, gte, lte, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { chordToMetres, earthPoint, textMatch } from '../../db/listing-sql.js';
-import { productImages, products } from '../../db/schema/products.js';
+import { productImages, productSearches, products } from '../../db/schema/products.js';
 import { stores } from '../../db/schema/stores.js';
 import type { DietaryTag, ProductCategory } from '../products/product-catalog.js';
 import { isPublicProduct } from '../products/product-visibility.js';
@@ -156,4 +156,46 @@ async function rankedPage(ex: Executor, where: SQL, rank: SQL, fields: Record<st
 /** Public products expiring within `until`, soonest first, optionally within a radius. */
 export async function expiringSoon(ex: Executor, now: Date, until: Date, point: ProductFilter['point'], q: PageQuery) {
   return searchProducts(ex, { terms: null, expiresBefore: until, point, sort: 'expiry' }, now, q);
+}
+
+// ---- recorded searches
+
+export interface SearchCount {
+  day: string;
+  query: string;
+  searches: number;
+  zeroResultSearches: number;
+}
+
+/** Adds a batch of counted searches to their day's rows. */
+export async function addSearches(ex: Executor, batch: SearchCount[]): Promise<void> {
+  if (!batch.length) return;
+  await ex
+    .insert(productSearches)
+    .values(batch)
+    .onConflictDoUpdate({
+      target: [productSearches.day, productSearches.query],
+      set: {
+        searches: sql`${productSearches.searches} + excluded.searches`,
+        zeroResultSearches: sql`${productSearches.zeroResultSearches} + excluded.zero_result_searches`,
+      },
+    });
+}
+
+/** The most searched words between two UTC days (inclusive), and the most searched that found nothing. */
+export async function topSearches(ex: Executor, from: string, to: string, limit: number) {
+  const inPeriod = and(gte(productSearches.day, from), lte(productSearches.day, to));
+  const searches = sql<number>`sum(${productSearches.searches})`.mapWith(Number);
+  const zero = sql<number>`sum(${productSearches.zeroResultSearches})`.mapWith(Number);
+  const [top, nothing] = await Promise.all([
+    ex.select({ query: productSearches.query, searches, zeroResultSearches: zero }).from(productSearches).where(inPeriod).groupBy(productSearches.query).orderBy(desc(searches), asc(productSearches.query)).limit(limit),
+    ex
+      .select({ query: productSearches.query, searches: zero })
+      .from(productSearches)
+      .where(and(inPeriod, gt(productSearches.zeroResultSearches, 0)))
+      .groupBy(productSearches.query)
+      .orderBy(desc(zero), asc(productSearches.query))
+      .limit(limit),
+  ]);
+  return { top, nothing };
 }

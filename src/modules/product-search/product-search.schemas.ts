@@ -58,3 +58,36 @@ export const ProductCardSchema = Type.Object(
   { title: 'ProductCard' },
 );
 export type ProductCardView = Static<typeof ProductCardSchema>;
+
+export const TOP_SEARCH_PERIODS = ['day', 'week', 'month'] as const;
+
+export const TopSearchesQuerySchema = Type.Object(
+  {
+    period: opt(StringEnum(TOP_SEARCH_PERIODS, { description: 'the last day, 7 days or 30 days up to today (UTC); default week; or from and to' })),
+    from: opt(Type.String({ format: 'date', description: 'first UTC day, with to' })),
+    to: opt(Type.String({ format: 'date', description: 'last UTC day (inclusive), with from' })),
+    limit: opt(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+  },
+  { additionalProperties: false },
+);
+export type TopSearchesQuery = Static<typeof TopSearchesQuerySchema>;
+
+const TopSearchSchema = Type.Object(
+  {
+    query: Type.String({ description: 'the folded words as searched' }),
+    searches: Type.Integer(),
+    zeroResultSearches: Type.Integer({ description: 'of which found nothing' }),
+  },
+  { title: 'TopSearch' },
+);
+
+export const TopSearchesSchema = Type.Object(
+  {
+    from: Type.String({ format: 'date' }),
+    to: Type.String({ format: 'date' }),
+    top: Type.Array(TopSearchSchema, { description: 'most searched first' }),
+    zeroResults: Type.Array(Type.Object({ query: Type.String(), searches: Type.Integer({ description: 'searches that found nothing' }) }), { description: 'most searched of those that found nothing first' }),
+  },
+  { title: 'TopSearches' },
+);
+export type TopSearchesView = Static<typeof TopSearchesSchema>;

@@ -2,8 +2,9 @@ import type { AppContext } from '../../context.js';
 import { validationError } from '../../shared/errors.js';
 import { RANKED_CANDIDATES_CAP, assertListingPage, searchTerms, type ListingMeta } from '../../shared/listing-page.js';
 import { DIETARY_TAGS, type DietaryTag } from '../products/product-catalog.js';
+import { recomputePopularity, utcDay } from '../products/products.repository.js';
 import * as repo from './product-search.repository.js';
-import type { ExpiringSoonQuery, ProductCardView, ProductSearchQuery } from './product-search.schemas.js';
+import type { ExpiringSoonQuery, ProductCardView, ProductSearchQuery, TopSearchesQuery, TopSearchesView } from './product-search.schemas.js';
 
 /** What "expiring soon" means: within this many hours. */
 export const EXPIRING_SOON_HOURS = 48;
@@ -22,7 +23,41 @@ function pointOf(q: { latitude?: number; longitude?: number; radiusKm?: number }
   return { latitude: q.latitude, longitude: q.longitude, radiusM: (q.radiusKm ?? DEFAULT_RADIUS_KM) * 1000 };
 }
 
+/** Recomputes the stored popularity score that trending reads; never computed per request. */
+export const TRENDING_JOB = 'products.trending';
+
+const SEARCH_FLUSH_MS = 10_000;
+const MAX_PENDING_SEARCHES = 10_000;
+const PERIOD_DAYS = { day: 1, week: 7, month: 30 } as const;
+const DAY_MS = 86_400_000;
+
 export function createProductSearchService(ctx: AppContext) {
+  // ---- searches, counted in memory per day and words, written in batches (no user is kept).
+  let pendingSearches = new Map<string, repo.SearchCount>();
+  async function flushSearches(): Promise<void> {
+    if (!pendingSearches.size) return;
+    const batch = [...pendingSearches.values()];
+    pendingSearches = new Map();
+    await repo.addSearches(ctx.db, batch).catch((err: unknown) => ctx.log.warn({ err }, 'product search counts lost'));
+  }
+  const timer = setInterval(() => void flushSearches(), SEARCH_FLUSH_MS);
+  timer.unref();
+  function record(query: string, found: number): void {
+    const day = utcDay(ctx.clock.now());
+    const key = `${day} ${query}`;
+    const row = pendingSearches.get(key) ?? { day, query, searches: 0, zeroResultSearches: 0 };
+    row.searches += 1;
+    if (found === 0) row.zeroResultSearches += 1;
+    pendingSearches.set(key, row);
+    if (pendingSearches.size >= MAX_PENDING_SEARCHES) void flushSearches();
+  }
+
+  ctx.jobs.work(TRENDING_JOB, async () => {
+    await ctx.db.transaction((tx) => recomputePopularity(tx, ctx.clock.now()));
+    ctx.listings.changed(['products.trending', 'products.search']);
+  });
+  ctx.jobs.schedule(TRENDING_JOB, '*/10 * * * *');
+
   const toCard = (r: repo.CardRow): ProductCardView => ({
     id: r.id,
     name: r.name,
@@ -37,8 +72,41 @@ export function createProductSearchService(ctx: AppContext) {
     distanceKm: r.distanceM === undefined ? null : Math.round(r.distanceM) / 1000,
   });
 
-  return {
-    search(q: ProductSearchQuery): Promise<Page> {
+  const service = {
+    flushSearches,
+    async close() {
+      clearInterval(timer);
+      await flushSearches();
+    },
+
+    async search(q: ProductSearchQuery): Promise<Page> {
+      const page = await service.find(q);
+      const terms = q.q === undefined ? null : searchTerms(q.q);
+      if (terms) record(terms.normalised, page.meta.total);
+      return page;
+    },
+
+    /** The admin's top searches of a period: `period`, or `from` and `to` (UTC days, inclusive). */
+    async topSearches(q: TopSearchesQuery): Promise<TopSearchesView> {
+      let from: string;
+      let to: string;
+      if (q.from !== undefined || q.to !== undefined) {
+        if (q.period !== undefined) throw validationError('query.period', 'give either period or from and to');
+        if (q.from === undefined) throw validationError('query.from', 'must come with to');
+        if (q.to === undefined) throw validationError('query.to', 'must come with from');
+        if (q.from > q.to) throw validationError('query.to', 'must not be before from');
+        ({ from, to } = q as { from: string; to: string });
+      } else {
+        const today = ctx.clock.now().getTime();
+        to = utcDay(new Date(today));
+        from = utcDay(new Date(today - (PERIOD_DAYS[q.period ?? 'week'] - 1) * DAY_MS));
+      }
+      await flushSearches();
+      const { top, nothing } = await repo.topSearches(ctx.db, from, to, q.limit ?? 20);
+      return { from, to, top, zeroResults: nothing };
+    },
+
+    find(q: ProductSearchQuery): Promise<Page> {
       const point = pointOf(q);
       const sort = q.sort ?? (q.q ? 'relevance' : point ? 'distance' : 'newest');
       if (sort === 'distance' && !point) throw validationError('query.sort', 'distance needs latitude and longitude');
@@ -71,6 +139,17 @@ export function createProductSearchService(ctx: AppContext) {
         return { items: items.map(toCard), meta };
       });
     },
+
+    /** By the stored popularity score, which the `products.trending` job keeps fresh. */
+    trending(q: ExpiringSoonQuery): Promise<Page> {
+      const point = pointOf(q);
+      assertListingPage(q);
+      return ctx.listings.get('products.trending', q, async () => {
+        const { items, meta } = await repo.searchProducts(ctx.db, { terms: null, point, sort: 'popularity' }, ctx.clock.now(), q);
+        return { items: items.map(toCard), meta };
+      });
+    },
   };
+  return service;
 }
 export type ProductSearchService = ReturnType<typeof createProductSearchService>;

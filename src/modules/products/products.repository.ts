@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, getTableColumns, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import { preparedPer, type Executor } from '../../db/client.js';
-import { productFavorites, productImages, products, storeFollows, type ProductStatus } from '../../db/schema/products.js';
+import { productActivityDaily, productFavorites, productImages, products, storeFollows, type ProductStatus } from '../../db/schema/products.js';
 import { stores } from '../../db/schema/stores.js';
 import { supplierProfiles } from '../../db/schema/suppliers.js';
 import type { PageQuery } from '../../shared/schemas.js';
@@ -172,12 +172,33 @@ export async function isPublic(ex: Executor, id: string, now: Date): Promise<boo
 }
 
 /** Adds batched view counts: one statement for the whole batch. */
-export async function addViews(ex: Executor, counts: Map<string, number>): Promise<void> {
+export async function addViews(ex: Executor, counts: Map<string, number>, now: Date): Promise<void> {
   if (!counts.size) return;
   const ids = [...counts.keys()];
   const ns = `{${[...counts.values()].join(',')}}`;
   await ex.execute(sql`update ${products} p set views_count = p.views_count + v.n
     from unnest(${uuidArray(ids)}, ${ns}::int[]) as v(id, n) where p.id = v.id`);
+  // The day's activity, for the popularity score (only products that still exist).
+  await ex.execute(sql`insert into ${productActivityDaily} (product_id, day, views)
+    select v.id, ${utcDay(now)}::date, v.n from unnest(${uuidArray(ids)}, ${ns}::int[]) as v(id, n)
+    where exists (select 1 from ${products} p where p.id = v.id)
+    on conflict (product_id, day) do update set views = ${productActivityDaily.views} + excluded.views`);
+}
+
+/** The UTC day of an instant, as the activity table keys it. */
+export const utcDay = (at: Date) => at.toISOString().slice(0, 10);
+
+/** Adds to a product's activity of the day (favourites net of removals; sales from orders). */
+export async function addActivity(ex: Executor, productId: string, now: Date, d: { favourites?: number; sales?: number }): Promise<void> {
+  const favourites = d.favourites ?? 0;
+  const sales = d.sales ?? 0;
+  await ex
+    .insert(productActivityDaily)
+    .values({ productId, day: utcDay(now), favourites, sales })
+    .onConflictDoUpdate({
+      target: [productActivityDaily.productId, productActivityDaily.day],
+      set: { favourites: sql`${productActivityDaily.favourites} + ${favourites}`, sales: sql`${productActivityDaily.sales} + ${sales}` },
+    });
 }
 
 // ---- favourites
@@ -185,17 +206,21 @@ export async function addViews(ex: Executor, counts: Map<string, number>): Promi
 /** True when the favourite is new (the counter moves only then). */
 export async function addFavorite(ex: Executor, userId: string, productId: string, now: Date): Promise<boolean> {
   const added = await ex.insert(productFavorites).values({ userId, productId, createdAt: now }).onConflictDoNothing().returning();
-  if (added.length) await ex.update(products).set({ favoritesCount: sql`${products.favoritesCount} + 1` }).where(eq(products.id, productId));
+  if (added.length) {
+    await ex.update(products).set({ favoritesCount: sql`${products.favoritesCount} + 1` }).where(eq(products.id, productId));
+    await addActivity(ex, productId, now, { favourites: 1 });
+  }
   return added.length > 0;
 }
 
-export async function removeFavorite(ex: Executor, userId: string, productId: string): Promise<boolean> {
+export async function removeFavorite(ex: Executor, userId: string, productId: string, now: Date): Promise<boolean> {
   const removed = await ex
     .delete(productFavorites)
     .where(and(eq(productFavorites.userId, userId), eq(productFavorites.productId, productId)))
     .returning();
   if (removed.length) {
     await ex.update(products).set({ favoritesCount: sql`greatest(${products.favoritesCount} - 1, 0)` }).where(eq(products.id, productId));
+    await addActivity(ex, productId, now, { favourites: -1 });
   }
   return removed.length > 0;
 }
@@ -291,4 +316,26 @@ export async function storeCounts(ex: Executor, storeId: string, now: Date): Pro
     .from(products)
     .where(and(eq(products.storeId, storeId), live));
   return { total: row?.total ?? 0, active: row?.active ?? 0, pendingReview: row?.pendingReview ?? 0 };
+}
+
+// ---- popularity
+
+/** Weights and half-life of the popularity score (docs/product-search.md). */
+export const POPULARITY = { views: 1, favourites: 3, sales: 5, halfLifeHours: 24, windowDays: 7 } as const;
+
+/**
+ * Recomputes the stored popularity score from the last `windowDays` of activity, each day's
+ * weighted activity halved every `halfLifeHours` from the middle of its day; zeroes the scores of
+ * products without activity in the window. One transaction, two statements.
+ */
+export async function recomputePopularity(ex: Executor, now: Date): Promise<void> {
+  const from = utcDay(new Date(now.getTime() - POPULARITY.windowDays * 86_400_000));
+  const P = POPULARITY;
+  await ex.execute(sql`update ${products} p set popularity_score = a.score from (
+      select product_id, greatest(0, sum((${P.views} * views + ${P.favourites} * favourites + ${P.sales} * sales)
+        * power(0.5, greatest(0, extract(epoch from (${now.toISOString()}::timestamptz - (day::timestamp at time zone 'UTC' + interval '12 hours'))) / 3600) / ${P.halfLifeHours}))) as score
+      from ${productActivityDaily} where day >= ${from}::date group by product_id) a
+    where p.id = a.product_id and p.popularity_score is distinct from a.score`);
+  await ex.execute(sql`update ${products} p set popularity_score = 0 where p.popularity_score > 0
+    and not exists (select 1 from ${productActivityDaily} d where d.product_id = p.id and d.day >= ${from}::date)`);
 }

@@ -78,7 +78,7 @@ export function createProductsService(ctx: AppContext, deps: ProductsDeps) {
     if (!pendingViews.size) return;
     const batch = pendingViews;
     pendingViews = new Map();
-    await repo.addViews(ctx.db, batch).catch((err: unknown) => ctx.log.warn({ err }, 'product view counts lost'));
+    await repo.addViews(ctx.db, batch, now()).catch((err: unknown) => ctx.log.warn({ err }, 'product view counts lost'));
   }
   const timer = setInterval(() => void flushViews(), VIEW_FLUSH_MS);
   timer.unref();
@@ -388,7 +388,7 @@ export function createProductsService(ctx: AppContext, deps: ProductsDeps) {
     },
 
     async removeFavorite(user: AuthUser, id: string) {
-      await ctx.db.transaction((tx) => repo.removeFavorite(tx, user.id, id));
+      await ctx.db.transaction((tx) => repo.removeFavorite(tx, user.id, id, now()));
       return { productId: id, isFavorite: false };
     },
 
