@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { DIETARY_TAGS, PRODUCT_CATEGORIES } from '../products/product-catalog.js';
-import { IdSchema, Nullable, PageQuerySchema, StringEnum, TimestampSchema } from '../../shared/schemas.js';
+import { productCardFields } from '../products/products.schemas.js';
+import { IdSchema, Nullable, PageQuerySchema, StringEnum } from '../../shared/schemas.js';
 
 const opt = Type.Optional;
 const Latitude = Type.Number({ minimum: -90, maximum: 90 });
@@ -43,16 +44,7 @@ export type ExpiringSoonQuery = Static<typeof ExpiringSoonQuerySchema>;
 /** What a list card shows; the product page (`GET /products/:id`) carries the rest. */
 export const ProductCardSchema = Type.Object(
   {
-    id: IdSchema,
-    name: Type.String(),
-    thumbnailUrl: Nullable(Type.String()),
-    originalPrice: Type.Integer(),
-    discountedPrice: Type.Integer(),
-    discountPercent: Type.Integer(),
-    currency: Type.String(),
-    expiresAt: TimestampSchema,
-    storeId: IdSchema,
-    storeName: Type.String(),
+    ...productCardFields,
     distanceKm: Nullable(Type.Number({ description: 'from the given point; null without one' })),
   },
   { title: 'ProductCard' },

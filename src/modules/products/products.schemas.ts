@@ -88,18 +88,23 @@ export const ProductDetailSchema = Type.Object(
 );
 export type ProductDetailView = Static<typeof ProductDetailSchema>;
 
+/** What every product card shows (favourites here, the public lists of product search). */
+export const productCardFields = {
+  id: IdSchema,
+  name: Type.String(),
+  thumbnailUrl: Nullable(Type.String()),
+  originalPrice: Type.Integer(),
+  discountedPrice: Type.Integer(),
+  discountPercent: Type.Integer(),
+  currency: Type.String(),
+  expiresAt: TimestampSchema,
+  storeId: IdSchema,
+  storeName: Type.String(),
+};
+
 export const FavoriteProductSchema = Type.Object(
   {
-    id: IdSchema,
-    name: Type.String(),
-    thumbnailUrl: Nullable(Type.String()),
-    originalPrice: Type.Integer(),
-    discountedPrice: Type.Integer(),
-    discountPercent: Type.Integer(),
-    currency: Type.String(),
-    expiresAt: TimestampSchema,
-    storeId: IdSchema,
-    storeName: Type.String(),
+    ...productCardFields,
     available: Type.Boolean({ description: 'the public can see and order it now' }),
     favoritedAt: TimestampSchema,
   },
