@@ -29,6 +29,10 @@ import { productSearchRoutes } from './modules/product-search/product-search.rou
 import { createProductSearchService } from './modules/product-search/product-search.service.js';
 import { createProductsAdminService } from './modules/products/products-admin.service.js';
 import { createProductsService } from './modules/products/products.service.js';
+import { ordersRoutes } from './modules/orders/orders.routes.js';
+import { createOrdersService } from './modules/orders/orders.service.js';
+import { paymentsRoutes } from './modules/payments/payments.routes.js';
+import { createPaymentsService } from './modules/payments/payments.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { createReadiness } from './modules/health/readiness.js';
 import { kycRoutes } from './modules/kyc/kyc.routes.js';
@@ -109,7 +113,18 @@ function buildServices(ctx: AppContext, stream: NotificationStream) {
   const productsAdmin = createProductsAdminService(ctx, products);
   subscribeToCatalogEvents(ctx.events, ctx.db, notifications, { product: products.announcementOf, followersOf: products.followersOf });
   const productSearch = createProductSearchService(ctx);
-  return { settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, notifications, products, productsAdmin, productSearch };
+  // Until the payment adapters bring PUBLIC_BASE_URL, the API's own address.
+  const publicBase = (ctx.config as { PUBLIC_BASE_URL?: string }).PUBLIC_BASE_URL ?? `http://localhost:${ctx.config.PORT}`;
+  const payments = createPaymentsService(ctx, {
+    settings,
+    provider: () => null,
+    returnUrls: (id) => ({
+      successUrl: `${publicBase}${API_PREFIX}/payments/mobilemoney/success?ref=${id}`,
+      errorUrl: `${publicBase}${API_PREFIX}/payments/mobilemoney/error?ref=${id}`,
+    }),
+  });
+  const orders = createOrdersService(ctx, { settings, products, stores, members: storeMembers, suppliers, users, notifications, payments });
+  return { settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, notifications, products, productsAdmin, productSearch, payments, orders };
 }
 export type Services = ReturnType<typeof buildServices>;
 
@@ -158,6 +173,8 @@ async function registerApiRoutes(app: App, services: Services, ctx: AppContext, 
   await app.register(notificationsRoutes(services.notifications, stream), { prefix: API_PREFIX });
   await app.register(productsRoutes(services.products, services.productsAdmin, services.sessions.authenticate), { prefix: API_PREFIX });
   await app.register(productSearchRoutes(services.productSearch), { prefix: API_PREFIX });
+  await app.register(ordersRoutes(services.orders), { prefix: API_PREFIX });
+  await app.register(paymentsRoutes(services.orders), { prefix: API_PREFIX });
 }
 
 export async function buildApp(opts: BuildOptions): Promise<App> {

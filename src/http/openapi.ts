@@ -17,6 +17,8 @@ const TAGS = [
   { name: 'supplier: stores', description: "A supplier's own stores: create, change, close temporarily, deactivate, statistics." },
   { name: 'products', description: 'The catalogue: public product pages, favourites, and a supplier\'s own products, stock and pictures.' },
   { name: 'staff', description: 'Store teams: invitations, members and their roles.' },
+  { name: 'orders', description: "Ordering a store's products, the order's states from payment to pickup, and statistics for clients and sellers." },
+  { name: 'payments', description: 'Payments of orders through the mobile-money provider: status, callbacks and webhook.' },
   { name: 'admin: users', description: 'User administration (ADMIN, SUPER_ADMIN).' },
   { name: 'admin: suppliers', description: 'Supplier verification, rejection and commission (ADMIN, SUPER_ADMIN).' },
   { name: 'admin: KYC', description: "Review of suppliers' KYC submissions (ADMIN, SUPER_ADMIN)." },

@@ -14,6 +14,11 @@ export interface DomainEvents {
   'products.approved': { productId: string; supplierId: string; storeId: string };
   'products.rejected': { productId: string; supplierId: string; reason: string };
   'products.published': { productId: string; supplierId: string; storeId: string };
+  'orders.created': { orderId: string; clientId: string; supplierId: string; storeId: string; amount: number };
+  'orders.paid': { orderId: string; paymentId: string; supplierId: string; clientId: string; amount: number };
+  'orders.status_changed': { orderId: string; from: string; to: string };
+  'orders.cancelled': { orderId: string; clientId: string; supplierId: string; paid: boolean; reason: string; by: string };
+  'orders.completed': { orderId: string; supplierId: string; storeId: string; clientId: string };
 }
 
 export type EventName = keyof DomainEvents;
@@ -74,5 +79,32 @@ export const EVENT_CATALOG: { [E in EventName]: { when: string; fields: { [F in 
   'products.published': {
     when: 'A product became ACTIVE for the first time (approved, or created or resubmitted with auto-approval): followers of its store may hear of it.',
     fields: { productId: 'the product', supplierId: 'its supplier', storeId: 'its store' },
+  },
+  'orders.created': {
+    when: 'A client placed an order: stock reserved, payment started, not paid yet.',
+    fields: { orderId: 'the order', clientId: "the client's account", supplierId: 'the supplier profile', storeId: 'the store', amount: 'what the client pays (minor units)' },
+  },
+  'orders.paid': {
+    when: "The order's payment succeeded while the order was open.",
+    fields: { orderId: 'the order', paymentId: 'the payment (transactionId)', supplierId: 'the supplier profile', clientId: "the client's account", amount: 'the amount paid (minor units)' },
+  },
+  'orders.status_changed': {
+    when: 'An order moved from one status to another (cancellations included).',
+    fields: { orderId: 'the order', from: 'the status it left', to: 'the status it reached' },
+  },
+  'orders.cancelled': {
+    when: 'An order was cancelled by its client, its seller or its payment deadline; the stock went back.',
+    fields: {
+      orderId: 'the order',
+      clientId: "the client's account",
+      supplierId: 'the supplier profile',
+      paid: 'whether it had been paid (the escrow then refunds it)',
+      reason: 'the reason given, or PAYMENT_TIMEOUT',
+      by: 'CLIENT, SUPPLIER, STAFF or SYSTEM',
+    },
+  },
+  'orders.completed': {
+    when: 'The client collected the order: its stock counts as sold.',
+    fields: { orderId: 'the order', supplierId: 'the supplier profile', storeId: 'the store', clientId: "the client's account" },
   },
 };

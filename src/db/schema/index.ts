@@ -9,3 +9,5 @@ export * from './subscriptions.js';
 export * from './suppliers.js';
 export * from './users.js';
 export * from './products.js';
+export * from './orders.js';
+export * from './payments.js';

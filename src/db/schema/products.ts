@@ -39,7 +39,10 @@ export const products = pgTable(
     discountPercent: integer('discount_percent')
       .notNull()
       .generatedAlwaysAs(sql`((original_price - discounted_price) * 100 / original_price)`),
+    // Available stock; units in open orders are moved to reserved, then to sold at pickup.
     quantity: integer('quantity').notNull(),
+    reservedQuantity: integer('reserved_quantity').notNull().default(0),
+    soldQuantity: integer('sold_quantity').notNull().default(0),
     unitWeightGrams: integer('unit_weight_grams').notNull(),
     expiresAt: ts('expires_at').notNull(),
     // Pickup window as local times of the store's day ("HH:MM", in the store's time zone).
@@ -73,6 +76,7 @@ export const products = pgTable(
   (t) => [
     check('products_prices', sql`discounted_price >= 0 and original_price > 0 and discounted_price < original_price`),
     check('products_quantity', sql`quantity >= 0`),
+    check('products_reserved_sold', sql`reserved_quantity >= 0 and sold_quantity >= 0`),
     index('products_supplier_idx').on(t.supplierId, t.createdAt).where(sql`status <> 'DELETED'`),
     index('products_store_idx').on(t.storeId).where(sql`status <> 'DELETED'`),
     // Moderation queue (oldest first) and admin lists by status.

@@ -22,6 +22,19 @@ interface TypeDefinition {
 
 const text = (v: unknown, fallback = '') => (typeof v === 'string' && v.length > 0 ? v : fallback);
 
+const ORDER_STATUS_TITLES: Record<string, string> = {
+  CONFIRMED: 'Commande confirmée',
+  PREPARING: 'Commande en préparation',
+  READY: 'Commande prête',
+  COMPLETED: 'Commande retirée',
+};
+const ORDER_STATUS_BODIES: Record<string, (store: string) => string> = {
+  CONFIRMED: (s) => `${s} a confirmé votre commande.`,
+  PREPARING: (s) => `${s} prépare votre commande.`,
+  READY: (s) => `Votre commande vous attend chez ${s} : présentez votre code de retrait.`,
+  COMPLETED: () => 'Commande retirée. Merci et bon appétit !',
+};
+
 const TYPES = {
   password_changed: {
     category: 'account',
@@ -79,6 +92,27 @@ const TYPES = {
     category: 'promotions',
     title: (d) => `Nouveau chez ${text(d.storeName, 'une boutique que vous suivez')}`,
     body: (d) => `${text(d.productName, 'Un nouveau produit')} vient d'être publié.`,
+  },
+  order_paid: {
+    category: 'orders',
+    title: () => 'Nouvelle commande payée',
+    body: (d) => `Une commande de ${typeof d.amount === 'number' ? d.amount : ''} ${text(d.currency, 'XOF')} est payée : confirmez-la et préparez-la pour le retrait.`,
+  },
+  order_status_changed: {
+    category: 'orders',
+    title: (d) => ORDER_STATUS_TITLES[text(d.status)] ?? 'Commande mise à jour',
+    body: (d) => ORDER_STATUS_BODIES[text(d.status)]?.(text(d.storeName, 'la boutique')) ?? 'Votre commande a changé de statut.',
+  },
+  order_cancelled: {
+    category: 'orders',
+    title: () => 'Commande annulée',
+    body: (d) =>
+      `${d.byClient ? 'Le client a annulé sa commande' : 'Votre commande a été annulée'}${text(d.reason) ? ` : ${text(d.reason)}` : '.'}${!d.byClient && d.paid ? ' Vous serez remboursé.' : ''}`,
+  },
+  order_payment_expired: {
+    category: 'orders',
+    title: () => 'Commande expirée',
+    body: () => "Le paiement n'a pas été reçu à temps : la commande est annulée et les produits remis en vente.",
   },
   system_announcement: {
     category: 'system',

@@ -339,3 +339,64 @@ export async function recomputePopularity(ex: Executor, now: Date): Promise<void
   await ex.execute(sql`update ${products} p set popularity_score = 0 where p.popularity_score > 0
     and not exists (select 1 from ${productActivityDaily} d where d.product_id = p.id and d.day >= ${from}::date)`);
 }
+
+// ---- stock held by orders (the orders module calls these through the products service)
+
+export interface StockLine {
+  productId: string;
+  quantity: number;
+}
+const byProduct = (items: readonly StockLine[]) => [...items].sort((a, b) => (a.productId < b.productId ? -1 : a.productId > b.productId ? 1 : 0));
+
+/**
+ * Moves each line's quantity from available to reserved, one guarded UPDATE per product in id
+ * order (concurrent orders lock rows in the same order: no deadlock). Answers the products that
+ * did not have enough stock; the caller rolls back when there are any.
+ */
+export async function reserveStock(ex: Executor, items: readonly StockLine[], now: Date): Promise<string[]> {
+  const short: string[] = [];
+  for (const { productId, quantity } of byProduct(items)) {
+    const done = await ex
+      .update(products)
+      .set({ quantity: sql`${products.quantity} - ${quantity}::int`, reservedQuantity: sql`${products.reservedQuantity} + ${quantity}::int`, updatedAt: now })
+      .where(and(eq(products.id, productId), live, sql`${products.quantity} >= ${quantity}::int`))
+      .returning({ id: products.id });
+    if (!done.length) short.push(productId);
+  }
+  return short;
+}
+
+/** Gives reserved units back to the available stock (a cancelled order). */
+export async function releaseStock(ex: Executor, items: readonly StockLine[], now: Date): Promise<void> {
+  for (const { productId, quantity } of byProduct(items)) {
+    await ex
+      .update(products)
+      .set({ quantity: sql`${products.quantity} + ${quantity}::int`, reservedQuantity: sql`${products.reservedQuantity} - ${quantity}::int`, updatedAt: now })
+      .where(eq(products.id, productId));
+  }
+}
+
+/** Reserved units leave with the client: counted as sold, and as the day's sales for trending. */
+export async function markSold(ex: Executor, items: readonly StockLine[], now: Date): Promise<void> {
+  for (const { productId, quantity } of byProduct(items)) {
+    await ex
+      .update(products)
+      .set({
+        reservedQuantity: sql`${products.reservedQuantity} - ${quantity}::int`,
+        soldQuantity: sql`${products.soldQuantity} + ${quantity}::int`,
+        salesCount: sql`${products.salesCount} + ${quantity}::int`,
+        updatedAt: now,
+      })
+      .where(eq(products.id, productId));
+    await addActivity(ex, productId, now, { sales: quantity });
+  }
+}
+
+/** Products by id for an order (deleted ones included: the caller says why it cannot order them). */
+export async function findForOrder(ex: Executor, ids: readonly string[], now: Date) {
+  if (!ids.length) return [];
+  return ex
+    .select({ product: productColumns, visible: sql<boolean>`${isPublicProduct(now)}` })
+    .from(products)
+    .where(inArray(products.id, [...ids]));
+}

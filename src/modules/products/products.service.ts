@@ -17,7 +17,7 @@ import { DEFAULT_UNIT_WEIGHT_GRAMS, MAX_PRODUCT_IMAGES } from './product-catalog
 import { buildSearchDocument } from './product-search-document.js';
 import { PRODUCT_TRANSITIONS, STATUS_TOGGLE_TRANSITIONS } from './product-status.js';
 import * as repo from './products.repository.js';
-import type { ProductRecord } from './products.repository.js';
+import type { ProductRecord, StockLine } from './products.repository.js';
 import type {
   CreateProductBody,
   FavoriteProductView,
@@ -431,6 +431,17 @@ export function createProductsService(ctx: AppContext, deps: ProductsDeps) {
     markExpired: () => repo.markExpired(ctx.db, now()),
 
     removeProduct: (ex: Executor, product: ProductRecord, at: Date) => removeProduct(ex, product, at),
+
+    // ---- stock held by orders, inside the order's transaction
+
+    /** Products of an order being made, with whether the public may order them now. */
+    findForOrder: (ex: Executor, ids: readonly string[]) => repo.findForOrder(ex, ids, now()),
+    /** Available -> reserved for every line, or nothing: answers the products short of stock (the caller rolls back). */
+    reserveStock: (tx: Executor, items: readonly StockLine[]) => repo.reserveStock(tx, items, now()),
+    /** Reserved -> available (a cancelled order). */
+    releaseStock: (tx: Executor, items: readonly StockLine[]) => repo.releaseStock(tx, items, now()),
+    /** Reserved -> sold, with the day's sales activity (a completed order). */
+    markSold: (tx: Executor, items: readonly StockLine[]) => repo.markSold(tx, items, now()),
   };
 
   async function autoApprovesWith(ex: Executor, verificationStatus: string): Promise<boolean> {

@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/client.js';
 import * as repo from './staff.repository.js';
+import { roleCan, type StoreCapability } from './store-permissions.js';
 
 export type StoreMembersService = ReturnType<typeof createStoreMembersService>;
 
@@ -13,6 +14,11 @@ export function createStoreMembersService(ctx: AppContext) {
   return {
     /** MANAGER or STAFF when the user is a member of the store, otherwise null. */
     roleOf: (ex: Executor, storeId: string, userId: string) => repo.memberRole(ex, storeId, userId),
+
+    /** Stores the user is a member of whose role grants `capability` (an order list of a store's staff). */
+    async storesWhere(ex: Executor, userId: string, capability: StoreCapability): Promise<string[]> {
+      return (await repo.memberStores(ex, userId)).filter((m) => roleCan(m.role, capability)).map((m) => m.storeId);
+    },
 
     staffCounts: (ex: Executor, storeId: string) => repo.staffCounts(ex, storeId, ctx.clock.now()),
 

@@ -156,3 +156,12 @@ export async function staffCounts(ex: Executor, storeId: string, now: Date) {
   const [pending] = await ex.select({ n: count() }).from(staffInvitations).where(and(eq(staffInvitations.storeId, storeId), pendingAt(now)));
   return { members: members?.members ?? 0, managers: members?.managers ?? 0, staff: members?.staff ?? 0, pendingInvitations: pending?.n ?? 0 };
 }
+
+/** The live stores the user is an active member of, with the role held on each. */
+export async function memberStores(ex: Executor, userId: string): Promise<{ storeId: string; role: StoreMemberRole }[]> {
+  return ex
+    .select({ storeId: storeMembers.storeId, role: storeMembers.role })
+    .from(storeMembers)
+    .innerJoin(stores, eq(stores.id, storeMembers.storeId))
+    .where(and(eq(storeMembers.userId, userId), isNull(storeMembers.removedAt), liveStore()));
+}

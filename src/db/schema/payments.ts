@@ -1,0 +1,48 @@
+import { sql } from 'drizzle-orm';
+import { check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import type { PaymentMethod } from '../../providers/payments/types.js';
+import { orders } from './orders.js';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+export const PAYMENT_STATUSES = ['PENDING', 'SUCCEEDED', 'FAILED', 'EXPIRED', 'CANCELLED', 'REFUND_PENDING', 'REFUNDED'] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+/**
+ * One attempt to collect an order's amount through the provider. The id is the public
+ * `transactionId`, the provider's `client_reference` and the idempotency key of its session.
+ */
+export const payments = pgTable(
+  'payments',
+  {
+    id: uuid('id').primaryKey(),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id),
+    attempt: integer('attempt').notNull(),
+    method: text('method').$type<PaymentMethod>().notNull(),
+    amount: integer('amount').notNull(),
+    currency: text('currency').notNull(),
+    // The wallet allowed to pay (E.164), when the client named one.
+    payerPhone: text('payer_phone'),
+    status: text('status').$type<PaymentStatus>().notNull().default('PENDING'),
+    // Which adapter opened the session ('sandbox' | 'checkout'), once one is open.
+    provider: text('provider'),
+    providerSessionId: text('provider_session_id'),
+    launchUrl: text('launch_url'),
+    providerTransactionId: text('provider_transaction_id'),
+    failureReason: text('failure_reason'),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+    paidAt: ts('paid_at'),
+    expiresAt: ts('expires_at').notNull(),
+  },
+  (t) => [
+    check('payments_amount', sql`amount >= 0 and attempt >= 1`),
+    uniqueIndex('payments_order_attempt_key').on(t.orderId, t.attempt),
+    // At most one attempt of an order is waiting at a time.
+    uniqueIndex('payments_order_pending_key').on(t.orderId).where(sql`status = 'PENDING'`),
+    uniqueIndex('payments_provider_session_key').on(t.providerSessionId),
+    index('payments_order_idx').on(t.orderId, t.attempt),
+  ],
+);

@@ -1,0 +1,82 @@
+import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { payments, type PaymentStatus } from '../../db/schema/payments.js';
+
+export type PaymentRecord = typeof payments.$inferSelect;
+
+export async function insertPayment(ex: Executor, values: typeof payments.$inferInsert): Promise<PaymentRecord> {
+  const [row] = await ex.insert(payments).values(values).returning();
+  return row!;
+}
+
+export async function findPayment(ex: Executor, id: string): Promise<PaymentRecord | undefined> {
+  const [row] = await ex.select().from(payments).where(eq(payments.id, id)).limit(1);
+  return row;
+}
+
+/** The next attempt number of an order (1 for its first payment). */
+export async function nextAttempt(ex: Executor, orderId: string): Promise<number> {
+  const [row] = await ex.select({ n: sql<number>`coalesce(max(${payments.attempt}), 0)::int` }).from(payments).where(eq(payments.orderId, orderId));
+  return (row?.n ?? 0) + 1;
+}
+
+/** Every attempt of an order, latest first. */
+export function listOfOrder(ex: Executor, orderId: string): Promise<PaymentRecord[]> {
+  return ex.select().from(payments).where(eq(payments.orderId, orderId)).orderBy(desc(payments.attempt));
+}
+
+/** The latest attempt of each order, and how many attempts each has. */
+export async function latestOfOrders(ex: Executor, orderIds: readonly string[]): Promise<Map<string, { payment: PaymentRecord; attempts: number }>> {
+  if (!orderIds.length) return new Map();
+  const rows = await ex
+    .select()
+    .from(payments)
+    .where(inArray(payments.orderId, [...orderIds]))
+    .orderBy(payments.orderId, desc(payments.attempt));
+  const out = new Map<string, { payment: PaymentRecord; attempts: number }>();
+  for (const p of rows) {
+    const seen = out.get(p.orderId);
+    if (seen) seen.attempts++;
+    else out.set(p.orderId, { payment: p, attempts: 1 });
+  }
+  return out;
+}
+
+/** Stores the provider session of a payment still waiting for one; undefined when it no longer is. */
+export async function setSession(
+  ex: Executor,
+  id: string,
+  s: { provider: string; providerSessionId: string; launchUrl: string; expiresAt: Date },
+  now: Date,
+): Promise<PaymentRecord | undefined> {
+  const [row] = await ex
+    .update(payments)
+    .set({ ...s, updatedAt: now })
+    .where(and(eq(payments.id, id), eq(payments.status, 'PENDING'), isNull(payments.providerSessionId)))
+    .returning();
+  return row;
+}
+
+/** Moves a PENDING payment to another state; undefined when it was not PENDING. */
+export async function settle(
+  ex: Executor,
+  id: string,
+  patch: { status: PaymentStatus; failureReason?: string | null; providerTransactionId?: string | null; paidAt?: Date | null },
+  now: Date,
+): Promise<PaymentRecord | undefined> {
+  const [row] = await ex
+    .update(payments)
+    .set({ ...patch, updatedAt: now })
+    .where(and(eq(payments.id, id), eq(payments.status, 'PENDING')))
+    .returning();
+  return row;
+}
+
+/** Closes the order's waiting payment (its order was cancelled or timed out). */
+export function closePending(ex: Executor, orderId: string, status: 'CANCELLED' | 'EXPIRED', now: Date): Promise<PaymentRecord[]> {
+  return ex
+    .update(payments)
+    .set({ status, updatedAt: now })
+    .where(and(eq(payments.orderId, orderId), eq(payments.status, 'PENDING')))
+    .returning();
+}

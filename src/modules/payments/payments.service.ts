@@ -1,0 +1,176 @@
+import type { AppContext } from '../../context.js';
+import type { Executor } from '../../db/client.js';
+import type { PaymentStatus } from '../../db/schema/payments.js';
+import { PAYMENT_METHODS, PaymentProviderError, type PaymentMethod, type PaymentProvider } from '../../providers/payments/types.js';
+import { uuidv7 } from '../../shared/ids.js';
+import type { SettingsService } from '../settings/settings.service.js';
+import * as repo from './payments.repository.js';
+import type { PaymentRecord } from './payments.repository.js';
+
+/** Opens the provider session of a payment whose inline attempt failed (or never ran: a crash after commit). */
+export const OPEN_SESSION_JOB = 'payments.open-session';
+/** Closes the provider session of a payment whose order was cancelled or timed out. */
+export const EXPIRE_SESSION_JOB = 'payments.expire-session';
+// The inline attempt right after commit normally wins; the job is the safety net, tried with backoff
+// (5 s doubling, 10 tries: beyond any payment deadline the settings allow).
+const OPEN_SESSION_SAFETY_DELAY_S = 30;
+const SESSION_JOB_RETRIES = { retryLimit: 10, retryDelaySeconds: 5 };
+
+export interface PaymentsDeps {
+  settings: SettingsService;
+  /** The payment provider in use (null while none is configured: sessions wait in the job). */
+  provider: () => PaymentProvider | null;
+  /** Where the provider sends the payer back, per payment. */
+  returnUrls: (paymentId: string) => { successUrl: string; errorUrl: string };
+}
+
+const KIND: Record<PaymentMethod, 'mobile_money' | 'card'> = { wave: 'mobile_money', orangeMoney: 'mobile_money', freeMoney: 'mobile_money', card: 'card' };
+
+export const toPaymentView = (p: PaymentRecord) => ({
+  transactionId: p.id,
+  method: p.method,
+  status: p.status,
+  amount: p.amount,
+  currency: p.currency,
+  attempt: p.attempt,
+  redirectUrl: p.status === 'PENDING' ? p.launchUrl : null,
+  expiresAt: p.expiresAt.toISOString(),
+  paidAt: p.paidAt?.toISOString() ?? null,
+  failureReason: p.failureReason,
+});
+export type PaymentView = ReturnType<typeof toPaymentView>;
+
+export type PaymentsService = ReturnType<typeof createPaymentsService>;
+
+/**
+ * Payments of orders: one row per attempt, inserted in the order's transaction. The provider's
+ * checkout session is opened after commit (nothing leaves the process inside a transaction),
+ * with the payment id as idempotency key, so the inline call and the job never open two.
+ */
+export function createPaymentsService(ctx: AppContext, deps: PaymentsDeps) {
+  const now = () => ctx.clock.now();
+
+  /** Calls the provider for a PENDING payment without a session; answers the row with its session. */
+  async function open(paymentId: string): Promise<PaymentRecord | undefined> {
+    const p = await repo.findPayment(ctx.db, paymentId);
+    if (!p || p.status !== 'PENDING' || p.providerSessionId) return p;
+    const provider = deps.provider();
+    if (!provider) throw new PaymentProviderError('no payment provider is configured', true);
+    const session = await provider.createSession({
+      amount: p.amount,
+      currency: p.currency,
+      clientReference: p.id,
+      method: p.method,
+      ...deps.returnUrls(p.id),
+      ...(p.payerPhone && { payerPhone: p.payerPhone }),
+      idempotencyKey: p.id,
+    });
+    const saved = await repo.setSession(
+      ctx.db,
+      p.id,
+      { provider: provider.name, providerSessionId: session.id, launchUrl: session.launchUrl, expiresAt: p.expiresAt < session.expiresAt ? p.expiresAt : session.expiresAt },
+      now(),
+    );
+    if (saved) return saved;
+    // The order was cancelled while the session was being opened: nobody may pay it.
+    const current = await repo.findPayment(ctx.db, p.id);
+    if (current && current.status !== 'PENDING' && current.providerSessionId === null) await provider.expireSession(session.id);
+    return current;
+  }
+
+  ctx.jobs.work(
+    OPEN_SESSION_JOB,
+    async (job: { paymentId: string }) => {
+      try {
+        await open(job.paymentId);
+      } catch (err) {
+        if (err instanceof PaymentProviderError && !err.retryable) {
+          // Refused for good (bad amount, method not offered): the attempt failed; the client may retry.
+          await repo.settle(ctx.db, job.paymentId, { status: 'FAILED', failureReason: err.message.slice(0, 500) }, now());
+          return;
+        }
+        throw err;
+      }
+    },
+    SESSION_JOB_RETRIES,
+  );
+
+  ctx.jobs.work(
+    EXPIRE_SESSION_JOB,
+    async (job: { paymentId: string }) => {
+      const p = await repo.findPayment(ctx.db, job.paymentId);
+      if (!p?.providerSessionId) return;
+      const provider = deps.provider();
+      if (!provider) throw new PaymentProviderError('no payment provider is configured', true);
+      // Expiring a session already expired or complete is not an error: safe to run twice.
+      await provider.expireSession(p.providerSessionId);
+    },
+    SESSION_JOB_RETRIES,
+  );
+
+  return {
+    /**
+     * Inserts the next payment attempt of an order inside its transaction, with the job that
+     * opens its provider session should the inline attempt after commit not succeed.
+     */
+    async start(tx: Executor, o: { orderId: string; method: PaymentMethod; amount: number; currency: string; payerPhone: string | null; expiresAt: Date }): Promise<PaymentRecord> {
+      const t = now();
+      const row = await repo.insertPayment(tx, {
+        id: uuidv7(t.getTime()),
+        orderId: o.orderId,
+        attempt: await repo.nextAttempt(tx, o.orderId),
+        method: o.method,
+        amount: o.amount,
+        currency: o.currency,
+        payerPhone: o.payerPhone,
+        createdAt: t,
+        updatedAt: t,
+        expiresAt: o.expiresAt,
+      });
+      await ctx.jobs.send(OPEN_SESSION_JOB, { paymentId: row.id }, { tx, startAfterSeconds: OPEN_SESSION_SAFETY_DELAY_S });
+      return row;
+    },
+
+    /**
+     * The inline attempt, after the order committed: the row with its session, or as it was when
+     * the provider could not be reached (the job tries again).
+     */
+    async openAfterCommit(payment: PaymentRecord): Promise<PaymentRecord> {
+      try {
+        return (await open(payment.id)) ?? payment;
+      } catch (err) {
+        ctx.log.warn({ err, paymentId: payment.id }, 'payment session not opened; the job will retry');
+        return payment;
+      }
+    },
+
+    /** Closes the order's waiting payment; its provider session, if any, is expired by a job after commit. */
+    async closeForOrder(tx: Executor, orderId: string, status: 'CANCELLED' | 'EXPIRED'): Promise<void> {
+      for (const p of await repo.closePending(tx, orderId, status, now())) {
+        if (p.providerSessionId) await ctx.jobs.send(EXPIRE_SESSION_JOB, { paymentId: p.id }, { tx });
+      }
+    },
+
+    /** For the webhook: a PENDING payment succeeded. Undefined when it was not PENDING (a repeated delivery). */
+    recordSucceeded: (tx: Executor, paymentId: string, d: { providerTransactionId: string | null; paidAt: Date }) =>
+      repo.settle(tx, paymentId, { status: 'SUCCEEDED', providerTransactionId: d.providerTransactionId, paidAt: d.paidAt }, now()),
+
+    /** For the webhook: a PENDING payment failed or was refused. */
+    recordFailed: (tx: Executor, paymentId: string, status: Extract<PaymentStatus, 'FAILED' | 'EXPIRED'>, reason: string | null) =>
+      repo.settle(tx, paymentId, { status, failureReason: reason }, now()),
+
+    find: (ex: Executor, paymentId: string) => repo.findPayment(ex, paymentId),
+    listOfOrder: (ex: Executor, orderId: string) => repo.listOfOrder(ex, orderId),
+    latestOfOrders: (ex: Executor, orderIds: readonly string[]) => repo.latestOfOrders(ex, orderIds),
+
+    /** The methods offered to clients now (the `mobilemoney` settings), in a fixed order. */
+    async methods() {
+      const s = await deps.settings.get('mobilemoney');
+      return PAYMENT_METHODS.filter((m) => s[m].enabled).map((m) => ({ method: m, displayName: s[m].displayName, kind: KIND[m], feeBps: s[m].feeBps }));
+    },
+
+    async isEnabled(ex: Executor, method: PaymentMethod): Promise<boolean> {
+      return (await deps.settings.get('mobilemoney', ex))[method].enabled;
+    },
+  };
+}
