@@ -31,6 +31,7 @@ import { createProductsAdminService } from './modules/products/products-admin.se
 import { createProductsService } from './modules/products/products.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { createReadiness } from './modules/health/readiness.js';
+import { createLedgerService } from './modules/ledger/ledger.service.js';
 import { kycRoutes } from './modules/kyc/kyc.routes.js';
 import { createKycService } from './modules/kyc/kyc.service.js';
 import { createStoreMembersService } from './modules/staff/members.service.js';
@@ -109,7 +110,8 @@ function buildServices(ctx: AppContext, stream: NotificationStream) {
   const productsAdmin = createProductsAdminService(ctx, products);
   subscribeToCatalogEvents(ctx.events, ctx.db, notifications, { product: products.announcementOf, followersOf: products.followersOf });
   const productSearch = createProductSearchService(ctx);
-  return { settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, notifications, products, productsAdmin, productSearch };
+  const ledger = createLedgerService(ctx);
+  return { ledger, settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, notifications, products, productsAdmin, productSearch };
 }
 export type Services = ReturnType<typeof buildServices>;
 
