@@ -12,6 +12,7 @@ import { EventBus } from './jobs/events.js';
 import { createMessages, PayloadSealer } from './jobs/messages.js';
 import { createJobQueue, type JobQueue } from './jobs/queue.js';
 import { installAccessControl } from './http/access.js';
+import { installIdempotency } from './http/idempotency.js';
 import { errorForLog, installErrorHandling, sendError } from './http/errors.js';
 import { LazyCompilers } from './http/lazy-compile.js';
 import { installDependencyMetrics, installMetrics } from './http/metrics.js';
@@ -289,6 +290,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   app.decorate('events', events);
 
   installAccessControl(app, services.sessions.authenticate);
+  installIdempotency(app, ctx);
   await app.register(healthRoutes(createReadiness(database.db, database.kind, redis)), { prefix: API_PREFIX });
   if (opts.role !== 'worker') await registerApiRoutes(app, services, ctx, config, stream);
 

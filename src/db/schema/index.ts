@@ -10,3 +10,4 @@ export * from './suppliers.js';
 export * from './users.js';
 export * from './products.js';
 export * from './ledger.js';
+export * from './idempotency.js';
