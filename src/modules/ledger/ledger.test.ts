@@ -227,3 +227,10 @@ describe('rules kept by the database itself', () => {
     expect(n[0]!.n).toBe(0);
   });
 });
+
+describe('money invariant checks', () => {
+  it('take further checks, each failure prefixed with the check it broke', async () => {
+    const stockCheck = { name: 'stock + reserved + sold = initial', violations: async () => ['product P: 3 + 1 + 1 <> 6'] };
+    expect(await moneyInvariantViolations(t.app, { checks: [stockCheck] })).toEqual(['stock + reserved + sold = initial: product P: 3 + 1 + 1 <> 6']);
+  });
+});
