@@ -38,6 +38,10 @@ function addTestRoutes(app: App) {
     });
     return reply.code(201).header('location', `/api/v1/test/charges/${orderId}`).send({ success: true, data: { orderId, transactionId: posted.transactionId } });
   });
+  app.post('/api/v1/test/acks', { config: { access: 'Auth', idempotency: true } }, async (_req, reply) => {
+    calls++;
+    return reply.code(204).send();
+  });
   app.post('/api/v1/test/other', { config: { access: 'Auth', idempotency: true }, schema: { body: Body } }, async () => ({ success: true, data: {} }));
 }
 
@@ -69,6 +73,17 @@ describe('Idempotency-Key', () => {
     expect(calls - before).toBe(1);
     expect(await escrowOf(first.body.data.orderId)).toBe(-1500);
     await assertMoneyInvariants(t.app);
+  });
+
+  it('replays an answer without a body', async () => {
+    const { token } = await createSignedIn(t.app);
+    const key = newKey();
+    const before = calls;
+    const send = () => call(t.app, 'POST', '/test/acks', { token, headers: { 'idempotency-key': key } });
+    expect((await send()).status).toBe(204);
+    const again = await send();
+    expect([again.status, again.headers['idempotent-replayed']]).toEqual([204, 'true']);
+    expect(calls - before).toBe(1);
   });
 
   it('runs the route normally without the header', async () => {

@@ -71,7 +71,8 @@ export function installIdempotency(app: FastifyInstance, ctx: AppContext): void 
     const held = req.idempotency;
     if (!held || held.settled) return payload;
     held.settled = true;
-    const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : null;
+    // No payload (204) is an empty body to replay; a stream cannot be replayed, so its key is freed.
+    const body = payload == null ? '' : typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : null;
     try {
       if (body === null || !storable(reply.statusCode)) await release(ctx.db, held, held.startedAt);
       else {
