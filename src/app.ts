@@ -12,6 +12,7 @@ import { EventBus } from './jobs/events.js';
 import { createMessages, PayloadSealer } from './jobs/messages.js';
 import { createJobQueue, type JobQueue } from './jobs/queue.js';
 import { installAccessControl } from './http/access.js';
+import { installIdempotency } from './http/idempotency.js';
 import { errorForLog, installErrorHandling, sendError } from './http/errors.js';
 import { LazyCompilers } from './http/lazy-compile.js';
 import { installDependencyMetrics, installMetrics } from './http/metrics.js';
@@ -35,6 +36,7 @@ import { paymentsRoutes } from './modules/payments/payments.routes.js';
 import { createPaymentsService } from './modules/payments/payments.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { createReadiness } from './modules/health/readiness.js';
+import { createLedgerService } from './modules/ledger/ledger.service.js';
 import { kycRoutes } from './modules/kyc/kyc.routes.js';
 import { createKycService } from './modules/kyc/kyc.service.js';
 import { createStoreMembersService } from './modules/staff/members.service.js';
@@ -113,6 +115,7 @@ function buildServices(ctx: AppContext, stream: NotificationStream) {
   const productsAdmin = createProductsAdminService(ctx, products);
   subscribeToCatalogEvents(ctx.events, ctx.db, notifications, { product: products.announcementOf, followersOf: products.followersOf });
   const productSearch = createProductSearchService(ctx);
+  const ledger = createLedgerService(ctx);
   // Until the payment adapters bring PUBLIC_BASE_URL, the API's own address.
   const publicBase = (ctx.config as { PUBLIC_BASE_URL?: string }).PUBLIC_BASE_URL ?? `http://localhost:${ctx.config.PORT}`;
   const payments = createPaymentsService(ctx, {
@@ -124,7 +127,7 @@ function buildServices(ctx: AppContext, stream: NotificationStream) {
     }),
   });
   const orders = createOrdersService(ctx, { settings, products, stores, members: storeMembers, suppliers, users, notifications, payments });
-  return { settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, notifications, products, productsAdmin, productSearch, payments, orders };
+  return { ledger, settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, notifications, products, productsAdmin, productSearch, payments, orders };
 }
 export type Services = ReturnType<typeof buildServices>;
 
@@ -304,6 +307,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   app.decorate('events', events);
 
   installAccessControl(app, services.sessions.authenticate);
+  installIdempotency(app, ctx);
   await app.register(healthRoutes(createReadiness(database.db, database.kind, redis)), { prefix: API_PREFIX });
   if (opts.role !== 'worker') await registerApiRoutes(app, services, ctx, config, stream);
 

@@ -6,11 +6,11 @@ export const ERROR_RESPONSES = {
   401: ['Unauthorized', 'UNAUTHENTICATED: no token, or an invalid, expired or revoked one (INVALID_CREDENTIALS on sign-in).'],
   403: ['Forbidden', 'FORBIDDEN: the role may not use this endpoint. Other codes: NOT_OWNER, ACCOUNT_NOT_VERIFIED, ACCOUNT_SUSPENDED, PLAN_LIMIT_REACHED.'],
   404: ['NotFound', 'NOT_FOUND: no such resource, or one the caller may not see (SUPPLIER_PROFILE_REQUIRED before a supplier profile exists).'],
-  409: ['Conflict', 'The current state does not allow it: CONFLICT, ALREADY_EXISTS, INVALID_TRANSITION, HAS_WORK_IN_PROGRESS, KYC_NOT_APPROVED...'],
+  409: ['Conflict', 'The current state does not allow it: CONFLICT, ALREADY_EXISTS, INVALID_TRANSITION, HAS_WORK_IN_PROGRESS, KYC_NOT_APPROVED, IDEMPOTENCY_KEY_IN_USE (a request with this Idempotency-Key is still running)...'],
   410: ['Gone', 'INVITATION_EXPIRED: the invitation has expired.'],
   413: ['PayloadTooLarge', 'PAYLOAD_TOO_LARGE: the body is over 1 MB, or a file over 5 MB.'],
   415: ['UnsupportedMediaType', 'UNSUPPORTED_MEDIA_TYPE (send JSON, or multipart/form-data to uploads) or UNSUPPORTED_IMAGE_FORMAT (JPEG, PNG, WebP; PDF where allowed).'],
-  422: ['UnprocessableContent', 'TOO_MANY_FILES: more files than the upload takes.'],
+  422: ['UnprocessableContent', 'TOO_MANY_FILES: more files than the upload takes. IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used for another request.'],
   429: ['TooManyRequests', 'RATE_LIMITED or OTP_RESEND_LIMIT; `Retry-After` gives the seconds to wait.'],
   500: ['InternalError', 'INTERNAL_ERROR: something went wrong on the server; the `requestId` finds it in the logs.'],
   503: ['ServiceUnavailable', 'SERVICE_UNAVAILABLE: a service this endpoint needs is not configured or cannot be reached.'],
@@ -32,7 +32,7 @@ const isMultipart = (schema: RouteOptions['schema']) => schema?.consumes?.includ
  * The error statuses a route can answer, from its options: 400 when it takes input (path, query,
  * body; a body sent to a bodiless route is refused too), 401 and 403 unless public, 404 with path
  * parameters, 413 and 415 when it reads a body, 422 on uploads, 429 unless exempt from rate
- * limits, 500 always; plus the route's own `schema.errors`.
+ * limits, 409 and 422 with `Idempotency-Key`, 500 always; plus the route's own `schema.errors`.
  */
 export function documentedErrors(route: Pick<RouteOptions, 'method' | 'url' | 'schema' | 'config'>): ErrorStatus[] {
   const { schema, config } = route;
@@ -51,6 +51,10 @@ export function documentedErrors(route: Pick<RouteOptions, 'method' | 'url' | 's
     found.add(415);
   }
   if (multipart) found.add(422);
+  if (config?.idempotency) {
+    found.add(409);
+    found.add(422);
+  }
   if (config?.rateLimit !== false) found.add(429);
   found.add(500);
   return [...found].sort((a, b) => a - b);

@@ -85,9 +85,25 @@ function describeRoute(prefix: string, { schema, url, route }: { schema: Fastify
   if (roles) s.description = [s.description, `Access: ${roles.length ? roles.join(', ') : 'any signed-in user'}.`].filter(Boolean).join('\n\n');
   s.response = { ...errorResponses(documentedErrors(route)), ...(describeSuccess(s.response) as object | undefined) };
   if (s.form) s.body = s.form;
+  if (route.config?.idempotency) s.headers = withIdempotencyKey(s.headers);
   const renamed = renameWildcard(url, s.params);
   if (renamed.url !== url) s.params = renamed.params;
   return { schema: s, url: renamed.url };
+}
+
+const IDEMPOTENCY_KEY = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 255,
+  pattern: '^[\\x21-\\x7e]+$',
+  description:
+    'Optional. The same key and request within 24 h replays the first answer (header `Idempotent-Replayed: true`) instead of acting twice; ' +
+    'the key with another request: 422 IDEMPOTENCY_KEY_REUSED; while the first still runs: 409 IDEMPOTENCY_KEY_IN_USE.',
+};
+// The header is read by src/http/idempotency.ts, not validated by the route's schema: documented here.
+function withIdempotencyKey(headers: unknown): unknown {
+  const h = (headers ?? { type: 'object', properties: {} }) as { properties?: Record<string, unknown> };
+  return { ...h, properties: { ...h.properties, 'idempotency-key': IDEMPOTENCY_KEY } };
 }
 
 const SUCCESS: Record<string, string> = { 200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No content' };

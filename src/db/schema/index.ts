@@ -9,5 +9,7 @@ export * from './subscriptions.js';
 export * from './suppliers.js';
 export * from './users.js';
 export * from './products.js';
+export * from './ledger.js';
+export * from './idempotency.js';
 export * from './orders.js';
 export * from './payments.js';

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
 import { call } from '../../../test/helpers/http.js';
+import { assertMoneyInvariants } from '../../../test/helpers/money-invariants.js';
 import { admin, markOrderPaidForTest, newClient, orderOk, placeOrder, productState, shopWithProducts } from './orders.test-support.js';
 
 let t: TestApp;
@@ -10,6 +11,8 @@ beforeAll(async () => {
   adminToken = (await admin(t)).token;
 });
 afterAll(() => t.close());
+// Every test here moves stock or money: the invariants (stock follows orders included) must hold after each.
+afterEach(() => assertMoneyInvariants(t.app));
 
 describe('concurrent buyers', () => {
   it('sells exactly the stock: 50 buyers of 10 units make 10 orders, stock 0, never below', async () => {

@@ -1,15 +1,11 @@
 import { and, count, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { rows, type Executor } from '../../db/client.js';
 import { orderItems, orders, type OrderStatus } from '../../db/schema/orders.js';
+import { commissionOf } from '../../shared/money.js';
 
 const completed = eq(orders.status, 'COMPLETED');
 // Money the client has paid and keeps paid: refunds of cancelled orders are not spending.
 const spent = and(eq(orders.paymentStatus, 'PAID'), sql`${orders.status} <> 'CANCELLED'`);
-/**
- * The commission of one order, half up, in SQL: the same rounding as `commissionOf` of
- * src/shared/money.ts (amounts and rates are non-negative, so integer division rounds down).
- */
-const commissionSql = sql`((${orders.itemsTotal}::bigint * ${orders.commissionBps} + 5000) / 10000)`;
 
 export async function countByStatus(ex: Executor, scope: SQL | undefined): Promise<Partial<Record<OrderStatus, number>>> {
   const r = await ex.select({ status: orders.status, n: count() }).from(orders).where(scope).groupBy(orders.status);
@@ -36,20 +32,26 @@ export function sellerScope(supplierId: string | null, storeIds: readonly string
   return and(parts.length ? or(...parts) : sql`false`, storeId ? eq(orders.storeId, storeId) : undefined)!;
 }
 
-/** Completed orders: how many, units, gross, commission (per order, half up) and net. */
+/**
+ * Completed orders: how many, units, gross, commission and net. The commission is rounded per
+ * order (each at its frozen rate) with the platform's one rule, `commissionOf`: orders are read
+ * grouped by amount and rate, so equal orders are rounded once.
+ */
 export async function salesTotals(ex: Executor, scope: SQL) {
-  const [r] = await ex
-    .select({ orders: count(), gross: sql<string>`coalesce(sum(${orders.itemsTotal}), 0)`, commission: sql<string>`coalesce(sum(${commissionSql}), 0)` })
+  const groups = await ex
+    .select({ amount: orders.itemsTotal, bps: orders.commissionBps, n: count() })
     .from(orders)
-    .where(and(scope, completed));
+    .where(and(scope, completed))
+    .groupBy(orders.itemsTotal, orders.commissionBps);
   const [u] = await ex
     .select({ units: sql<string>`coalesce(sum(${orderItems.quantity}), 0)` })
     .from(orderItems)
     .innerJoin(orders, eq(orders.id, orderItems.orderId))
     .where(and(scope, completed));
-  const gross = Number(r?.gross ?? 0);
-  const commission = Number(r?.commission ?? 0);
-  return { completedOrders: r?.orders ?? 0, unitsSold: Number(u?.units ?? 0), revenueGross: gross, commission, revenueNet: gross - commission };
+  const gross = groups.reduce((s, g) => s + g.amount * g.n, 0);
+  const commission = groups.reduce((s, g) => s + commissionOf(g.amount, g.bps) * g.n, 0);
+  const completedOrders = groups.reduce((s, g) => s + g.n, 0);
+  return { completedOrders, unitsSold: Number(u?.units ?? 0), revenueGross: gross, commission, revenueNet: gross - commission };
 }
 
 export const PERIODS = { day: 30, week: 12, month: 12 } as const;

@@ -8,11 +8,13 @@ const pub = { access: 'Public' } as const;
 const auth = { access: 'Auth' } as const;
 const sup = { access: 'SUP' } as const;
 const client = { access: 'CLIENT' } as const;
+// Creating an order moves money: the Idempotency-Key header replays the first answer (src/http/idempotency.ts).
+const clientMoney = { access: 'CLIENT', idempotency: true } as const;
 // The PNG bytes, sent as a Buffer: the schema documents them without serialising anything.
 const Png = Type.Unsafe<Buffer>({ type: 'string', format: 'binary' });
 
-/** The Idempotency-Key header as the order keeps it (the idempotency plugin validates and replays). */
-const keyOf = (header: string | string[] | undefined) => (typeof header === 'string' && header.trim() ? header.trim().slice(0, 200) : undefined);
+/** The Idempotency-Key header, kept on the order (the idempotency plugin has validated it). */
+const keyOf = (header: string | string[] | undefined) => (typeof header === 'string' ? header : undefined);
 
 export function ordersRoutes(orders: OrdersService) {
   return async (app: App) => {
@@ -20,7 +22,7 @@ export function ordersRoutes(orders: OrdersService) {
     app.get('/orders/payments/providers', { config: pub, schema: { tags, summary: 'Payment methods offered now: three mobile-money wallets and bank card, with their fees', response: { 200: Ok(Type.Array(S.PaymentMethodSchema)) } } },
       async () => ok(await orders.providers()));
 
-    app.post('/orders', { config: client, schema: { tags, summary: 'Order products of one store: stock reserved, payment started (open payment.redirectUrl to pay)', body: S.CreateOrderBodySchema, errors: [404, 409], response: { 201: Ok(S.CreatedOrderSchema) } } },
+    app.post('/orders', { config: clientMoney, schema: { tags, summary: 'Order products of one store: stock reserved, payment started (open payment.redirectUrl to pay)', body: S.CreateOrderBodySchema, errors: [404, 409], response: { 201: Ok(S.CreatedOrderSchema) } } },
       async (req, reply) => reply.code(201).send(ok(await orders.create(req.user, req.body, keyOf(req.headers['idempotency-key'])))));
 
     app.get('/orders/my-orders', { config: client, schema: { tags, summary: "The caller's orders, newest first, with their payment", querystring: S.MyOrdersQuerySchema, response: { 200: OkPage(S.OrderSchema) } } },

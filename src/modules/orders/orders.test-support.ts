@@ -1,4 +1,7 @@
+import { sql } from 'drizzle-orm';
 import type { TestApp } from '../../../test/helpers/app.js';
+import { MONEY_INVARIANTS, type MoneyInvariant } from '../../../test/helpers/money-invariants.js';
+import { rows } from '../../db/client.js';
 import { createSignedIn } from '../../../test/helpers/factories.js';
 import { call } from '../../../test/helpers/http.js';
 import { admin, publishProduct, supplierWithStore } from '../products/products.test-support.js';
@@ -49,3 +52,26 @@ export async function productState(t: TestApp, productId: string) {
   const [row] = await products.findForOrder(t.app.ctx.db, [productId]);
   return { quantity: row!.product.quantity, reserved: row!.product.reservedQuantity, sold: row!.product.soldQuantity };
 }
+
+/**
+ * Stock + reserved + sold = initial, in the form the rows allow (the supplier may edit the stock):
+ * every product's reserved units are those of its open orders, its sold units those of its
+ * completed orders, and none is negative.
+ */
+export const stockFollowsOrders: MoneyInvariant = {
+  name: "every product's reserved and sold units match its open and completed orders",
+  async violations(ex) {
+    const bad = await rows<{ id: string; quantity: number; reserved: number; sold: number; open: number; done: number }>(
+      ex,
+      sql`select p.id, p.quantity, p.reserved_quantity as reserved, p.sold_quantity as sold,
+            coalesce(sum(i.quantity) filter (where o.status not in ('COMPLETED', 'CANCELLED')), 0)::int as open,
+            coalesce(sum(i.quantity) filter (where o.status = 'COMPLETED'), 0)::int as done
+          from products p left join order_items i on i.product_id = p.id left join orders o on o.id = i.order_id
+          group by p.id
+          having p.quantity < 0 or p.reserved_quantity <> coalesce(sum(i.quantity) filter (where o.status not in ('COMPLETED', 'CANCELLED')), 0)
+             or p.sold_quantity <> coalesce(sum(i.quantity) filter (where o.status = 'COMPLETED'), 0)`,
+    );
+    return bad.map((r) => `product ${r.id}: stock ${r.quantity}, reserved ${r.reserved} (open orders ${r.open}), sold ${r.sold} (completed ${r.done})`);
+  },
+};
+if (!MONEY_INVARIANTS.includes(stockFollowsOrders)) MONEY_INVARIANTS.push(stockFollowsOrders);

@@ -1,12 +1,14 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
 import { createSignedIn, createStore } from '../../../test/helpers/factories.js';
 import { call } from '../../../test/helpers/http.js';
+import { assertMoneyInvariants } from '../../../test/helpers/money-invariants.js';
 import { products } from '../../db/schema/products.js';
 import { storeMembers } from '../../db/schema/staff.js';
 import { stores } from '../../db/schema/stores.js';
 import { uuidv7 } from '../../shared/ids.js';
+import { commissionOf } from '../../shared/money.js';
 import { publishProduct } from '../products/products.test-support.js';
 import { admin, markOrderPaidForTest, newClient, orderOk, placeOrder, productState, setStatus, shopWithProducts } from './orders.test-support.js';
 
@@ -20,6 +22,8 @@ beforeAll(async () => {
   adminToken = (await admin(t)).token;
 });
 afterAll(() => t.close());
+// Every test here moves stock or money: the invariants (stock follows orders included) must hold after each.
+afterEach(() => assertMoneyInvariants(t.app));
 
 describe('POST /orders', () => {
   it('creates the order from database prices, reserves the stock and starts a payment', async () => {
@@ -154,6 +158,22 @@ describe('POST /orders', () => {
     const res = await placeOrder(t, c.token, [{ productId: s.products[0]!.id }, { productId: late.id }]);
     expect(res.status).toBe(409);
     expect(res.body.error.code).toBe('PICKUP_WINDOWS_DO_NOT_OVERLAP');
+  });
+
+  it('replays the answer for a repeated Idempotency-Key: one order, one reservation', async () => {
+    const shop = await shopWithProducts(t, adminToken, 1);
+    const c = await newClient(t);
+    const body = { items: [{ productId: shop.products[0]!.id, quantity: 2 }], paymentMethod: 'wave' };
+    const headers = { 'idempotency-key': `order-${uuidv7()}` };
+    const first = await call(t.app, 'POST', '/orders', { token: c.token, body, headers });
+    const again = await call(t.app, 'POST', '/orders', { token: c.token, body, headers });
+    expect(first.status).toBe(201);
+    expect(again.status).toBe(201);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body.data.id).toBe(first.body.data.id);
+    const changed = await call(t.app, 'POST', '/orders', { token: c.token, body: { ...body, note: 'autre' }, headers });
+    expect(changed.status).toBe(422);
+    expect(await productState(t, shop.products[0]!.id)).toEqual({ quantity: 8, reserved: 2, sold: 0 });
   });
 
   it('is for clients only', async () => {
@@ -390,13 +410,16 @@ describe('statistics', () => {
       return o;
     };
     // 1000 bps frozen at creation; a later change of the rate does not reach these orders.
+    expect(shop.profile.commissionRateBps).toBe(1000);
     await completeOrder([{ productId: a!.id, quantity: 3 }]); // 1800, commission 180
-    await completeOrder([{ productId: a!.id, quantity: 1 }, { productId: b!.id, quantity: 2 }]); // 1800
+    const rate = (bps: number) => call(t.app, 'PATCH', `/admin/suppliers/${shop.profile.id}/commission`, { token: adminToken, body: { commissionRateBps: bps } });
+    expect((await rate(1234)).status).toBe(200);
+    await completeOrder([{ productId: a!.id, quantity: 1 }, { productId: b!.id, quantity: 2 }]); // 1800, commission 222.12 -> 222
     const paidOpen = await orderOk(t, c.token, [{ productId: b!.id, quantity: 1 }]); // 600, paid, not collected
     await markOrderPaidForTest(t, paidOpen.id);
     const unpaid = await orderOk(t, c.token, [{ productId: b!.id, quantity: 1 }]);
     await call(t.app, 'POST', `/orders/${unpaid.id}/cancel`, { token: c.token });
-    expect((await call(t.app, 'PATCH', `/admin/suppliers/${shop.profile.id}/commission`, { token: adminToken, body: { commissionRateBps: 333 } })).status).toBe(200);
+    expect((await rate(333)).status).toBe(200);
 
     const mine = await call(t.app, 'GET', '/orders/statistics', { token: c.token });
     expect(mine.body.data).toEqual({
@@ -415,9 +438,10 @@ describe('statistics', () => {
       currency: 'XOF',
       period: 'day',
       totalOrders: 4,
-      sales: { completedOrders: 2, unitsSold: 6, revenueGross: 3600, commission: 360, revenueNet: 3240 },
+      sales: { completedOrders: 2, unitsSold: 6, revenueGross: 3600, commission: 402, revenueNet: 3198 },
       balances: null,
     });
+    expect(commissionOf(1800, 1000) + commissionOf(1800, 1234)).toBe(402);
     expect(d.ordersPerPeriod).toHaveLength(30);
     expect(d.ordersPerPeriod.at(-1)).toEqual({ periodStart: t.clock.now().toISOString().slice(0, 10), orders: 3, completedOrders: 2, revenueGross: 3600 });
     expect(d.popularProducts).toEqual([

@@ -1,0 +1,84 @@
+import { and, eq, lte } from 'drizzle-orm';
+import type { Executor } from '../db/client.js';
+import { idempotencyKeys } from '../db/schema/idempotency.js';
+
+export const KEY_LIFETIME_MS = 24 * 60 * 60 * 1000;
+/** A key still `running` after this long belongs to a request whose process died. */
+export const ABANDONED_AFTER_MS = 60 * 1000;
+
+export interface Request {
+  userId: string;
+  key: string;
+  route: string;
+  requestHash: string;
+  now: Date;
+}
+export interface StoredResponse {
+  statusCode: number;
+  body: string;
+  headers: Record<string, string>;
+}
+export type Claim =
+  | { kind: 'owner'; startedAt: Date }
+  | { kind: 'replay'; response: StoredResponse }
+  | { kind: 'reused' }
+  | { kind: 'in_use' };
+
+const t = idempotencyKeys;
+const own = (r: Request) => and(eq(t.userId, r.userId), eq(t.key, r.key));
+
+/**
+ * Decides what a request carrying a key does: run (it holds the key now), replay the stored answer,
+ * or be refused. Each statement is its own short transaction; the primary key makes one request
+ * the owner however many arrive at once.
+ */
+export async function claim(db: Executor, r: Request): Promise<Claim> {
+  const fresh = { route: r.route, requestHash: r.requestHash, state: 'running' as const, statusCode: null, responseBody: null, responseHeaders: null, startedAt: r.now, expiresAt: new Date(r.now.getTime() + KEY_LIFETIME_MS) };
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const inserted = await db
+      .insert(t)
+      .values({ userId: r.userId, key: r.key, createdAt: r.now, ...fresh })
+      .onConflictDoNothing()
+      .returning({ startedAt: t.startedAt });
+    if (inserted.length) return { kind: 'owner', startedAt: r.now };
+    const [row] = await db.select().from(t).where(own(r));
+    if (!row) continue; // purged in between: insert again
+    // An expired key is forgotten: the request starts afresh, whatever it carries.
+    if (row.expiresAt <= r.now) {
+      const taken = await db.update(t).set({ ...fresh, createdAt: r.now }).where(and(own(r), lte(t.expiresAt, r.now))).returning({ k: t.key });
+      if (taken.length) return { kind: 'owner', startedAt: r.now };
+      continue;
+    }
+    if (row.route !== r.route || row.requestHash !== r.requestHash) return { kind: 'reused' };
+    if (row.state === 'done' && row.statusCode !== null && row.responseBody !== null) {
+      return { kind: 'replay', response: { statusCode: row.statusCode, body: row.responseBody, headers: row.responseHeaders ?? {} } };
+    }
+    if (row.startedAt.getTime() > r.now.getTime() - ABANDONED_AFTER_MS) return { kind: 'in_use' };
+    // Abandoned by a process that died mid-request: the same request takes it over and runs again.
+    const taken = await db
+      .update(t)
+      .set({ startedAt: r.now })
+      .where(and(own(r), eq(t.state, 'running'), eq(t.startedAt, row.startedAt)))
+      .returning({ k: t.key });
+    if (taken.length) return { kind: 'owner', startedAt: r.now };
+  }
+  return { kind: 'in_use' };
+}
+
+/** Stores the answer, unless another request took the key over meanwhile. */
+export async function complete(db: Executor, r: Pick<Request, 'userId' | 'key'>, startedAt: Date, response: StoredResponse): Promise<void> {
+  await db
+    .update(t)
+    .set({ state: 'done', statusCode: response.statusCode, responseBody: response.body, responseHeaders: response.headers })
+    .where(and(own(r as Request), eq(t.state, 'running'), eq(t.startedAt, startedAt)));
+}
+
+/** Frees the key (the request failed without effect): a retry runs the handler again. */
+export async function release(db: Executor, r: Pick<Request, 'userId' | 'key'>, startedAt: Date): Promise<void> {
+  await db.delete(t).where(and(own(r as Request), eq(t.state, 'running'), eq(t.startedAt, startedAt)));
+}
+
+export async function purgeExpired(db: Executor, now: Date): Promise<number> {
+  const gone = await db.delete(t).where(lte(t.expiresAt, now)).returning({ k: t.key });
+  return gone.length;
+}

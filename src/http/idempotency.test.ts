@@ -1,0 +1,226 @@
+import { Type } from 'typebox';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rows } from '../db/client.js';
+import { escrow, providerClearing } from '../modules/ledger/accounts.js';
+import { AppError } from '../shared/errors.js';
+import { uuidv7 } from '../shared/ids.js';
+import { buildTestApp, type TestApp } from '../../test/helpers/app.js';
+import { createSignedIn } from '../../test/helpers/factories.js';
+import { call } from '../../test/helpers/http.js';
+import { assertMoneyInvariants } from '../../test/helpers/money-invariants.js';
+import type { App } from './types.js';
+import { PURGE_JOB } from './idempotency.js';
+
+// A money-moving route of the test only: it posts a payment to the ledger and counts its runs.
+let calls = 0;
+const Body = Type.Object({ amount: Type.Integer({ minimum: 1 }), outcome: Type.Optional(Type.Union([Type.Literal('crash'), Type.Literal('refuse')])) }, { additionalProperties: false });
+function addTestRoutes(app: App) {
+  app.post('/api/v1/test/charges', { config: { access: 'Auth', idempotency: true }, schema: { body: Body } }, async (req, reply) => {
+    calls++;
+    const { amount, outcome } = req.body as { amount: number; outcome?: string };
+    const orderId = uuidv7();
+    const posted = await app.ctx.db.transaction(async (tx) => {
+      const p = await app.services.ledger.post(tx, {
+        kind: 'payment_received',
+        reference: { type: 'order', id: orderId },
+        idempotencyKey: `test:${orderId}`,
+        currency: 'XOF',
+        lines: [
+          { account: providerClearing, amount },
+          { account: escrow(orderId), amount: -amount },
+        ],
+      });
+      // After the posting, inside its transaction: the failure rolls it back.
+      if (outcome === 'crash') throw new Error('the disk is on fire');
+      if (outcome === 'refuse') throw new AppError(409, 'TEST_REFUSED', 'Refused by the test route');
+      return p;
+    });
+    return reply.code(201).header('location', `/api/v1/test/charges/${orderId}`).send({ success: true, data: { orderId, transactionId: posted.transactionId } });
+  });
+  app.post('/api/v1/test/acks', { config: { access: 'Auth', idempotency: true } }, async (_req, reply) => {
+    calls++;
+    return reply.code(204).send();
+  });
+  app.post('/api/v1/test/other', { config: { access: 'Auth', idempotency: true }, schema: { body: Body } }, async () => ({ success: true, data: {} }));
+}
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await buildTestApp({}, undefined, { beforeStart: addTestRoutes });
+}, 60_000);
+afterAll(() => t.close());
+
+const charge = (token: string, key: string | undefined, body: object, url = '/test/charges') =>
+  call(t.app, 'POST', url, { token, body, headers: key === undefined ? {} : { 'idempotency-key': key } });
+const newKey = () => `key-${uuidv7()}`;
+const escrowOf = async (orderId: string) => t.app.services.ledger.balance(t.app.ctx.db, escrow(orderId));
+
+describe('Idempotency-Key', () => {
+  it('replays the stored status, body and headers without running the handler again', async () => {
+    const { token } = await createSignedIn(t.app);
+    const key = newKey();
+    const before = calls;
+    const first = await charge(token, key, { amount: 1500 });
+    expect(first.status).toBe(201);
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
+    // The same body with its keys in another order is the same request.
+    const again = await call(t.app, 'POST', '/test/charges', { token, headers: { 'idempotency-key': key, 'content-type': 'application/json' }, body: '{ "amount": 1500 }' });
+    expect(again.status).toBe(201);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.headers.location).toBe(first.headers.location);
+    expect(again.body).toEqual(first.body);
+    expect(calls - before).toBe(1);
+    expect(await escrowOf(first.body.data.orderId)).toBe(-1500);
+    await assertMoneyInvariants(t.app);
+  });
+
+  it('replays an answer without a body', async () => {
+    const { token } = await createSignedIn(t.app);
+    const key = newKey();
+    const before = calls;
+    const send = () => call(t.app, 'POST', '/test/acks', { token, headers: { 'idempotency-key': key } });
+    expect((await send()).status).toBe(204);
+    const again = await send();
+    expect([again.status, again.headers['idempotent-replayed']]).toEqual([204, 'true']);
+    expect(calls - before).toBe(1);
+  });
+
+  it('runs the route normally without the header', async () => {
+    const { token } = await createSignedIn(t.app);
+    const before = calls;
+    const [a, b] = [await charge(token, undefined, { amount: 10 }), await charge(token, undefined, { amount: 10 })];
+    expect([a.status, b.status]).toEqual([201, 201]);
+    expect(a.body.data.orderId).not.toBe(b.body.data.orderId);
+    expect(calls - before).toBe(2);
+  });
+
+  it('refuses the key with another body (422) or on another route (422)', async () => {
+    const { token } = await createSignedIn(t.app);
+    const key = newKey();
+    expect((await charge(token, key, { amount: 100 })).status).toBe(201);
+    const other = await charge(token, key, { amount: 101 });
+    expect(other.status).toBe(422);
+    expect(other.body.error.code).toBe('IDEMPOTENCY_KEY_REUSED');
+    const elsewhere = await charge(token, key, { amount: 100 }, '/test/other');
+    expect(elsewhere.status).toBe(422);
+    expect(elsewhere.body.error.code).toBe('IDEMPOTENCY_KEY_REUSED');
+  });
+
+  it('keeps the keys of different users apart', async () => {
+    const [a, b] = [await createSignedIn(t.app), await createSignedIn(t.app)];
+    const key = newKey();
+    const ra = await charge(a.token, key, { amount: 100 });
+    const rb = await charge(b.token, key, { amount: 200 });
+    expect([ra.status, rb.status]).toEqual([201, 201]);
+    expect(rb.headers['idempotent-replayed']).toBeUndefined();
+    expect(ra.body.data.orderId).not.toBe(rb.body.data.orderId);
+  });
+
+  it('runs the handler once when the same request arrives 20 times at once', async () => {
+    const { token } = await createSignedIn(t.app);
+    const key = newKey();
+    const before = calls;
+    const answers = await Promise.all(Array.from({ length: 20 }, () => charge(token, key, { amount: 300 })));
+    expect(calls - before).toBe(1);
+    const fresh = answers.filter((r) => r.status === 201 && !r.headers['idempotent-replayed']);
+    const replayed = answers.filter((r) => r.status === 201 && r.headers['idempotent-replayed'] === 'true');
+    const busy = answers.filter((r) => r.status === 409);
+    expect(fresh).toHaveLength(1);
+    expect(replayed.length + busy.length).toBe(19);
+    for (const r of busy) expect(r.body.error.code).toBe('IDEMPOTENCY_KEY_IN_USE');
+    for (const r of replayed) expect(r.body).toEqual(fresh[0]!.body);
+    expect(await escrowOf(fresh[0]!.body.data.orderId)).toBe(-300);
+  });
+
+  it('frees the key after a 5xx, so a retry runs again; stores a refusal (4xx) and replays it', async () => {
+    const { token } = await createSignedIn(t.app);
+    const key = newKey();
+    const before = calls;
+    const crashed = await charge(token, key, { amount: 50, outcome: 'crash' });
+    expect(crashed.status).toBe(500);
+    expect(await rows(t.app.ctx.db, sql`select 1 from idempotency_keys where key = ${key}`)).toEqual([]);
+    const retried = await charge(token, key, { amount: 50, outcome: 'crash' });
+    expect(retried.status).toBe(500);
+    expect(calls - before).toBe(2);
+
+    const refusedKey = newKey();
+    const refused = await charge(token, refusedKey, { amount: 50, outcome: 'refuse' });
+    expect(refused.status).toBe(409);
+    const replay = await charge(token, refusedKey, { amount: 50, outcome: 'refuse' });
+    expect(replay.status).toBe(409);
+    expect(replay.body).toEqual(refused.body);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(calls - before).toBe(3);
+    await assertMoneyInvariants(t.app);
+  });
+
+  it('lets the same request take over a key left running for more than a minute', async () => {
+    const { user, token } = await createSignedIn(t.app);
+    const key = newKey();
+    expect((await charge(token, key, { amount: 70 })).status).toBe(201);
+    // What a process that died mid-request leaves behind: the key still running, no answer.
+    await t.app.ctx.db.execute(sql`update idempotency_keys set state = 'running', status_code = null, response_body = null
+                                   where user_id = ${user.id} and key = ${key}`);
+    expect((await charge(token, key, { amount: 70 })).status).toBe(409);
+    t.clock.advance(61_000);
+    // Still bound to its request: another body is refused, the same one runs again, once.
+    expect((await charge(token, key, { amount: 71 })).status).toBe(422);
+    const before = calls;
+    const taken = await charge(token, key, { amount: 70 });
+    expect(taken.status).toBe(201);
+    expect(taken.headers['idempotent-replayed']).toBeUndefined();
+    expect(calls - before).toBe(1);
+    expect((await charge(token, key, { amount: 70 })).headers['idempotent-replayed']).toBe('true');
+  });
+
+  it('forgets keys after 24 hours, and the purge job deletes them', async () => {
+    const { user, token } = await createSignedIn(t.app);
+    const key = newKey();
+    const first = await charge(token, key, { amount: 80 });
+    t.clock.advance(24 * 3600_000 + 1000);
+    // Access tokens live 15 minutes: a new sign-in, a day later.
+    const { accessToken } = await t.app.services.auth.signIn(user, {});
+    // Expired keys are ignored when read: the same key now starts a new request.
+    const later = await charge(accessToken, key, { amount: 81 });
+    expect(later.status).toBe(201);
+    expect(later.body.data.orderId).not.toBe(first.body.data.orderId);
+    const other = newKey();
+    expect((await charge(accessToken, other, { amount: 82 })).status).toBe(201);
+    t.clock.advance(24 * 3600_000 + 1000);
+    await t.app.ctx.jobs.send(PURGE_JOB, {});
+    await t.app.jobs.drain();
+    expect(await rows(t.app.ctx.db, sql`select key from idempotency_keys where user_id = ${user.id}`)).toEqual([]);
+  });
+
+  it.each([
+    ['empty', ''],
+    ['too long', 'k'.repeat(256)],
+    ['with a space', 'two words'],
+    ['not ASCII', 'clé'],
+  ])('refuses a key that is %s (400 on headers.idempotency-key)', async (_name, key) => {
+    const { token } = await createSignedIn(t.app);
+    const before = calls;
+    const r = await charge(token, key, { amount: 10 });
+    expect(r.status).toBe(400);
+    expect(r.body.error.details).toEqual([{ field: 'headers.idempotency-key', message: expect.any(String) }]);
+    expect(calls).toBe(before);
+  });
+
+  it('checks access and the body before the key: those refusals hold no key', async () => {
+    const key = newKey();
+    expect((await charge('not-a-token', key, { amount: 10 })).status).toBe(401);
+    const { token } = await createSignedIn(t.app);
+    expect((await charge(token, key, { amount: -1 })).status).toBe(400);
+    expect((await charge(token, key, { amount: 10 })).status).toBe(201);
+  });
+});
+
+describe('the OpenAPI document', () => {
+  it('describes the header and the 409 and 422 answers of routes taking a key', async () => {
+    const doc = (await call(t.app, 'GET', '/openapi.json')).body;
+    const op = doc.paths['/api/v1/test/charges'].post;
+    expect(op.parameters).toContainEqual(expect.objectContaining({ in: 'header', name: 'idempotency-key', required: false }));
+    expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['409', '422']));
+  });
+});

@@ -1,0 +1,69 @@
+import { sql } from 'drizzle-orm';
+import { expect } from 'vitest';
+import { rows, type Executor } from '../../src/db/client.js';
+import type { App } from '../../src/http/types.js';
+import { NEVER_NEGATIVE_PREFIXES, NEVER_POSITIVE_PREFIXES } from '../../src/modules/ledger/accounts.js';
+
+/**
+ * A money invariant: answers the offending rows (empty when it holds), each described in words so a
+ * failure names what is wrong. Later domains push their checks onto MONEY_INVARIANTS (escrow
+ * balance matches escrow state; stock + reserved + sold = initial) and every money-moving test
+ * calls assertMoneyInvariants(app) at its end.
+ */
+export interface MoneyInvariant {
+  name: string;
+  /** `ex` is the database, or a transaction to look at uncommitted rows. */
+  violations(ex: Executor, app: App): Promise<string[]>;
+}
+
+const everyTransactionBalances: MoneyInvariant = {
+  name: 'every ledger transaction has at least 2 lines summing to zero',
+  async violations(ex) {
+    const bad = await rows<{ id: string; kind: string; n: number; total: string }>(
+      ex,
+      sql`select t.id, t.kind, count(l.id)::int as n, coalesce(sum(l.amount), 0)::text as total
+          from ledger_transactions t left join ledger_lines l on l.transaction_id = t.id
+          group by t.id, t.kind having count(l.id) < 2 or coalesce(sum(l.amount), 0) <> 0`,
+    );
+    return bad.map((r) => `transaction ${r.id} (${r.kind}): ${r.n} line(s) summing to ${r.total}`);
+  },
+};
+
+const everyCurrencySumsToZero: MoneyInvariant = {
+  name: 'the sum of all accounts is zero in every currency',
+  async violations(ex, app) {
+    const totals = await app.services.ledger.totalsByCurrency(ex);
+    return totals.filter((t) => t.total !== 0).map((t) => `all accounts in ${t.currency} sum to ${t.total}`);
+  },
+};
+
+const prefixed = (col: string, prefixes: string[]) => sql.join(prefixes.map((p) => sql`${sql.raw(col)} like ${`${p}%`}`), sql` or `);
+
+const signsHold: MoneyInvariant = {
+  name: 'no account is on the wrong side of zero (escrow, payables and income never positive; provider_clearing never negative)',
+  async violations(ex) {
+    const bad = await rows<{ account: string; balance: string }>(
+      ex,
+      sql`select account, sum(amount)::text as balance from ledger_lines group by account
+          having (sum(amount) > 0 and (${prefixed('account', NEVER_POSITIVE_PREFIXES)}))
+              or (sum(amount) < 0 and (${prefixed('account', NEVER_NEGATIVE_PREFIXES)}))`,
+    );
+    return bad.map((r) => `account ${r.account} has balance ${r.balance}`);
+  },
+};
+
+/** The checks assertMoneyInvariants runs; extend with `MONEY_INVARIANTS.push(check)`. */
+export const MONEY_INVARIANTS: MoneyInvariant[] = [everyTransactionBalances, everyCurrencySumsToZero, signsHold];
+
+/** Every failure of every check, as `check: offending row` lines (empty when all hold). */
+export async function moneyInvariantViolations(app: App, opts: { ex?: Executor; checks?: MoneyInvariant[] } = {}): Promise<string[]> {
+  const found: string[] = [];
+  for (const check of opts.checks ?? MONEY_INVARIANTS) {
+    for (const v of await check.violations(opts.ex ?? app.ctx.db, app)) found.push(`${check.name}: ${v}`);
+  }
+  return found;
+}
+
+export async function assertMoneyInvariants(app: App, opts: { ex?: Executor; checks?: MoneyInvariant[] } = {}): Promise<void> {
+  expect(await moneyInvariantViolations(app, opts)).toEqual([]);
+}
