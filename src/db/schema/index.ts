@@ -9,3 +9,4 @@ export * from './subscriptions.js';
 export * from './suppliers.js';
 export * from './users.js';
 export * from './products.js';
+export * from './sandbox-payments.js';
