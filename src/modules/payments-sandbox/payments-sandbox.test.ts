@@ -44,6 +44,9 @@ describe('payment sandbox', () => {
     expect((await create({ idempotencyKey: key, clientReference: ref })).id).toBe(s.id);
     await expect(create({ idempotencyKey: key, amount: 2000, clientReference: ref })).rejects.toMatchObject({ status: 422, retryable: false });
     expect(await sandbox.getSession(s.id)).toEqual(s);
+    // Pages for people, not API operations: the OpenAPI document leaves them out.
+    const doc = await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' });
+    expect(doc.body).not.toContain('/payments/sandbox');
   });
 
   it('shows the amount, reference and both buttons; Pay completes, sends the signed webhook and redirects to success_url', async () => {
