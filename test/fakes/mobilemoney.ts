@@ -16,6 +16,7 @@ export interface RecordedRequest {
 export interface Answer {
   status: number;
   body?: unknown;
+  headers?: Record<string, string>;
 }
 
 type WireSession = Record<string, unknown> & { id: string; checkout_status: string; payment_status: string };
@@ -52,7 +53,7 @@ export class FakeMobileMoney {
           res.on('close', () => this.hanging.delete(release));
           return;
         }
-        res.writeHead(answer.status, { 'content-type': 'application/json' });
+        res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
         res.end(answer.body === undefined ? '' : JSON.stringify(answer.body));
       });
     });
@@ -83,6 +84,21 @@ export class FakeMobileMoney {
     const s = this.session(sessionId);
     Object.assign(s, { payment_status: 'processing', last_payment_error: error });
     return s;
+  }
+
+  /** Pays the session and posts the signed `checkout.session.completed` to `url`. */
+  completeAndNotify(sessionId: string, url: string): Promise<{ status: number; body: string }> {
+    return this.sendWebhook(url, this.event('checkout.session.completed', this.complete(sessionId)));
+  }
+
+  /** Fails an attempt on the session and posts the signed `checkout.session.payment_failed` to `url`. */
+  failAndNotify(sessionId: string, url: string): Promise<{ status: number; body: string }> {
+    return this.sendWebhook(url, this.event('checkout.session.payment_failed', this.fail(sessionId)));
+  }
+
+  /** Settles the payout and posts the signed `payout.completed` / `payout.failed` to `url`. */
+  settlePayoutAndNotify(payoutId: string, status: 'succeeded' | 'failed', url: string): Promise<{ status: number; body: string }> {
+    return this.sendWebhook(url, this.event(status === 'succeeded' ? 'payout.completed' : 'payout.failed', this.settlePayout(payoutId, status)));
   }
 
   /** The session's time ran out. */

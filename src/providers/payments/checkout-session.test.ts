@@ -1,4 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { AdjustableClock } from '../../shared/clock.js';
+import { parseProviderEvent, verifyWebhookSignature } from './signature.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeMobileMoney, MOBILEMONEY_API_KEY } from '../../../test/fakes/mobilemoney.js';
 import { CheckoutSessionPayments } from './checkout-session.js';
@@ -8,7 +12,7 @@ const fake = new FakeMobileMoney();
 let payments: CheckoutSessionPayments;
 beforeAll(async () => {
   await fake.start();
-  payments = new CheckoutSessionPayments({ baseUrl: fake.url, apiKey: MOBILEMONEY_API_KEY, webhookSecrets: ['s'], timeoutMs: 300 });
+  payments = new CheckoutSessionPayments({ baseUrl: fake.url, apiKey: MOBILEMONEY_API_KEY, webhookSecrets: ['s'], timeoutMs: 300 }, new AdjustableClock());
 });
 afterAll(() => fake.close());
 
@@ -86,15 +90,15 @@ describe('checkout-session adapter', () => {
   it('reports outages as retryable and refusals as final, keeping the provider code', async () => {
     fake.failNext(1, { status: 503, body: { code: 'service-unavailable', message: 'down' } });
     expect(await failure(payments.createSession(input()))).toMatchObject({ retryable: true, status: 503, code: 'service-unavailable' });
-    fake.failNext(1, { status: 429, body: { code: 'rate-limit-exceeded', message: 'slow down' } });
-    expect(await failure(payments.getPayout('pt-x'))).toMatchObject({ retryable: true, status: 429 });
+    fake.failNext(1, { status: 429, body: { code: 'rate-limit-exceeded', message: 'slow down' }, headers: { 'retry-after': '12' } });
+    expect(await failure(payments.getPayout('pt-x'))).toMatchObject({ retryable: true, status: 429, retryAfterSeconds: 12 });
     fake.failNext(1, { status: 400, body: { code: 'request-validation-error', message: 'amount: invalid' } });
     const refused = await failure(payments.createSession(input()));
     expect(refused).toBeInstanceOf(PaymentProviderError);
     expect(refused).toMatchObject({ retryable: false, status: 400, code: 'request-validation-error' });
     expect(refused.message).toContain('amount: invalid');
     expect(await failure(payments.getSession('cos-missing'))).toMatchObject({ retryable: false, status: 404, code: 'checkout-session-not-found' });
-    const wrongKey = new CheckoutSessionPayments({ baseUrl: fake.url, apiKey: 'wrong', webhookSecrets: [] });
+    const wrongKey = new CheckoutSessionPayments({ baseUrl: fake.url, apiKey: 'wrong', webhookSecrets: [] }, new AdjustableClock());
     expect(await failure(wrongKey.getSession('cos-x'))).toMatchObject({ retryable: false, status: 401, code: 'missing-auth-header' });
   });
 
@@ -103,7 +107,35 @@ describe('checkout-session adapter', () => {
     const timedOut = await failure(payments.createSession(input()));
     expect(timedOut).toMatchObject({ retryable: true, status: undefined });
     expect(timedOut.message).toMatch(/timed out/);
-    const nowhere = new CheckoutSessionPayments({ baseUrl: 'http://127.0.0.1:9', apiKey: 'k', webhookSecrets: [] });
+    const nowhere = new CheckoutSessionPayments({ baseUrl: 'http://127.0.0.1:9', apiKey: 'k', webhookSecrets: [] }, new AdjustableClock());
     expect(await failure(nowhere.getSession('cos-x'))).toMatchObject({ retryable: true });
+  });
+
+  it('posts signed webhooks our verifier accepts, with the session the adapter reads', async () => {
+    const received: { signature: string; raw: Buffer }[] = [];
+    const server: Server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        received.push({ signature: String(req.headers['wave-signature']), raw: Buffer.concat(chunks) });
+        res.writeHead(200).end('{}');
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+    try {
+      const s = await payments.createSession(input());
+      expect((await fake.completeAndNotify(s.id, url)).status).toBe(200);
+      const [hook] = received;
+      expect(verifyWebhookSignature(hook!.signature, hook!.raw, [fake.webhookSecret], Math.floor(Date.now() / 1000))).toBe(true);
+      const event = parseProviderEvent(hook!.raw);
+      expect(event).toMatchObject({ type: 'checkout.session.completed', session: { id: s.id, checkoutStatus: 'complete', paymentStatus: 'succeeded' } });
+      expect(event.type === 'checkout.session.completed' && event.session).toEqual(await payments.getSession(s.id));
+      const payout = await payments.createPayout({ amount: 500, currency: 'XOF', mobile: '+221770000002', name: 'N', clientReference: randomUUID(), idempotencyKey: randomUUID() });
+      await fake.settlePayoutAndNotify(payout.id, 'succeeded', url);
+      expect(parseProviderEvent(received[1]!.raw)).toMatchObject({ type: 'payout.completed', payout: { id: payout.id, status: 'succeeded', amount: 500 } });
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
   });
 });

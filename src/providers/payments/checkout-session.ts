@@ -1,3 +1,5 @@
+import type { Clock } from '../../shared/clock.js';
+import { parseRetryAfter } from '../push/push.js';
 import { PaymentProviderError, type CheckoutSession, type CreatePayoutInput, type CreateSessionInput, type PaymentProvider, type Payout } from './types.js';
 import { formatAmount, payoutFromWire, sessionFromWire, WireFormatError } from './wire.js';
 
@@ -18,7 +20,10 @@ export class CheckoutSessionPayments implements PaymentProvider {
   readonly webhookSecrets: string[];
   private readonly base: string;
 
-  constructor(private readonly opts: CheckoutSessionOptions) {
+  constructor(
+    private readonly opts: CheckoutSessionOptions,
+    private readonly clock: Clock,
+  ) {
     this.base = opts.baseUrl.replace(/\/+$/, '');
     this.webhookSecrets = opts.webhookSecrets;
   }
@@ -93,7 +98,8 @@ export class CheckoutSessionPayments implements PaymentProvider {
     if (!res.ok) {
       const { code, message } = errorOf(text);
       const retryable = res.status === 429 || res.status >= 500;
-      throw new PaymentProviderError(`payment provider answered ${res.status}${code ? ` ${code}` : ''}: ${message ?? text.slice(0, 200)}`, retryable, res.status, code);
+      const retryAfter = retryable ? parseRetryAfter(res.headers.get('retry-after'), this.clock.now()) : undefined;
+      throw new PaymentProviderError(`payment provider answered ${res.status}${code ? ` ${code}` : ''}: ${message ?? text.slice(0, 200)}`, retryable, res.status, code, retryAfter);
     }
     if (text === '') return {};
     try {

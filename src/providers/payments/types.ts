@@ -91,6 +91,8 @@ export class PaymentProviderError extends Error {
     readonly retryable: boolean,
     readonly status?: number,
     readonly code?: string,
+    /** From the provider's Retry-After (429, 503), when it said. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }
