@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
-import type { SandboxDelivered, SandboxPayments } from '../../providers/payments/sandbox.js';
+import { type SandboxDelivered, SandboxPayments } from '../../providers/payments/sandbox.js';
 import { parseProviderEvent, verifyWebhookSignature } from '../../providers/payments/signature.js';
 
 let t: TestApp;
@@ -44,6 +44,10 @@ describe('payment sandbox', () => {
     expect((await create({ idempotencyKey: key, clientReference: ref })).id).toBe(s.id);
     await expect(create({ idempotencyKey: key, amount: 2000, clientReference: ref })).rejects.toMatchObject({ status: 422, retryable: false });
     expect(await sandbox.getSession(s.id)).toEqual(s);
+    // Kept in the database: another instance (a restarted process) knows the session and the key.
+    const restarted = new SandboxPayments(t.app.ctx.db, t.clock, 'https://api.foodsave.test', sandbox.webhookSecrets);
+    expect(await restarted.getSession(s.id)).toEqual(s);
+    expect((await restarted.createSession({ amount: 1500, currency: 'XOF', clientReference: ref, method: 'wave', successUrl: 'https://x.test/s', errorUrl: 'https://x.test/e', idempotencyKey: key })).id).toBe(s.id);
     // Pages for people, not API operations: the OpenAPI document leaves them out.
     const doc = await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' });
     expect(doc.body).not.toContain('/payments/sandbox');
