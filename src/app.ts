@@ -56,6 +56,10 @@ import { usersRoutes } from './modules/users/users.routes.js';
 import { createUsersService } from './modules/users/users.service.js';
 import { createEmail } from './providers/email/email.js';
 import { createIdentityProvider } from './providers/idp/idp.js';
+import { createPayments } from './providers/payments/payments.js';
+import { SandboxPayments } from './providers/payments/sandbox.js';
+import { paymentsSandboxRoutes } from './modules/payments-sandbox/payments-sandbox.routes.js';
+import { createSandboxDelivery } from './modules/payments-sandbox/sandbox-webhook.js';
 import { createPush } from './providers/push/push.js';
 import { createSms } from './providers/sms/sms.js';
 import { FileLinks, filesRoot, LocalFileStorage } from './providers/storage/storage.js';
@@ -161,6 +165,11 @@ async function registerApiRoutes(app: App, services: Services, ctx: AppContext, 
   await app.register(notificationsRoutes(services.notifications, stream), { prefix: API_PREFIX });
   await app.register(productsRoutes(services.products, services.productsAdmin, services.sessions.authenticate), { prefix: API_PREFIX });
   await app.register(productSearchRoutes(services.productSearch), { prefix: API_PREFIX });
+  if (ctx.payments instanceof SandboxPayments) {
+    // The sandbox's pages exist only with the sandbox; their webhook goes through this very app.
+    ctx.payments.setDelivery(createSandboxDelivery(app, ctx.payments.webhookSecrets[0]!, ctx.clock, ctx.log));
+    await app.register(paymentsSandboxRoutes(ctx.payments), { prefix: API_PREFIX });
+  }
 }
 
 export async function buildApp(opts: BuildOptions): Promise<App> {
@@ -255,6 +264,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     email,
     idp: createIdentityProvider(config, clock),
     push: createPush(config, app.log, clock),
+    payments: createPayments(config, { db: database.db, clock }),
     messages: createMessages(jobs, { sms, email }, sealer),
     jobs,
     events,

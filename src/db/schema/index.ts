@@ -11,3 +11,4 @@ export * from './users.js';
 export * from './products.js';
 export * from './ledger.js';
 export * from './idempotency.js';
+export * from './sandbox-payments.js';
