@@ -60,6 +60,10 @@ import { usersRoutes } from './modules/users/users.routes.js';
 import { createUsersService } from './modules/users/users.service.js';
 import { createEmail } from './providers/email/email.js';
 import { createIdentityProvider } from './providers/idp/idp.js';
+import { createPayments } from './providers/payments/payments.js';
+import { SandboxPayments } from './providers/payments/sandbox.js';
+import { paymentsSandboxRoutes } from './modules/payments-sandbox/payments-sandbox.routes.js';
+import { createSandboxDelivery } from './modules/payments-sandbox/sandbox-webhook.js';
 import { createPush } from './providers/push/push.js';
 import { createSms } from './providers/sms/sms.js';
 import { FileLinks, filesRoot, LocalFileStorage } from './providers/storage/storage.js';
@@ -116,11 +120,10 @@ function buildServices(ctx: AppContext, stream: NotificationStream) {
   subscribeToCatalogEvents(ctx.events, ctx.db, notifications, { product: products.announcementOf, followersOf: products.followersOf });
   const productSearch = createProductSearchService(ctx);
   const ledger = createLedgerService(ctx);
-  // Until the payment adapters bring PUBLIC_BASE_URL, the API's own address.
-  const publicBase = (ctx.config as { PUBLIC_BASE_URL?: string }).PUBLIC_BASE_URL ?? `http://localhost:${ctx.config.PORT}`;
+  const publicBase = ctx.config.PUBLIC_BASE_URL;
   const payments = createPaymentsService(ctx, {
     settings,
-    provider: () => null,
+    provider: () => ctx.payments,
     returnUrls: (id) => ({
       successUrl: `${publicBase}${API_PREFIX}/payments/mobilemoney/success?ref=${id}`,
       errorUrl: `${publicBase}${API_PREFIX}/payments/mobilemoney/error?ref=${id}`,
@@ -178,6 +181,11 @@ async function registerApiRoutes(app: App, services: Services, ctx: AppContext, 
   await app.register(productSearchRoutes(services.productSearch), { prefix: API_PREFIX });
   await app.register(ordersRoutes(services.orders), { prefix: API_PREFIX });
   await app.register(paymentsRoutes(services.orders), { prefix: API_PREFIX });
+  if (ctx.payments instanceof SandboxPayments) {
+    // The sandbox's pages exist only with the sandbox; their webhook goes through this very app.
+    ctx.payments.setDelivery(createSandboxDelivery(app, ctx.payments.webhookSecrets[0]!, ctx.clock, ctx.log));
+    await app.register(paymentsSandboxRoutes(ctx.payments), { prefix: API_PREFIX });
+  }
 }
 
 export async function buildApp(opts: BuildOptions): Promise<App> {
@@ -272,6 +280,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     email,
     idp: createIdentityProvider(config, clock),
     push: createPush(config, app.log, clock),
+    payments: createPayments(config, { db: database.db, clock }),
     messages: createMessages(jobs, { sms, email }, sealer),
     jobs,
     events,

@@ -66,6 +66,16 @@ const ConfigSchema = Type.Object({
   // The service account's key file, as JSON (client_email, private_key).
   FCM_CREDENTIALS: Opt(),
 
+  // Payments: the checkout-session protocol (DESIGN.md section 5); the sandbox runs inside the API.
+  MOBILEMONEY_PROVIDER: Type.Union([Type.Literal('sandbox'), Type.Literal('checkout')], { default: 'sandbox' }),
+  MOBILEMONEY_BASE_URL: Str('https://api.wave.com'),
+  MOBILEMONEY_API_KEY: Opt(),
+  // Comma-separated during a rotation: a webhook signed with any of them is accepted.
+  MOBILEMONEY_WEBHOOK_SECRET: Opt(),
+  // The absolute URL clients reach the API at (payment pages and callback URLs); default http://localhost:<PORT>.
+  PUBLIC_BASE_URL: Opt(),
+  APP_RETURN_URL: Opt(),
+
   IDP_JWKS_URL: Opt(),
   IDP_ISSUER: Opt(),
   IDP_AUDIENCE: Opt(),
@@ -81,6 +91,7 @@ const ConfigSchema = Type.Object({
 export const CONFIG_KEYS = Object.keys(ConfigSchema.properties);
 
 export type Config = Static<typeof ConfigSchema> & {
+  PUBLIC_BASE_URL: string;
   JWT_ACCESS_SECRET: string;
   JWT_REFRESH_SECRET: string;
   OTP_SECRET: string;
@@ -102,6 +113,44 @@ const DEV_SECRETS = {
   JWT_REFRESH_SECRET: 'development-only-refresh-secret-change-me-001',
   OTP_SECRET: 'development-only-otp-secret-change-me-0000001',
 } as const;
+
+/** The sandbox's webhook secret when none is configured (never accepted in production). */
+export const SANDBOX_WEBHOOK_SECRET = 'development-only-mobilemoney-webhook-secret';
+
+const absoluteUrl = (v: string) => {
+  try {
+    return ['http:', 'https:'].includes(new URL(v).protocol);
+  } catch {
+    return false;
+  }
+};
+
+function paymentProblems(cfg: Static<typeof ConfigSchema>, prod: boolean): string[] {
+  const problems: string[] = [];
+  if (prod && cfg.MOBILEMONEY_PROVIDER === 'sandbox') {
+    problems.push('MOBILEMONEY_PROVIDER: "sandbox" takes no real money (anyone can press Pay); use checkout in production');
+  }
+  if (cfg.MOBILEMONEY_PROVIDER === 'checkout') {
+    for (const key of ['MOBILEMONEY_API_KEY', 'MOBILEMONEY_WEBHOOK_SECRET'] as const) {
+      if (!cfg[key]) problems.push(`${key}: required when MOBILEMONEY_PROVIDER=checkout`);
+    }
+  }
+  if (cfg.MOBILEMONEY_WEBHOOK_SECRET !== undefined && webhookSecretList(cfg.MOBILEMONEY_WEBHOOK_SECRET).length === 0) {
+    problems.push('MOBILEMONEY_WEBHOOK_SECRET: no secret in the comma-separated list');
+  }
+  for (const key of ['MOBILEMONEY_BASE_URL', 'PUBLIC_BASE_URL'] as const) {
+    if (cfg[key] !== undefined && !absoluteUrl(cfg[key])) problems.push(`${key}: must be an absolute http(s) URL`);
+  }
+  if (prod && !cfg.PUBLIC_BASE_URL) problems.push('PUBLIC_BASE_URL: required in production (callback URLs given to the payment provider)');
+  return problems;
+}
+
+const webhookSecretList = (value: string) => value.split(',').map((s) => s.trim()).filter(Boolean);
+
+/** The secrets a payment webhook may be signed with: the configured list, or the sandbox's default. */
+export function webhookSecrets(config: Pick<Config, 'MOBILEMONEY_WEBHOOK_SECRET'>): string[] {
+  return config.MOBILEMONEY_WEBHOOK_SECRET ? webhookSecretList(config.MOBILEMONEY_WEBHOOK_SECRET) : [SANDBOX_WEBHOOK_SECRET];
+}
 
 const BOOLEAN_KEYS = new Set(['TRUST_PROXY']);
 
@@ -157,6 +206,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       problems.push('FCM_CREDENTIALS: must be a service-account key (JSON with client_email and private_key)');
     }
   }
+  problems.push(...paymentProblems(cfg, prod));
   if (cfg.EMAIL_PROVIDER === 'smtp' && !cfg.SMTP_URL) problems.push('SMTP_URL: required when EMAIL_PROVIDER=smtp');
   const idp = [cfg.IDP_JWKS_URL, cfg.IDP_ISSUER, cfg.IDP_AUDIENCE];
   if (idp.some(Boolean) && !idp.every(Boolean)) {
@@ -168,6 +218,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   return {
     ...cfg,
+    PUBLIC_BASE_URL: (cfg.PUBLIC_BASE_URL ?? `http://localhost:${cfg.PORT}`).replace(/\/+$/, ''),
     JWT_ACCESS_SECRET: cfg.JWT_ACCESS_SECRET ?? DEV_SECRETS.JWT_ACCESS_SECRET,
     JWT_REFRESH_SECRET: cfg.JWT_REFRESH_SECRET ?? DEV_SECRETS.JWT_REFRESH_SECRET,
     OTP_SECRET: cfg.OTP_SECRET ?? DEV_SECRETS.OTP_SECRET,

@@ -7,6 +7,7 @@ import type { Messages } from './jobs/messages.js';
 import type { Jobs } from './jobs/queue.js';
 import type { EmailSender } from './providers/email/email.js';
 import type { IdentityProvider } from './providers/idp/idp.js';
+import type { PaymentProvider } from './providers/payments/types.js';
 import type { PushSender } from './providers/push/push.js';
 import type { SmsSender } from './providers/sms/sms.js';
 import type { FileLinks, FileStorage } from './providers/storage/storage.js';
@@ -26,6 +27,8 @@ export interface AppContext {
   email: EmailSender;
   idp: IdentityProvider | null;
   push: PushSender;
+  /** Mobile-money checkout sessions, refunds and payouts; `payments.webhookSecrets` check the webhook's signature. */
+  payments: PaymentProvider;
   /** SMS and email, enqueued as jobs in the caller's transaction (never sent from inside it). */
   messages: Messages;
   /** Durable jobs (pg-boss): enqueue with `{ tx }` inside a transaction so the job commits with it. */

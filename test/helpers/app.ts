@@ -6,6 +6,7 @@ import { loadConfig } from '../../src/config.js';
 import type { App } from '../../src/http/types.js';
 import { AdjustableClock } from '../../src/shared/clock.js';
 import { FakeIdp, IDP_AUDIENCE, IDP_ISSUER } from '../fakes/jwks.js';
+import { FakeMobileMoney } from '../fakes/mobilemoney.js';
 import { FakeSmtp } from '../fakes/smtp.js';
 import { FakeTwilio } from '../fakes/twilio.js';
 
@@ -18,6 +19,8 @@ export interface TestApp {
   sms: FakeTwilio;
   mail: FakeSmtp;
   idp: FakeIdp;
+  /** The payment provider the app talks to (unless the test chose MOBILEMONEY_PROVIDER=sandbox). */
+  mobilemoney: FakeMobileMoney;
   close(): Promise<void>;
 }
 
@@ -41,7 +44,8 @@ export async function buildTestApp(
   const sms = new FakeTwilio();
   const mail = new FakeSmtp();
   const idp = new FakeIdp();
-  const [smsUrl, smtpUrl, jwksUrl] = await Promise.all([sms.start(), mail.start(), idp.start()]);
+  const mobilemoney = new FakeMobileMoney();
+  const [smsUrl, smtpUrl, jwksUrl, mobilemoneyUrl] = await Promise.all([sms.start(), mail.start(), idp.start(), mobilemoney.start()]);
   const clock = new AdjustableClock();
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -61,6 +65,11 @@ export async function buildTestApp(
     IDP_JWKS_URL: jwksUrl,
     IDP_ISSUER,
     IDP_AUDIENCE,
+    MOBILEMONEY_PROVIDER: 'checkout',
+    MOBILEMONEY_BASE_URL: mobilemoneyUrl,
+    MOBILEMONEY_API_KEY: mobilemoney.apiKey,
+    MOBILEMONEY_WEBHOOK_SECRET: mobilemoney.webhookSecret,
+    PUBLIC_BASE_URL: 'http://api.test',
     // Test files share one PostgreSQL database: each app gets a job queue of its own, so one app's
     // workers never take another's jobs (and send its SMS to the wrong fake gateway).
     ...(process.env.DATABASE_URL && { JOBS_SCHEMA: `pgboss_${randomBytes(6).toString('hex')}` }),
@@ -79,9 +88,10 @@ export async function buildTestApp(
     sms,
     mail,
     idp,
+    mobilemoney,
     async close() {
       await app.close();
-      await Promise.all([sms.close(), mail.close(), idp.close()]);
+      await Promise.all([sms.close(), mail.close(), idp.close(), mobilemoney.close()]);
     },
   };
 }

@@ -11,5 +11,6 @@ export * from './users.js';
 export * from './products.js';
 export * from './ledger.js';
 export * from './idempotency.js';
+export * from './sandbox-payments.js';
 export * from './orders.js';
 export * from './payments.js';

@@ -52,6 +52,10 @@ describe('payment deadline', () => {
     expect(await productState(t, p)).toEqual({ quantity: 9, reserved: 1, sold: 0 });
     const inbox = await call(t.app, 'GET', '/notifications', { token });
     expect(inbox.body.data.map((n: { type: string }) => n.type)).toContain('order_payment_expired');
+    // The provider's session is expired, once, so the client can no longer pay it.
+    const session = [...t.mobilemoney.sessions.values()].find((x) => x.client_reference === unpaid.payment.transactionId)!;
+    expect(t.mobilemoney.requests.filter((r) => r.path === `/v1/checkout/sessions/${session.id}/expire`)).toHaveLength(1);
+    expect(session.checkout_status).toBe('expired');
     // Running the job again changes nothing.
     await t.app.jobs.drain();
     expect(await productState(t, p)).toEqual({ quantity: 9, reserved: 1, sold: 0 });

@@ -60,7 +60,19 @@ describe('POST /orders', () => {
     expect(Date.parse(o.pickup.endsAt)).toBeGreaterThan(t.clock.now().getTime());
     expect(Date.parse(o.paymentDeadline) - Date.parse(o.createdAt)).toBe(15 * 60_000);
     expect(o.payment.expiresAt).toBe(o.paymentDeadline);
-    expect(typeof o.message).toBe('string');
+    expect(o.message).toContain('redirectUrl');
+    // The checkout session was opened at the provider after the commit, keyed by the payment id.
+    const created = t.mobilemoney.requests.filter((r) => r.method === 'POST' && r.path === '/v1/checkout/sessions' && r.idempotencyKey === o.payment.transactionId);
+    expect(created).toHaveLength(1);
+    expect(created[0]!.body).toMatchObject({
+      amount: '1800',
+      currency: 'XOF',
+      client_reference: o.payment.transactionId,
+      success_url: `http://api.test/api/v1/payments/mobilemoney/success?ref=${o.payment.transactionId}`,
+      error_url: `http://api.test/api/v1/payments/mobilemoney/error?ref=${o.payment.transactionId}`,
+      restrict_payer_mobile: '+221771234567',
+    });
+    expect(o.payment.redirectUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/c\//);
     expect(await productState(t, a!.id)).toEqual({ quantity: 8, reserved: 2, sold: 0 });
     expect(await productState(t, b!.id)).toEqual({ quantity: 9, reserved: 1, sold: 0 });
   });
@@ -158,6 +170,24 @@ describe('POST /orders', () => {
     const res = await placeOrder(t, c.token, [{ productId: s.products[0]!.id }, { productId: late.id }]);
     expect(res.status).toBe(409);
     expect(res.body.error.code).toBe('PICKUP_WINDOWS_DO_NOT_OVERLAP');
+  });
+
+  it('still creates the order when the provider is down; the job opens the session later', async () => {
+    const shop = await shopWithProducts(t, adminToken, 1);
+    const c = await newClient(t);
+    t.mobilemoney.failNext(1, { status: 503, body: { code: 'service-unavailable', message: 'Down for maintenance' } });
+    const res = await placeOrder(t, c.token, [{ productId: shop.products[0]!.id }]);
+    expect(res.status).toBe(201);
+    expect(res.body.data.payment).toMatchObject({ status: 'PENDING', redirectUrl: null });
+    expect(res.body.data.message).toContain('being prepared');
+    t.clock.advance(31_000);
+    await t.app.jobs.drain();
+    const later = await call(t.app, 'GET', `/orders/${res.body.data.id}`, { token: c.token });
+    expect(later.body.data.payment.redirectUrl).toMatch(/\/c\//);
+    const sessionCalls = t.mobilemoney.requests.filter((r) => r.path === '/v1/checkout/sessions' && r.idempotencyKey === res.body.data.payment.transactionId);
+    expect(sessionCalls.length).toBeGreaterThanOrEqual(2);
+    // One session only, whatever the number of calls: the payment id is the idempotency key.
+    expect([...t.mobilemoney.sessions.values()].filter((x) => x.client_reference === res.body.data.payment.transactionId)).toHaveLength(1);
   });
 
   it('replays the answer for a repeated Idempotency-Key: one order, one reservation', async () => {
@@ -313,6 +343,10 @@ describe('POST /orders/:id/cancel', () => {
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ status: 'CANCELLED', cancelReason: "J'ai changé d'avis", payment: { status: 'CANCELLED', redirectUrl: null } });
     expect(await productState(t, p)).toEqual({ quantity: 10, reserved: 0, sold: 0 });
+    await t.app.jobs.drain();
+    const session = [...t.mobilemoney.sessions.values()].find((x) => x.client_reference === o.payment.transactionId)!;
+    expect(t.mobilemoney.requests.filter((r) => r.path === `/v1/checkout/sessions/${session.id}/expire`)).toHaveLength(1);
+    expect(session.checkout_status).toBe('expired');
     const again = await call(t.app, 'POST', `/orders/${o.id}/cancel`, { token: c.token });
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe('ORDER_NOT_PENDING');

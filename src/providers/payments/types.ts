@@ -69,6 +69,8 @@ export interface CreatePayoutInput {
 
 export interface PaymentProvider {
   readonly name: 'sandbox' | 'checkout';
+  /** Secrets a webhook signature may be made with (several during a rotation); the webhook route checks against them. */
+  readonly webhookSecrets: string[];
   createSession(input: CreateSessionInput): Promise<CheckoutSession>;
   getSession(sessionId: string): Promise<CheckoutSession>;
   /** Closes an unpaid session; expiring one already expired or complete is not an error. */
@@ -89,6 +91,8 @@ export class PaymentProviderError extends Error {
     readonly retryable: boolean,
     readonly status?: number,
     readonly code?: string,
+    /** From the provider's Retry-After (429, 503), when it said. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }
