@@ -190,6 +190,19 @@ describe('POST /orders', () => {
     expect([...t.mobilemoney.sessions.values()].filter((x) => x.client_reference === res.body.data.payment.transactionId)).toHaveLength(1);
   });
 
+  it('does not hold the client behind a provider that does not answer', async () => {
+    const shop = await shopWithProducts(t, adminToken, 1);
+    const c = await newClient(t);
+    t.mobilemoney.hangNext(1);
+    const res = await placeOrder(t, c.token, [{ productId: shop.products[0]!.id }]);
+    expect(res.status).toBe(201);
+    expect(res.body.data.payment).toMatchObject({ status: 'PENDING', redirectUrl: null });
+    t.clock.advance(31_000);
+    await t.app.jobs.drain();
+    const later = await call(t.app, 'GET', `/orders/${res.body.data.id}`, { token: c.token });
+    expect(later.body.data.payment.redirectUrl).toMatch(/\/c\//);
+  });
+
   it('replays the answer for a repeated Idempotency-Key: one order, one reservation', async () => {
     const shop = await shopWithProducts(t, adminToken, 1);
     const c = await newClient(t);
