@@ -9,8 +9,7 @@ import { storeMembers } from '../../db/schema/staff.js';
 import { stores } from '../../db/schema/stores.js';
 import { uuidv7 } from '../../shared/ids.js';
 import { commissionOf } from '../../shared/money.js';
-import { publishProduct } from '../products/products.test-support.js';
-import { admin, markOrderPaidForTest, newClient, orderOk, placeOrder, productState, setStatus, shopWithProducts } from './orders.test-support.js';
+import { admin, markOrderPaidForTest, publish, newClient, orderOk, placeOrder, productState, setStatus, shopWithProducts } from './orders.test-support.js';
 
 let t: TestApp;
 let adminToken: string;
@@ -106,9 +105,11 @@ describe('POST /orders', () => {
   });
 
   it('refuses a method switched off in the settings, and an order under the minimum amount', async () => {
-    const shop = await shopWithProducts(t, adminToken, 1);
+    // Settings are shared by the test files on PostgreSQL: a minimum under every other file's orders
+    // (600 and more), a method no other file pays with.
+    const shop = await shopWithProducts(t, adminToken, 1, { originalPrice: 500, discountedPrice: 250 });
     const c = await newClient(t);
-    expect((await settings({ mobilemoney: { orangeMoney: { enabled: false } }, business: { minimumOrderAmount: 1000 } })).status).toBe(200);
+    expect((await settings({ mobilemoney: { orangeMoney: { enabled: false } }, business: { minimumOrderAmount: 500 } })).status).toBe(200);
     try {
       const off = await placeOrder(t, c.token, [{ productId: shop.products[0]!.id, quantity: 2 }], { paymentMethod: 'orangeMoney' });
       expect(off.status).toBe(400);
@@ -165,7 +166,7 @@ describe('POST /orders', () => {
 
   it('refuses products whose pickup windows do not overlap', async () => {
     const s = await shopWithProducts(t, adminToken, 1);
-    const late = await publishProduct(t, s, adminToken, { pickupStart: '20:00', pickupEnd: '22:00' });
+    const late = await publish(t, s, adminToken, { pickupStart: '20:00', pickupEnd: '22:00' });
     const c = await newClient(t);
     const res = await placeOrder(t, c.token, [{ productId: s.products[0]!.id }, { productId: late.id }]);
     expect(res.status).toBe(409);
@@ -415,7 +416,7 @@ describe('reading orders', () => {
   it('lists the client\'s orders newest first and the seller\'s with filters', async () => {
     const shop = await shopWithProducts(t, adminToken, 1);
     const second = await createStore(t.app, shop);
-    const elsewhere = await publishProduct(t, { token: shop.token, store: second }, adminToken);
+    const elsewhere = await publish(t, { token: shop.token, store: second }, adminToken);
     const c = await newClient(t);
     const first = await orderOk(t, c.token, [{ productId: shop.products[0]!.id }]);
     t.clock.advance(1000);
