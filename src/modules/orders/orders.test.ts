@@ -500,6 +500,8 @@ describe('statistics', () => {
     expect(monthly.body.data.ordersPerPeriod).toHaveLength(12);
     expect(monthly.body.data.ordersPerPeriod.at(-1).periodStart).toBe(`${t.clock.now().toISOString().slice(0, 7)}-01`);
     expect((await call(t.app, 'GET', '/orders/supplier-statistics', { token: shop.token, query: { period: 'year' } })).status).toBe(400);
+    const store = await call(t.app, 'GET', `/supplier/stores/${shop.store.id}/statistics`, { token: shop.token });
+    expect(store.body.data.orders).toEqual({ open: 1, completed: 2, cancelled: 1, unitsSold: 6, revenueGross: 3600 });
     const nobody = await createSignedIn(t.app, { role: 'SUPPLIER_FOOD' });
     expect((await call(t.app, 'GET', '/orders/supplier-statistics', { token: nobody.token })).status).toBe(404);
   });
