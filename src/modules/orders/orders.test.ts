@@ -319,6 +319,13 @@ describe('PATCH /orders/:id/status', () => {
     const res = await setStatus(t, staff.token, o.id, { status: 'CONFIRMED' });
     expect(res.status).toBe(200);
     expect(res.body.data.history.at(-1)).toMatchObject({ toStatus: 'CONFIRMED', byRole: 'STAFF', byUserId: staff.user.id });
+    // A member with a client account reads the order (not its pickup code); the seller routes need a supplier account.
+    const clerk = await newClient(t);
+    await t.app.ctx.db.insert(storeMembers).values({ id: uuidv7(), storeId: shop.store.id, userId: clerk.user.id, role: 'STAFF', createdAt: at, updatedAt: at });
+    const read = await call(t.app, 'GET', `/orders/${o.id}`, { token: clerk.token });
+    expect(read.status).toBe(200);
+    expect(read.body.data.pickup.code).toBeNull();
+    expect((await setStatus(t, clerk.token, o.id, { status: 'PREPARING' })).status).toBe(403);
     const list = await call(t.app, 'GET', '/orders/supplier-orders', { token: staff.token });
     expect(list.body.data.map((x: { id: string }) => x.id)).toEqual([o.id]);
     expect((await call(t.app, 'GET', '/orders/supplier-orders', { token: other.token })).body.meta.total).toBe(0);
