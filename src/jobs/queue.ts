@@ -136,6 +136,8 @@ export class JobQueue implements Jobs {
     if (opts.startAfterSeconds) options.startAfter = opts.startAfterSeconds;
     if (opts.tx) options.db = txBossDb(opts.tx);
     const id = await this.s.boss.send(name, data, options);
+    // A job for later has nothing for the workers now: waking them would only cost a fetch.
+    if (opts.startAfterSeconds) return id;
     if (opts.tx) afterCommit(opts.tx, () => this.wake(name));
     else this.wake(name);
     return id;

@@ -182,11 +182,6 @@ export function createOrdersService(ctx: AppContext, deps: OrdersDeps) {
         const supplier = await deps.suppliers.findProfile(rows[0]!.product.supplierId, tx);
         if (!supplier) throw new AppError(409, 'PRODUCT_UNAVAILABLE', 'These products cannot be ordered');
 
-        const short = new Set(await deps.products.reserveStock(tx, body.items));
-        if (short.size) {
-          const missing = rows.filter((r) => short.has(r.product.id));
-          throw new AppError(409, 'INSUFFICIENT_STOCK', `Not enough stock of ${missing.map((r) => r.product.name).join(', ')}`, missing.map((r) => ({ field: r.field, message: `${r.product.name}: not enough stock for ${r.item.quantity}` })));
-        }
         const t = now();
         const deadline = new Date(t.getTime() + business.paymentTimeoutMinutes * 60_000);
         const pickup = pickupInstants(window, store.timezone, t);
@@ -218,6 +213,14 @@ export function createOrdersService(ctx: AppContext, deps: OrdersDeps) {
         const payment = await deps.payments.start(tx, { orderId: order.id, method: body.paymentMethod, amount: itemsTotal, currency: business.currency, payerPhone, expiresAt: deadline });
         await ctx.jobs.send(PAYMENT_TIMEOUT_JOB, { orderId: order.id }, { tx, startAfterSeconds: business.paymentTimeoutMinutes * 60 });
         await ctx.events.publish(tx, 'orders.created', { orderId: order.id, clientId: user.id, supplierId: supplier.id, storeId: store.id, amount: itemsTotal });
+        // Stock is taken last: its guarded UPDATE locks the product rows until commit, so the orders
+        // of one popular product wait for each other during one statement, not the whole creation.
+        // Short of stock, everything written above rolls back with the refusal.
+        const short = new Set(await deps.products.reserveStock(tx, body.items));
+        if (short.size) {
+          const missing = rows.filter((r) => short.has(r.product.id));
+          throw new AppError(409, 'INSUFFICIENT_STOCK', `Not enough stock of ${missing.map((r) => r.product.name).join(', ')}`, missing.map((r) => ({ field: r.field, message: `${r.product.name}: not enough stock for ${r.item.quantity}` })));
+        }
         return { order: { ...order, items, storeName: store.name }, payment };
       });
       // After commit: the provider is called outside the transaction; on failure the job opens the session.

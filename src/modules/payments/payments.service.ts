@@ -53,8 +53,9 @@ export function createPaymentsService(ctx: AppContext, deps: PaymentsDeps) {
   const now = () => ctx.clock.now();
 
   /** Calls the provider for a PENDING payment without a session; answers the row with its session. */
-  async function open(paymentId: string): Promise<PaymentRecord | undefined> {
-    const p = await repo.findPayment(ctx.db, paymentId);
+  async function open(paymentId: string, known?: PaymentRecord): Promise<PaymentRecord | undefined> {
+    // The row just committed needs no second read; if it changed meanwhile, setSession finds out.
+    const p = known ?? (await repo.findPayment(ctx.db, paymentId));
     if (!p || p.status !== 'PENDING' || p.providerSessionId) return p;
     const provider = deps.provider();
     if (!provider) throw new PaymentProviderError('no payment provider is configured', true);
@@ -138,7 +139,7 @@ export function createPaymentsService(ctx: AppContext, deps: PaymentsDeps) {
      * the provider could not be reached (the job tries again).
      */
     async openAfterCommit(payment: PaymentRecord): Promise<PaymentRecord> {
-      const attempt = open(payment.id).then(
+      const attempt = open(payment.id, payment).then(
         (row) => row ?? payment,
         (err: unknown) => {
           ctx.log.warn({ err, paymentId: payment.id }, 'payment session not opened; the job will retry');
