@@ -2,6 +2,7 @@
 // and writes requests/s and p99 latency of each scenario to docs/benchmarks.md.
 import autocannon from 'autocannon';
 import { execFileSync, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +11,10 @@ import scratchDatabase from '../test/global-setup.js';
 import { pickWords } from './seed.js';
 
 const duration = Number(process.env.BENCH_DURATION ?? 10);
+// BENCH_ONLY=orders,reserve runs only the scenarios whose name contains one of the words (case
+// ignored), prints them and leaves docs/benchmarks.md as it is: for trying one change.
+const only = process.env.BENCH_ONLY?.split(',').map((w) => w.trim().toLowerCase()).filter(Boolean);
+const selected = (name: string) => !only || only.some((w) => name.toLowerCase().includes(w));
 // Other work on the machine moves every figure: recorded beside them.
 const loadAtStart = loadavg()[0]!;
 const port = process.env.BENCH_PORT ?? '3900';
@@ -27,7 +32,7 @@ const server = spawn(process.execPath, ['--expose-gc', '--max-semi-space-size=4'
   env,
   stdio: ['ignore', 'pipe', 'inherit'],
 });
-const info = await new Promise<Record<string, string> & { productIds: string[] }>((resolve, reject) => {
+const info = await new Promise<Record<string, string> & { productIds: string[]; productId: string; listToken: string }>((resolve, reject) => {
   server.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
   createInterface({ input: server.stdout! }).on('line', (line) => {
     if (line.startsWith('{"ready"')) resolve(JSON.parse(line));
@@ -77,48 +82,77 @@ const UNCACHED = {
 } as const;
 const varied = (path: () => string, connections: number) => ({ path: path(), connections, requests: [{ setupRequest: (req: object) => ({ ...req, path: path() }) }] });
 
+const ORDERS = {
+  reference: 'bare route, guarded stock UPDATE + INSERT, one transaction',
+  keyed: 'POST /orders, 1 unit, a new Idempotency-Key each',
+  unkeyed: 'POST /orders, 1 unit, no Idempotency-Key',
+  mine: 'GET /orders/my-orders (client with 200 orders)',
+} as const;
+const orderBody = JSON.stringify({ items: [{ productId: info.productId, quantity: 1 }], paymentMethod: 'wave' });
+const asClient = { authorization: `Bearer ${info.accessToken}`, 'content-type': 'application/json' };
+
 const rows: Row[] = [];
 let rss = { rss: 0 };
 let settled = { rss: 0 };
 try {
+  const scenario = async (name: string, opts: Parameters<typeof load>[1]) => {
+    if (selected(name)) rows.push(await load(name, opts));
+  };
   await load('warm-up', { path: `/api/v1/auth/me`, headers: { authorization: `Bearer ${info.accessToken}` }, duration: 3 });
-  rows.push(await load('bare route, constant', { path: '/bench/constant' }));
-  rows.push(await load('bare route, one primary-key SELECT', { path: `/bench/select/${info.userId}` }));
-  rows.push(await load('GET /auth/me', { path: '/api/v1/auth/me', headers: { authorization: `Bearer ${info.accessToken}` } }));
-  rows.push(await load('GET /notifications (page of 20)', { path: '/api/v1/notifications', headers: { authorization: `Bearer ${info.accessToken}` } }));
-  rows.push(await load('GET /notifications/unread-count', { path: '/api/v1/notifications/unread-count', headers: { authorization: `Bearer ${info.accessToken}` } }));
-  rows.push(await load('GET /stores/nearby (10,000 stores)', { path: '/api/v1/stores/nearby?latitude=14.7167&longitude=-17.4677&radiusKm=5' }));
-  rows.push(await load('GET /suppliers/search (1,000 suppliers)', { path: '/api/v1/suppliers/search?q=boulangerie&city=Dakar' }));
-  rows.push(
-    await load('POST /auth/login', {
+  await scenario('bare route, constant', { path: '/bench/constant' });
+  await scenario('bare route, one primary-key SELECT', { path: `/bench/select/${info.userId}` });
+  await scenario('GET /auth/me', { path: '/api/v1/auth/me', headers: { authorization: `Bearer ${info.accessToken}` } });
+  await scenario('GET /notifications (page of 20)', { path: '/api/v1/notifications', headers: { authorization: `Bearer ${info.accessToken}` } });
+  await scenario('GET /notifications/unread-count', { path: '/api/v1/notifications/unread-count', headers: { authorization: `Bearer ${info.accessToken}` } });
+  await scenario('GET /stores/nearby (10,000 stores)', { path: '/api/v1/stores/nearby?latitude=14.7167&longitude=-17.4677&radiusKm=5' });
+  await scenario('GET /suppliers/search (1,000 suppliers)', { path: '/api/v1/suppliers/search?q=boulangerie&city=Dakar' });
+  await scenario('POST /auth/login', {
       path: '/api/v1/auth/login',
       method: 'POST',
       connections: 8,
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ phoneNumber: info.phoneNumber, password: info.password }),
-    }),
-  );
+  });
   // The same reads when every request asks something new, so (almost) none is answered from the
   // cache. They are bound by the database: more connections than cores would only queue.
-  rows.push(await load(UNCACHED.storesNearby, varied(() => `/api/v1/stores/nearby?${dakarPoint()}&radiusKm=5`, 8)));
-  rows.push(await load(UNCACHED.suppliersNearby, varied(() => `/api/v1/suppliers/nearby?${dakarPoint()}&radiusKm=5`, 8)));
-  rows.push(await load(UNCACHED.storesWords, varied(() => `/api/v1/stores?${catalogWords()}`, 8)));
-  rows.push(await load(UNCACHED.suppliersWords, varied(() => `/api/v1/suppliers/search?${catalogWords()}`, 8)));
-  rows.push(await load(UNCACHED.productsNearby, varied(() => `/api/v1/products/search?${dakarPoint()}&radiusKm=5`, 8)));
-  rows.push(await load(UNCACHED.productsWords, varied(() => `/api/v1/products/search?${catalogWords()}`, 8)));
-  rows.push(await load(UNCACHED.expiringNearby, varied(() => `/api/v1/products/expiring-soon?${dakarPoint()}&radiusKm=5`, 8)));
-  rows.push(await load(UNCACHED.trendingNearby, varied(() => `/api/v1/products/trending?${dakarPoint()}&radiusKm=5`, 8)));
-  rows.push(await load(UNCACHED.productPage, varied(() => `/api/v1/products/${any(info.productIds)}`, 8)));
+  await scenario(UNCACHED.storesNearby, varied(() => `/api/v1/stores/nearby?${dakarPoint()}&radiusKm=5`, 8));
+  await scenario(UNCACHED.suppliersNearby, varied(() => `/api/v1/suppliers/nearby?${dakarPoint()}&radiusKm=5`, 8));
+  await scenario(UNCACHED.storesWords, varied(() => `/api/v1/stores?${catalogWords()}`, 8));
+  await scenario(UNCACHED.suppliersWords, varied(() => `/api/v1/suppliers/search?${catalogWords()}`, 8));
+  await scenario(UNCACHED.productsNearby, varied(() => `/api/v1/products/search?${dakarPoint()}&radiusKm=5`, 8));
+  await scenario(UNCACHED.productsWords, varied(() => `/api/v1/products/search?${catalogWords()}`, 8));
+  await scenario(UNCACHED.expiringNearby, varied(() => `/api/v1/products/expiring-soon?${dakarPoint()}&radiusKm=5`, 8));
+  await scenario(UNCACHED.trendingNearby, varied(() => `/api/v1/products/trending?${dakarPoint()}&radiusKm=5`, 8));
+  await scenario(UNCACHED.productPage, varied(() => `/api/v1/products/${any(info.productIds)}`, 8));
+  // Writes on one product (a popular basket): every transaction waits for the row lock of the one
+  // before, so both are measured with the connections the database-bound reads get.
+  await scenario(ORDERS.reference, { path: `/bench/reserve/${info.productId}`, method: 'POST', connections: 8 });
+  await scenario(ORDERS.keyed, {
+    path: '/api/v1/orders',
+    method: 'POST',
+    connections: 8,
+    headers: asClient,
+    body: orderBody,
+    requests: [{ setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'idempotency-key': randomUUID() } }) }],
+  });
+  await scenario(ORDERS.unkeyed, { path: '/api/v1/orders', method: 'POST', connections: 8, headers: asClient, body: orderBody });
+  await scenario(ORDERS.mine, { path: '/api/v1/orders/my-orders', headers: { authorization: `Bearer ${info.listToken}` } });
 } finally {
   // Resident memory right after the load (after a full collection, so garbage not yet collected
   // does not count), and again once the process has been idle for 15 s.
-  rss = (await (await fetch(`${base}/bench/rss`)).json()) as { rss: number };
-  await new Promise((r) => setTimeout(r, 15_000));
-  settled = (await (await fetch(`${base}/bench/rss`)).json()) as { rss: number };
+  if (!only) {
+    rss = (await (await fetch(`${base}/bench/rss`)).json()) as { rss: number };
+    await new Promise((r) => setTimeout(r, 15_000));
+    settled = (await (await fetch(`${base}/bench/rss`)).json()) as { rss: number };
+  }
   server.kill('SIGTERM');
   await new Promise((r) => server.once('exit', r));
   await dropDatabase?.();
   rmSync(dataDir, { recursive: true, force: true });
+}
+if (only) {
+  process.stdout.write('\nselected scenarios only (BENCH_ONLY): docs/benchmarks.md left as it is\n');
+  process.exit(0);
 }
 
 const argon = JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', 'bench/argon2.ts', String(duration), '4']).toString()) as {

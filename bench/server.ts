@@ -7,6 +7,7 @@ import { notifications } from '../src/db/schema/notifications.js';
 import { users } from '../src/db/schema/users.js';
 import { uuidv7 } from '../src/shared/ids.js';
 import { hashPassword } from '../src/shared/passwords.js';
+import { prepareOrders } from './orders-setup.js';
 
 const config = loadConfig({
   ...process.env,
@@ -27,6 +28,17 @@ const selectUser = db.select({ id: users.id, role: users.role }).from(users).whe
 app.get('/bench/select/:id', async (req) => {
   const [row] = await selectUser.execute({ id: (req.params as { id: string }).id });
   return { success: true, data: row };
+});
+// What POST /orders cannot do without, on the same pool: take one unit of the product with the same
+// guarded UPDATE and insert one row, in one transaction.
+app.post('/bench/reserve/:id', async (req, reply) => {
+  const productId = (req.params as { id: string }).id;
+  await db.transaction(async (tx) => {
+    const done = await tx.execute(sql`update products set quantity = quantity - 1, reserved_quantity = reserved_quantity + 1 where id = ${productId} and quantity >= 1 returning id`);
+    if (!(done as unknown as { rows: unknown[] }).rows.length) throw new Error('out of stock');
+    await tx.execute(sql`insert into bench_reservations (id, product_id, quantity, created_at) values (${uuidv7()}, ${productId}, 1, now())`);
+  });
+  return reply.code(201).send({ success: true, data: { ok: true } });
 });
 app.get('/bench/rss', async () => {
   (globalThis as { gc?: () => void }).gc?.();
@@ -60,6 +72,7 @@ await db.insert(notifications).values(
 );
 // Product ids for the product page scenario, drawn from the whole catalogue.
 const productIds = ((await db.execute(sql`select id from products tablesample bernoulli (1) limit 500`)) as unknown as { rows: { id: string }[] }).rows.map((r) => r.id);
+const orderBench = await prepareOrders(app);
 await app.listen({ host: '127.0.0.1', port: config.PORT });
-process.stdout.write(`${JSON.stringify({ ready: true, userId: user.id, phoneNumber: user.phoneNumber, password, accessToken, database: app.database.kind, productIds })}\n`);
+process.stdout.write(`${JSON.stringify({ ready: true, userId: user.id, phoneNumber: user.phoneNumber, password, accessToken, database: app.database.kind, productIds, ...orderBench })}\n`);
 process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));
