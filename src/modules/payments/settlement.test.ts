@@ -289,6 +289,6 @@ describe('return pages', () => {
     expect((await page('success', { ref: '0190aaaa-0000-7000-8000-000000000000' })).status).toBe(404);
     const bad = await page('success', { ref: 'x' });
     expect(bad.status).toBe(400);
-    expect(bad.body.error.details[0].field).toContain('ref');
+    expect(bad.body.error.details[0].field).toBe('query.ref');
   });
 });
