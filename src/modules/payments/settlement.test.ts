@@ -6,6 +6,7 @@ import { assertMoneyInvariants } from '../../../test/helpers/money-invariants.js
 import { rows } from '../../db/client.js';
 import { escrow as escrowAccount, refundsPending } from '../ledger/accounts.js';
 import { admin, newClient, orderOk, shopWithProducts } from '../orders/orders.test-support.js';
+import { payThroughWebhook } from './payments.test-support.js';
 import { RECONCILE_JOB } from './settlement.service.js';
 
 let t: TestApp;
@@ -182,8 +183,8 @@ describe('refunds', () => {
   });
 
   it('marks a refund the provider refuses for good, for administrators to settle', async () => {
-    const { c, order, session } = await openOrder();
-    await deliver(completed(session.id));
+    const { c, order } = await openOrder();
+    expect((await payThroughWebhook(t, order.id)).outcome).toBe('applied');
     t.mobilemoney.failNext(1, { status: 400, body: { code: 'checkout-refund-failed', message: 'too late to refund' } });
     await call(t.app, 'POST', `/orders/${order.id}/cancel`, { token: c.token, body: {} });
     await t.app.jobs.drain();
