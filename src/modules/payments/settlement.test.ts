@@ -197,6 +197,50 @@ describe('refunds', () => {
   });
 });
 
+describe('cancellation racing the payment', () => {
+  it('refunds the money once whichever commits first, with no deadlock', async () => {
+    for (let i = 0; i < 3; i++) {
+      const { c, order, session } = await openOrder();
+      const [cancelled, paid] = await Promise.all([
+        call(t.app, 'POST', `/orders/${order.id}/cancel`, { token: c.token, body: {} }),
+        deliver(completed(session.id)),
+      ]);
+      expect(cancelled.status).toBe(200);
+      expect(paid.status).toBe(200);
+      await t.app.jobs.drain();
+      expect(refundCalls(session.id)).toHaveLength(1);
+      expect(await payment(order.payment.transactionId)).toMatchObject({ status: 'REFUNDED' });
+      expect(await balance(escrowAccount(order.id))).toBe(0);
+      expect(await orderOf(c.token, order.id)).toMatchObject({ status: 'CANCELLED', paymentStatus: 'REFUNDED' });
+    }
+  });
+});
+
+describe('escrow refunds', () => {
+  it('refunds a disputed escrow as resolved for the client, and refuses one already released', async () => {
+    const { order } = await openOrder();
+    await payThroughWebhook(t, order.id);
+    const { escrow } = t.app.services;
+    const system = { userId: null, role: 'SYSTEM' as const };
+    await db().execute(sql`update escrows set state = 'DISPUTED', dispute_reason = 'missing item', dispute_opened_at = now() where order_id = ${order.id}`);
+    const resolved = await db().transaction((tx) => t.app.services.settlement.refund(tx, { orderId: order.id, reason: 'dispute lost by the supplier', actor: system }));
+    expect(resolved).toMatchObject({ state: 'RESOLVED_CLIENT', refundReason: 'dispute lost by the supplier' });
+    expect(resolved.disputeResolvedAt).not.toBeNull();
+    // Again: already refunded, nothing moves.
+    await db().transaction((tx) => escrow.refund(tx, order.id, 'again', system));
+    await t.app.jobs.drain();
+    expect(await payment(order.payment.transactionId)).toMatchObject({ status: 'REFUNDED' });
+    expect(await balance(escrowAccount(order.id))).toBe(0);
+
+    const other = await openOrder();
+    await payThroughWebhook(t, other.order.id);
+    await db().execute(sql`update escrows set state = 'RELEASED' where order_id = ${other.order.id}`);
+    await expect(db().transaction((tx) => escrow.refund(tx, other.order.id, 'too late', system))).rejects.toMatchObject({ statusCode: 409, code: 'INVALID_TRANSITION' });
+    // Put back as it was, so the money checks (which hold RELEASED to an empty account) pass.
+    await db().execute(sql`update escrows set state = 'HELD' where order_id = ${other.order.id}`);
+  });
+});
+
 describe('reconciliation', () => {
   it('settles a payment whose webhook was lost, and the late webhook then changes nothing', async () => {
     const { c, order, session } = await openOrder();
