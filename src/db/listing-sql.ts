@@ -23,6 +23,8 @@ export const earthPoint = (latitude: number, longitude: number): SQL => sql`${ea
 
 /** The great-circle distance, in metres, of a cube (chord) distance `<->` (earthdistance's sec_to_gc). */
 export const chordToMetres = (chord: number): number => 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.max(0, chord) / (2 * EARTH_RADIUS_M)));
+/** The cube (chord) distance `<->` of a great-circle distance in metres: a radius as the GiST index's distance. */
+export const metresToChord = (metres: number): number => 2 * EARTH_RADIUS_M * Math.sin(Math.min(Math.PI / 2, metres / (2 * EARTH_RADIUS_M)));
 
 /**
  * The ways a stored document matches search words:

@@ -50,5 +50,7 @@ export const stores = pgTable(
     index('stores_earth_idx').using('gist', t.earth).where(sql`deleted_at is null and is_active and supplier_public`),
     index('stores_search_trgm_idx').using('gin', t.searchDoc.op('gin_trgm_ops')),
     index('stores_search_vector_idx').using('gin', t.searchVector),
+    // The stores in a temporary closure now: the product lists leave their products out.
+    index('stores_closure_idx').on(t.closureEndsAt).where(sql`closure_starts_at is not null`),
   ],
 );
