@@ -1,6 +1,6 @@
 import { and, arrayContains, asc, count, desc, eq, gt, gte, lte, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { chordToMetres, earthPoint, metresToChord, textMatch } from '../../db/listing-sql.js';
+import { chordToMetres, earthPoint, metresToChord, textMatch, withBitmapScans } from '../../db/listing-sql.js';
 import { productImages, productSearches, products } from '../../db/schema/products.js';
 import { stores } from '../../db/schema/stores.js';
 import type { DietaryTag, ProductCategory } from '../products/product-catalog.js';
@@ -140,7 +140,8 @@ async function countCapped(ex: Executor, where: SQL | undefined, cap = LISTING_T
  */
 export const ORDERED_WINDOW = 2000;
 
-export async function searchProducts(ex: Executor, f: ProductFilter, now: Date, q: PageQuery): Promise<{ items: CardRow[]; meta: ListingMeta }> {
+/** A page of a public product list; `match`: the near spellings' condition, when the words alone found too few. */
+export async function searchProducts(ex: Executor, f: ProductFilter, now: Date, q: PageQuery, match?: SQL): Promise<{ items: CardRow[]; meta: ListingMeta }> {
   let where = filters(f, now);
   const origin = f.point ? earthPoint(f.point.latitude, f.point.longitude) : undefined;
   const d = origin ? sql<number>`(${products.location} <-> ${origin})` : sql<number>`null::float8`;
@@ -151,11 +152,15 @@ export async function searchProducts(ex: Executor, f: ProductFilter, now: Date, 
     if (f.sort === 'relevance') {
       const found = await rankedPage(ex, and(where, radius, m.fts)!, d, f.terms, 'fts', q);
       if (found.meta.total >= TYPO_FALLBACK_BELOW) return withinRadius(found);
-      return withinRadius(await rankedPage(ex, and(where, radius, m.typo)!, d, f.terms, 'typo', q));
+      const terms = f.terms;
+      return withinRadius(await withBitmapScans(ex, (tx) => rankedPage(tx, and(where, radius, m.typo)!, d, terms, 'typo', q)));
     }
-    const fts = (await countCapped(ex, and(where, m.fts), TYPO_FALLBACK_BELOW)) >= TYPO_FALLBACK_BELOW;
-    where = and(where, fts ? m.fts : m.typo)!;
+    if ((await countCapped(ex, and(where, m.fts), TYPO_FALLBACK_BELOW)) < TYPO_FALLBACK_BELOW) {
+      return withBitmapScans(ex, (tx) => searchProducts(tx, { ...f, terms: null }, now, q, m.typo));
+    }
+    where = and(where, m.fts)!;
   }
+  if (match) where = and(where, match)!;
   if (f.point && f.sort === 'distance') {
     const point = f.point;
     const byDistance = (c: Fields) => [asc(c.d)];
