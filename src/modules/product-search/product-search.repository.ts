@@ -1,6 +1,6 @@
 import { and, arrayContains, asc, count, desc, eq, gt, gte, lte, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
-import { chordToMetres, earthPoint, metresToChord, textMatch, withBitmapScans } from '../../db/listing-sql.js';
+import { preparedPer, type Executor } from '../../db/client.js';
+import { chordToMetres, earthCube, earthPoint, metresToChord, textMatch, withBitmapScans } from '../../db/listing-sql.js';
 import { productImages, productSearches, products } from '../../db/schema/products.js';
 import { stores } from '../../db/schema/stores.js';
 import type { DietaryTag, ProductCategory } from '../products/product-catalog.js';
@@ -102,8 +102,12 @@ type Builder = Pick<Executor, 'select'>;
  * the first picture, in `order`: the store and the picture are looked up for those rows only.
  */
 async function cards(db: Builder, inner: { as: (alias: string) => unknown }, order: (c: Fields) => SQL[], extra: Record<string, SQL> = {}) {
+  return (await cardsQuery(db, inner, order, extra)) as unknown as (CardRow & { d: number | null; counted?: number })[];
+}
+
+function cardsQuery(db: Builder, inner: { as: (alias: string) => unknown }, order: (c: Fields) => SQL[], extra: Record<string, SQL> = {}) {
   const p = inner.as('p') as Fields & SQLWrapper;
-  const rows = await db
+  return db
     .select({
       id: p.id,
       name: p.name,
@@ -113,16 +117,43 @@ async function cards(db: Builder, inner: { as: (alias: string) => unknown }, ord
       currency: p.currency,
       expiresAt: p.expiresAt,
       storeId: p.storeId,
-      storeName: stores.name,
-      thumbnailKey: sql<string | null>`(select i.thumbnail_key from ${productImages} i where i.product_id = ${p.id} order by i.position limit 1)`,
+      // Looked up per row of the page (a primary-key read each), never joined: a join's plan depends on
+      // how many rows the planner expects, which a prepared statement's limit does not tell it.
+      // (The page's columns named in full: a subquery's field alone is written unqualified.)
+      storeName: sql<string>`(select s.name from ${stores} s where s.id = "p"."store_id")`,
+      thumbnailKey: sql<string | null>`(select i.thumbnail_key from ${productImages} i where i.product_id = "p"."id" order by i.position limit 1)`,
       d: sql<number | null>`${p.d}`,
       ...extra,
     } as never)
     .from(p as never)
-    .innerJoin(stores, eq(stores.id, p.storeId as never))
     .orderBy(...order(p));
-  return rows as unknown as (CardRow & { d: number | null; counted?: number })[];
 }
+
+// The pages of the bench's hot lists (a point and nothing else), prepared once per connection:
+// planning the nested query cost about as much as running it.
+const at = sql`${sql.placeholder('now')}::timestamptz`;
+const preparedD = sql`(${products.location} <-> ${sql.placeholder('origin')}::cube)`;
+const nearestPrepared = preparedPer((ex) =>
+  cardsQuery(ex, innerOf(ex, preparedD).where(isPublicProduct(at)).orderBy(preparedD).limit(sql.placeholder('n')), (c) => [asc(c.d)]).prepare('products_nearest_page'),
+);
+/** Expiring soon and trending near a point: in the order's index, the radius on at most ORDERED_WINDOW rows. */
+const windowPrepared = (sort: 'expiry' | 'popularity', name: string) =>
+  preparedPer((ex) => {
+    const until = sort === 'expiry' ? lte(products.expiresAt, sql`${sql.placeholder('until')}::timestamptz`) : undefined;
+    const w = innerOf(ex, preparedD).where(and(isPublicProduct(at), until)).orderBy(...ORDERS[sort](products)).limit(ORDERED_WINDOW).as('w');
+    const near = ex.select().from(w).where(sql`${w.d} <= ${sql.placeholder('chord')}::float8`).orderBy(...ORDERS[sort](w)).limit(sql.placeholder('n'));
+    return cardsQuery(ex, near, ORDERS[sort]).prepare(name);
+  });
+const expiringWindow = windowPrepared('expiry', 'products_expiring_window_page');
+const trendingWindow = windowPrepared('popularity', 'products_trending_window_page');
+
+/** True when the filter is a point and nothing else (expiring soon's window aside): the prepared pages answer it. */
+const pointOnly = (f: ProductFilter) =>
+  !f.terms &&
+  f.point !== undefined &&
+  FILTERS.every((k) => f[k] === undefined || (k === 'dietaryTags' && !f.dietaryTags?.length)) &&
+  (f.sort === 'expiry' || f.expiresBefore === undefined);
+const FILTERS = ['category', 'minPrice', 'maxPrice', 'storeId', 'supplierId', 'city', 'dietaryTags', 'minDiscount', 'inStock', 'openNow'] as const satisfies readonly (keyof ProductFilter)[];
 
 /** Counts up to `cap + 1` rows, in the list's order when given (read from its index, as the page was). */
 async function countCapped(ex: Executor, where: SQL | undefined, cap = LISTING_TOTAL_CAP, order?: SQL[]): Promise<number> {
@@ -139,6 +170,8 @@ async function countCapped(ex: Executor, where: SQL | undefined, cap = LISTING_T
  * read and sorted instead, few there by construction.
  */
 export const ORDERED_WINDOW = 2000;
+/** A store's products share its position: so many more are read at once for a nearest-first page. */
+const PRODUCTS_AT_ONE_PLACE = 16;
 
 /** A page of a public product list; `match`: the near spellings' condition, when the words alone found too few. */
 export async function searchProducts(ex: Executor, f: ProductFilter, now: Date, q: PageQuery, match?: SQL): Promise<{ items: CardRow[]; meta: ListingMeta }> {
@@ -168,8 +201,11 @@ export async function searchProducts(ex: Executor, f: ProductFilter, now: Date, 
       await nearestPage(
         q,
         point.radiusM,
-        async (n) => (await cards(ex, innerOf(ex, d).where(where).orderBy(d).limit(n), byDistance)) as (CardRow & { d: number })[],
-        async (dist) => (await cards(ex, innerOf(ex, d).where(and(where, sql`earth_box(${origin}, ${point.radiusM}::float8) @> ${products.location}`, sql`${d} = ${dist}::float8`)), byDistance)) as (CardRow & { d: number })[],
+        async (n) =>
+          (pointOnly(f)
+            ? await nearestPrepared(ex).execute({ now: now.toISOString(), origin: earthCube(point.latitude, point.longitude), n })
+            : await cards(ex, innerOf(ex, d).where(where).orderBy(d).limit(n), byDistance)) as (CardRow & { d: number })[],
+        PRODUCTS_AT_ONE_PLACE,
       ),
     );
   }
@@ -178,8 +214,13 @@ export async function searchProducts(ex: Executor, f: ProductFilter, now: Date, 
   let rows: (CardRow & { d: number | null })[] = [];
   if (f.point) {
     // In the list's order from its index, the radius (as a cube distance) applied to at most ORDERED_WINDOW rows.
-    const w = innerOf(ex, d).where(where).orderBy(...order(products)).limit(ORDERED_WINDOW).as('w');
-    rows = await cards(ex, ex.select().from(w).where(sql`${w.d} <= ${metresToChord(f.point.radiusM)}::float8`).orderBy(...order(w)).limit(n), order);
+    const window = pointOnly(f) && (f.sort === 'expiry' ? (f.expiresBefore ? expiringWindow : undefined) : f.sort === 'popularity' ? trendingWindow : undefined);
+    const args = { now: now.toISOString(), until: f.expiresBefore?.toISOString(), origin: earthCube(f.point.latitude, f.point.longitude), chord: metresToChord(f.point.radiusM), n };
+    if (window) rows = (await window(ex).execute(args)) as never;
+    else {
+      const w = innerOf(ex, d).where(where).orderBy(...order(products)).limit(ORDERED_WINDOW).as('w');
+      rows = await cards(ex, ex.select().from(w).where(sql`${w.d} <= ${args.chord}::float8`).orderBy(...order(w)).limit(n), order);
+    }
   }
   if (rows.length < n) rows = await cards(ex, innerOf(ex, d).where(and(where, radius)).orderBy(...order(products)).limit(n), order);
   const page = rows.slice(offset);

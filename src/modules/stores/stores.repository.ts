@@ -225,19 +225,7 @@ const nearbyPrepared = preparedPer((ex) => {
 });
 
 export async function nearbyStores(ex: Executor, n: NearbySearch, now: Date, q: PageQuery) {
-  const parts = nearbyParts(n, now);
-  const radiusM = n.radiusKm * 1000;
-  return nearestPage(
-    q,
-    radiusM,
-    (rows) =>
-      n.openNow === undefined
-        ? nearbyPrepared(ex).execute({ origin: earthCube(n.latitude, n.longitude), rows })
-        : nearbyQuery(ex, n, now, rows),
-    (dist) =>
-      ex
-        .select({ ...listed, d: parts.d })
-        .from(stores)
-        .where(and(parts.where, sql`earth_box(${parts.origin}, ${radiusM}::float8) @> ${stores.earth}`, sql`${parts.d} = ${dist}::float8`)),
+  return nearestPage(q, n.radiusKm * 1000, (rows) =>
+    n.openNow === undefined ? nearbyPrepared(ex).execute({ origin: earthCube(n.latitude, n.longitude), rows }) : nearbyQuery(ex, n, now, rows),
   );
 }

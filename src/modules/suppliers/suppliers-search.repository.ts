@@ -138,18 +138,14 @@ const nearbyPrepared = preparedPer((ex) => {
 
 export async function nearbyPublic(ex: Executor, f: NearbyFilter, q: PageQuery) {
   const origin = earthPoint(f.latitude, f.longitude);
-  const where = and(publicSupplierCondition(), f.category ? eq(sp.category, f.category) : undefined);
   const d = sql<number>`(${sp.earth} <-> ${origin})`.mapWith(Number);
-  const select = (extra: SQL | undefined) =>
+  const select = () =>
     ex
       .select({ profile: listed, id: sp.id, d })
       .from(sp)
       .innerJoin(users, eq(users.id, sp.userId))
-      .where(and(where, extra));
-  return nearestPage(
-    q,
-    f.radiusM,
-    (n) => (f.category ? select(undefined).orderBy(d).limit(n) : nearbyPrepared(ex).execute({ origin: earthCube(f.latitude, f.longitude), rows: n })),
-    (dist) => select(and(sql`earth_box(${origin}, ${f.radiusM}::float8) @> ${sp.earth}`, sql`${d} = ${dist}::float8`)),
+      .where(and(publicSupplierCondition(), f.category ? eq(sp.category, f.category) : undefined));
+  return nearestPage(q, f.radiusM, (n) =>
+    f.category ? select().orderBy(d).limit(n) : nearbyPrepared(ex).execute({ origin: earthCube(f.latitude, f.longitude), rows: n }),
   );
 }
