@@ -202,7 +202,7 @@ export async function searchProducts(ex: Executor, f: ProductFilter, now: Date, 
         q,
         point.radiusM,
         async (n) =>
-          (pointOnly(f)
+          (pointOnly(f) && !match
             ? await nearestPrepared(ex).execute({ now: now.toISOString(), origin: earthCube(point.latitude, point.longitude), n })
             : await cards(ex, innerOf(ex, d).where(where).orderBy(d).limit(n), byDistance)) as (CardRow & { d: number })[],
         PRODUCTS_AT_ONE_PLACE,
@@ -214,7 +214,7 @@ export async function searchProducts(ex: Executor, f: ProductFilter, now: Date, 
   let rows: (CardRow & { d: number | null })[] = [];
   if (f.point) {
     // In the list's order from its index, the radius (as a cube distance) applied to at most ORDERED_WINDOW rows.
-    const window = pointOnly(f) && (f.sort === 'expiry' ? (f.expiresBefore ? expiringWindow : undefined) : f.sort === 'popularity' ? trendingWindow : undefined);
+    const window = pointOnly(f) && !match && (f.sort === 'expiry' ? (f.expiresBefore ? expiringWindow : undefined) : f.sort === 'popularity' ? trendingWindow : undefined);
     const args = { now: now.toISOString(), until: f.expiresBefore?.toISOString(), origin: earthCube(f.point.latitude, f.point.longitude), chord: metresToChord(f.point.radiusM), n };
     if (window) rows = (await window(ex).execute(args)) as never;
     else {

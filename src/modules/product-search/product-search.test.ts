@@ -62,6 +62,11 @@ describe('GET /products/search and /products/expiring-soon', () => {
     expect(names(await search({ q: 'creme brulee' }))).toEqual(['Crème brûlée']);
     expect(names(await search({ q: 'THIEBOUDIENNE' }))).toEqual(['Thiéboudienne']);
     expect(names(await search({ q: 'thieboudiene' }))).toEqual(['Thiéboudienne']);
+    // Near spellings keep to their words near a point too, nearest first or in another order.
+    for (const sort of ['distance', 'expiry']) {
+      const near = await call(t.app, 'GET', '/products/search', { query: { q: 'thieboudiene', ...kmNorth(0), radiusKm: 10, sort } as never });
+      expect(names(near), sort).toEqual(['Thiéboudienne']);
+    }
     expect(names(await search({ q: 'pain camp' }))).toEqual(['Pain de campagne']);
     expect(names(await search({ q: 'fresh apples' }))).toEqual(['Organic apples']);
     const res = await search({ q: 'pain' });
