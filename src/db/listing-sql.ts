@@ -56,7 +56,8 @@ export function textMatch(vector: SQLWrapper, doc: SQLWrapper, terms: SearchTerm
  * of their own (`set local`). The planner cannot tell how many rows a misspelt word matches: when
  * it guesses many, it tests `<%` on row after row of a sequential or ordered scan (1.5 s for a
  * word that matches nothing at 100,000 products); the trigram and word indexes, combined as
- * bitmaps, read only the rows that share the words' trigrams.
+ * bitmaps, read only the rows that share the words' trigrams. Called with the database handle (the
+ * lists run outside transactions): inside one, the settings would last until it ends.
  */
 export function withBitmapScans<T>(ex: Executor, run: (tx: Executor) => Promise<T>): Promise<T> {
   return ex.transaction(async (tx) => {
