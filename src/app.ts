@@ -34,9 +34,11 @@ import { ordersRoutes } from './modules/orders/orders.routes.js';
 import { createOrdersService } from './modules/orders/orders.service.js';
 import { paymentsRoutes } from './modules/payments/payments.routes.js';
 import { createPaymentsService } from './modules/payments/payments.service.js';
+import { createSettlementService } from './modules/payments/settlement.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { createReadiness } from './modules/health/readiness.js';
 import { createLedgerService } from './modules/ledger/ledger.service.js';
+import { createEscrowService } from './modules/escrow/escrow.service.js';
 import { kycRoutes } from './modules/kyc/kyc.routes.js';
 import { createKycService } from './modules/kyc/kyc.service.js';
 import { createStoreMembersService } from './modules/staff/members.service.js';
@@ -120,6 +122,7 @@ function buildServices(ctx: AppContext, stream: NotificationStream) {
   subscribeToCatalogEvents(ctx.events, ctx.db, notifications, { product: products.announcementOf, followersOf: products.followersOf });
   const productSearch = createProductSearchService(ctx);
   const ledger = createLedgerService(ctx);
+  const escrow = createEscrowService(ctx, { ledger });
   const publicBase = ctx.config.PUBLIC_BASE_URL;
   const payments = createPaymentsService(ctx, {
     settings,
@@ -130,7 +133,8 @@ function buildServices(ctx: AppContext, stream: NotificationStream) {
     }),
   });
   const orders = createOrdersService(ctx, { settings, products, stores, members: storeMembers, suppliers, users, notifications, payments });
-  return { ledger, settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, notifications, products, productsAdmin, productSearch, payments, orders };
+  const settlement = createSettlementService(ctx, { payments, orders, escrow, ledger, notifications, provider: () => ctx.payments });
+  return { ledger, escrow, settlement, settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, notifications, products, productsAdmin, productSearch, payments, orders };
 }
 export type Services = ReturnType<typeof buildServices>;
 
@@ -180,7 +184,7 @@ async function registerApiRoutes(app: App, services: Services, ctx: AppContext, 
   await app.register(productsRoutes(services.products, services.productsAdmin, services.sessions.authenticate), { prefix: API_PREFIX });
   await app.register(productSearchRoutes(services.productSearch), { prefix: API_PREFIX });
   await app.register(ordersRoutes(services.orders), { prefix: API_PREFIX });
-  await app.register(paymentsRoutes(services.orders), { prefix: API_PREFIX });
+  await app.register(paymentsRoutes(services.orders, services.settlement, { appReturnUrl: ctx.config.APP_RETURN_URL }), { prefix: API_PREFIX });
   if (ctx.payments instanceof SandboxPayments) {
     // The sandbox's pages exist only with the sandbox; their webhook goes through this very app.
     ctx.payments.setDelivery(createSandboxDelivery(app, ctx.payments.webhookSecrets[0]!, ctx.clock, ctx.log));
