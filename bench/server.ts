@@ -7,7 +7,7 @@ import { notifications } from '../src/db/schema/notifications.js';
 import { users } from '../src/db/schema/users.js';
 import { uuidv7 } from '../src/shared/ids.js';
 import { hashPassword } from '../src/shared/passwords.js';
-import { prepareOrders } from './orders-setup.js';
+import { prepareOrders, webhookDeliveries } from './orders-setup.js';
 
 const config = loadConfig({
   ...process.env,
@@ -40,6 +40,7 @@ app.post('/bench/reserve/:id', async (req, reply) => {
   });
   return reply.code(201).send({ success: true, data: { ok: true } });
 });
+app.get('/bench/webhook-deliveries', async () => webhookDeliveries(app, user.id));
 app.get('/bench/rss', async () => {
   (globalThis as { gc?: () => void }).gc?.();
   return process.memoryUsage();
