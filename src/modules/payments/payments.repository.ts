@@ -57,6 +57,19 @@ export async function setSession(
   return row;
 }
 
+/**
+ * Records the session a provider event names for a payment that has none stored, whatever its
+ * state: it was opened at the provider but not saved (the process stopped in between).
+ */
+export async function adoptSession(ex: Executor, id: string, s: { provider: string; providerSessionId: string; launchUrl: string }, now: Date): Promise<PaymentRecord | undefined> {
+  const [row] = await ex
+    .update(payments)
+    .set({ ...s, updatedAt: now })
+    .where(and(eq(payments.id, id), isNull(payments.providerSessionId)))
+    .returning();
+  return row;
+}
+
 /** Moves a PENDING payment to another state; undefined when it was not PENDING. */
 export async function settle(
   ex: Executor,

@@ -72,8 +72,15 @@ export function createSettlementService(ctx: AppContext, deps: SettlementDeps) {
     }
     // Fixed lock order: the order, then its payment.
     const order = (await orderRepo.lockOrder(tx, seen.orderId))!;
-    const p = (await repo.lockPayment(tx, seen.id))!;
+    let p = (await repo.lockPayment(tx, seen.id))!;
     const s = ev.session;
+    // A session opened but never stored (the server stopped between the provider's answer and
+    // saving it): the signed event naming this payment, for its amount, says which one it is.
+    // Refusing it would leave money taken at the provider unseen until reconciliation, or for
+    // ever for an attempt closed meanwhile (reconciliation only asks about stored sessions).
+    if (p.providerSessionId === null && p.amount === s.amount && p.currency === s.currency) {
+      p = (await repo.adoptSession(tx, p.id, { provider: deps.provider().name, providerSessionId: s.id, launchUrl: s.launchUrl }, now())) ?? p;
+    }
     if (p.providerSessionId !== s.id || p.amount !== s.amount || p.currency !== s.currency) {
       ctx.log.error(
         { eventId: ev.id, paymentId: p.id, expected: { session: p.providerSessionId, amount: p.amount, currency: p.currency }, got: { session: s.id, amount: s.amount, currency: s.currency } },

@@ -110,6 +110,16 @@ describe('payment received', () => {
     expect(await balance(escrowAccount(order.id))).toBe(-order.itemsTotal);
   });
 
+  it('credits a payment whose session was opened at the provider but never stored (the server stopped in between)', async () => {
+    const { c, order, session } = await openOrder();
+    // What a process killed between the provider's answer and saving it leaves: no session on the attempt.
+    await db().execute(sql`update payments set provider = null, provider_session_id = null, launch_url = null where id = ${order.payment.transactionId}`);
+    expect(await deliver(completed(session.id))).toMatchObject({ status: 200, body: { data: { outcome: 'applied' } } });
+    expect(await payment(order.payment.transactionId)).toMatchObject({ status: 'SUCCEEDED', providerSessionId: session.id });
+    expect(await orderOf(c.token, order.id)).toMatchObject({ paymentStatus: 'PAID' });
+    expect(await received(order.id)).toHaveLength(1);
+  });
+
   it('does not credit an event whose amount, currency or session does not match the payment', async () => {
     const { c, order, session } = await openOrder();
     const paid = t.mobilemoney.complete(session.id);
