@@ -73,8 +73,29 @@ const escrowMatchesState: MoneyInvariant = {
   },
 };
 
+/**
+ * A payment whose money came in (SUCCEEDED, then perhaps REFUND_PENDING and REFUNDED) is credited
+ * exactly once (its `payment_received` posting), for its amount; any other attempt never is.
+ */
+const paymentsCreditedOnce: MoneyInvariant = {
+  name: 'every received payment is credited once for its amount, no other payment is',
+  async violations(ex) {
+    const bad = await rows<{ id: string; status: string; amount: number; n: number; credited: string | null }>(
+      ex,
+      sql`select p.id, p.status, p.amount::int as amount, count(t.id)::int as n,
+            sum((select l.amount from ledger_lines l where l.transaction_id = t.id and l.account = 'provider_clearing'))::text as credited
+          from payments p left join ledger_transactions t on t.kind = 'payment_received' and t.idempotency_key = 'payment:' || p.id || ':received'
+          group by p.id
+          having case when p.status in ('SUCCEEDED', 'REFUND_PENDING', 'REFUNDED')
+                   then count(t.id) <> 1 or sum((select l.amount from ledger_lines l where l.transaction_id = t.id and l.account = 'provider_clearing')) <> p.amount
+                   else count(t.id) <> 0 end`,
+    );
+    return bad.map((r) => `payment ${r.id} (${r.status}, ${r.amount}): ${r.n} payment_received posting(s) crediting ${r.credited ?? 0}`);
+  },
+};
+
 /** The checks assertMoneyInvariants runs; extend with `MONEY_INVARIANTS.push(check)`. */
-export const MONEY_INVARIANTS: MoneyInvariant[] = [everyTransactionBalances, everyCurrencySumsToZero, signsHold, escrowMatchesState];
+export const MONEY_INVARIANTS: MoneyInvariant[] = [everyTransactionBalances, everyCurrencySumsToZero, signsHold, escrowMatchesState, paymentsCreditedOnce];
 
 /** Every failure of every check, as `check: offending row` lines (empty when all hold). */
 export async function moneyInvariantViolations(app: App, opts: { ex?: Executor; checks?: MoneyInvariant[] } = {}): Promise<string[]> {
