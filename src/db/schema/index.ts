@@ -14,3 +14,4 @@ export * from './idempotency.js';
 export * from './sandbox-payments.js';
 export * from './orders.js';
 export * from './payments.js';
+export * from './payouts.js';
