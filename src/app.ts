@@ -38,6 +38,7 @@ import { createPayoutsService } from './modules/payouts/payouts.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { createReadiness } from './modules/health/readiness.js';
 import { createLedgerService } from './modules/ledger/ledger.service.js';
+import { createEscrowService } from './modules/escrow/escrow.service.js';
 import { kycRoutes } from './modules/kyc/kyc.routes.js';
 import { createKycService } from './modules/kyc/kyc.service.js';
 import { createStoreMembersService } from './modules/staff/members.service.js';
@@ -121,6 +122,7 @@ function buildServices(ctx: AppContext, stream: NotificationStream) {
   subscribeToCatalogEvents(ctx.events, ctx.db, notifications, { product: products.announcementOf, followersOf: products.followersOf });
   const productSearch = createProductSearchService(ctx);
   const ledger = createLedgerService(ctx);
+  const escrow = createEscrowService(ctx, { ledger });
   const publicBase = ctx.config.PUBLIC_BASE_URL;
   const payments = createPaymentsService(ctx, {
     settings,
@@ -132,7 +134,7 @@ function buildServices(ctx: AppContext, stream: NotificationStream) {
   });
   const orders = createOrdersService(ctx, { settings, products, stores, members: storeMembers, suppliers, users, notifications, payments });
   const payouts = createPayoutsService(ctx, { ledger, suppliers, notifications });
-  return { payouts, ledger, settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, notifications, products, productsAdmin, productSearch, payments, orders };
+  return { payouts, ledger, escrow, settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, notifications, products, productsAdmin, productSearch, payments, orders };
 }
 export type Services = ReturnType<typeof buildServices>;
 

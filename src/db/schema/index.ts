@@ -15,3 +15,4 @@ export * from './sandbox-payments.js';
 export * from './orders.js';
 export * from './payments.js';
 export * from './payouts.js';
+export * from './escrow.js';

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import type { PaymentMethod } from '../../providers/payments/types.js';
 import { orders } from './orders.js';
 
@@ -36,6 +36,10 @@ export const payments = pgTable(
     updatedAt: ts('updated_at').notNull(),
     paidAt: ts('paid_at'),
     expiresAt: ts('expires_at').notNull(),
+    refundedAt: ts('refunded_at'),
+    // A refund the provider refused for good: administrators settle it by hand.
+    refundFailedAt: ts('refund_failed_at'),
+    refundFailureReason: text('refund_failure_reason'),
   },
   (t) => [
     check('payments_amount', sql`amount >= 0 and attempt >= 1`),
@@ -44,5 +48,29 @@ export const payments = pgTable(
     uniqueIndex('payments_order_pending_key').on(t.orderId).where(sql`status = 'PENDING'`),
     uniqueIndex('payments_provider_session_key').on(t.providerSessionId),
     index('payments_order_idx').on(t.orderId, t.attempt),
+    // Reconciliation reads waiting attempts by age; admins list refunds refused for good.
+    index('payments_open_idx').on(t.createdAt).where(sql`status in ('PENDING', 'FAILED')`),
+    index('payments_refund_failed_idx').on(t.refundFailedAt).where(sql`refund_failed_at is not null`),
   ],
+);
+
+export const PROVIDER_EVENT_OUTCOMES = ['applied', 'ignored', 'rejected_mismatch', 'unknown_payment', 'unhandled', 'refunded'] as const;
+export type ProviderEventOutcome = (typeof PROVIDER_EVENT_OUTCOMES)[number];
+
+/**
+ * Every provider event applied, under its provider id: a delivery seen before changes nothing.
+ * Inserted in the same transaction as the event's effect. Reconciliation stores the session
+ * states it reads under synthetic ids (`recon:<session>:<state>`), so both paths apply once.
+ */
+export const providerEvents = pgTable(
+  'provider_events',
+  {
+    id: text('id').primaryKey(),
+    type: text('type').notNull(),
+    payload: jsonb('payload').notNull(),
+    paymentId: uuid('payment_id'),
+    outcome: text('outcome').$type<ProviderEventOutcome>().notNull(),
+    receivedAt: ts('received_at').notNull(),
+  },
+  (t) => [index('provider_events_payment_idx').on(t.paymentId, t.receivedAt)],
 );
