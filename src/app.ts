@@ -35,6 +35,9 @@ import { createOrdersService } from './modules/orders/orders.service.js';
 import { paymentsRoutes } from './modules/payments/payments.routes.js';
 import { createPaymentsService } from './modules/payments/payments.service.js';
 import { createPayoutsService } from './modules/payouts/payouts.service.js';
+import { escrowAdminRoutes } from './modules/escrow/escrow-admin.routes.js';
+import { createEscrowAdminService } from './modules/escrow/escrow-admin.service.js';
+import { createEscrowReleases } from './modules/escrow/escrow-release.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { createReadiness } from './modules/health/readiness.js';
 import { createLedgerService } from './modules/ledger/ledger.service.js';
@@ -134,7 +137,9 @@ function buildServices(ctx: AppContext, stream: NotificationStream) {
   });
   const orders = createOrdersService(ctx, { settings, products, stores, members: storeMembers, suppliers, users, notifications, payments });
   const payouts = createPayoutsService(ctx, { ledger, suppliers, notifications });
-  return { payouts, ledger, escrow, settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, notifications, products, productsAdmin, productSearch, payments, orders };
+  const releases = createEscrowReleases(ctx, { ledger, payouts, settings });
+  const escrowAdmin = createEscrowAdminService(ctx, { escrow, releases, ledger, payouts, payments, suppliers, notifications });
+  return { payouts, escrowAdmin, ledger, escrow, settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, notifications, products, productsAdmin, productSearch, payments, orders };
 }
 export type Services = ReturnType<typeof buildServices>;
 
@@ -185,6 +190,7 @@ async function registerApiRoutes(app: App, services: Services, ctx: AppContext, 
   await app.register(productSearchRoutes(services.productSearch), { prefix: API_PREFIX });
   await app.register(ordersRoutes(services.orders), { prefix: API_PREFIX });
   await app.register(paymentsRoutes(services.orders), { prefix: API_PREFIX });
+  await app.register(escrowAdminRoutes(services.escrowAdmin), { prefix: API_PREFIX });
   if (ctx.payments instanceof SandboxPayments) {
     // The sandbox's pages exist only with the sandbox; their webhook goes through this very app.
     ctx.payments.setDelivery(createSandboxDelivery(app, ctx.payments.webhookSecrets[0]!, ctx.clock, ctx.log));

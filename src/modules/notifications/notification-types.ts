@@ -117,7 +117,10 @@ const TYPES = {
   escrow_released: {
     category: 'orders',
     title: () => 'Paiement libéré',
-    body: (d) => `${typeof d.net === 'number' ? d.net : ''} ${text(d.currency, 'XOF')} d'une commande vous sont acquis (commission déduite) : le virement part sur votre numéro de paiement.`,
+    body: (d) =>
+      d.forClient
+        ? 'Votre commande est clôturée : son paiement a été versé au commerçant.'
+        : `${typeof d.net === 'number' ? d.net : ''} ${text(d.currency, 'XOF')} d'une commande vous sont acquis (commission déduite) : le virement part sur votre numéro de paiement.`,
   },
   escrow_refunded: {
     category: 'orders',
