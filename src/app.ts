@@ -38,6 +38,8 @@ import { createPayoutsService } from './modules/payouts/payouts.service.js';
 import { escrowAdminRoutes } from './modules/escrow/escrow-admin.routes.js';
 import { createEscrowAdminService } from './modules/escrow/escrow-admin.service.js';
 import { createEscrowReleases } from './modules/escrow/escrow-release.js';
+import { reportsRoutes } from './modules/reports/reports.routes.js';
+import { createReportsService } from './modules/reports/reports.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { createReadiness } from './modules/health/readiness.js';
 import { createLedgerService } from './modules/ledger/ledger.service.js';
@@ -139,7 +141,8 @@ function buildServices(ctx: AppContext, stream: NotificationStream) {
   const payouts = createPayoutsService(ctx, { ledger, suppliers, notifications });
   const releases = createEscrowReleases(ctx, { ledger, payouts, settings });
   const escrowAdmin = createEscrowAdminService(ctx, { escrow, releases, ledger, payouts, payments, suppliers, notifications });
-  return { payouts, escrowAdmin, ledger, escrow, settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, notifications, products, productsAdmin, productSearch, payments, orders };
+  const reports = createReportsService(ctx, { ledger, orders });
+  return { payouts, escrowAdmin, reports, ledger, escrow, settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, notifications, products, productsAdmin, productSearch, payments, orders };
 }
 export type Services = ReturnType<typeof buildServices>;
 
@@ -191,6 +194,7 @@ async function registerApiRoutes(app: App, services: Services, ctx: AppContext, 
   await app.register(ordersRoutes(services.orders), { prefix: API_PREFIX });
   await app.register(paymentsRoutes(services.orders), { prefix: API_PREFIX });
   await app.register(escrowAdminRoutes(services.escrowAdmin), { prefix: API_PREFIX });
+  await app.register(reportsRoutes(services.reports), { prefix: API_PREFIX });
   if (ctx.payments instanceof SandboxPayments) {
     // The sandbox's pages exist only with the sandbox; their webhook goes through this very app.
     ctx.payments.setDelivery(createSandboxDelivery(app, ctx.payments.webhookSecrets[0]!, ctx.clock, ctx.log));

@@ -24,8 +24,8 @@ export async function payForTest(t: TestApp, orderId: string) {
 }
 
 /** A shop (verified supplier, store, products priced 600) with its payout number set, unless `payoutPhone` is null. */
-export async function shop(t: TestApp, adminToken: string, opts: { products?: number; payoutPhone?: string | null } = {}) {
-  const s = await shopWithProducts(t, adminToken, opts.products ?? 1);
+export async function shop(t: TestApp, adminToken: string, opts: { products?: number; payoutPhone?: string | null; product?: Record<string, unknown> } = {}) {
+  const s = await shopWithProducts(t, adminToken, opts.products ?? 1, opts.product);
   if (opts.payoutPhone !== null) {
     const res = await call(t.app, 'PUT', '/suppliers/profile', { token: s.token, body: { payoutPhone: opts.payoutPhone ?? '+221771234567' } });
     if (res.status !== 200) throw new Error(`payout phone not set: ${JSON.stringify(res.body)}`);

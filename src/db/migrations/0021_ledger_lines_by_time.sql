@@ -1,0 +1,1 @@
+CREATE INDEX "ledger_lines_created_idx" ON "ledger_lines" USING btree ("created_at");
