@@ -40,6 +40,7 @@ import { createEscrowAdminService } from './modules/escrow/escrow-admin.service.
 import { createEscrowReleases } from './modules/escrow/escrow-release.js';
 import { reportsRoutes } from './modules/reports/reports.routes.js';
 import { createReportsService } from './modules/reports/reports.service.js';
+import { createSettlementService } from './modules/payments/settlement.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { createReadiness } from './modules/health/readiness.js';
 import { createLedgerService } from './modules/ledger/ledger.service.js';
@@ -138,11 +139,17 @@ function buildServices(ctx: AppContext, stream: NotificationStream) {
     }),
   });
   const orders = createOrdersService(ctx, { settings, products, stores, members: storeMembers, suppliers, users, notifications, payments });
+  const settlement = createSettlementService(ctx, { payments, orders, escrow, ledger, notifications, provider: () => ctx.payments });
   const payouts = createPayoutsService(ctx, { ledger, suppliers, notifications });
+  // The provider's payout webhooks settle payouts; one we never sent is recorded as unknown.
+  settlement.onPayoutEvent(async (tx, ev) => {
+    const outcome = await payouts.applyProviderPayout(tx, ev.payout);
+    return outcome === 'unknown_payout' ? 'unknown_payment' : outcome;
+  });
   const releases = createEscrowReleases(ctx, { ledger, payouts, settings });
   const escrowAdmin = createEscrowAdminService(ctx, { escrow, releases, ledger, payouts, payments, suppliers, notifications });
   const reports = createReportsService(ctx, { ledger, orders });
-  return { payouts, escrowAdmin, reports, ledger, escrow, settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, notifications, products, productsAdmin, productSearch, payments, orders };
+  return { payouts, escrowAdmin, reports, ledger, escrow, settlement, settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, notifications, products, productsAdmin, productSearch, payments, orders };
 }
 export type Services = ReturnType<typeof buildServices>;
 
@@ -192,7 +199,7 @@ async function registerApiRoutes(app: App, services: Services, ctx: AppContext, 
   await app.register(productsRoutes(services.products, services.productsAdmin, services.sessions.authenticate), { prefix: API_PREFIX });
   await app.register(productSearchRoutes(services.productSearch), { prefix: API_PREFIX });
   await app.register(ordersRoutes(services.orders), { prefix: API_PREFIX });
-  await app.register(paymentsRoutes(services.orders), { prefix: API_PREFIX });
+  await app.register(paymentsRoutes(services.orders, services.settlement, { appReturnUrl: ctx.config.APP_RETURN_URL }), { prefix: API_PREFIX });
   await app.register(escrowAdminRoutes(services.escrowAdmin), { prefix: API_PREFIX });
   await app.register(reportsRoutes(services.reports), { prefix: API_PREFIX });
   if (ctx.payments instanceof SandboxPayments) {

@@ -20,6 +20,9 @@ export interface DomainEvents {
   'orders.status_changed': { orderId: string; from: string; to: string };
   'orders.cancelled': { orderId: string; clientId: string; supplierId: string; paid: boolean; reason: string; by: string };
   'orders.completed': { orderId: string; supplierId: string; storeId: string; clientId: string };
+  'payments.succeeded': { paymentId: string; orderId: string; amount: number; currency: string };
+  'payments.failed': { paymentId: string; orderId: string; status: 'FAILED' | 'EXPIRED'; reason: string };
+  'payments.refunded': { paymentId: string; orderId: string; amount: number; currency: string };
 }
 
 export type EventName = keyof DomainEvents;
@@ -111,5 +114,17 @@ export const EVENT_CATALOG: { [E in EventName]: { when: string; fields: { [F in 
   'orders.completed': {
     when: 'The client collected the order: its stock counts as sold.',
     fields: { orderId: 'the order', supplierId: 'the supplier profile', storeId: 'the store', clientId: "the client's account" },
+  },
+  'payments.succeeded': {
+    when: "The provider reported a payment attempt paid (webhook or reconciliation); the money is in the order's escrow, or on its way back when nobody waits for it.",
+    fields: { paymentId: 'the payment attempt', orderId: 'its order', amount: 'the amount paid, in minor units', currency: 'ISO 4217 currency' },
+  },
+  'payments.failed': {
+    when: 'A waiting payment attempt failed (the provider refused it) or its checkout session expired; the order stays PENDING and may be retried until its payment deadline.',
+    fields: { paymentId: 'the payment attempt', orderId: 'its order', status: 'FAILED or EXPIRED', reason: "the provider's error message, or why it expired" },
+  },
+  'payments.refunded': {
+    when: "The provider confirmed a refund: the client's money is back on their wallet.",
+    fields: { paymentId: 'the payment refunded', orderId: 'its order', amount: 'the amount refunded, in minor units', currency: 'ISO 4217 currency' },
   },
 };

@@ -52,8 +52,29 @@ const signsHold: MoneyInvariant = {
   },
 };
 
+/**
+ * Each order's escrow account holds what its escrow state says: the amount while HELD or DISPUTED,
+ * nothing once RELEASED, REFUNDED or RESOLVED_*, and nothing for an order without an escrow row
+ * (a payment received for it was refunded at once).
+ */
+const escrowMatchesState: MoneyInvariant = {
+  name: "each order's escrow account balance matches its escrow state",
+  async violations(ex) {
+    const bad = await rows<{ order_id: string; state: string | null; amount: number | null; balance: string }>(
+      ex,
+      sql`with accounts as (
+            select substr(account, 8)::uuid as order_id, sum(amount) as balance from ledger_lines where account like 'escrow:%' group by account
+          )
+          select coalesce(a.order_id, e.order_id) as order_id, e.state, e.amount, coalesce(a.balance, 0)::text as balance
+          from accounts a full join escrows e on e.order_id = a.order_id
+          where coalesce(a.balance, 0) <> case when e.state in ('HELD', 'DISPUTED') then -e.amount else 0 end`,
+    );
+    return bad.map((r) => `order ${r.order_id}: escrow ${r.state ?? '(none)'} of ${r.amount ?? 0} but account balance ${r.balance}`);
+  },
+};
+
 /** The checks assertMoneyInvariants runs; extend with `MONEY_INVARIANTS.push(check)`. */
-export const MONEY_INVARIANTS: MoneyInvariant[] = [everyTransactionBalances, everyCurrencySumsToZero, signsHold];
+export const MONEY_INVARIANTS: MoneyInvariant[] = [everyTransactionBalances, everyCurrencySumsToZero, signsHold, escrowMatchesState];
 
 /** Every failure of every check, as `check: offending row` lines (empty when all hold). */
 export async function moneyInvariantViolations(app: App, opts: { ex?: Executor; checks?: MoneyInvariant[] } = {}): Promise<string[]> {

@@ -6,7 +6,7 @@ import { createSignedIn } from '../../../test/helpers/factories.js';
 import { commissionOf } from '../../shared/money.js';
 import { escrow as escrowAccount, platformCommission, supplierPayable } from '../ledger/accounts.js';
 import { newClient, orderOk } from '../orders/orders.test-support.js';
-import { admin, paidOrder, shop } from './escrow.test-support.js';
+import { admin, deliverWebhook, paidOrder, shop } from './escrow.test-support.js';
 
 let t: TestApp;
 let adminToken: string;
@@ -237,6 +237,28 @@ describe('payouts', () => {
     expect(await balance(supplierPayable(s.profile.id))).toBe(0);
     const keys = t.mobilemoney.calls('/v1/payout').filter((r) => (r.body as { client_reference: string }).client_reference === failed.id).map((r) => r.idempotencyKey);
     expect(new Set(keys).size).toBe(2);
+  });
+
+  it("settles by the provider's payout webhook, once, and a payout we never sent changes nothing", async () => {
+    const s = await shop(t, adminToken);
+    const { order } = await paidOrder(t, s, { complete: true });
+    await act(order.id, 'release');
+    await t.app.jobs.drain();
+    const payout = (await detail(order.id)).body.data.escrow.payout;
+    const event = t.mobilemoney.event('payout.completed', t.mobilemoney.settlePayout(payout.providerPayoutId, 'succeeded'));
+    expect(await deliverWebhook(t, event)).toMatchObject({ outcome: 'applied' });
+    expect(await deliverWebhook(t, event)).toMatchObject({ outcome: expect.any(String) });
+    expect((await detail(order.id)).body.data.escrow.payout).toMatchObject({ state: 'SUCCEEDED', attempts: 1 });
+    expect(await balance(supplierPayable(s.profile.id))).toBe(0);
+    const ledger = (await detail(order.id)).body.data.ledger.filter((x: { kind: string }) => x.kind === 'payout_sent');
+    expect(ledger).toHaveLength(1);
+    // A late failure of the same payout does not undo it.
+    const late = t.mobilemoney.event('payout.failed', { ...t.mobilemoney.payouts.get(payout.providerPayoutId)!, status: 'failed' });
+    expect(await deliverWebhook(t, late)).toMatchObject({ outcome: 'ignored' });
+    const stranger = t.mobilemoney.event('payout.completed', { ...t.mobilemoney.payouts.get(payout.providerPayoutId)!, id: 'pt-unknown', client_reference: 'elsewhere' });
+    expect(await deliverWebhook(t, stranger)).toMatchObject({ outcome: 'unknown_payment' });
+    await t.app.jobs.drain();
+    expect((await detail(order.id)).body.data.escrow.payout.state).toBe('SUCCEEDED');
   });
 
   it('waits without a payout number and leaves once one is set', async () => {

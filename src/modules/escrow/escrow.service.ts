@@ -27,6 +27,8 @@ export interface EscrowRefund {
   ledgerTransactionId: string;
   reason: string;
   actor: EscrowActor;
+  /** A payment the order's escrow row never held (a second payment, or one taken after we stopped waiting). */
+  extra: boolean;
 }
 export type RefundListener = (tx: Executor, refund: EscrowRefund) => Promise<void>;
 
@@ -58,23 +60,11 @@ export function createEscrowService(ctx: AppContext, deps: EscrowDeps) {
 
     /**
      * A payment of the order was received: provider_clearing -> escrow:<orderId> and the order's
-     * escrow row HELD. `created: false` when the order already had an escrow (the same payment
-     * again, or a second payment of the same order: its money is in the escrow account but not
-     * the row, and the caller refunds it with `refundExtra`).
+     * escrow row HELD. `created: false` when the order already had an escrow row (answered as it is).
      */
     async hold(tx: Executor, p: { orderId: string; paymentId: string; amount: number; currency: string }): Promise<{ escrow: EscrowRecord; created: boolean }> {
       const t = ctx.clock.now();
-      await deps.ledger.post(tx, {
-        kind: 'payment_received',
-        reference: { type: 'order', id: p.orderId },
-        idempotencyKey: escrowKeys.received(p.paymentId),
-        currency: p.currency,
-        memo: `payment ${p.paymentId}`,
-        lines: [
-          { account: providerClearing, amount: p.amount },
-          { account: escrowAccount(p.orderId), amount: -p.amount },
-        ],
-      });
+      await postReceived(tx, p);
       const inserted = await repo.insertEscrow(tx, { orderId: p.orderId, paymentId: p.paymentId, state: 'HELD', amount: p.amount, currency: p.currency, heldAt: t, updatedAt: t });
       if (inserted) return { escrow: inserted, created: true };
       return { escrow: (await repo.findEscrow(tx, p.orderId, { lock: true }))!, created: false };
@@ -101,22 +91,37 @@ export function createEscrowService(ctx: AppContext, deps: EscrowDeps) {
         ...(to === 'RESOLVED_CLIENT' && { disputeResolvedAt: t }),
       });
       if (!moved) throw new Error(`escrow ${orderId} changed under its row lock`);
-      await moveToRefund(tx, { orderId, paymentId: e.paymentId, amount: e.amount, currency: e.currency, reason, actor });
+      await moveToRefund(tx, { orderId, paymentId: e.paymentId, amount: e.amount, currency: e.currency, reason, actor, extra: false });
       return moved;
     },
 
     /**
-     * Refunds a payment received for an order whose escrow already holds another payment (two
-     * attempts both paid): its money goes straight from the escrow account to refunds, the row
-     * stays as it is.
+     * A payment the order's escrow row will not hold (the order already holds another payment, or
+     * the money came after we stopped waiting for it while the order stays open): received into
+     * the order's escrow account and moved straight on to refunds; the row, if any, is untouched.
      */
     async refundExtra(tx: Executor, p: { orderId: string; paymentId: string; amount: number; currency: string }, reason: string, actor: EscrowActor): Promise<void> {
-      await moveToRefund(tx, { ...p, reason, actor });
+      await postReceived(tx, p);
+      await moveToRefund(tx, { ...p, reason, actor, extra: true });
     },
 
     find: (ex: Executor, orderId: string) => repo.findEscrow(ex, orderId),
     findMany: (ex: Executor, orderIds: readonly string[]) => repo.findEscrows(ex, orderIds),
   };
+
+  async function postReceived(tx: Executor, p: { orderId: string; paymentId: string; amount: number; currency: string }): Promise<void> {
+    await deps.ledger.post(tx, {
+      kind: 'payment_received',
+      reference: { type: 'order', id: p.orderId },
+      idempotencyKey: escrowKeys.received(p.paymentId),
+      currency: p.currency,
+      memo: `payment ${p.paymentId}`,
+      lines: [
+        { account: providerClearing, amount: p.amount },
+        { account: escrowAccount(p.orderId), amount: -p.amount },
+      ],
+    });
+  }
 
   async function moveToRefund(tx: Executor, r: Omit<EscrowRefund, 'ledgerTransactionId'>): Promise<void> {
     const { transactionId } = await deps.ledger.post(tx, {

@@ -9,18 +9,21 @@ export { admin } from '../orders/orders.test-support.js';
 
 type Shop = Awaited<ReturnType<typeof shopWithProducts>>;
 
-/**
- * What the payment webhook does for a paid order, in one transaction: the payment SUCCEEDED, its
- * money held in escrow, the order paid.
- */
-export async function payForTest(t: TestApp, orderId: string) {
-  const { payments, orders, escrow } = t.app.services;
-  await t.app.ctx.db.transaction(async (tx) => {
-    const latest = (await payments.latestOfOrders(tx, [orderId])).get(orderId)!.payment;
-    await payments.recordSucceeded(tx, latest.id, { providerTransactionId: `T_${orderId.slice(-8)}`, paidAt: t.clock.now() });
-    await escrow.hold(tx, { orderId, paymentId: latest.id, amount: latest.amount, currency: latest.currency });
-    await orders.markPaid(tx, orderId, latest.id);
-  });
+/** Posts `event` to the webhook signed as the provider does, at the application clock's time. */
+export async function deliverWebhook(t: TestApp, event: unknown) {
+  const raw = JSON.stringify(event);
+  const signature = t.mobilemoney.sign(raw, Math.floor(t.clock.now().getTime() / 1000));
+  const res = await t.app.inject({ method: 'POST', url: '/api/v1/payments/mobilemoney/webhook', headers: { 'content-type': 'application/json', 'wave-signature': signature }, payload: raw });
+  if (res.statusCode !== 200) throw new Error(`webhook refused: ${res.body}`);
+  return res.json().data as { outcome: string };
+}
+
+/** The client pays at the fake provider and its signed webhook credits the order (escrow HELD). */
+export async function payForTest(t: TestApp, order: { payment: { transactionId: string } }) {
+  const session = [...t.mobilemoney.sessions.values()].find((x) => x.client_reference === order.payment.transactionId);
+  if (!session) throw new Error('no provider session for this order');
+  const { outcome } = await deliverWebhook(t, t.mobilemoney.event('checkout.session.completed', t.mobilemoney.complete(session.id)));
+  if (outcome !== 'applied') throw new Error(`payment not applied: ${outcome}`);
 }
 
 /** A shop (verified supplier, store, products priced 600) with its payout number set, unless `payoutPhone` is null. */
@@ -37,7 +40,7 @@ export async function shop(t: TestApp, adminToken: string, opts: { products?: nu
 export async function paidOrder(t: TestApp, s: Shop, opts: { lines?: { productId: string; quantity?: number }[]; complete?: boolean; client?: Awaited<ReturnType<typeof newClient>> } = {}) {
   const client = opts.client ?? (await newClient(t));
   const order = await orderOk(t, client.token, opts.lines ?? [{ productId: s.products[0]!.id }]);
-  await payForTest(t, order.id);
+  await payForTest(t, order);
   if (opts.complete) await completeOrder(t, s, order);
   return { order, client };
 }

@@ -103,6 +103,11 @@ const TYPES = {
     title: (d) => ORDER_STATUS_TITLES[text(d.status)] ?? 'Commande mise à jour',
     body: (d) => ORDER_STATUS_BODIES[text(d.status)]?.(text(d.storeName, 'la boutique')) ?? 'Votre commande a changé de statut.',
   },
+  payment_refunded: {
+    category: 'orders',
+    title: () => 'Remboursement effectué',
+    body: (d) => `${typeof d.amount === 'number' ? d.amount : ''} ${text(d.currency, 'XOF')} vous ont été remboursés sur votre compte de paiement.`,
+  },
   order_cancelled: {
     category: 'orders',
     title: () => 'Commande annulée',

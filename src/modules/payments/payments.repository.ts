@@ -1,6 +1,6 @@
-import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { payments, type PaymentStatus } from '../../db/schema/payments.js';
+import { payments, providerEvents, type PaymentStatus, type ProviderEventOutcome } from '../../db/schema/payments.js';
 
 export type PaymentRecord = typeof payments.$inferSelect;
 
@@ -79,4 +79,60 @@ export function closePending(ex: Executor, orderId: string, status: 'CANCELLED' 
     .set({ status, updatedAt: now })
     .where(and(eq(payments.orderId, orderId), eq(payments.status, 'PENDING')))
     .returning();
+}
+
+/** The payment row, locked until the transaction ends (callers lock the order first: order, then payment). */
+export async function lockPayment(ex: Executor, id: string): Promise<PaymentRecord | undefined> {
+  const [row] = await ex.select().from(payments).where(eq(payments.id, id)).limit(1).for('update');
+  return row;
+}
+
+/** Moves a payment from `from` to `patch.status`; undefined when it was no longer in `from`. */
+export async function transition(
+  ex: Executor,
+  id: string,
+  from: PaymentStatus,
+  patch: Partial<Omit<PaymentRecord, 'id' | 'orderId'>> & { status: PaymentStatus },
+  now: Date,
+): Promise<PaymentRecord | undefined> {
+  const [row] = await ex
+    .update(payments)
+    .set({ ...patch, updatedAt: now })
+    .where(and(eq(payments.id, id), eq(payments.status, from)))
+    .returning();
+  return row;
+}
+
+export async function markRefundFailed(ex: Executor, id: string, reason: string, now: Date): Promise<void> {
+  await ex.update(payments).set({ refundFailedAt: now, refundFailureReason: reason, updatedAt: now }).where(and(eq(payments.id, id), eq(payments.status, 'REFUND_PENDING')));
+}
+
+/** Attempts whose provider session may have moved without telling us, oldest first. */
+export function toReconcile(ex: Executor, createdBefore: Date, limit: number): Promise<PaymentRecord[]> {
+  return ex
+    .select()
+    .from(payments)
+    .where(and(inArray(payments.status, ['PENDING', 'FAILED']), lt(payments.createdAt, createdBefore), isNotNull(payments.providerSessionId)))
+    .orderBy(asc(payments.createdAt))
+    .limit(limit);
+}
+
+/** Records a provider event under its id; false when it was recorded before (a repeated delivery). */
+export async function insertProviderEvent(ex: Executor, e: typeof providerEvents.$inferInsert): Promise<boolean> {
+  const rows = await ex.insert(providerEvents).values(e).onConflictDoNothing({ target: providerEvents.id }).returning({ id: providerEvents.id });
+  return rows.length > 0;
+}
+
+export async function setEventOutcome(ex: Executor, id: string, outcome: ProviderEventOutcome, paymentId: string | null): Promise<void> {
+  await ex.update(providerEvents).set({ outcome, paymentId }).where(eq(providerEvents.id, id));
+}
+
+export async function findProviderEvent(ex: Executor, id: string) {
+  const [row] = await ex.select().from(providerEvents).where(eq(providerEvents.id, id)).limit(1);
+  return row;
+}
+
+/** Refunds the provider refused for good, newest first. */
+export function refundFailures(ex: Executor, limit = 100): Promise<PaymentRecord[]> {
+  return ex.select().from(payments).where(isNotNull(payments.refundFailedAt)).orderBy(desc(payments.refundFailedAt)).limit(limit);
 }

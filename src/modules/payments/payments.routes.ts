@@ -1,12 +1,59 @@
+import { Type } from 'typebox';
 import type { App } from '../../http/types.js';
-import { Ok, ok } from '../../shared/schemas.js';
-import { OrderIdParamsSchema, PaymentStatusSchema } from '../orders/orders.schemas.js';
+import { PROVIDER_EVENT_OUTCOMES } from '../../db/schema/payments.js';
+import { SIGNATURE_HEADER } from '../../providers/payments/signature.js';
+import { IdSchema, Ok, StringEnum, ok } from '../../shared/schemas.js';
+import { OrderIdParamsSchema, PaymentSchema, PaymentStatusSchema } from '../orders/orders.schemas.js';
 import type { OrdersService } from '../orders/orders.service.js';
+import { returnPage } from './return-page.js';
+import type { SettlementService } from './settlement.service.js';
 
-export function paymentsRoutes(orders: OrdersService) {
+const WebhookAnswerSchema = Type.Object({ received: Type.Literal(true), outcome: StringEnum([...PROVIDER_EVENT_OUTCOMES, 'duplicate'] as const) }, { title: 'WebhookAnswer' });
+const RetryAnswerSchema = Type.Object({ orderId: IdSchema, payment: PaymentSchema }, { title: 'PaymentRetry' });
+const ReturnQuerySchema = Type.Object({ ref: IdSchema }, { additionalProperties: true });
+const Html = Type.String({ description: 'a small HTML page showing the payment state' });
+// Deliveries are small session or payout objects.
+const WEBHOOK_BODY_LIMIT = 64 * 1024;
+
+export function paymentsRoutes(orders: OrdersService, settlement: SettlementService, opts: { appReturnUrl?: string }) {
   return async (app: App) => {
     const tags = ['payments'];
     app.get('/payments/status/:orderId', { config: { access: 'Auth' }, schema: { tags, summary: "Payment status of an order: its latest attempt (the order's client, seller or an administrator)", params: OrderIdParamsSchema, errors: [404], response: { 200: Ok(PaymentStatusSchema) } } },
       async (req) => ok(await orders.paymentStatusByOrder(req.user, req.params.orderId)));
+
+    app.post('/payments/retry/:orderId', { config: { access: 'Auth', idempotency: true }, schema: { tags, summary: 'A new payment attempt for a PENDING order whose latest attempt FAILED or EXPIRED (open payment.redirectUrl)', params: OrderIdParamsSchema, errors: [404, 409], response: { 201: Ok(RetryAnswerSchema) } } },
+      async (req, reply) => reply.code(201).send(ok(await settlement.retry(req.user, req.params.orderId))));
+
+    for (const outcome of ['success', 'error'] as const) {
+      app.get(`/payments/mobilemoney/${outcome}`, { config: { access: 'Public' }, schema: { tags, summary: `Where the provider sends the payer back (${outcome}): the payment's real state, as a page or a redirect to APP_RETURN_URL`, querystring: ReturnQuerySchema, errors: [404], response: { 200: Html, 303: Type.Null() } } },
+        async (req, reply) => {
+          const r = await settlement.returned(req.query.ref);
+          reply.header('cache-control', 'no-store');
+          if (opts.appReturnUrl) {
+            const to = new URL(opts.appReturnUrl);
+            to.searchParams.set('orderId', r.orderId);
+            to.searchParams.set('status', r.status);
+            return reply.redirect(to.toString(), 303);
+          }
+          return reply.type('text/html; charset=utf-8').header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'").send(returnPage(r));
+        });
+    }
+
+    // The webhook's signature covers the exact bytes: in this context they are kept aside, unparsed
+    // (the request's own body stays empty, so no hook walks or trims it before the check).
+    const rawBodies = new WeakMap<object, Buffer>();
+    await app.register(async (raw: App) => {
+      raw.removeAllContentTypeParsers();
+      raw.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT }, (req, body, done) => {
+        rawBodies.set(req, body as Buffer);
+        done(null, undefined);
+      });
+      raw.post('/payments/mobilemoney/webhook', { config: { access: 'Public' }, schema: { tags, summary: "The provider's signed events (Wave-Signature over the raw body): payments settled once per event id", errors: [400, 401], response: { 200: Ok(WebhookAnswerSchema) } } },
+        async (req) => {
+          const header = req.headers[SIGNATURE_HEADER];
+          const body = rawBodies.get(req) ?? Buffer.alloc(0);
+          return ok(await settlement.receiveWebhook(body, typeof header === 'string' ? header : undefined));
+        });
+    });
   };
 }

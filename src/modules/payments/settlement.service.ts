@@ -1,0 +1,293 @@
+import type { AppContext } from '../../context.js';
+import type { Executor } from '../../db/client.js';
+import type { ProviderEventOutcome } from '../../db/schema/payments.js';
+import { parseProviderEvent, UnknownEventTypeError, verifyWebhookSignature } from '../../providers/payments/signature.js';
+import { PaymentProviderError, type CheckoutSession, type PaymentProvider, type ProviderEvent } from '../../providers/payments/types.js';
+import { WireFormatError } from '../../providers/payments/wire.js';
+import { AppError, conflict, notFound, unauthenticated, validationError } from '../../shared/errors.js';
+import { canTransition } from '../../shared/state-machine.js';
+import type { AuthUser } from '../../http/access.js';
+import type { EscrowActor, EscrowRefund, EscrowService } from '../escrow/escrow.service.js';
+import { providerClearing, refundsPending } from '../ledger/accounts.js';
+import type { LedgerService } from '../ledger/ledger.service.js';
+import type { NotificationsService } from '../notifications/notifications.service.js';
+import type { OrdersService } from '../orders/orders.service.js';
+import * as orderRepo from './order-payment.repository.js';
+import { OPEN_PAYMENT_STATUSES, PAYMENT_TRANSITIONS, REFUND_ON_SUCCESS } from './payment-status.js';
+import * as repo from './payments.repository.js';
+import type { PaymentRecord } from './payments.repository.js';
+import { EXPIRE_SESSION_JOB, toPaymentView, type PaymentsService } from './payments.service.js';
+
+/** Sends a refund to the provider; retried with backoff while the provider is unreachable. */
+export const REFUND_JOB = 'payments.refund';
+/** Every minute: asks the provider about attempts whose webhook may have been lost. */
+export const RECONCILE_JOB = 'payments.reconcile';
+// 30 s doubling over 12 tries: more than a day of provider outage before the dead-letter queue.
+const REFUND_RETRIES = { retryLimit: 12, retryDelaySeconds: 30 };
+const RECONCILE_AFTER_MS = 2 * 60_000;
+const RECONCILE_BATCH = 100;
+const SYSTEM: EscrowActor = { userId: null, role: 'SYSTEM' };
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+type SessionEvent = Extract<ProviderEvent, { session: CheckoutSession }>;
+export type PayoutEvent = Extract<ProviderEvent, { payout: unknown }>;
+/** A session event, or the session's expiry as reconciliation reads it (the provider sends no event for that). */
+type SettlementEvent = SessionEvent | { id: string; type: 'checkout.session.expired'; session: CheckoutSession };
+/** Applies a payout event inside the webhook's transaction; answers the outcome recorded with it. */
+export type PayoutHandler = (tx: Executor, event: PayoutEvent) => Promise<ProviderEventOutcome>;
+
+export interface SettlementDeps {
+  payments: PaymentsService;
+  orders: OrdersService;
+  escrow: EscrowService;
+  ledger: LedgerService;
+  notifications: NotificationsService;
+  provider: () => PaymentProvider;
+}
+
+export type SettlementService = ReturnType<typeof createSettlementService>;
+
+/**
+ * Money coming in and going back: the provider's webhook, reconciliation (the same code path, fed
+ * by reading the session), refunds through the provider, payment retries and the payer's return.
+ * Every provider event is recorded under its id in the transaction applying it, so each applies once.
+ */
+export function createSettlementService(ctx: AppContext, deps: SettlementDeps) {
+  const now = () => ctx.clock.now();
+  let payoutHandler: PayoutHandler | null = null;
+
+  async function applyEvent(tx: Executor, ev: SettlementEvent | PayoutEvent, payload: unknown): Promise<ProviderEventOutcome | 'duplicate'> {
+    if (!(await repo.insertProviderEvent(tx, { id: ev.id, type: ev.type, payload, outcome: 'applied', receivedAt: now() }))) return 'duplicate';
+    const { outcome, paymentId } = 'payout' in ev ? { outcome: payoutHandler ? await payoutHandler(tx, ev) : 'unhandled', paymentId: null } : await settleSession(tx, ev);
+    if (outcome !== 'applied' || paymentId) await repo.setEventOutcome(tx, ev.id, outcome, paymentId);
+    return outcome;
+  }
+
+  async function settleSession(tx: Executor, ev: SettlementEvent): Promise<{ outcome: ProviderEventOutcome; paymentId: string | null }> {
+    const ref = ev.session.clientReference;
+    const seen = UUID.test(ref) ? await repo.findPayment(tx, ref) : undefined;
+    if (!seen) {
+      ctx.log.warn({ eventId: ev.id, clientReference: ref }, 'provider event for an unknown payment');
+      return { outcome: 'unknown_payment', paymentId: null };
+    }
+    // Fixed lock order: the order, then its payment.
+    const order = (await orderRepo.lockOrder(tx, seen.orderId))!;
+    const p = (await repo.lockPayment(tx, seen.id))!;
+    const s = ev.session;
+    if (p.providerSessionId !== s.id || p.amount !== s.amount || p.currency !== s.currency) {
+      ctx.log.error(
+        { eventId: ev.id, paymentId: p.id, expected: { session: p.providerSessionId, amount: p.amount, currency: p.currency }, got: { session: s.id, amount: s.amount, currency: s.currency } },
+        'provider event does not match its payment: not applied',
+      );
+      return { outcome: 'rejected_mismatch', paymentId: p.id };
+    }
+    const outcome =
+      ev.type === 'checkout.session.completed'
+        ? s.paymentStatus === 'succeeded'
+          ? await succeed(tx, p, order, s)
+          : 'ignored'
+        : ev.type === 'checkout.session.payment_failed'
+          ? await fail(tx, p, 'FAILED', s.lastPaymentError?.message ?? 'payment failed')
+          : await fail(tx, p, 'EXPIRED', 'checkout session expired');
+    return { outcome, paymentId: p.id };
+  }
+
+  async function succeed(tx: Executor, p: PaymentRecord, order: orderRepo.OrderMoneyFacts, s: CheckoutSession): Promise<ProviderEventOutcome> {
+    // Never backwards, never twice: a repeated success under another event id changes nothing.
+    if (!canTransition(PAYMENT_TRANSITIONS, p.status, 'SUCCEEDED')) return 'ignored';
+    const t = now();
+    await repo.transition(tx, p.id, p.status, { status: 'SUCCEEDED', providerTransactionId: s.transactionId, paidAt: s.completedAt ?? t, failureReason: null }, t);
+    await ctx.events.publish(tx, 'payments.succeeded', { paymentId: p.id, orderId: p.orderId, amount: p.amount, currency: p.currency });
+    const money = { orderId: p.orderId, paymentId: p.id, amount: p.amount, currency: p.currency };
+    const held = await deps.escrow.find(tx, p.orderId);
+    const orderOpen = order.status !== 'CANCELLED' && order.status !== 'COMPLETED';
+    if (held || (REFUND_ON_SUCCESS.includes(p.status) && orderOpen)) {
+      // The order's escrow already holds another attempt's money, or nobody waits for this one.
+      await deps.escrow.refundExtra(tx, money, held ? 'DUPLICATE_PAYMENT' : 'PAYMENT_AFTER_EXPIRY', SYSTEM);
+      return 'refunded';
+    }
+    await deps.escrow.hold(tx, money);
+    if (!REFUND_ON_SUCCESS.includes(p.status) && (await deps.orders.markPaid(tx, p.orderId, p.id)).open) return 'applied';
+    await deps.escrow.refund(tx, p.orderId, 'ORDER_CLOSED', SYSTEM);
+    return 'refunded';
+  }
+
+  async function fail(tx: Executor, p: PaymentRecord, status: 'FAILED' | 'EXPIRED', reason: string): Promise<ProviderEventOutcome> {
+    if (p.status === status || !canTransition(PAYMENT_TRANSITIONS, p.status, status)) return 'ignored';
+    await repo.transition(tx, p.id, p.status, { status, failureReason: reason.slice(0, 500) }, now());
+    await ctx.events.publish(tx, 'payments.failed', { paymentId: p.id, orderId: p.orderId, status, reason: reason.slice(0, 500) });
+    return 'applied';
+  }
+
+  // A refund out of escrow: the payment waits for the provider, the job asks it.
+  deps.escrow.onRefund(async (tx: Executor, r: EscrowRefund) => {
+    const t = now();
+    if (!(await repo.transition(tx, r.paymentId, 'SUCCEEDED', { status: 'REFUND_PENDING' }, t))) {
+      throw new AppError(409, 'INVALID_TRANSITION', 'Only a succeeded payment can be refunded');
+    }
+    if (!r.extra) await orderRepo.setOrderPaymentStatus(tx, r.orderId, 'REFUND_PENDING', t);
+    await ctx.jobs.send(REFUND_JOB, { paymentId: r.paymentId, ledgerTransactionId: r.ledgerTransactionId }, { tx });
+  });
+
+  ctx.jobs.work(
+    REFUND_JOB,
+    async (job: { paymentId: string; ledgerTransactionId: string }) => {
+      const p = await repo.findPayment(ctx.db, job.paymentId);
+      if (!p || p.status !== 'REFUND_PENDING' || p.refundFailedAt || !p.providerSessionId) return;
+      try {
+        // The key comes from the ledger transaction: a retried job asks for the same refund.
+        await deps.provider().refundSession(p.providerSessionId, `refund:${job.ledgerTransactionId}`);
+      } catch (err) {
+        if (err instanceof PaymentProviderError && !err.retryable) {
+          const reason = `${err.code ?? err.status ?? 'refused'}: ${err.message}`.slice(0, 500);
+          await repo.markRefundFailed(ctx.db, p.id, reason, now());
+          ctx.log.error({ paymentId: p.id, reason }, 'refund refused by the provider: to be settled by an administrator');
+          return;
+        }
+        throw err;
+      }
+      await ctx.db.transaction((tx) => completeRefund(tx, p));
+    },
+    REFUND_RETRIES,
+  );
+
+  async function completeRefund(tx: Executor, p: PaymentRecord): Promise<void> {
+    const order = (await orderRepo.lockOrder(tx, p.orderId))!;
+    const t = now();
+    if (!(await repo.transition(tx, p.id, 'REFUND_PENDING', { status: 'REFUNDED', refundedAt: t }, t))) return;
+    await deps.ledger.post(tx, {
+      kind: 'refund_completed',
+      reference: { type: 'payment', id: p.id },
+      idempotencyKey: `payment:${p.id}:refunded`,
+      currency: p.currency,
+      lines: [
+        { account: refundsPending(p.id), amount: p.amount },
+        { account: providerClearing, amount: -p.amount },
+      ],
+    });
+    const escrowed = await deps.escrow.find(tx, p.orderId);
+    if (escrowed?.paymentId === p.id) await orderRepo.setOrderPaymentStatus(tx, p.orderId, 'REFUNDED', t);
+    await ctx.events.publish(tx, 'payments.refunded', { paymentId: p.id, orderId: p.orderId, amount: p.amount, currency: p.currency });
+    await deps.notifications.notify(tx, order.clientId, 'payment_refunded', { orderId: p.orderId, amount: p.amount, currency: p.currency }, { sourceKey: `payment:${p.id}:refunded` });
+  }
+
+  // A paid order cancelled (by its client, the seller or an administrator): its money goes back.
+  ctx.events.subscribe('orders.cancelled', 'payments-refund', async (e) => {
+    if (!e.paid) return;
+    await ctx.db.transaction(async (tx) => {
+      await orderRepo.lockOrder(tx, e.orderId);
+      const held = await deps.escrow.find(tx, e.orderId);
+      if (held?.state !== 'HELD' && held?.state !== 'DISPUTED') return;
+      await deps.escrow.refund(tx, e.orderId, `ORDER_CANCELLED: ${e.reason}`.slice(0, 500), SYSTEM);
+    });
+  });
+
+  /** The session as it stands, as the event the webhook would have brought; null when there is nothing to apply. */
+  function eventFromSession(p: PaymentRecord, s: CheckoutSession): SettlementEvent | null {
+    if (s.paymentStatus === 'succeeded') return { id: `recon:${s.id}:succeeded`, type: 'checkout.session.completed', session: s };
+    if (s.checkoutStatus === 'expired') return { id: `recon:${s.id}:expired`, type: 'checkout.session.expired', session: s };
+    if (s.lastPaymentError && p.status === 'PENDING') return { id: `recon:${s.id}:failed:${s.lastPaymentError.code}`.slice(0, 200), type: 'checkout.session.payment_failed', session: s };
+    return null;
+  }
+
+  /** Reads the payment's session from the provider and applies what it says; answers the payment as it is then. */
+  async function reconcileOne(p: PaymentRecord): Promise<PaymentRecord> {
+    const session = await deps.provider().getSession(p.providerSessionId!);
+    const ev = eventFromSession(p, session);
+    if (ev) await ctx.db.transaction((tx) => applyEvent(tx, ev, { source: 'reconciliation', session }));
+    return (await repo.findPayment(ctx.db, p.id))!;
+  }
+
+  async function reconcile(): Promise<number> {
+    const due = await repo.toReconcile(ctx.db, new Date(now().getTime() - RECONCILE_AFTER_MS), RECONCILE_BATCH);
+    let changed = 0;
+    for (const p of due) {
+      try {
+        if ((await reconcileOne(p)).status !== p.status) changed++;
+      } catch (err) {
+        // One unreachable session does not hold the others back; the next run asks again.
+        ctx.log.warn({ err, paymentId: p.id }, 'payment not reconciled');
+      }
+    }
+    return changed;
+  }
+
+  ctx.jobs.work(RECONCILE_JOB, async () => {
+    await reconcile();
+  });
+  ctx.jobs.schedule(RECONCILE_JOB, '* * * * *');
+
+  return {
+    /**
+     * The provider's webhook: the signature is checked on the raw bytes before anything is parsed
+     * (401, nothing stored), then the event is recorded and applied in one transaction.
+     */
+    async receiveWebhook(rawBody: Buffer, signature: string | undefined): Promise<{ received: true; outcome: ProviderEventOutcome | 'duplicate' }> {
+      const secrets = deps.provider().webhookSecrets;
+      if (!verifyWebhookSignature(signature, rawBody, secrets, Math.floor(now().getTime() / 1000))) throw unauthenticated('Invalid or missing Wave-Signature');
+      let ev: ProviderEvent;
+      try {
+        ev = parseProviderEvent(rawBody);
+      } catch (err) {
+        if (err instanceof UnknownEventTypeError) {
+          ctx.log.info({ type: err.type }, 'provider event of a type not handled: acknowledged');
+          return { received: true, outcome: 'ignored' };
+        }
+        if (err instanceof WireFormatError) throw validationError('body', err.message);
+        throw err;
+      }
+      const payload = JSON.parse(rawBody.toString()) as unknown;
+      const outcome = await ctx.db.transaction((tx) => applyEvent(tx, ev, payload));
+      return { received: true, outcome };
+    },
+
+    /** Where the payouts work plugs in; until then payout events are recorded as `unhandled`. */
+    onPayoutEvent(fn: PayoutHandler): void {
+      payoutHandler = fn;
+    },
+
+    /** One reconciliation pass (the cron job's body): answers how many payments changed. */
+    reconcile,
+
+    /**
+     * The client refunded through the escrow (`HELD` or `DISPUTED` -> refunded). The provider is
+     * asked by a job after commit.
+     */
+    refund: (tx: Executor, r: { orderId: string; reason: string; actor: EscrowActor }) => deps.escrow.refund(tx, r.orderId, r.reason, r.actor),
+
+    /** The payer came back from the provider: the payment's state as the database (and, if still open, the provider) says. */
+    async returned(ref: string): Promise<{ orderId: string; paymentId: string; status: PaymentRecord['status'] }> {
+      let p = await repo.findPayment(ctx.db, ref);
+      if (!p) throw notFound('Payment');
+      if (OPEN_PAYMENT_STATUSES.includes(p.status) && p.providerSessionId) {
+        try {
+          p = await reconcileOne(p);
+        } catch (err) {
+          ctx.log.warn({ err, paymentId: p.id }, 'payment state not read from the provider');
+        }
+      }
+      return { orderId: p.orderId, paymentId: p.id, status: p.status };
+    },
+
+    /** A new attempt for a PENDING order whose latest attempt FAILED or EXPIRED. */
+    async retry(user: AuthUser, orderId: string) {
+      const payment = await ctx.db.transaction(async (tx) => {
+        const o = await orderRepo.lockOrder(tx, orderId);
+        if (!o || o.clientId !== user.id) throw notFound('Order');
+        if (o.status !== 'PENDING' || o.paymentDeadline <= now()) throw conflict('ORDER_NOT_PENDING', `The order is ${o.status === 'PENDING' ? 'past its payment deadline' : o.status}: it can no longer be paid`);
+        const latest = (await repo.latestOfOrders(tx, [orderId])).get(orderId)?.payment;
+        if (!latest || (latest.status !== 'FAILED' && latest.status !== 'EXPIRED')) {
+          throw conflict('PAYMENT_NOT_RETRYABLE', `The latest payment is ${latest?.status ?? 'missing'}: only a FAILED or EXPIRED payment can be retried`);
+        }
+        const next = await deps.payments.start(tx, { orderId, method: o.paymentMethod, amount: o.itemsTotal, currency: o.currency, payerPhone: o.payerPhone, expiresAt: o.paymentDeadline });
+        // The failed attempt's session could still be paid: close it (a payment on it anyway is refunded).
+        if (latest.status === 'FAILED' && latest.providerSessionId) await ctx.jobs.send(EXPIRE_SESSION_JOB, { paymentId: latest.id }, { tx });
+        return next;
+      });
+      return { orderId, payment: toPaymentView(await deps.payments.openAfterCommit(payment)) };
+    },
+
+    /** Refunds the provider refused for good, newest first: administrators settle them by hand. */
+    refundFailures: (ex: Executor = ctx.db) => repo.refundFailures(ex),
+  };
+}
