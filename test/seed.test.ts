@@ -73,6 +73,14 @@ describe('npm run seed on a fresh database', () => {
     }
   });
 
+  it('lets a demo client order a demo product', async () => {
+    const client = (await login(DEMO_CLIENTS[0]!.phoneNumber, DEMO_CLIENTS[0]!.password)).body.data.accessToken as string;
+    const mangoes = idsOf(first, 'product')[DEMO_PRODUCTS.findIndex((p) => p.name === 'Panier de mangues')]!;
+    const order = await call(t.app, 'POST', '/orders', { token: client, body: { items: [{ productId: mangoes, quantity: 1 }], paymentMethod: 'wave' } });
+    expect(order.status).toBe(201);
+    expect(order.body.data).toMatchObject({ status: 'PENDING', itemsTotal: 1000, storeName: 'Primeurs de Ouakam' });
+  });
+
   it('shows the suppliers and stores in public search and nearby around Dakar', async () => {
     const teranga = await call(t.app, 'GET', '/suppliers/search', { query: { q: 'boulangerie teranga' } });
     expect(teranga.body.data.map((s: { businessName: string }) => s.businessName)).toContain('Boulangerie Teranga');

@@ -1,7 +1,8 @@
 import { createHmac } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/client.js';
-import type { OrderActorRole, OrderStatus } from '../../db/schema/orders.js';
+import { orders, type OrderActorRole, type OrderStatus } from '../../db/schema/orders.js';
 import type { AuthUser } from '../../http/access.js';
 import { AppError, conflict, notFound, validationError, type ErrorDetail } from '../../shared/errors.js';
 import { uuidv7 } from '../../shared/ids.js';
@@ -17,7 +18,8 @@ import type { StoresService } from '../stores/stores.service.js';
 import type { SuppliersService } from '../suppliers/suppliers.service.js';
 import type { UsersService } from '../users/users.service.js';
 import { commonWindow, pickupInstants } from './order-pickup.js';
-import { ORDER_TRANSITIONS, PAYMENT_TIMEOUT } from './order-status.js';
+import { OPEN_ORDER_STATUSES, ORDER_TRANSITIONS, PAYMENT_TIMEOUT } from './order-status.js';
+import * as stats from './orders-statistics.repository.js';
 import * as repo from './orders.repository.js';
 import type { OrderRecord } from './orders.repository.js';
 import type { CreateOrderBody, StatusBody } from './orders.schemas.js';
@@ -110,6 +112,14 @@ export function createOrdersService(ctx: AppContext, deps: OrdersDeps) {
   ctx.workInProgress.register(async (ex, scope) => {
     const n = await repo.openCount(ex, scope);
     return n ? `${n} order${n > 1 ? 's' : ''} in progress` : null;
+  });
+
+  // A store's statistics page shows its orders: open ones, finished ones and what they brought in.
+  deps.stores.registerStatistics('orders', async (ex, storeId) => {
+    const scope = eq(orders.storeId, storeId);
+    const [counts, sales] = await Promise.all([stats.countByStatus(ex, scope), stats.salesTotals(ex, scope)]);
+    const open = OPEN_ORDER_STATUSES.reduce((n, st) => n + (counts[st] ?? 0), 0);
+    return { open, completed: counts.COMPLETED ?? 0, cancelled: counts.CANCELLED ?? 0, unitsSold: sales.unitsSold, revenueGross: sales.revenueGross };
   });
 
   const reads = createOrderReads(ctx, deps, { actorOn, tokens });

@@ -9,8 +9,7 @@ import { storeMembers } from '../../db/schema/staff.js';
 import { stores } from '../../db/schema/stores.js';
 import { uuidv7 } from '../../shared/ids.js';
 import { commissionOf } from '../../shared/money.js';
-import { publishProduct } from '../products/products.test-support.js';
-import { admin, markOrderPaidForTest, newClient, orderOk, placeOrder, productState, setStatus, shopWithProducts } from './orders.test-support.js';
+import { admin, markOrderPaidForTest, publish, newClient, orderOk, placeOrder, productState, setStatus, shopWithProducts } from './orders.test-support.js';
 
 let t: TestApp;
 let adminToken: string;
@@ -106,9 +105,11 @@ describe('POST /orders', () => {
   });
 
   it('refuses a method switched off in the settings, and an order under the minimum amount', async () => {
-    const shop = await shopWithProducts(t, adminToken, 1);
+    // Settings are shared by the test files on PostgreSQL: a minimum under every other file's orders
+    // (600 and more), a method no other file pays with.
+    const shop = await shopWithProducts(t, adminToken, 1, { originalPrice: 500, discountedPrice: 250 });
     const c = await newClient(t);
-    expect((await settings({ mobilemoney: { orangeMoney: { enabled: false } }, business: { minimumOrderAmount: 1000 } })).status).toBe(200);
+    expect((await settings({ mobilemoney: { orangeMoney: { enabled: false } }, business: { minimumOrderAmount: 500 } })).status).toBe(200);
     try {
       const off = await placeOrder(t, c.token, [{ productId: shop.products[0]!.id, quantity: 2 }], { paymentMethod: 'orangeMoney' });
       expect(off.status).toBe(400);
@@ -165,7 +166,7 @@ describe('POST /orders', () => {
 
   it('refuses products whose pickup windows do not overlap', async () => {
     const s = await shopWithProducts(t, adminToken, 1);
-    const late = await publishProduct(t, s, adminToken, { pickupStart: '20:00', pickupEnd: '22:00' });
+    const late = await publish(t, s, adminToken, { pickupStart: '20:00', pickupEnd: '22:00' });
     const c = await newClient(t);
     const res = await placeOrder(t, c.token, [{ productId: s.products[0]!.id }, { productId: late.id }]);
     expect(res.status).toBe(409);
@@ -188,6 +189,19 @@ describe('POST /orders', () => {
     expect(sessionCalls.length).toBeGreaterThanOrEqual(2);
     // One session only, whatever the number of calls: the payment id is the idempotency key.
     expect([...t.mobilemoney.sessions.values()].filter((x) => x.client_reference === res.body.data.payment.transactionId)).toHaveLength(1);
+  });
+
+  it('does not hold the client behind a provider that does not answer', async () => {
+    const shop = await shopWithProducts(t, adminToken, 1);
+    const c = await newClient(t);
+    t.mobilemoney.hangNext(1);
+    const res = await placeOrder(t, c.token, [{ productId: shop.products[0]!.id }]);
+    expect(res.status).toBe(201);
+    expect(res.body.data.payment).toMatchObject({ status: 'PENDING', redirectUrl: null });
+    t.clock.advance(31_000);
+    await t.app.jobs.drain();
+    const later = await call(t.app, 'GET', `/orders/${res.body.data.id}`, { token: c.token });
+    expect(later.body.data.payment.redirectUrl).toMatch(/\/c\//);
   });
 
   it('replays the answer for a repeated Idempotency-Key: one order, one reservation', async () => {
@@ -305,6 +319,13 @@ describe('PATCH /orders/:id/status', () => {
     const res = await setStatus(t, staff.token, o.id, { status: 'CONFIRMED' });
     expect(res.status).toBe(200);
     expect(res.body.data.history.at(-1)).toMatchObject({ toStatus: 'CONFIRMED', byRole: 'STAFF', byUserId: staff.user.id });
+    // A member with a client account reads the order (not its pickup code); the seller routes need a supplier account.
+    const clerk = await newClient(t);
+    await t.app.ctx.db.insert(storeMembers).values({ id: uuidv7(), storeId: shop.store.id, userId: clerk.user.id, role: 'STAFF', createdAt: at, updatedAt: at });
+    const read = await call(t.app, 'GET', `/orders/${o.id}`, { token: clerk.token });
+    expect(read.status).toBe(200);
+    expect(read.body.data.pickup.code).toBeNull();
+    expect((await setStatus(t, clerk.token, o.id, { status: 'PREPARING' })).status).toBe(403);
     const list = await call(t.app, 'GET', '/orders/supplier-orders', { token: staff.token });
     expect(list.body.data.map((x: { id: string }) => x.id)).toEqual([o.id]);
     expect((await call(t.app, 'GET', '/orders/supplier-orders', { token: other.token })).body.meta.total).toBe(0);
@@ -402,7 +423,7 @@ describe('reading orders', () => {
   it('lists the client\'s orders newest first and the seller\'s with filters', async () => {
     const shop = await shopWithProducts(t, adminToken, 1);
     const second = await createStore(t.app, shop);
-    const elsewhere = await publishProduct(t, { token: shop.token, store: second }, adminToken);
+    const elsewhere = await publish(t, { token: shop.token, store: second }, adminToken);
     const c = await newClient(t);
     const first = await orderOk(t, c.token, [{ productId: shop.products[0]!.id }]);
     t.clock.advance(1000);
@@ -486,6 +507,8 @@ describe('statistics', () => {
     expect(monthly.body.data.ordersPerPeriod).toHaveLength(12);
     expect(monthly.body.data.ordersPerPeriod.at(-1).periodStart).toBe(`${t.clock.now().toISOString().slice(0, 7)}-01`);
     expect((await call(t.app, 'GET', '/orders/supplier-statistics', { token: shop.token, query: { period: 'year' } })).status).toBe(400);
+    const store = await call(t.app, 'GET', `/supplier/stores/${shop.store.id}/statistics`, { token: shop.token });
+    expect(store.body.data.orders).toEqual({ open: 1, completed: 2, cancelled: 1, unitsSold: 6, revenueGross: 3600 });
     const nobody = await createSignedIn(t.app, { role: 'SUPPLIER_FOOD' });
     expect((await call(t.app, 'GET', '/orders/supplier-statistics', { token: nobody.token })).status).toBe(404);
   });

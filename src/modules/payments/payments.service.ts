@@ -15,6 +15,8 @@ export const EXPIRE_SESSION_JOB = 'payments.expire-session';
 // (5 s doubling, 10 tries: beyond any payment deadline the settings allow).
 const OPEN_SESSION_SAFETY_DELAY_S = 30;
 const SESSION_JOB_RETRIES = { retryLimit: 10, retryDelaySeconds: 5 };
+/** How long an order's answer waits for the provider's session before answering without it. */
+const INLINE_SESSION_WAIT_MS = 3_000;
 
 export interface PaymentsDeps {
   settings: SettingsService;
@@ -136,11 +138,24 @@ export function createPaymentsService(ctx: AppContext, deps: PaymentsDeps) {
      * the provider could not be reached (the job tries again).
      */
     async openAfterCommit(payment: PaymentRecord): Promise<PaymentRecord> {
+      const attempt = open(payment.id).then(
+        (row) => row ?? payment,
+        (err: unknown) => {
+          ctx.log.warn({ err, paymentId: payment.id }, 'payment session not opened; the job will retry');
+          return payment;
+        },
+      );
+      // A slow provider does not hold the client: past the wait the call goes on in the background
+      // (its session is stored if it succeeds) and the answer says the page is being prepared.
+      let timer: NodeJS.Timeout | undefined;
+      const waited = new Promise<PaymentRecord>((resolve) => {
+        timer = setTimeout(() => resolve(payment), INLINE_SESSION_WAIT_MS);
+        timer.unref();
+      });
       try {
-        return (await open(payment.id)) ?? payment;
-      } catch (err) {
-        ctx.log.warn({ err, paymentId: payment.id }, 'payment session not opened; the job will retry');
-        return payment;
+        return await Promise.race([attempt, waited]);
+      } finally {
+        clearTimeout(timer);
       }
     },
 

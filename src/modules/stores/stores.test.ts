@@ -359,7 +359,7 @@ describe('counts and statistics', () => {
   it('reports the store state, staff numbers, days active and sections added by other modules', async () => {
     const sup = await createSupplier(t.app);
     const store = await createStore(t.app, sup);
-    t.app.services.stores.registerStatistics('orders', async (_ex, storeId) => ({ total: storeId === store.id ? 3 : 0 }));
+    t.app.services.stores.registerStatistics('bookings', async (_ex, storeId) => ({ total: storeId === store.id ? 3 : 0 }));
     await call(t.app, 'POST', `/staff/stores/${store.id}/invite`, { token: sup.token, body: { email: 'helper@example.test', role: 'STAFF' } });
     t.clock.advance(3 * DAY + HOUR);
     const token = await tokenFor(sup.user);
@@ -371,7 +371,8 @@ describe('counts and statistics', () => {
       store: { isActive: true, isOpenNow: true, closure: null, createdAt: store.createdAt.toISOString(), daysActive: 3 },
       staff: { members: 0, managers: 0, staff: 0, pendingInvitations: 1 },
       products: { total: 0, active: 0, pendingReview: 0 },
-      orders: { total: 3 },
+      orders: { open: 0, completed: 0, cancelled: 0, unitsSold: 0, revenueGross: 0 },
+      bookings: { total: 3 },
     });
     expect(() => t.app.services.stores.registerStatistics('staff', async () => ({}))).toThrow();
   });
