@@ -49,6 +49,10 @@ describe('automatic release', () => {
     await t.app.jobs.drain();
     expect((await detail(order.id)).body.data.escrow).toMatchObject({ state: 'HELD', amount: order.itemsTotal, payout: null });
     expect(await balance(escrowAccount(order.id))).toBe(-order.itemsTotal);
+    // The order is collected, but its money is still held: the store cannot go yet.
+    const del = await call(t.app, 'DELETE', `/supplier/stores/${s.store.id}`, { token: await fresh(s.user) });
+    expect(del.status).toBe(409);
+    expect(del.body.error.message).toContain('1 payment held in escrow');
 
     const commissionBefore = await balance(platformCommission);
     t.clock.advance(2 * HOUR);
