@@ -146,7 +146,7 @@ function buildServices(ctx: AppContext, stream: NotificationStream) {
     const outcome = await payouts.applyProviderPayout(tx, ev.payout);
     return outcome === 'unknown_payout' ? 'unknown_payment' : outcome;
   });
-  const releases = createEscrowReleases(ctx, { ledger, payouts, settings });
+  const releases = createEscrowReleases(ctx, { ledger, payouts, settings, suppliers, notifications });
   const escrowAdmin = createEscrowAdminService(ctx, { escrow, releases, ledger, payouts, payments, suppliers, notifications });
   const reports = createReportsService(ctx, { ledger, orders });
   return { payouts, escrowAdmin, reports, ledger, escrow, settlement, settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, notifications, products, productsAdmin, productSearch, payments, orders };

@@ -6,6 +6,8 @@ import { commissionOf } from '../../shared/money.js';
 import { assertTransition } from '../../shared/state-machine.js';
 import { escrow as escrowAccount, platformCommission, supplierPayable } from '../ledger/accounts.js';
 import type { LedgerService } from '../ledger/ledger.service.js';
+import type { NotificationsService } from '../notifications/notifications.service.js';
+import type { SuppliersService } from '../suppliers/suppliers.service.js';
 import type { PayoutsService } from '../payouts/payouts.service.js';
 import type { SettingsReader } from '../settings/settings.service.js';
 import * as admin from './escrow-admin.repository.js';
@@ -23,6 +25,8 @@ export interface ReleaseDeps {
   ledger: LedgerService;
   payouts: PayoutsService;
   settings: SettingsReader;
+  suppliers: SuppliersService;
+  notifications: NotificationsService;
 }
 
 export interface Release {
@@ -96,7 +100,11 @@ export function createEscrowReleases(ctx: AppContext, deps: ReleaseDeps) {
       if (!e || e.state !== 'HELD' || !e.releaseAfter || e.releaseAfter > now()) return null;
       const order = await admin.orderFacts(tx, orderId);
       if (order?.status !== 'COMPLETED') return null;
-      return release(tx, orderId, 'RELEASED');
+      const r = await release(tx, orderId, 'RELEASED');
+      const supplierUser = (await deps.suppliers.findProfile(order.supplierId, tx))?.userId;
+      const data = { orderId, amount: e.amount, commission: r.commission, net: r.net, currency: e.currency };
+      if (supplierUser) await deps.notifications.notify(tx, supplierUser, 'escrow_released', data, { sourceKey: `escrow:${orderId}:release` });
+      return r;
     });
   }
 
