@@ -1,5 +1,6 @@
 import { and, getTableColumns, sql, type SQL, type SQLWrapper, type Table } from 'drizzle-orm';
-import type { SearchTerms } from '../shared/listing-page.js';
+import type { Executor } from './client.js';
+import { TYPO_FALLBACK_BELOW, type ListingMeta, type SearchTerms } from '../shared/listing-page.js';
 
 // SQL pieces of the public listings (DESIGN section 8), over the stored columns of
 // search-columns.ts, so every listing asks its indexes the same way.
@@ -23,6 +24,8 @@ export const earthPoint = (latitude: number, longitude: number): SQL => sql`${ea
 
 /** The great-circle distance, in metres, of a cube (chord) distance `<->` (earthdistance's sec_to_gc). */
 export const chordToMetres = (chord: number): number => 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.max(0, chord) / (2 * EARTH_RADIUS_M)));
+/** The cube (chord) distance `<->` of a great-circle distance in metres: a radius as the GiST index's distance. */
+export const metresToChord = (metres: number): number => 2 * EARTH_RADIUS_M * Math.sin(Math.min(Math.PI / 2, metres / (2 * EARTH_RADIUS_M)));
 
 /**
  * The ways a stored document matches search words:
@@ -46,6 +49,53 @@ export function textMatch(vector: SQLWrapper, doc: SQLWrapper, terms: SearchTerm
     typo: sql`(${fts} or (${similar}))`,
     typoRank: sql`(${ftsRank} + (${similarity}) / ${terms.words.length})`,
   };
+}
+
+/**
+ * Runs the queries of near spellings (`typo` of textMatch) with bitmap scans only, in a transaction
+ * of their own (`set local`). The planner cannot tell how many rows a misspelt word matches: when
+ * it guesses many, it tests `<%` on row after row of a sequential or ordered scan (1.5 s for a
+ * word that matches nothing at 100,000 products); the trigram and word indexes, combined as
+ * bitmaps, read only the rows that share the words' trigrams. Called with the database handle (the
+ * lists run outside transactions): inside one, the settings would last until it ends.
+ */
+export function withBitmapScans<T>(ex: Executor, run: (tx: Executor) => Promise<T>): Promise<T> {
+  return ex.transaction(async (tx) => {
+    await tx.execute(sql`select set_config('enable_seqscan', 'off', true), set_config('enable_indexscan', 'off', true)`);
+    return run(tx);
+  });
+}
+
+/** How one public list answers words: its ranked page, its capped count and its page in another order. */
+export interface WordQueries<T extends { meta: ListingMeta }> {
+  /** A page by relevance of the rows matching `match`, ranked by `rank`; `tsquery`: the words alone (for a prepared statement), when nothing else filters. */
+  ranked(ex: Executor, match: SQL, rank: SQL, tsquery?: string): Promise<T>;
+  /** The rows matching `match`, counted up to `cap`. */
+  count(ex: Executor, match: SQL, cap: number): Promise<number>;
+  /** A page in the list's other orders of the rows matching `match`. */
+  ordered(ex: Executor, match: SQL): Promise<T>;
+}
+
+/**
+ * The word search of the public lists (docs/listings.md "Words"): every word, the last as a prefix,
+ * from the GIN tsvector index; when that finds fewer than TYPO_FALLBACK_BELOW rows, near spellings
+ * as well, with bitmap scans only (withBitmapScans).
+ */
+export async function searchWords<T extends { meta: ListingMeta }>(
+  ex: Executor,
+  columns: { vector: SQLWrapper; doc: SQLWrapper },
+  terms: SearchTerms,
+  opts: { relevance: boolean; wordsOnly: boolean },
+  list: WordQueries<T>,
+): Promise<T> {
+  const m = textMatch(columns.vector, columns.doc, terms);
+  if (opts.relevance) {
+    const found = await list.ranked(ex, m.fts, m.ftsRank, opts.wordsOnly ? terms.tsquery : undefined);
+    if (found.meta.total >= TYPO_FALLBACK_BELOW) return found;
+    return withBitmapScans(ex, (tx) => list.ranked(tx, m.typo, m.typoRank));
+  }
+  if ((await list.count(ex, m.fts, TYPO_FALLBACK_BELOW)) >= TYPO_FALLBACK_BELOW) return list.ordered(ex, m.fts);
+  return withBitmapScans(ex, (tx) => list.ordered(tx, m.typo));
 }
 
 const SEARCH_COLUMNS = ['earth', 'searchDoc', 'searchVector'] as const;

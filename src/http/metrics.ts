@@ -104,7 +104,7 @@ export function installDependencyMetrics(registry: Registry, { database, redis, 
       },
     });
   cache('foodsave_listing_cache_entries', 'Answers held by the public listing cache', (s) => s.entries);
-  cache('foodsave_listing_cache_bytes', 'Approximate size of the answers held by the public listing cache (their JSON length)', (s) => s.bytes);
+  cache('foodsave_listing_cache_bytes', 'Approximate size of the answers held by the public listing cache (estimated heap: 3 bytes per byte of their JSON)', (s) => s.bytes);
   const counter = (name: string, help: string, read: (s: ReturnType<ListingCache['stats']>) => number) =>
     new Counter({
       name,

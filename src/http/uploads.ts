@@ -50,7 +50,8 @@ export async function readUploads(req: FastifyRequest, opts: UploadOptions) {
 
 // Loaded on the first upload: the image library costs memory a process without uploads need not pay.
 let sharpModule: Promise<typeof sharpType> | undefined;
-const loadSharp = () => (sharpModule ??= import('sharp').then((m) => m.default));
+/** The image library, loaded on first use (also by the services that resize uploaded pictures). */
+export const loadSharp = () => (sharpModule ??= import('sharp').then((m) => m.default));
 
 async function normalise(raw: Buffer, allowPdf: boolean): Promise<Pick<UploadedFile, 'ext' | 'contentType' | 'body'>> {
   const sharp = await loadSharp();

@@ -114,8 +114,9 @@ export interface Ranked {
  * planner prefer a bitmap scan that reads and sorts every row in the radius, and ordering by
  * distance *and* id stops the ordered scan. So the radius is applied here, to those n rows, and
  * ties are broken by id here. Rows at the distance where the index stopped may have been cut
- * arbitrarily; when that distance reaches into the page, `atDistance(d)` fetches every row at it
- * (rare: places at one address), so pages neither repeat nor skip a place.
+ * arbitrarily; when that distance reaches into the page, more rows are asked of the index in its
+ * order (twice as many each time) until the run of rows at that distance ends (places at one
+ * address: the products of one store), so pages neither repeat nor skip a row.
  *
  * The total is exact whenever the radius holds no more than the rows read (offset + limit); past
  * that nothing is counted: it is estimated from the density of the rows read, and flagged.
@@ -124,28 +125,31 @@ export async function nearestPage<R extends Ranked>(
   q: PageQuery,
   radiusM: number,
   nearest: (n: number) => Promise<R[]>,
-  atDistance: (d: number) => Promise<R[]>,
+  /** Rows often at one place (the products of a store): asked for at once beyond the page. */
+  ties = 0,
 ): Promise<{ items: (R & { distanceM: number })[]; meta: ListingMeta }> {
   type T = R & { distanceM: number };
   const withDistance = (found: R[]): T[] => found.map((r) => ({ ...r, distanceM: chordToMetres(r.d) })).filter((r) => r.distanceM <= radiusM);
   const offset = (q.page - 1) * q.limit;
   const n = offset + q.limit + 1;
-  let rows = withDistance(await nearest(n));
   const byOrder = (a: T, b: T) => a.d - b.d || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-  rows.sort(byOrder);
-  const full = rows.length === n;
-  const edge = rows[rows.length - 1];
-  const lastShown = rows[Math.min(rows.length, offset + q.limit) - 1];
-  if (full && edge && lastShown && lastShown.d === edge.d) {
-    const known = new Set(rows.map((r) => r.id));
-    rows = [...rows, ...withDistance(await atDistance(edge.d)).filter((r) => !known.has(r.id))].sort(byOrder);
+  let asked = n + ties;
+  let found = await nearest(asked);
+  // The index's last row is at the distance of the page's last row: rows at that distance may follow.
+  const cut = (rows: R[]) => rows.length === asked && rows[Math.min(rows.length, offset + q.limit) - 1]!.d === rows[rows.length - 1]!.d;
+  while (cut(found) && withDistance(found.slice(-1)).length) {
+    asked *= 2;
+    found = await nearest(asked);
   }
+  const rows = withDistance(found).sort(byOrder);
+  const full = rows.length >= n;
+  const edge = rows[rows.length - 1];
   const page = rows.slice(offset, offset + q.limit + 1);
   const hasMore = page.length > q.limit;
   if (!full) return { items: page.slice(0, q.limit), meta: metaOf(q, rows.length, hasMore) };
-  // n rows within the distance of the farthest: as many per unit of area over the whole circle.
+  // The rows read within the distance of the farthest: as many per unit of area over the whole circle.
   const reach = edge!.distanceM;
-  const estimate = reach > 0 ? Math.round(n * (radiusM / reach) ** 2) : LISTING_TOTAL_CAP;
-  const total = Math.min(LISTING_TOTAL_CAP, Math.max(n, estimate));
+  const estimate = reach > 0 ? Math.round(rows.length * (radiusM / reach) ** 2) : LISTING_TOTAL_CAP;
+  const total = Math.min(LISTING_TOTAL_CAP, Math.max(rows.length, estimate));
   return { items: page.slice(0, q.limit), meta: { page: q.page, limit: q.limit, total, totalPages: Math.ceil(total / q.limit), hasMore, totalIsEstimate: true } };
 }

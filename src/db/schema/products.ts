@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, customType, date, doublePrecision, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, customType, date, doublePrecision, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import type { Allergen, DietaryTag, ProductCategory } from '../../modules/products/product-catalog.js';
 import { stores } from './stores.js';
 import { supplierProfiles } from './suppliers.js';
@@ -51,6 +51,10 @@ export const products = pgTable(
     dietaryTags: text('dietary_tags').array().$type<DietaryTag[]>().notNull().default(sql`'{}'::text[]`),
     allergens: text('allergens').array().$type<Allergen[]>().notNull().default(sql`'{}'::text[]`),
     status: text('status').$type<ProductStatus>().notNull().default('PENDING_REVIEW'),
+    // On the public lists: ACTIVE, its store live and active, its supplier public. Kept by triggers
+    // (migration 0021_products_listed_triggers) from every write, as stores.supplier_public is; the expiry and
+    // a store's temporary closure, which come with time, are checked when reading.
+    listed: boolean('listed').notNull().default(false),
     rejectionReason: text('rejection_reason'),
     // Counters: views are flushed in batches, favourites and sales kept with their rows.
     viewsCount: integer('views_count').notNull().default(0),
@@ -81,13 +85,19 @@ export const products = pgTable(
     index('products_store_idx').on(t.storeId).where(sql`status <> 'DELETED'`),
     // Moderation queue (oldest first) and admin lists by status.
     index('products_status_idx').on(t.status, t.createdAt),
-    // The expiry job and expiring-soon lists.
+    // The expiry job.
     index('products_active_expiry_idx').on(t.expiresAt).where(sql`status = 'ACTIVE'`),
-    index('products_location_idx').using('gist', t.location).where(sql`status = 'ACTIVE'`),
-    // Product search (src/modules/product-search): words and near spellings.
-    index('products_search_vector_idx').using('gin', t.searchVector),
-    index('products_search_trgm_idx').using('gin', t.searchDocument.op('gin_trgm_ops')),
-    index('products_popularity_idx').on(t.popularityScore, t.id).where(sql`status = 'ACTIVE'`),
+    // The public lists (src/modules/product-search): one partial index per order, over listed
+    // products only, so a page reads about `limit` rows in its order (docs/product-search.md).
+    index('products_listed_earth_idx').using('gist', t.location).where(sql`listed`),
+    index('products_listed_search_vector_idx').using('gin', t.searchVector).where(sql`listed`),
+    index('products_listed_search_trgm_idx').using('gin', t.searchDocument.op('gin_trgm_ops')).where(sql`listed`),
+    index('products_listed_newest_idx').on(t.createdAt, t.id).where(sql`listed`),
+    index('products_listed_expiry_idx').on(t.expiresAt, t.id).where(sql`listed`),
+    index('products_listed_popularity_idx').on(t.popularityScore.desc().nullsFirst(), t.id).where(sql`listed`),
+    index('products_listed_price_idx').on(t.discountedPrice, t.id).where(sql`listed`),
+    index('products_listed_price_desc_idx').on(t.discountedPrice.desc().nullsFirst(), t.id).where(sql`listed`),
+    index('products_listed_discount_idx').on(t.discountPercent.desc().nullsFirst(), t.id).where(sql`listed`),
   ],
 );
 

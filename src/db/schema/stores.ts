@@ -25,7 +25,7 @@ export const stores = pgTable(
     pickupInstructions: text('pickup_instructions'),
     isActive: boolean('is_active').notNull().default(true),
     // Whether the public may see the supplier (the rule of supplier-visibility.ts), kept by
-    // triggers on stores, supplier_profiles and users (migration 0012_listing_columns_stores), so public lists filter on a
+    // triggers on stores, supplier_profiles and users (migration 0012_listings), so public lists filter on a
     // column instead of joining two tables for every row they read.
     supplierPublic: boolean('supplier_public').notNull().default(false),
     // A temporary closure is all three or none; the store is closed while starts <= now < ends.
@@ -50,5 +50,7 @@ export const stores = pgTable(
     index('stores_earth_idx').using('gist', t.earth).where(sql`deleted_at is null and is_active and supplier_public`),
     index('stores_search_trgm_idx').using('gin', t.searchDoc.op('gin_trgm_ops')),
     index('stores_search_vector_idx').using('gin', t.searchVector),
+    // The stores in a temporary closure now: the product lists leave their products out.
+    index('stores_closure_idx').on(t.closureEndsAt).where(sql`closure_starts_at is not null`),
   ],
 );

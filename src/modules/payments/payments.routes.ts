@@ -14,6 +14,9 @@ const ReturnQuerySchema = Type.Object({ ref: IdSchema }, { additionalProperties:
 const Html = Type.String({ description: 'a small HTML page showing the payment state' });
 // Deliveries are small session or payout objects.
 const WEBHOOK_BODY_LIMIT = 64 * 1024;
+// The provider delivers from a few addresses, in bursts after an outage of ours: the per-IP limit of
+// the other routes would turn its backlog away. Unsigned requests cost one HMAC each to refuse.
+const WEBHOOK_RATE_LIMIT = { max: 3000, timeWindow: '1 minute' };
 
 export function paymentsRoutes(orders: OrdersService, settlement: SettlementService, opts: { appReturnUrl?: string }) {
   return async (app: App) => {
@@ -48,7 +51,7 @@ export function paymentsRoutes(orders: OrdersService, settlement: SettlementServ
         rawBodies.set(req, body as Buffer);
         done(null, undefined);
       });
-      raw.post('/payments/mobilemoney/webhook', { config: { access: 'Public' }, schema: { tags, summary: "The provider's signed events (Wave-Signature over the raw body): payments settled once per event id", errors: [400, 401], response: { 200: Ok(WebhookAnswerSchema) } } },
+      raw.post('/payments/mobilemoney/webhook', { config: { access: 'Public', rateLimit: WEBHOOK_RATE_LIMIT }, schema: { tags, summary: "The provider's signed events (Wave-Signature over the raw body): payments settled once per event id", errors: [400, 401], response: { 200: Ok(WebhookAnswerSchema) } } },
         async (req) => {
           const header = req.headers[SIGNATURE_HEADER];
           const body = rawBodies.get(req) ?? Buffer.alloc(0);

@@ -6,6 +6,7 @@ import { assertMoneyInvariants } from '../../../test/helpers/money-invariants.js
 import { rows } from '../../db/client.js';
 import { escrow as escrowAccount, refundsPending } from '../ledger/accounts.js';
 import { admin, newClient, orderOk, shopWithProducts } from '../orders/orders.test-support.js';
+import { payThroughWebhook } from './payments.test-support.js';
 import { RECONCILE_JOB } from './settlement.service.js';
 
 let t: TestApp;
@@ -182,8 +183,8 @@ describe('refunds', () => {
   });
 
   it('marks a refund the provider refuses for good, for administrators to settle', async () => {
-    const { c, order, session } = await openOrder();
-    await deliver(completed(session.id));
+    const { c, order } = await openOrder();
+    expect((await payThroughWebhook(t, order.id)).outcome).toBe('applied');
     t.mobilemoney.failNext(1, { status: 400, body: { code: 'checkout-refund-failed', message: 'too late to refund' } });
     await call(t.app, 'POST', `/orders/${order.id}/cancel`, { token: c.token, body: {} });
     await t.app.jobs.drain();
@@ -193,6 +194,50 @@ describe('refunds', () => {
     expect((await t.app.services.settlement.refundFailures()).map((x) => x.id)).toContain(p.id);
     // The money waits in refunds_pending for the administrators.
     expect(await balance(refundsPending(p.id))).toBe(-order.itemsTotal);
+  });
+});
+
+describe('cancellation racing the payment', () => {
+  it('refunds the money once whichever commits first, with no deadlock', async () => {
+    for (let i = 0; i < 3; i++) {
+      const { c, order, session } = await openOrder();
+      const [cancelled, paid] = await Promise.all([
+        call(t.app, 'POST', `/orders/${order.id}/cancel`, { token: c.token, body: {} }),
+        deliver(completed(session.id)),
+      ]);
+      expect(cancelled.status).toBe(200);
+      expect(paid.status).toBe(200);
+      await t.app.jobs.drain();
+      expect(refundCalls(session.id)).toHaveLength(1);
+      expect(await payment(order.payment.transactionId)).toMatchObject({ status: 'REFUNDED' });
+      expect(await balance(escrowAccount(order.id))).toBe(0);
+      expect(await orderOf(c.token, order.id)).toMatchObject({ status: 'CANCELLED', paymentStatus: 'REFUNDED' });
+    }
+  });
+});
+
+describe('escrow refunds', () => {
+  it('refunds a disputed escrow as resolved for the client, and refuses one already released', async () => {
+    const { order } = await openOrder();
+    await payThroughWebhook(t, order.id);
+    const { escrow } = t.app.services;
+    const system = { userId: null, role: 'SYSTEM' as const };
+    await db().execute(sql`update escrows set state = 'DISPUTED', dispute_reason = 'missing item', dispute_opened_at = now() where order_id = ${order.id}`);
+    const resolved = await db().transaction((tx) => t.app.services.settlement.refund(tx, { orderId: order.id, reason: 'dispute lost by the supplier', actor: system }));
+    expect(resolved).toMatchObject({ state: 'RESOLVED_CLIENT', refundReason: 'dispute lost by the supplier' });
+    expect(resolved.disputeResolvedAt).not.toBeNull();
+    // Again: already refunded, nothing moves.
+    await db().transaction((tx) => escrow.refund(tx, order.id, 'again', system));
+    await t.app.jobs.drain();
+    expect(await payment(order.payment.transactionId)).toMatchObject({ status: 'REFUNDED' });
+    expect(await balance(escrowAccount(order.id))).toBe(0);
+
+    const other = await openOrder();
+    await payThroughWebhook(t, other.order.id);
+    await db().execute(sql`update escrows set state = 'RELEASED' where order_id = ${other.order.id}`);
+    await expect(db().transaction((tx) => escrow.refund(tx, other.order.id, 'too late', system))).rejects.toMatchObject({ statusCode: 409, code: 'INVALID_TRANSITION' });
+    // Put back as it was, so the money checks (which hold RELEASED to an empty account) pass.
+    await db().execute(sql`update escrows set state = 'HELD' where order_id = ${other.order.id}`);
   });
 });
 

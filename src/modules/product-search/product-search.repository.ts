@@ -1,6 +1,6 @@
-import { and, arrayContains, asc, count, desc, eq, gt, gte, lte, sql, type SQL } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
-import { chordToMetres, earthPoint, textMatch } from '../../db/listing-sql.js';
+import { and, arrayContains, asc, count, desc, eq, gt, gte, lte, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { preparedPer, type Executor } from '../../db/client.js';
+import { chordToMetres, earthCube, earthPoint, metresToChord, textMatch, withBitmapScans } from '../../db/listing-sql.js';
 import { productImages, productSearches, products } from '../../db/schema/products.js';
 import { stores } from '../../db/schema/stores.js';
 import type { DietaryTag, ProductCategory } from '../products/product-catalog.js';
@@ -10,11 +10,13 @@ import { openAtSql } from '../../shared/opening-hours.js';
 import type { PageQuery } from '../../shared/schemas.js';
 import type { ProductSort } from './product-search.schemas.js';
 
-// Public product lists over the stored columns (DESIGN section 8): `location` (the store's cube,
-// GiST), `search_vector` (GIN) and `search_document` (GIN trigram). Same shape as the store lists.
+// Public product lists over the stored columns (DESIGN section 8, docs/product-search.md). Every
+// page is read in two steps: an inner query over `products` alone (the visibility rule is a column
+// of the row, `listed`, and the partial index of the list's order or of its words answers it) picks
+// the page's rows, then the outer query adds the store's name and the first picture to those rows only.
 
-/** What a list card reads: the product's card fields, the store's name and the first picture. */
-const card = {
+/** What the inner query reads of a product: the card's own fields and the sort keys. */
+const own = {
   id: products.id,
   name: products.name,
   originalPrice: products.originalPrice,
@@ -23,8 +25,8 @@ const card = {
   currency: products.currency,
   expiresAt: products.expiresAt,
   storeId: products.storeId,
-  storeName: sql<string>`${stores.name}`.as('store_name'),
-  thumbnailKey: sql<string | null>`(select i.thumbnail_key from ${productImages} i where i.product_id = ${products.id} order by i.position limit 1)`.as('thumbnail_key'),
+  createdAt: products.createdAt,
+  popularityScore: products.popularityScore,
 };
 export interface CardRow {
   id: string;
@@ -57,6 +59,9 @@ export interface ProductFilter {
   sort: ProductSort;
 }
 
+/** Conditions on the store (city, open now) as a lookup of the product's own store. */
+const ofStore = (cond: SQL) => sql`exists (select 1 from ${stores} where ${stores.id} = ${products.storeId} and ${cond})`;
+
 function filters(f: ProductFilter, now: Date): SQL {
   return and(
     isPublicProduct(now),
@@ -65,92 +70,201 @@ function filters(f: ProductFilter, now: Date): SQL {
     f.maxPrice !== undefined ? lte(products.discountedPrice, f.maxPrice) : undefined,
     f.storeId ? eq(products.storeId, f.storeId) : undefined,
     f.supplierId ? eq(products.supplierId, f.supplierId) : undefined,
-    f.city ? sql`lower(${stores.city}) = ${f.city.toLowerCase()}` : undefined,
+    f.city ? ofStore(sql`lower(${stores.city}) = ${f.city.toLowerCase()}`) : undefined,
     f.dietaryTags?.length ? arrayContains(products.dietaryTags, f.dietaryTags) : undefined,
     f.minDiscount !== undefined ? gte(products.discountPercent, f.minDiscount) : undefined,
     f.expiresBefore ? lte(products.expiresAt, f.expiresBefore) : undefined,
     f.inStock === undefined ? undefined : f.inStock ? gt(products.quantity, 0) : eq(products.quantity, 0),
-    f.openNow === undefined ? undefined : sql`${f.openNow ? sql`` : sql`not `}${openAtSql(stores.openingHours, stores.timezone, now)}`,
+    f.openNow === undefined ? undefined : ofStore(sql`${f.openNow ? sql`` : sql`not `}${openAtSql(stores.openingHours, stores.timezone, now)}`),
   )!;
 }
 
-const ORDERS: Record<Exclude<ProductSort, 'relevance' | 'distance'>, SQL[]> = {
-  price: [asc(products.discountedPrice), asc(products.id)],
-  '-price': [desc(products.discountedPrice), asc(products.id)],
-  newest: [desc(products.createdAt), desc(products.id)],
-  expiry: [asc(products.expiresAt), asc(products.id)],
-  popularity: [desc(products.popularityScore), asc(products.id)],
-  discount: [desc(products.discountPercent), asc(products.id)],
+type Keyed = { id: SQLWrapper; createdAt: SQLWrapper; discountedPrice: SQLWrapper; expiresAt: SQLWrapper; popularityScore: SQLWrapper; discountPercent: SQLWrapper };
+/** Each sort, ties by id, exactly as its partial index (`products_listed_*_idx`) is ordered. */
+const ORDERS: Record<Exclude<ProductSort, 'relevance' | 'distance'>, (c: Keyed) => SQL[]> = {
+  price: (c) => [asc(c.discountedPrice), asc(c.id)],
+  '-price': (c) => [desc(c.discountedPrice), asc(c.id)],
+  newest: (c) => [desc(c.createdAt), desc(c.id)],
+  expiry: (c) => [asc(c.expiresAt), asc(c.id)],
+  popularity: (c) => [desc(c.popularityScore), asc(c.id)],
+  discount: (c) => [desc(c.discountPercent), asc(c.id)],
 };
 
-const base = (ex: Executor, fields: Record<string, unknown>) =>
-  ex
-    .select(fields as typeof card & { d: SQL.Aliased<number> })
-    .from(products)
-    .innerJoin(stores, eq(stores.id, products.storeId));
+/** The fields of a sort key the inner query must hand over (all are cheap columns of the row). */
+const keyed = { createdAt: products.createdAt, discountPercent: products.discountPercent, popularityScore: products.popularityScore };
 
-async function countCapped(ex: Executor, where: SQL | undefined, cap = LISTING_TOTAL_CAP): Promise<number> {
-  const sub = ex.select({ one: sql`1`.as('one') }).from(products).innerJoin(stores, eq(stores.id, products.storeId)).where(where).limit(cap + 1).as('c');
+const innerOf = (ex: Executor, d: SQL) => ex.select({ ...own, ...keyed, d: sql<number | null>`${d}`.as('d') }).from(products);
+
+type Fields = Record<keyof typeof own | 'd', SQLWrapper> & Record<string, SQLWrapper>;
+type Builder = Pick<Executor, 'select'>;
+/**
+ * The page's rows of an inner query (products alone, already limited), with the store's name and
+ * the first picture, in `order`: the store and the picture are looked up for those rows only.
+ */
+async function cards(db: Builder, inner: { as: (alias: string) => unknown }, order: (c: Fields) => SQL[], extra: Record<string, SQL> = {}) {
+  return (await cardsQuery(db, inner, order, extra)) as unknown as (CardRow & { d: number | null; counted?: number })[];
+}
+
+function cardsQuery(db: Builder, inner: { as: (alias: string) => unknown }, order: (c: Fields) => SQL[], extra: Record<string, SQL> = {}) {
+  const p = inner.as('p') as Fields & SQLWrapper;
+  return db
+    .select({
+      id: p.id,
+      name: p.name,
+      originalPrice: p.originalPrice,
+      discountedPrice: p.discountedPrice,
+      discountPercent: p.discountPercent,
+      currency: p.currency,
+      expiresAt: p.expiresAt,
+      storeId: p.storeId,
+      // Looked up per row of the page (a primary-key read each), never joined: a join's plan depends on
+      // how many rows the planner expects, which a prepared statement's limit does not tell it.
+      // (The page's columns named in full: a subquery's field alone is written unqualified.)
+      storeName: sql<string>`(select s.name from ${stores} s where s.id = "p"."store_id")`,
+      thumbnailKey: sql<string | null>`(select i.thumbnail_key from ${productImages} i where i.product_id = "p"."id" order by i.position limit 1)`,
+      d: sql<number | null>`${p.d}`,
+      ...extra,
+    } as never)
+    .from(p as never)
+    .orderBy(...order(p));
+}
+
+// The pages of the bench's hot lists (a point and nothing else), prepared once per connection:
+// planning the nested query cost about as much as running it.
+const at = sql`${sql.placeholder('now')}::timestamptz`;
+const preparedD = sql`(${products.location} <-> ${sql.placeholder('origin')}::cube)`;
+const nearestPrepared = preparedPer((ex) =>
+  cardsQuery(ex, innerOf(ex, preparedD).where(isPublicProduct(at)).orderBy(preparedD).limit(sql.placeholder('n')), (c) => [asc(c.d)]).prepare('products_nearest_page'),
+);
+/** Expiring soon and trending near a point: in the order's index, the radius on at most ORDERED_WINDOW rows. */
+const windowPrepared = (sort: 'expiry' | 'popularity', name: string) =>
+  preparedPer((ex) => {
+    const until = sort === 'expiry' ? lte(products.expiresAt, sql`${sql.placeholder('until')}::timestamptz`) : undefined;
+    const w = innerOf(ex, preparedD).where(and(isPublicProduct(at), until)).orderBy(...ORDERS[sort](products)).limit(ORDERED_WINDOW).as('w');
+    const near = ex.select().from(w).where(sql`${w.d} <= ${sql.placeholder('chord')}::float8`).orderBy(...ORDERS[sort](w)).limit(sql.placeholder('n'));
+    return cardsQuery(ex, near, ORDERS[sort]).prepare(name);
+  });
+const expiringWindow = windowPrepared('expiry', 'products_expiring_window_page');
+const trendingWindow = windowPrepared('popularity', 'products_trending_window_page');
+
+/** True when the filter is a point and nothing else (expiring soon's window aside): the prepared pages answer it. */
+const pointOnly = (f: ProductFilter) =>
+  !f.terms &&
+  f.point !== undefined &&
+  FILTERS.every((k) => f[k] === undefined || (k === 'dietaryTags' && !f.dietaryTags?.length)) &&
+  (f.sort === 'expiry' || f.expiresBefore === undefined);
+const FILTERS = ['category', 'minPrice', 'maxPrice', 'storeId', 'supplierId', 'city', 'dietaryTags', 'minDiscount', 'inStock', 'openNow'] as const satisfies readonly (keyof ProductFilter)[];
+
+/** Counts up to `cap + 1` rows, in the list's order when given (read from its index, as the page was). */
+async function countCapped(ex: Executor, where: SQL | undefined, cap = LISTING_TOTAL_CAP, order?: SQL[]): Promise<number> {
+  const rows = ex.select({ one: sql`1`.as('one') }).from(products).where(where);
+  const sub = (order ? rows.orderBy(...order) : rows).limit(cap + 1).as('c');
   const [row] = await ex.select({ n: count() }).from(sub);
   return row?.n ?? 0;
 }
 
-export async function searchProducts(ex: Executor, f: ProductFilter, now: Date, q: PageQuery): Promise<{ items: CardRow[]; meta: ListingMeta }> {
+/**
+ * Rows of a list near a point in another order (expiry, popularity, ...) read in that order from
+ * its index, at most this many, before the radius is applied: near a town, a page is filled after
+ * a few hundred. When they do not fill the page (a sparse region), the rows of the radius' box are
+ * read and sorted instead, few there by construction.
+ */
+export const ORDERED_WINDOW = 2000;
+/** A store's products share its position: so many more are read at once for a nearest-first page. */
+const PRODUCTS_AT_ONE_PLACE = 16;
+
+/** A page of a public product list; `match`: the near spellings' condition, when the words alone found too few. */
+export async function searchProducts(ex: Executor, f: ProductFilter, now: Date, q: PageQuery, match?: SQL): Promise<{ items: CardRow[]; meta: ListingMeta }> {
   let where = filters(f, now);
   const origin = f.point ? earthPoint(f.point.latitude, f.point.longitude) : undefined;
-  const d = origin ? sql<number>`(${products.location} <-> ${origin})`.mapWith(Number) : sql<number>`null`;
-  const fields = { ...card, d: d.as('d') };
+  const d = origin ? sql<number>`(${products.location} <-> ${origin})` : sql<number>`null::float8`;
+  const radius = f.point && and(sql`earth_box(${origin}, ${f.point.radiusM}::float8) @> ${products.location}`, sql`earth_distance(${origin}, ${products.location}) <= ${f.point.radiusM}::float8`);
+  const offset = (q.page - 1) * q.limit;
   if (f.terms) {
     const m = textMatch(products.searchVector, products.searchDocument, f.terms);
-    const fts = (await countCapped(ex, and(where, m.fts), TYPO_FALLBACK_BELOW)) >= TYPO_FALLBACK_BELOW;
-    where = and(where, fts ? m.fts : m.typo)!;
-    if (f.sort === 'relevance') return withinRadius(f, await rankedPage(ex, where, fts ? m.ftsRank : m.typoRank, fields, q, f.point));
+    if (f.sort === 'relevance') {
+      const found = await rankedPage(ex, and(where, radius, m.fts)!, d, f.terms, 'fts', q);
+      if (found.meta.total >= TYPO_FALLBACK_BELOW) return withinRadius(found);
+      const terms = f.terms;
+      return withinRadius(await withBitmapScans(ex, (tx) => rankedPage(tx, and(where, radius, m.typo)!, d, terms, 'typo', q)));
+    }
+    if ((await countCapped(ex, and(where, m.fts), TYPO_FALLBACK_BELOW)) < TYPO_FALLBACK_BELOW) {
+      return withBitmapScans(ex, (tx) => searchProducts(tx, { ...f, terms: null }, now, q, m.typo));
+    }
+    where = and(where, m.fts)!;
   }
+  if (match) where = and(where, match)!;
   if (f.point && f.sort === 'distance') {
     const point = f.point;
-    return nearestPage(
-      q,
-      point.radiusM,
-      (n) => base(ex, fields).where(where).orderBy(d).limit(n),
-      (dist) => base(ex, fields).where(and(where, sql`earth_box(${origin}, ${point.radiusM}::float8) @> ${products.location}`, sql`${d} = ${dist}::float8`)),
+    const byDistance = (c: Fields) => [asc(c.d)];
+    return withinRadius(
+      await nearestPage(
+        q,
+        point.radiusM,
+        async (n) =>
+          (pointOnly(f) && !match
+            ? await nearestPrepared(ex).execute({ now: now.toISOString(), origin: earthCube(point.latitude, point.longitude), n })
+            : await cards(ex, innerOf(ex, d).where(where).orderBy(d).limit(n), byDistance)) as (CardRow & { d: number })[],
+        PRODUCTS_AT_ONE_PLACE,
+      ),
     );
   }
-  const box = sql`earth_box(${origin}, ${f.point?.radiusM}::float8) @> ${products.location}`;
-  if (f.point) where = and(where, box, sql`earth_distance(${origin}, ${products.location}) <= ${f.point.radiusM}::float8`)!;
   const order = ORDERS[f.sort as keyof typeof ORDERS] ?? ORDERS.newest;
-  const rows = await base(ex, fields).where(where).orderBy(...order).limit(q.limit + 1).offset((q.page - 1) * q.limit);
-  const meta = await listingMeta(q, rows.length, () => countCapped(ex, where));
-  return withinRadius(f, { items: rows.slice(0, q.limit), meta });
+  const n = offset + q.limit + 1;
+  let rows: (CardRow & { d: number | null })[] = [];
+  if (f.point) {
+    // In the list's order from its index, the radius (as a cube distance) applied to at most ORDERED_WINDOW rows.
+    const window = pointOnly(f) && !match && (f.sort === 'expiry' ? (f.expiresBefore ? expiringWindow : undefined) : f.sort === 'popularity' ? trendingWindow : undefined);
+    const args = { now: now.toISOString(), until: f.expiresBefore?.toISOString(), origin: earthCube(f.point.latitude, f.point.longitude), chord: metresToChord(f.point.radiusM), n };
+    if (window) rows = (await window(ex).execute(args)) as never;
+    else {
+      const w = innerOf(ex, d).where(where).orderBy(...order(products)).limit(ORDERED_WINDOW).as('w');
+      rows = await cards(ex, ex.select().from(w).where(sql`${w.d} <= ${args.chord}::float8`).orderBy(...order(w)).limit(n), order);
+    }
+  }
+  if (rows.length < n) rows = await cards(ex, innerOf(ex, d).where(and(where, radius)).orderBy(...order(products)).limit(n), order);
+  const page = rows.slice(offset);
+  // Near a point, counting the radius' rows would read them all: past the page the total is a lower bound.
+  const meta = f.point ? nearMeta(q, page.length) : await listingMeta(q, page.length, () => countCapped(ex, where, LISTING_TOTAL_CAP, order(products)));
+  return withinRadius({ items: page.slice(0, q.limit), meta });
+}
+
+/** The meta of a page near a point in another order: exact when the page ends the list, else at least one more row. */
+function nearMeta(q: PageQuery, fetched: number): ListingMeta {
+  const offset = (q.page - 1) * q.limit;
+  if (fetched <= q.limit) return metaOf(q, offset + fetched, false);
+  const total = Math.min(LISTING_TOTAL_CAP, offset + fetched);
+  return { page: q.page, limit: q.limit, total, totalPages: Math.ceil(total / q.limit), hasMore: true, totalIsEstimate: true };
 }
 
 /** Adds the distance to the point (from the cube distance) to the rows that have one. */
-function withinRadius(f: ProductFilter, found: { items: { d?: number | null }[]; meta: ListingMeta }) {
-  return { items: found.items.map((r) => ({ ...(r as CardRow), distanceM: r.d == null ? undefined : chordToMetres(r.d) })), meta: found.meta };
+function withinRadius(found: { items: { d?: number | null }[]; meta: ListingMeta }) {
+  return {
+    items: found.items.map(({ d, counted: _counted, ...r }: { d?: number | null; counted?: number }) => ({ ...(r as CardRow), distanceM: d == null ? undefined : chordToMetres(Number(d)) })),
+    meta: found.meta,
+  };
 }
 
-/** The first RANKED_CANDIDATES_CAP matches, ranked, one page of them. */
-async function rankedPage(ex: Executor, where: SQL, rank: SQL, fields: Record<string, unknown>, q: PageQuery, point: ProductFilter['point']) {
-  const radius = point ? and(sql`earth_box(${earthPoint(point.latitude, point.longitude)}, ${point.radiusM}::float8) @> ${products.location}`, sql`earth_distance(${earthPoint(point.latitude, point.longitude)}, ${products.location}) <= ${point.radiusM}::float8`) : undefined;
-  // The first picture only for the page's rows, not for every candidate.
-  const { thumbnailKey: _thumbnail, ...candidateFields } = fields as typeof card;
-  const cand = ex.$with('cand').as(
-    base(ex, { ...candidateFields, rank: sql<number>`${rank}`.as('rank') })
-      .where(and(where, radius))
-      .limit(RANKED_CANDIDATES_CAP + 1),
-  );
-  const rows = await ex
-    .with(cand)
-    .select({
-      ...cand._.selectedFields,
-      thumbnailKey: sql<string | null>`(select i.thumbnail_key from ${productImages} i where i.product_id = cand.id order by i.position limit 1)`,
-      counted: sql<number>`(select count(*) from cand)`.mapWith(Number),
-    })
-    .from(cand)
-    .orderBy(sql`rank desc`, sql`id asc`)
-    .limit(q.limit + 1)
-    .offset((q.page - 1) * q.limit);
-  const counted = rows[0]?.counted ?? (q.page > 1 ? await countCapped(ex, and(where, radius), RANKED_CANDIDATES_CAP) : 0);
-  return { items: rows.slice(0, q.limit), meta: metaOf(q, counted, rows.length > q.limit, RANKED_CANDIDATES_CAP) };
+/**
+ * One page of the ranked candidates: the newest RANKED_CANDIDATES_CAP + 1 matches (from the words'
+ * GIN index, or the newest index read until that many match, whichever the planner finds cheaper),
+ * ranked (the rank computed for the candidates only). Near spellings (`typo`) take the first
+ * matches the indexes give, in no order: reading the newest index for a near spelling would test
+ * every row.
+ */
+async function rankedPage(ex: Executor, where: SQL, d: SQL, terms: SearchTerms, match: 'fts' | 'typo', q: PageQuery) {
+  const first = ex
+    .select({ ...own, d: sql<number | null>`${d}`.as('d'), sv: sql`${products.searchVector}`.as('sv'), sd: sql`${products.searchDocument}`.as('sd') })
+    .from(products)
+    .where(where);
+  const c0 = (match === 'fts' ? first.orderBy(desc(products.createdAt), desc(products.id)) : first).limit(RANKED_CANDIDATES_CAP + 1).as('c0');
+  const m = textMatch(c0.sv, c0.sd, terms);
+  const { sv: _sv, sd: _sd, ...kept } = c0._.selectedFields;
+  const cand = ex.$with('cand').as(ex.select({ ...kept, rank: sql<number>`${match === 'fts' ? m.ftsRank : m.typoRank}`.as('rank') }).from(c0));
+  const top = ex.select().from(cand).orderBy(desc(cand.rank), asc(cand.id)).limit(q.limit + 1).offset((q.page - 1) * q.limit);
+  const rows = await cards(ex.with(cand), top, (p) => [desc(p.rank!), asc(p.id)], { counted: sql<number>`(select count(*) from cand)`.mapWith(Number) });
+  const counted = rows[0]?.counted ?? (q.page > 1 ? await countCapped(ex, where, RANKED_CANDIDATES_CAP) : 0);
+  return { items: rows.slice(0, q.limit), meta: metaOf(q, Number(counted), rows.length > q.limit, RANKED_CANDIDATES_CAP) };
 }
 
 /** Public products expiring within `until`, soonest first, optionally within a radius. */

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
 import { createStore } from '../../../test/helpers/factories.js';
 import { call } from '../../../test/helpers/http.js';
+import { productImages } from '../../db/schema/products.js';
+import { uuidv7 } from '../../shared/ids.js';
 import { HOUR, admin, publishProduct, supplierWithStore } from '../products/products.test-support.js';
 
 let t: TestApp;
@@ -60,6 +62,11 @@ describe('GET /products/search and /products/expiring-soon', () => {
     expect(names(await search({ q: 'creme brulee' }))).toEqual(['Crème brûlée']);
     expect(names(await search({ q: 'THIEBOUDIENNE' }))).toEqual(['Thiéboudienne']);
     expect(names(await search({ q: 'thieboudiene' }))).toEqual(['Thiéboudienne']);
+    // Near spellings keep to their words near a point too, nearest first or in another order.
+    for (const sort of ['distance', 'expiry']) {
+      const near = await call(t.app, 'GET', '/products/search', { query: { q: 'thieboudiene', ...kmNorth(0), radiusKm: 10, sort } as never });
+      expect(names(near), sort).toEqual(['Thiéboudienne']);
+    }
     expect(names(await search({ q: 'pain camp' }))).toEqual(['Pain de campagne']);
     expect(names(await search({ q: 'fresh apples' }))).toEqual(['Organic apples']);
     const res = await search({ q: 'pain' });
@@ -112,6 +119,19 @@ describe('GET /products/search and /products/expiring-soon', () => {
     const later = await call(t.app, 'GET', '/products/expiring-soon', { query: { ...base, radiusKm: 10 } });
     // Expired products leave the list at once, without waiting for a job.
     expect(names(later)).toEqual(['Crème brûlée', 'Thiéboudienne']);
+  });
+
+  it('shows the first picture of each card, in every order and near a point', async () => {
+    const id = made['Crème brûlée']!;
+    const at = t.clock.now();
+    await t.app.ctx.db.insert(productImages).values([1, 0].map((position) => ({ id: uuidv7(), productId: id, position, thumbnailKey: `products/${id}/p${position}-thumb.jpg`, largeKey: `products/${id}/p${position}-large.jpg`, createdAt: at })));
+    t.app.ctx.listings.changed(['products.']);
+    const point = kmNorth(0);
+    for (const query of [{ q: 'creme' }, { sort: 'price' }, { ...point, radiusKm: 3 }, { ...point, radiusKm: 3, sort: 'expiry' }]) {
+      const card = (await search(query)).body.data.find((p: { id: string }) => p.id === id);
+      expect(card?.thumbnailUrl, JSON.stringify(query)).toMatch(/p0-thumb\.jpg$/);
+      expect(card?.storeName).toBe('Boutique Proche');
+    }
   });
 
   it('refuses malformed queries naming the field', async () => {

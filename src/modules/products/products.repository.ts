@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, getTableColumns, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import { preparedPer, type Executor } from '../../db/client.js';
+import { listedColumns } from '../../db/listing-sql.js';
 import { productActivityDaily, productFavorites, productImages, products, storeFollows, type ProductStatus } from '../../db/schema/products.js';
 import { stores } from '../../db/schema/stores.js';
 import { supplierProfiles } from '../../db/schema/suppliers.js';
@@ -138,7 +139,8 @@ const publicDetail = preparedPer((ex) =>
   ex
     .select({
       product: productColumns,
-      store: stores,
+      // The store without its stored search columns (a tsvector and a cube a page never shows).
+      store: listedColumns(stores),
       supplier: {
         id: supplierProfiles.id,
         businessName: supplierProfiles.businessName,

@@ -1,9 +1,8 @@
-import sharp from 'sharp';
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/client.js';
 import type { ProductStatus } from '../../db/schema/products.js';
 import type { AuthUser } from '../../http/access.js';
-import type { UploadedFile } from '../../http/uploads.js';
+import { loadSharp, type UploadedFile } from '../../http/uploads.js';
 import { AppError, conflict, forbidden, notFound, validationError, type ErrorDetail } from '../../shared/errors.js';
 import { uuidv7 } from '../../shared/ids.js';
 import { pageMeta } from '../../shared/schemas.js';
@@ -295,6 +294,7 @@ export function createProductsService(ctx: AppContext, deps: ProductsDeps) {
       if (!upload.files.length) throw validationError('body.images', 'is required (one to five image files)');
       await manage(ctx.db, user, id);
       const t = now();
+      const sharp = await loadSharp();
       const made = await Promise.all(
         upload.files.map(async (f) => {
           const imageId = uuidv7(t.getTime());

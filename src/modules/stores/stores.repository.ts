@@ -1,8 +1,8 @@
 import { and, asc, count, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { preparedPer, type Executor } from '../../db/client.js';
 import { nameOrderKey } from '../../db/folding.js';
-import { earthCube, earthPoint, listedColumns, textMatch } from '../../db/listing-sql.js';
-import { LISTING_TOTAL_CAP, RANKED_CANDIDATES_CAP, TYPO_FALLBACK_BELOW, listingMeta, metaOf, nearestPage, searchTerms, type ListingMeta } from '../../shared/listing-page.js';
+import { earthCube, earthPoint, listedColumns, searchWords } from '../../db/listing-sql.js';
+import { LISTING_TOTAL_CAP, RANKED_CANDIDATES_CAP, listingMeta, metaOf, nearestPage, searchTerms, type ListingMeta } from '../../shared/listing-page.js';
 import type { PageQuery } from '../../shared/schemas.js';
 import { stores } from '../../db/schema/stores.js';
 import { openAtSql } from '../../shared/opening-hours.js';
@@ -142,22 +142,19 @@ export async function searchPublicStores(ex: Executor, s: StoreSearch, now: Date
   const filters = searchFilters(s, now);
   const terms = s.q === undefined ? null : searchTerms(s.q);
   if (s.q !== undefined && !terms) return { items: [], meta: metaOf(q, 0, false) };
-  let match: SQL | undefined;
-  if (terms) {
-    const m = textMatch(stores.searchVector, stores.searchDoc, terms);
-    if (s.sort === 'relevance') {
-      const wordsOnly = !s.city && !s.supplierId && s.openNow === undefined;
-      const found = await rankedPage(ex, and(filters, m.fts), m.ftsRank, q, wordsOnly ? terms.tsquery : undefined);
-      if (found.meta.total >= TYPO_FALLBACK_BELOW) return found;
-      return rankedPage(ex, and(filters, m.typo), m.typoRank, q);
-    }
-    match = (await countCapped(ex, and(filters, m.fts), TYPO_FALLBACK_BELOW)) >= TYPO_FALLBACK_BELOW ? m.fts : m.typo;
-  }
-  const where = and(filters, match);
   const order = s.sort === 'name' ? [asc(nameOrderKey(stores.name)), asc(stores.id)] : [desc(stores.createdAt), desc(stores.id)];
-  const items = await ex.select(listed).from(stores).where(where).orderBy(...order).limit(q.limit + 1).offset((q.page - 1) * q.limit);
-  const meta = await listingMeta(q, items.length, () => countCapped(ex, where));
-  return { items: items.slice(0, q.limit), meta };
+  const ordered = async (tx: Executor, match: SQL | undefined) => {
+    const where = and(filters, match);
+    const items = await tx.select(listed).from(stores).where(where).orderBy(...order).limit(q.limit + 1).offset((q.page - 1) * q.limit);
+    const meta = await listingMeta(q, items.length, () => countCapped(tx, where));
+    return { items: items.slice(0, q.limit), meta };
+  };
+  if (!terms) return ordered(ex, undefined);
+  return searchWords(ex, { vector: stores.searchVector, doc: stores.searchDoc }, terms, { relevance: s.sort === 'relevance', wordsOnly: !s.city && !s.supplierId && s.openNow === undefined }, {
+    ranked: (tx, match, rank, tsquery) => rankedPage(tx, and(filters, match), rank, q, tsquery),
+    count: (tx, match, cap) => countCapped(tx, and(filters, match), cap),
+    ordered,
+  });
 }
 
 /** The ranked candidates: the first RANKED_CANDIDATES_CAP matches, with the listed columns. */
@@ -228,19 +225,7 @@ const nearbyPrepared = preparedPer((ex) => {
 });
 
 export async function nearbyStores(ex: Executor, n: NearbySearch, now: Date, q: PageQuery) {
-  const parts = nearbyParts(n, now);
-  const radiusM = n.radiusKm * 1000;
-  return nearestPage(
-    q,
-    radiusM,
-    (rows) =>
-      n.openNow === undefined
-        ? nearbyPrepared(ex).execute({ origin: earthCube(n.latitude, n.longitude), rows })
-        : nearbyQuery(ex, n, now, rows),
-    (dist) =>
-      ex
-        .select({ ...listed, d: parts.d })
-        .from(stores)
-        .where(and(parts.where, sql`earth_box(${parts.origin}, ${radiusM}::float8) @> ${stores.earth}`, sql`${parts.d} = ${dist}::float8`)),
+  return nearestPage(q, n.radiusKm * 1000, (rows) =>
+    n.openNow === undefined ? nearbyPrepared(ex).execute({ origin: earthCube(n.latitude, n.longitude), rows }) : nearbyQuery(ex, n, now, rows),
   );
 }

@@ -1,10 +1,10 @@
 import { and, asc, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { preparedPer, type Executor } from '../../db/client.js';
 import { nameOrderKey } from '../../db/folding.js';
-import { earthCube, earthPoint, listedColumns, textMatch } from '../../db/listing-sql.js';
+import { earthCube, earthPoint, listedColumns, searchWords } from '../../db/listing-sql.js';
 import { supplierProfiles as sp } from '../../db/schema/suppliers.js';
 import { users } from '../../db/schema/users.js';
-import { LISTING_TOTAL_CAP, RANKED_CANDIDATES_CAP, TYPO_FALLBACK_BELOW, listingMeta, metaOf, nearestPage, searchTerms, type ListingMeta } from '../../shared/listing-page.js';
+import { LISTING_TOTAL_CAP, RANKED_CANDIDATES_CAP, listingMeta, metaOf, nearestPage, searchTerms, type ListingMeta } from '../../shared/listing-page.js';
 import { openAtSql } from '../../shared/opening-hours.js';
 import type { PageQuery } from '../../shared/schemas.js';
 import type { ListedSupplier } from './suppliers.repository.js';
@@ -49,29 +49,26 @@ export async function searchPublic(ex: Executor, f: SearchFilter, q: PageQuery):
   );
   const terms = f.q === undefined ? null : searchTerms(f.q);
   if (f.q !== undefined && !terms) return { items: [], meta: metaOf(q, 0, false) };
-  let match: SQL | undefined;
-  if (terms) {
-    const m = textMatch(sp.searchVector, sp.searchDoc, terms);
-    if (f.sort === 'relevance') {
-      const wordsOnly = !f.city && !f.category && f.openNow === undefined;
-      const found = await rankedPage(ex, and(filters, m.fts), m.ftsRank, q, wordsOnly ? terms.tsquery : undefined);
-      if (found.meta.total >= TYPO_FALLBACK_BELOW) return found;
-      return rankedPage(ex, and(filters, m.typo), m.typoRank, q);
-    }
-    match = (await countCapped(ex, and(filters, m.fts), TYPO_FALLBACK_BELOW)) >= TYPO_FALLBACK_BELOW ? m.fts : m.typo;
-  }
-  const where = and(filters, match);
   const order = f.sort === 'newest' ? [desc(sp.createdAt), desc(sp.id)] : [asc(nameOrderKey(sp.businessName)), asc(sp.id)];
-  const items = await ex
-    .select(listed)
-    .from(sp)
-    .innerJoin(users, eq(users.id, sp.userId))
-    .where(where)
-    .orderBy(...order)
-    .limit(q.limit + 1)
-    .offset((q.page - 1) * q.limit);
-  const meta = await listingMeta(q, items.length, () => countCapped(ex, where));
-  return { items: items.slice(0, q.limit), meta };
+  const ordered = async (tx: Executor, match: SQL | undefined): Promise<Found> => {
+    const where = and(filters, match);
+    const items = await tx
+      .select(listed)
+      .from(sp)
+      .innerJoin(users, eq(users.id, sp.userId))
+      .where(where)
+      .orderBy(...order)
+      .limit(q.limit + 1)
+      .offset((q.page - 1) * q.limit);
+    const meta = await listingMeta(q, items.length, () => countCapped(tx, where));
+    return { items: items.slice(0, q.limit), meta };
+  };
+  if (!terms) return ordered(ex, undefined);
+  return searchWords(ex, { vector: sp.searchVector, doc: sp.searchDoc }, terms, { relevance: f.sort === 'relevance', wordsOnly: !f.city && !f.category && f.openNow === undefined }, {
+    ranked: (tx, match, rank, tsquery) => rankedPage(tx, and(filters, match), rank, q, tsquery),
+    count: (tx, match, cap) => countCapped(tx, and(filters, match), cap),
+    ordered,
+  });
 }
 
 /** The ranked candidates: the first RANKED_CANDIDATES_CAP matches, with the listed columns. */
@@ -141,18 +138,14 @@ const nearbyPrepared = preparedPer((ex) => {
 
 export async function nearbyPublic(ex: Executor, f: NearbyFilter, q: PageQuery) {
   const origin = earthPoint(f.latitude, f.longitude);
-  const where = and(publicSupplierCondition(), f.category ? eq(sp.category, f.category) : undefined);
   const d = sql<number>`(${sp.earth} <-> ${origin})`.mapWith(Number);
-  const select = (extra: SQL | undefined) =>
+  const select = () =>
     ex
       .select({ profile: listed, id: sp.id, d })
       .from(sp)
       .innerJoin(users, eq(users.id, sp.userId))
-      .where(and(where, extra));
-  return nearestPage(
-    q,
-    f.radiusM,
-    (n) => (f.category ? select(undefined).orderBy(d).limit(n) : nearbyPrepared(ex).execute({ origin: earthCube(f.latitude, f.longitude), rows: n })),
-    (dist) => select(and(sql`earth_box(${origin}, ${f.radiusM}::float8) @> ${sp.earth}`, sql`${d} = ${dist}::float8`)),
+      .where(and(publicSupplierCondition(), f.category ? eq(sp.category, f.category) : undefined));
+  return nearestPage(q, f.radiusM, (n) =>
+    f.category ? select().orderBy(d).limit(n) : nearbyPrepared(ex).execute({ origin: earthCube(f.latitude, f.longitude), rows: n }),
   );
 }

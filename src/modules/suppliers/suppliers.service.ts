@@ -1,10 +1,9 @@
-import sharp from 'sharp';
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/client.js';
 import type { KycStatus } from '../../db/schema/suppliers.js';
 import type { Role } from '../../db/schema/users.js';
 import type { AuthUser } from '../../http/access.js';
-import type { UploadedFile } from '../../http/uploads.js';
+import { loadSharp, type UploadedFile } from '../../http/uploads.js';
 import { AppError, conflict, notFound, type ErrorDetail } from '../../shared/errors.js';
 import { uuidv7 } from '../../shared/ids.js';
 import { normalizeEmail, normalizePhone } from '../../shared/phone.js';
@@ -177,6 +176,7 @@ export function createSuppliersService(ctx: AppContext, deps: SuppliersDeps) {
       const file = upload.files[0];
       if (!file) throw new AppError(400, 'VALIDATION_ERROR', 'The request is not valid', [{ field: 'body.logo', message: 'is required (an image file)' }]);
       const current = await requireOwnProfile(user.id);
+      const sharp = await loadSharp();
       const body = await sharp(file.body).resize(LOGO_MAX_SIDE, LOGO_MAX_SIDE, { fit: 'inside', withoutEnlargement: true }).toBuffer();
       const key = `suppliers/${current.id}/logo-${uuidv7()}.${file.ext}`;
       await ctx.storage.put('public', key, body, file.contentType);

@@ -26,4 +26,5 @@ ALTER TABLE "payouts" ADD CONSTRAINT "payouts_order_id_orders_id_fk" FOREIGN KEY
 CREATE UNIQUE INDEX "payouts_release_key" ON "payouts" USING btree ("release_transaction_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "payouts_provider_key" ON "payouts" USING btree ("provider_payout_id");--> statement-breakpoint
 CREATE INDEX "payouts_supplier_idx" ON "payouts" USING btree ("supplier_id","state");--> statement-breakpoint
-CREATE INDEX "payouts_order_idx" ON "payouts" USING btree ("order_id");
+CREATE INDEX "payouts_order_idx" ON "payouts" USING btree ("order_id");--> statement-breakpoint
+CREATE INDEX "ledger_lines_created_idx" ON "ledger_lines" USING btree ("created_at");

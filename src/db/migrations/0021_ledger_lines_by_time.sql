@@ -1,1 +1,0 @@
-CREATE INDEX "ledger_lines_created_idx" ON "ledger_lines" USING btree ("created_at");
