@@ -6,6 +6,7 @@ import { createSignedIn } from '../../../test/helpers/factories.js';
 import { commissionOf } from '../../shared/money.js';
 import { escrow as escrowAccount, platformCommission, supplierPayable } from '../ledger/accounts.js';
 import { newClient, orderOk } from '../orders/orders.test-support.js';
+import { SEND_RETRIES } from '../payouts/payouts.service.js';
 import { admin, deliverWebhook, paidOrder, shop } from './escrow.test-support.js';
 
 let t: TestApp;
@@ -230,6 +231,26 @@ describe('payouts', () => {
     // One payout at the provider: the retries carried the same idempotency key.
     const keys = new Set(t.mobilemoney.calls('/v1/payout').filter((r) => (r.body as { client_reference: string }).client_reference === payout.id).map((r) => r.idempotencyKey));
     expect(keys.size).toBe(1);
+  });
+
+  it('gives up after the last retry of an outage: FAILED, the supplier told, sent again with a new number', async () => {
+    const s = await shop(t, adminToken);
+    const { order } = await paidOrder(t, s, { complete: true });
+    t.mobilemoney.failNext(SEND_RETRIES.retryLimit + 1, { status: 503, body: { code: 'service-unavailable', message: 'Down for maintenance' } });
+    await act(order.id, 'release');
+    for (let i = 0; i <= SEND_RETRIES.retryLimit; i++) {
+      await t.app.jobs.drain();
+      t.clock.advance(HOUR);
+    }
+    await t.app.jobs.drain();
+    const failed = (await detail(order.id)).body.data.escrow.payout;
+    expect(failed).toMatchObject({ state: 'FAILED', attempts: SEND_RETRIES.retryLimit + 1, lastError: expect.stringContaining('provider unreachable') });
+    const inbox = await call(t.app, 'GET', '/notifications', { token: await fresh(s.user) });
+    expect(inbox.body.data.map((n: { type: string }) => n.type)).toContain('payout_failed');
+    await call(t.app, 'PUT', '/suppliers/profile', { token: await fresh(s.user), body: { payoutPhone: '+221771110001' } });
+    await t.app.jobs.drain();
+    await providerPays();
+    expect((await detail(order.id)).body.data.escrow.payout).toMatchObject({ state: 'SUCCEEDED', mobile: '+221771110001' });
   });
 
   it('fails for good, shows in the failed filter, and leaves again when the supplier changes its number', async () => {
