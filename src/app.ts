@@ -34,6 +34,12 @@ import { ordersRoutes } from './modules/orders/orders.routes.js';
 import { createOrdersService } from './modules/orders/orders.service.js';
 import { paymentsRoutes } from './modules/payments/payments.routes.js';
 import { createPaymentsService } from './modules/payments/payments.service.js';
+import { createPayoutsService } from './modules/payouts/payouts.service.js';
+import { escrowAdminRoutes } from './modules/escrow/escrow-admin.routes.js';
+import { createEscrowAdminService } from './modules/escrow/escrow-admin.service.js';
+import { createEscrowReleases } from './modules/escrow/escrow-release.js';
+import { reportsRoutes } from './modules/reports/reports.routes.js';
+import { createReportsService } from './modules/reports/reports.service.js';
 import { createSettlementService } from './modules/payments/settlement.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { createReadiness } from './modules/health/readiness.js';
@@ -134,7 +140,16 @@ function buildServices(ctx: AppContext, stream: NotificationStream) {
   });
   const orders = createOrdersService(ctx, { settings, products, stores, members: storeMembers, suppliers, users, notifications, payments });
   const settlement = createSettlementService(ctx, { payments, orders, escrow, ledger, notifications, provider: () => ctx.payments });
-  return { ledger, escrow, settlement, settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, notifications, products, productsAdmin, productSearch, payments, orders };
+  const payouts = createPayoutsService(ctx, { ledger, suppliers, notifications });
+  // The provider's payout webhooks settle payouts; one we never sent is recorded as unknown.
+  settlement.onPayoutEvent(async (tx, ev) => {
+    const outcome = await payouts.applyProviderPayout(tx, ev.payout);
+    return outcome === 'unknown_payout' ? 'unknown_payment' : outcome;
+  });
+  const releases = createEscrowReleases(ctx, { ledger, payouts, settings, suppliers, notifications });
+  const escrowAdmin = createEscrowAdminService(ctx, { escrow, releases, ledger, payouts, payments, suppliers, notifications });
+  const reports = createReportsService(ctx, { ledger, orders });
+  return { payouts, escrowAdmin, reports, ledger, escrow, settlement, settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, notifications, products, productsAdmin, productSearch, payments, orders };
 }
 export type Services = ReturnType<typeof buildServices>;
 
@@ -185,6 +200,8 @@ async function registerApiRoutes(app: App, services: Services, ctx: AppContext, 
   await app.register(productSearchRoutes(services.productSearch), { prefix: API_PREFIX });
   await app.register(ordersRoutes(services.orders), { prefix: API_PREFIX });
   await app.register(paymentsRoutes(services.orders, services.settlement, { appReturnUrl: ctx.config.APP_RETURN_URL }), { prefix: API_PREFIX });
+  await app.register(escrowAdminRoutes(services.escrowAdmin), { prefix: API_PREFIX });
+  await app.register(reportsRoutes(services.reports), { prefix: API_PREFIX });
   if (ctx.payments instanceof SandboxPayments) {
     // The sandbox's pages exist only with the sandbox; their webhook goes through this very app.
     ctx.payments.setDelivery(createSandboxDelivery(app, ctx.payments.webhookSecrets[0]!, ctx.clock, ctx.log));

@@ -23,7 +23,9 @@ const TAGS = [
   { name: 'admin: suppliers', description: 'Supplier verification, rejection and commission (ADMIN, SUPER_ADMIN).' },
   { name: 'admin: KYC', description: "Review of suppliers' KYC submissions (ADMIN, SUPER_ADMIN)." },
   { name: 'notifications', description: 'In-app notifications, their live stream, channel preferences and push device tokens.' },
-  { name: 'admin: analytics', description: 'Platform analytics: the top product searches (ADMIN, SUPER_ADMIN).' },
+  { name: 'admin: payments', description: 'Escrows of paid orders (release, refund, disputes), payouts to suppliers and payment statistics (ADMIN, SUPER_ADMIN).' },
+  { name: 'admin: reports', description: 'Financial reports from the ledger, as JSON or CSV (ADMIN, SUPER_ADMIN).' },
+  { name: 'admin: analytics', description: 'Platform analytics: the top product searches and the products sold most (ADMIN, SUPER_ADMIN).' },
   { name: 'admin: products', description: 'Product moderation (approve, reject, in bulk), status and deletion (ADMIN, SUPER_ADMIN).' },
   { name: 'admin: settings', description: 'Platform settings (business rules, payment methods, feature flags), their history and the caches (ADMIN, SUPER_ADMIN).' },
 ];

@@ -8,6 +8,7 @@ export interface DomainEvents {
   'users.signed_in_with_provider': { userId: string; provider: string };
   'suppliers.verified': { supplierId: string; userId: string };
   'suppliers.rejected': { supplierId: string; userId: string; reason: string };
+  'suppliers.payout_phone_changed': { supplierId: string; userId: string };
   'kyc.decided': { supplierId: string; userId: string; status: 'APPROVED' | 'REJECTED' | 'RESUBMISSION_REQUESTED'; reason?: string };
   'staff.invited': { invitationId: string; storeId: string; userId?: string; phoneNumber?: string; email?: string };
   'products.created': { productId: string; supplierId: string; storeId: string; status: 'PENDING_REVIEW' | 'ACTIVE' };
@@ -47,6 +48,10 @@ export const EVENT_CATALOG: { [E in EventName]: { when: string; fields: { [F in 
   'suppliers.rejected': {
     when: "An administrator rejected a supplier's verification.",
     fields: { supplierId: 'the supplier profile', userId: "the supplier's account", reason: 'the reason given' },
+  },
+  'suppliers.payout_phone_changed': {
+    when: 'A supplier set or changed the mobile-money number its payouts are sent to.',
+    fields: { supplierId: 'the supplier profile', userId: "the supplier's account" },
   },
   'kyc.decided': {
     when: "An administrator decided on a supplier's KYC documents.",

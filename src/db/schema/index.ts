@@ -14,4 +14,5 @@ export * from './idempotency.js';
 export * from './sandbox-payments.js';
 export * from './orders.js';
 export * from './payments.js';
+export * from './payouts.js';
 export * from './escrow.js';

@@ -33,5 +33,6 @@ export const ledgerLines = pgTable(
     currency: char('currency', { length: 3 }).notNull(),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
-  (t) => [index('ledger_lines_account_idx').on(t.account), index('ledger_lines_transaction_idx').on(t.transactionId)],
+  // Financial reports read the lines of a time range.
+  (t) => [index('ledger_lines_account_idx').on(t.account), index('ledger_lines_transaction_idx').on(t.transactionId), index('ledger_lines_created_idx').on(t.createdAt)],
 );

@@ -65,3 +65,33 @@ export async function totalsByCurrency(ex: Executor): Promise<{ currency: string
   );
   return found.map((r) => ({ currency: r.currency, total: Number(r.total) }));
 }
+
+export type PeriodUnit = 'day' | 'week' | 'month';
+
+/**
+ * Money moved per period (UTC) and currency, by what it was: received into escrow, commission
+ * earned, refunds decided, paid out to suppliers, and the net change of what escrow holds.
+ */
+export async function flowsByPeriod(ex: Executor, range: { from: Date; to: Date; unit: PeriodUnit }) {
+  const found = await rows<{ period: string; currency: string; received: string; commission: string; refunds: string; payouts: string; escrow_change: string }>(
+    ex,
+    sql`select to_char(date_trunc(${range.unit}, created_at at time zone 'UTC'), 'YYYY-MM-DD') as period, currency,
+          coalesce(sum(-amount) filter (where account like 'escrow:%' and amount < 0), 0)::text as received,
+          coalesce(sum(-amount) filter (where account = 'platform_commission'), 0)::text as commission,
+          coalesce(sum(-amount) filter (where account like 'refunds_pending:%' and amount < 0), 0)::text as refunds,
+          coalesce(sum(amount) filter (where account like 'supplier_payable:%' and amount > 0), 0)::text as payouts,
+          coalesce(sum(-amount) filter (where account like 'escrow:%'), 0)::text as escrow_change
+        from ledger_lines where created_at >= ${range.from} and created_at < ${range.to}
+        group by 1, 2 order by 1, 2`,
+  );
+  return found.map((r) => ({ period: r.period, currency: r.currency, received: Number(r.received), commission: Number(r.commission), refunds: Number(r.refunds), payouts: Number(r.payouts), escrowChange: Number(r.escrow_change) }));
+}
+
+/** What escrow held, per currency, just before `at`. */
+export async function escrowHeldAt(ex: Executor, at: Date): Promise<{ currency: string; held: number }[]> {
+  const found = await rows<{ currency: string; held: string }>(
+    ex,
+    sql`select currency, coalesce(sum(-amount), 0)::text as held from ledger_lines where account like 'escrow:%' and created_at < ${at} group by currency`,
+  );
+  return found.map((r) => ({ currency: r.currency, held: Number(r.held) }));
+}

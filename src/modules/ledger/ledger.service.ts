@@ -118,6 +118,10 @@ export function createLedgerService(ctx: AppContext) {
       return (await repo.totalsByCurrency(ex)).reduce((s, t) => s + t.total, 0);
     },
     totalsByCurrency: (ex: Executor) => repo.totalsByCurrency(ex),
+    /** Money received, commission, refunds, payouts and escrow's net change per period (see docs/escrow.md, reports). */
+    flowsByPeriod: (ex: Executor, range: { from: Date; to: Date; unit: repo.PeriodUnit }) => repo.flowsByPeriod(ex, range),
+    /** What escrow accounts held, per currency, just before `at`. */
+    escrowHeldAt: (ex: Executor, at: Date) => repo.escrowHeldAt(ex, at),
   };
 }
 export type LedgerService = ReturnType<typeof createLedgerService>;

@@ -119,6 +119,39 @@ const TYPES = {
     title: () => 'Commande expirée',
     body: () => "Le paiement n'a pas été reçu à temps : la commande est annulée et les produits remis en vente.",
   },
+  escrow_released: {
+    category: 'orders',
+    title: () => 'Paiement libéré',
+    body: (d) =>
+      d.forClient
+        ? 'Votre commande est clôturée : son paiement a été versé au commerçant.'
+        : `${typeof d.net === 'number' ? d.net : ''} ${text(d.currency, 'XOF')} d'une commande vous sont acquis (commission déduite) : le virement part sur votre numéro de paiement.`,
+  },
+  escrow_refunded: {
+    category: 'orders',
+    title: () => 'Commande remboursée',
+    body: (d) => `${d.forSupplier ? 'Le montant de la commande est remboursé au client' : 'Votre paiement vous est remboursé'}${text(d.reason) ? ` : ${text(d.reason)}` : '.'}`,
+  },
+  escrow_disputed: {
+    category: 'orders',
+    title: () => 'Litige ouvert',
+    body: (d) => `Un litige est ouvert sur une commande ; le paiement reste bloqué jusqu'à sa résolution${text(d.reason) ? ` : ${text(d.reason)}` : '.'}`,
+  },
+  payout_sent: {
+    category: 'orders',
+    title: () => 'Virement effectué',
+    body: (d) => `${typeof d.amount === 'number' ? d.amount : ''} ${text(d.currency, 'XOF')} ont été envoyés sur votre numéro ${text(d.mobile)}.`,
+  },
+  payout_failed: {
+    category: 'account',
+    title: () => 'Virement refusé',
+    body: (d) => `Le virement de ${typeof d.amount === 'number' ? d.amount : ''} ${text(d.currency, 'XOF')} vers ${text(d.mobile, 'votre numéro')} a échoué${text(d.error) ? ` (${text(d.error)})` : ''}. Vérifiez votre numéro de paiement : il repartira dès que vous le changerez.`,
+  },
+  payout_waiting_for_number: {
+    category: 'account',
+    title: () => 'Numéro de paiement manquant',
+    body: (d) => `${typeof d.amount === 'number' ? d.amount : ''} ${text(d.currency, 'XOF')} vous attendent : renseignez votre numéro de paiement dans votre profil pour les recevoir.`,
+  },
   system_announcement: {
     category: 'system',
     title: (d) => text(d.title, 'Information'),

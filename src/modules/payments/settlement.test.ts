@@ -133,11 +133,11 @@ describe('payment received', () => {
     expect((await storedEvents(order.payment.transactionId)).map((e) => e.outcome)).toEqual(['rejected_mismatch', 'rejected_mismatch', 'rejected_mismatch']);
   });
 
-  it('records an event for a payment it does not know, and a payout event no one handles yet', async () => {
+  it('records an event for a payment it does not know, and a payout event for a payout it never sent', async () => {
     const paid = { ...t.mobilemoney.complete((await openOrder()).session.id), client_reference: '0190aaaa-0000-7000-8000-000000000000' };
     expect((await deliver(t.mobilemoney.event('checkout.session.completed', paid))).body.data.outcome).toBe('unknown_payment');
     const payout = { id: 'pt-1', currency: 'XOF', receive_amount: '1000', mobile: '+221770000001', name: 'X', client_reference: 'r', status: 'succeeded' };
-    expect((await deliver(t.mobilemoney.event('payout.completed', payout))).body.data.outcome).toBe('unhandled');
+    expect((await deliver(t.mobilemoney.event('payout.completed', payout))).body.data.outcome).toBe('unknown_payment');
   });
 
   it('marks a failure, keeps the order waiting, and a later success of the same session wins', async () => {

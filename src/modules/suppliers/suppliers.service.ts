@@ -159,7 +159,12 @@ export function createSuppliersService(ctx: AppContext, deps: SuppliersDeps) {
       const input = await checkInput(body, user.role);
       const row = await ctx.db.transaction(async (tx) => {
         const p = await lockOwn(tx, user.id);
-        return (await repo.updateProfile(tx, p.id, editPatch(p, input)))!;
+        const row = (await repo.updateProfile(tx, p.id, editPatch(p, input)))!;
+        // Payouts waiting for a number, or refused for the old one, leave again to the new one.
+        if (row.payoutPhone && row.payoutPhone !== p.payoutPhone) {
+          await ctx.events.publish(tx, 'suppliers.payout_phone_changed', { supplierId: p.id, userId: p.userId });
+        }
+        return row;
       });
       return view(row);
     },
