@@ -45,16 +45,20 @@ export async function orderOk(t: TestApp, token: string, lines: { productId: str
 }
 
 /**
- * Test stand-in for the payment webhook: records the order's waiting payment as succeeded and
- * calls `orders.markPaid`, in one transaction, as the webhook will.
+ * Test stand-in for the payment webhook: records the order's waiting payment as succeeded, holds
+ * its money in escrow (the ledger credit) and calls `orders.markPaid`, in one transaction, as the
+ * webhook does. Answers markPaid's answer (for an order no longer open, whose payment the webhook refunds).
  */
 export async function markOrderPaidForTest(t: TestApp, orderId: string): Promise<{ open: boolean }> {
-  const { payments, orders } = t.app.services;
+  const { payments, orders, escrow } = t.app.services;
   return t.app.ctx.db.transaction(async (tx) => {
     const latest = (await payments.latestOfOrders(tx, [orderId])).get(orderId);
     if (!latest) throw new Error(`order ${orderId} has no payment`);
-    await payments.recordSucceeded(tx, latest.payment.id, { providerTransactionId: `T_${orderId.slice(-8)}`, paidAt: t.clock.now() });
-    return orders.markPaid(tx, orderId, latest.payment.id);
+    const p = latest.payment;
+    if (await payments.recordSucceeded(tx, p.id, { providerTransactionId: `T_${orderId.slice(-8)}`, paidAt: t.clock.now() })) {
+      await escrow.hold(tx, { orderId, paymentId: p.id, amount: p.amount, currency: p.currency });
+    }
+    return orders.markPaid(tx, orderId, p.id);
   });
 }
 

@@ -494,9 +494,9 @@ describe('statistics', () => {
       period: 'day',
       totalOrders: 4,
       sales: { completedOrders: 2, unitsSold: 6, revenueGross: 3600, commission: 402, revenueNet: 3198 },
-      // The stand-in payment of these tests posts nothing to the ledger, which the balances come from
-      // (they are tested with real payments in reports.test.ts).
-      balances: { escrowHeld: 0, released: 0, paidOut: 0 },
+      // The three paid orders are held in escrow (the ledger, which the balances come from); none is
+      // released before the delay after collection (release and payouts: reports.test.ts).
+      balances: { escrowHeld: 4200, released: 0, paidOut: 0 },
     });
     expect(commissionOf(1800, 1000) + commissionOf(1800, 1234)).toBe(402);
     expect(d.ordersPerPeriod).toHaveLength(30);
