@@ -7,6 +7,7 @@ import { payouts, type PayoutState } from '../../db/schema/payouts.js';
 import { stores } from '../../db/schema/stores.js';
 import { supplierProfiles } from '../../db/schema/suppliers.js';
 import { users } from '../../db/schema/users.js';
+import { HOLDING_STATES } from './escrow-status.js';
 
 /*
  * The administrators' reads of escrows. They filter and show escrows with their order's store,
@@ -116,7 +117,7 @@ export async function holdingCount(ex: Executor, scope: { supplierId: string } |
     .select({ n: sql<number>`count(*)::int` })
     .from(escrows)
     .innerJoin(orders, eq(orders.id, escrows.orderId))
-    .where(and(inArray(escrows.state, ['HELD', 'DISPUTED']), 'supplierId' in scope ? eq(orders.supplierId, scope.supplierId) : eq(orders.storeId, scope.storeId)));
+    .where(and(inArray(escrows.state, [...HOLDING_STATES]), 'supplierId' in scope ? eq(orders.supplierId, scope.supplierId) : eq(orders.storeId, scope.storeId)));
   return row?.n ?? 0;
 }
 

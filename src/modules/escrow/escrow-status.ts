@@ -24,6 +24,3 @@ export const HOLDING_STATES: readonly EscrowState[] = ['HELD', 'DISPUTED'];
 
 /** The state a refund leads to from each state that may be refunded. */
 export const REFUND_TARGET: Partial<Record<EscrowState, EscrowState>> = { HELD: 'REFUNDED', DISPUTED: 'RESOLVED_CLIENT' };
-
-/** The escrow account's expected balance in a state (the ledger's sign: held money is negative). */
-export const expectedEscrowBalance = (state: EscrowState, amount: number) => (HOLDING_STATES.includes(state) ? -amount : 0);

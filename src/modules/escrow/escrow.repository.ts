@@ -1,4 +1,4 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { escrows, type EscrowState } from '../../db/schema/escrow.js';
 
@@ -18,11 +18,6 @@ export async function findEscrow(ex: Executor, orderId: string, opts: { lock?: b
   return row;
 }
 
-export function findEscrows(ex: Executor, orderIds: readonly string[]): Promise<EscrowRecord[]> {
-  if (!orderIds.length) return Promise.resolve([]);
-  return ex.select().from(escrows).where(inArray(escrows.orderId, [...orderIds]));
-}
-
 /** Moves an escrow from `from` to another state; undefined when it was no longer in `from` (a concurrent change). */
 export async function moveEscrow(ex: Executor, orderId: string, from: EscrowState, patch: EscrowPatch & { state: EscrowState }): Promise<EscrowRecord | undefined> {
   const [row] = await ex
@@ -31,9 +26,4 @@ export async function moveEscrow(ex: Executor, orderId: string, from: EscrowStat
     .where(and(eq(escrows.orderId, orderId), eq(escrows.state, from)))
     .returning();
   return row;
-}
-
-/** Every escrow with its state (the money checks of the tests compare them with the ledger). */
-export function allEscrows(ex: Executor): Promise<EscrowRecord[]> {
-  return ex.select().from(escrows);
 }

@@ -39,7 +39,7 @@ export interface EscrowDeps {
 export type EscrowService = ReturnType<typeof createEscrowService>;
 
 /** Ledger idempotency keys of the escrow's movements, one per cause. */
-export const escrowKeys = {
+const escrowKeys = {
   received: (paymentId: string) => `payment:${paymentId}:received`,
   refund: (paymentId: string) => `payment:${paymentId}:refund`,
 };
@@ -106,7 +106,6 @@ export function createEscrowService(ctx: AppContext, deps: EscrowDeps) {
     },
 
     find: (ex: Executor, orderId: string) => repo.findEscrow(ex, orderId),
-    findMany: (ex: Executor, orderIds: readonly string[]) => repo.findEscrows(ex, orderIds),
   };
 
   async function postReceived(tx: Executor, p: { orderId: string; paymentId: string; amount: number; currency: string }): Promise<void> {

@@ -15,14 +15,6 @@ export const supplierPayable = (supplierId: string) => `supplier_payable:${suppl
 export const associationPayable = (associationId: string) => `association_payable:${associationId}`;
 export const refundsPending = (paymentId: string) => `refunds_pending:${paymentId}`;
 
-/** Account prefixes, for `balances(exec, prefix)`. */
-export const ACCOUNT_PREFIX = {
-  escrow: 'escrow:',
-  supplierPayable: 'supplier_payable:',
-  associationPayable: 'association_payable:',
-  refundsPending: 'refunds_pending:',
-} as const;
-
 const ACCOUNT = /^(provider_clearing|platform_commission|platform_subscriptions|(escrow|supplier_payable|association_payable|refunds_pending):[0-9a-f-]{36})$/;
 export const isAccount = (name: string) => ACCOUNT.test(name);
 

@@ -43,7 +43,7 @@ export function zonedInstant(date: string, time: string, timezone: string): Date
   return new Date(at);
 }
 
-export interface LocalWindow {
+interface LocalWindow {
   pickupStart: string;
   pickupEnd: string;
 }

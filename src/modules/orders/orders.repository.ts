@@ -31,11 +31,6 @@ export async function findOrder(ex: Executor, id: string, opts: { lock?: boolean
   return row;
 }
 
-export async function findByIdempotencyKey(ex: Executor, clientId: string, key: string): Promise<OrderRecord | undefined> {
-  const [row] = await ex.select().from(orders).where(and(eq(orders.clientId, clientId), eq(orders.idempotencyKey, key))).limit(1);
-  return row;
-}
-
 export async function updateOrder(ex: Executor, id: string, patch: Partial<OrderRecord>): Promise<OrderRecord> {
   const [row] = await ex.update(orders).set(patch).where(eq(orders.id, id)).returning();
   return row!;

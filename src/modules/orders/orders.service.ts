@@ -247,8 +247,8 @@ export function createOrdersService(ctx: AppContext, deps: OrdersDeps) {
           throw conflict('PAYMENT_NOT_COMPLETED', 'The order cannot be confirmed before its payment is received');
         }
         const t = now();
-        const items = (await repo.itemsOf(tx, [o.id])).get(o.id) ?? [];
         if (body.status === 'COMPLETED') {
+          const items = (await repo.itemsOf(tx, [o.id])).get(o.id) ?? [];
           const required = (await deps.settings.get('business', tx)).pickupCodeRequired;
           if (required && !body.pickupCode) throw validationError('body.pickupCode', 'is required: the code the client shows, or its QR code');
           if (body.pickupCode && !pickupCodeMatches(tokens, o.id, o.pickupCode, body.pickupCode)) {

@@ -3,7 +3,7 @@ import QRCode from 'qrcode';
 
 // No 0/O, 1/I/L, 5/S or 8/B: read aloud or typed from a phone screen without doubt.
 const ALPHABET = 'ACDEFGHJKMNPQRTUVWXY234679';
-export const PICKUP_CODE_LENGTH = 6;
+const PICKUP_CODE_LENGTH = 6;
 
 /** A fresh pickup code: 6 characters of the unambiguous alphabet (about 3e8 values). */
 export function newPickupCode(): string {
@@ -13,7 +13,7 @@ export function newPickupCode(): string {
 }
 
 /** Upper-cased, spaces and dashes removed: what a supplier types is compared leniently. */
-export const normalizeCode = (code: string) => code.toUpperCase().replace(/[\s-]/g, '');
+const normalizeCode = (code: string) => code.toUpperCase().replace(/[\s-]/g, '');
 
 const b64 = (b: Buffer | string) => Buffer.from(b).toString('base64url');
 

@@ -70,21 +70,6 @@ export async function adoptSession(ex: Executor, id: string, s: { provider: stri
   return row;
 }
 
-/** Moves a PENDING payment to another state; undefined when it was not PENDING. */
-export async function settle(
-  ex: Executor,
-  id: string,
-  patch: { status: PaymentStatus; failureReason?: string | null; providerTransactionId?: string | null; paidAt?: Date | null },
-  now: Date,
-): Promise<PaymentRecord | undefined> {
-  const [row] = await ex
-    .update(payments)
-    .set({ ...patch, updatedAt: now })
-    .where(and(eq(payments.id, id), eq(payments.status, 'PENDING')))
-    .returning();
-  return row;
-}
-
 /** Closes the order's waiting payment (its order was cancelled or timed out). */
 export function closePending(ex: Executor, orderId: string, status: 'CANCELLED' | 'EXPIRED', now: Date): Promise<PaymentRecord[]> {
   return ex

@@ -1,6 +1,5 @@
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/client.js';
-import type { PaymentStatus } from '../../db/schema/payments.js';
 import { PAYMENT_METHODS, PaymentProviderError, type PaymentMethod, type PaymentProvider } from '../../providers/payments/types.js';
 import { uuidv7 } from '../../shared/ids.js';
 import type { SettingsService } from '../settings/settings.service.js';
@@ -89,7 +88,7 @@ export function createPaymentsService(ctx: AppContext, deps: PaymentsDeps) {
       } catch (err) {
         if (err instanceof PaymentProviderError && !err.retryable) {
           // Refused for good (bad amount, method not offered): the attempt failed; the client may retry.
-          await repo.settle(ctx.db, job.paymentId, { status: 'FAILED', failureReason: err.message.slice(0, 500) }, now());
+          await repo.transition(ctx.db, job.paymentId, 'PENDING', { status: 'FAILED', failureReason: err.message.slice(0, 500) }, now());
           return;
         }
         throw err;
@@ -169,11 +168,7 @@ export function createPaymentsService(ctx: AppContext, deps: PaymentsDeps) {
 
     /** For the webhook: a PENDING payment succeeded. Undefined when it was not PENDING (a repeated delivery). */
     recordSucceeded: (tx: Executor, paymentId: string, d: { providerTransactionId: string | null; paidAt: Date }) =>
-      repo.settle(tx, paymentId, { status: 'SUCCEEDED', providerTransactionId: d.providerTransactionId, paidAt: d.paidAt }, now()),
-
-    /** For the webhook: a PENDING payment failed or was refused. */
-    recordFailed: (tx: Executor, paymentId: string, status: Extract<PaymentStatus, 'FAILED' | 'EXPIRED'>, reason: string | null) =>
-      repo.settle(tx, paymentId, { status, failureReason: reason }, now()),
+      repo.transition(tx, paymentId, 'PENDING', { status: 'SUCCEEDED', providerTransactionId: d.providerTransactionId, paidAt: d.paidAt }, now()),
 
     find: (ex: Executor, paymentId: string) => repo.findPayment(ex, paymentId),
     listOfOrder: (ex: Executor, orderId: string) => repo.listOfOrder(ex, orderId),
@@ -183,10 +178,6 @@ export function createPaymentsService(ctx: AppContext, deps: PaymentsDeps) {
     async methods() {
       const s = await deps.settings.get('mobilemoney');
       return PAYMENT_METHODS.filter((m) => s[m].enabled).map((m) => ({ method: m, displayName: s[m].displayName, kind: KIND[m], feeBps: s[m].feeBps }));
-    },
-
-    async isEnabled(ex: Executor, method: PaymentMethod): Promise<boolean> {
-      return (await deps.settings.get('mobilemoney', ex))[method].enabled;
     },
   };
 }

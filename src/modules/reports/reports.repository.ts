@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { rows, type Executor } from '../../db/client.js';
 import type { PeriodUnit } from '../ledger/ledger.repository.js';
+import { supplierPayable } from '../ledger/accounts.js';
 
 /*
  * Administrators' figures over several modules' tables: read-only aggregates in one query each
@@ -43,7 +44,7 @@ export async function topProducts(ex: Executor, r: { from: Date; to: Date; limit
  * (net of commission) and what was paid out to its wallet.
  */
 export async function supplierBalances(ex: Executor, supplierId: string) {
-  const payable = `supplier_payable:${supplierId}`;
+  const payable = supplierPayable(supplierId);
   const [row] = await rows<{ held: string; released: string; paid: string }>(
     ex,
     sql`select

@@ -1,4 +1,5 @@
 import type { CheckoutSession, CheckoutStatus, Payout, PayoutStatus, SessionPaymentStatus } from './types.js';
+import { isMoney } from '../../shared/money.js';
 
 /*
  * The provider's wire format (snake_case, amounts as decimal strings, ISO times) and its
@@ -55,7 +56,7 @@ export function parseAmount(value: unknown, field: string): number {
 }
 
 export const formatAmount = (amount: number): string => {
-  if (!Number.isSafeInteger(amount) || amount < 0) throw new RangeError(`amount must be a non-negative integer, got ${amount}`);
+  if (!isMoney(amount)) throw new RangeError(`amount must be a non-negative integer, got ${amount}`);
   return String(amount);
 };
 
