@@ -64,16 +64,32 @@ export function normalizeOpeningHours(hours: OpeningHours): OpeningHours {
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
-/** The weekday (0 = Sunday) and "HH:MM" wall-clock time at `at` in `timezone`. */
-export function localTime(timezone: string, at: Date): { weekday: Weekday; time: string } {
+/** The wall clock at `at` in `timezone`: weekday (0 = Sunday), "YYYY-MM-DD", "HH:MM" and seconds. */
+export function localParts(timezone: string, at: Date): { weekday: Weekday; date: string; time: string; seconds: number } {
   let f = formatters.get(timezone);
   if (!f) {
-    f = new Intl.DateTimeFormat('en-US', { timeZone: timezone, weekday: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: timezone,
+      hourCycle: 'h23',
+      weekday: 'short',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
     formatters.set(timezone, f);
   }
-  const parts = Object.fromEntries(f.formatToParts(at).map((p) => [p.type, p.value]));
-  const weekday = String(['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'].indexOf(parts.weekday!)) as Weekday;
-  return { weekday, time: `${parts.hour}:${parts.minute}` };
+  const p = Object.fromEntries(f.formatToParts(at).map((x) => [x.type, x.value]));
+  const weekday = String(['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'].indexOf(p.weekday!)) as Weekday;
+  return { weekday, date: `${p.year}-${p.month}-${p.day}`, time: `${p.hour}:${p.minute}`, seconds: Number(p.second) };
+}
+
+/** The weekday (0 = Sunday) and "HH:MM" wall-clock time at `at` in `timezone`. */
+export function localTime(timezone: string, at: Date): { weekday: Weekday; time: string } {
+  const { weekday, time } = localParts(timezone, at);
+  return { weekday, time };
 }
 
 /** Whether `at` falls in one of the day's ranges (start included, end excluded). */

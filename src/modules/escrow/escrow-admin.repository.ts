@@ -92,15 +92,6 @@ export async function escrowWithOrder(ex: Executor, orderId: string): Promise<Es
   return row;
 }
 
-/** The latest payout of each order. */
-export async function latestPayouts(ex: Executor, orderIds: readonly string[]) {
-  if (!orderIds.length) return new Map<string, typeof payouts.$inferSelect>();
-  const rows = await ex.select().from(payouts).where(inArray(payouts.orderId, [...orderIds])).orderBy(desc(payouts.createdAt));
-  const out = new Map<string, typeof payouts.$inferSelect>();
-  for (const r of rows) if (!out.has(r.orderId)) out.set(r.orderId, r);
-  return out;
-}
-
 /** The provider's events about the order's payments, oldest first. */
 export function providerEventsOf(ex: Executor, paymentIds: readonly string[]) {
   if (!paymentIds.length) return Promise.resolve([]);

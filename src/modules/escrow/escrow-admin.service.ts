@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/client.js';
 import type { PayoutState } from '../../db/schema/payouts.js';
+import type { PayoutRecord } from '../payouts/payouts.repository.js';
 import type { AuthUser } from '../../http/access.js';
 import { notFound } from '../../shared/errors.js';
 import { pageMeta, pageOffset } from '../../shared/schemas.js';
@@ -62,6 +63,13 @@ function toEscrowView(r: repo.EscrowListRow, payout: Parameters<typeof toPayoutV
   };
 }
 
+/** Each order's newest payout (`payouts.ofOrders` answers newest first). */
+function newestPerOrder(ps: PayoutRecord[]): Map<string, PayoutRecord> {
+  const out = new Map<string, PayoutRecord>();
+  for (const p of ps) if (!out.has(p.orderId)) out.set(p.orderId, p);
+  return out;
+}
+
 const toLedgerView = (t: LedgerTransaction) => ({ id: t.id, kind: t.kind, reference: t.reference, memo: t.memo, currency: t.currency, createdAt: t.createdAt.toISOString(), lines: t.lines });
 
 type Action = 'release' | 'refund' | 'dispute_open' | 'resolve_supplier' | 'resolve_client';
@@ -71,10 +79,11 @@ export type EscrowAdminService = ReturnType<typeof createEscrowAdminService>;
 export function createEscrowAdminService(ctx: AppContext, deps: EscrowAdminDeps) {
   const now = () => ctx.clock.now();
 
-  async function view(ex: Executor, orderId: string) {
+  /** `payouts`: the order's payouts when the caller has them already. */
+  async function view(ex: Executor, orderId: string, payouts?: PayoutRecord[]) {
     const row = await repo.escrowWithOrder(ex, orderId);
     if (!row) throw notFound('Escrow of this order');
-    return toEscrowView(row, (await repo.latestPayouts(ex, [orderId])).get(orderId));
+    return toEscrowView(row, (payouts ?? (await deps.payouts.ofOrders(ex, [orderId])))[0]);
   }
 
   /** Tells the client and the supplier what an administrator decided, in the decision's transaction. */
@@ -130,15 +139,15 @@ export function createEscrowAdminService(ctx: AppContext, deps: EscrowAdminDeps)
         ...(q.payout && { payout: q.payout.toUpperCase() as PayoutState | 'NONE' }),
       };
       const { items, total } = await repo.listEscrows(ctx.db, filter, { limit: q.limit, offset: pageOffset(q) });
-      const payouts = await repo.latestPayouts(ctx.db, items.map((r) => r.escrow.orderId));
+      const payouts = newestPerOrder(await deps.payouts.ofOrders(ctx.db, items.map((r) => r.escrow.orderId)));
       return { items: items.map((r) => toEscrowView(r, payouts.get(r.escrow.orderId))), meta: pageMeta(q, total) };
     },
 
     async get(orderId: string) {
-      const escrow = await view(ctx.db, orderId);
-      const [payments, payouts, audit, orderTxs] = await Promise.all([
+      const payouts = await deps.payouts.ofOrders(ctx.db, [orderId]);
+      const escrow = await view(ctx.db, orderId, payouts);
+      const [payments, audit, orderTxs] = await Promise.all([
         deps.payments.listOfOrder(ctx.db, orderId),
-        deps.payouts.ofOrders(ctx.db, [orderId]),
         listAdminActions(ctx.db, AUDIT_TARGET, orderId),
         deps.ledger.transactionsFor(ctx.db, { type: 'order', id: orderId }),
       ]);

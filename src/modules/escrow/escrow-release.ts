@@ -44,6 +44,7 @@ export function splitOf(amount: number, commissionBps: number) {
 }
 
 export type EscrowReleases = ReturnType<typeof createEscrowReleases>;
+type ReleaseTarget = Extract<EscrowState, 'RELEASED' | 'RESOLVED_SUPPLIER'>;
 
 export function createEscrowReleases(ctx: AppContext, deps: ReleaseDeps) {
   const now = () => ctx.clock.now();
@@ -61,11 +62,17 @@ export function createEscrowReleases(ctx: AppContext, deps: ReleaseDeps) {
    * HELD) or RESOLVED_SUPPLIER (from DISPUTED). The order must be COMPLETED: an order still open may
    * yet be cancelled and refunded.
    */
-  async function release(tx: Executor, orderId: string, to: Extract<EscrowState, 'RELEASED' | 'RESOLVED_SUPPLIER'>): Promise<Release> {
+  async function release(tx: Executor, orderId: string, to: ReleaseTarget): Promise<Release> {
     const e = await lockEscrow(tx, orderId);
     assertTransition(ESCROW_TRANSITIONS, e.state, to, 'Escrow');
     const order = (await admin.orderFacts(tx, orderId))!;
     if (order.status !== 'COMPLETED') throw conflict('ORDER_NOT_COMPLETED', `The order is ${order.status}: money is released only for a collected (COMPLETED) order`);
+    return releaseLocked(tx, e, order, to);
+  }
+
+  /** The release itself, once the escrow row is locked and the order known to be COMPLETED. */
+  async function releaseLocked(tx: Executor, e: EscrowRecord, order: admin.OrderFacts, to: ReleaseTarget): Promise<Release> {
+    const orderId = e.orderId;
     const { commission, net } = splitOf(e.amount, order.commissionBps);
     const lines = [{ account: escrowAccount(orderId), amount: e.amount }];
     if (net > 0) lines.push({ account: supplierPayable(order.supplierId), amount: -net });
@@ -100,7 +107,7 @@ export function createEscrowReleases(ctx: AppContext, deps: ReleaseDeps) {
       if (!e || e.state !== 'HELD' || !e.releaseAfter || e.releaseAfter > now()) return null;
       const order = await admin.orderFacts(tx, orderId);
       if (order?.status !== 'COMPLETED') return null;
-      const r = await release(tx, orderId, 'RELEASED');
+      const r = await releaseLocked(tx, e, order, 'RELEASED');
       const supplierUser = (await deps.suppliers.findProfile(order.supplierId, tx))?.userId;
       const data = { orderId, amount: e.amount, commission: r.commission, net: r.net, currency: e.currency };
       if (supplierUser) await deps.notifications.notify(tx, supplierUser, 'escrow_released', data, { sourceKey: `escrow:${orderId}:release` });

@@ -4,19 +4,12 @@ import { call } from '../../../test/helpers/http.js';
 import { MONEY_INVARIANTS, type MoneyInvariant } from '../../../test/helpers/money-invariants.js';
 import { rows } from '../../db/client.js';
 import { newClient, orderOk, setStatus, shopWithProducts } from '../orders/orders.test-support.js';
+import { deliverWebhook } from '../payments/payments.test-support.js';
 
 export { admin } from '../orders/orders.test-support.js';
+export { deliverWebhook };
 
 type Shop = Awaited<ReturnType<typeof shopWithProducts>>;
-
-/** Posts `event` to the webhook signed as the provider does, at the application clock's time. */
-export async function deliverWebhook(t: TestApp, event: unknown) {
-  const raw = JSON.stringify(event);
-  const signature = t.mobilemoney.sign(raw, Math.floor(t.clock.now().getTime() / 1000));
-  const res = await t.app.inject({ method: 'POST', url: '/api/v1/payments/mobilemoney/webhook', headers: { 'content-type': 'application/json', 'wave-signature': signature }, payload: raw });
-  if (res.statusCode !== 200) throw new Error(`webhook refused: ${res.body}`);
-  return res.json().data as { outcome: string };
-}
 
 /** The client pays at the fake provider and its signed webhook credits the order (escrow HELD). */
 export async function payForTest(t: TestApp, order: { payment: { transactionId: string } }) {

@@ -3,30 +3,11 @@
  * (each product has a window in the store's local time), on the first day whose window has not
  * ended yet at the order's creation.
  */
-
-const dateFormats = new Map<string, Intl.DateTimeFormat>();
-function partsIn(timezone: string, at: Date) {
-  let f = dateFormats.get(timezone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone: timezone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    dateFormats.set(timezone, f);
-  }
-  const p = Object.fromEntries(f.formatToParts(at).map((x) => [x.type, x.value]));
-  return { date: `${p.year}-${p.month}-${p.day}`, time: `${p.hour}:${p.minute}`, seconds: Number(p.second) };
-}
+import { localParts } from '../../shared/opening-hours.js';
 
 /** Offset of the zone from UTC at `at`, in ms (positive east of Greenwich). */
 function offsetAt(timezone: string, at: Date): number {
-  const p = partsIn(timezone, at);
+  const p = localParts(timezone, at);
   const wall = Date.parse(`${p.date}T${p.time}:${String(p.seconds).padStart(2, '0')}Z`);
   return wall - Math.floor(at.getTime() / 1000) * 1000;
 }
@@ -57,7 +38,7 @@ export function commonWindow(windows: readonly LocalWindow[]): LocalWindow | nul
 
 /** The window's instants: today in the store's zone if it has not ended yet, else tomorrow. */
 export function pickupInstants(window: LocalWindow, timezone: string, now: Date): { startsAt: Date; endsAt: Date } {
-  const today = partsIn(timezone, now).date;
+  const today = localParts(timezone, now).date;
   for (const date of [today, addDays(today, 1)]) {
     const endsAt = zonedInstant(date, window.pickupEnd, timezone);
     if (endsAt > now) return { startsAt: zonedInstant(date, window.pickupStart, timezone), endsAt };
