@@ -20,9 +20,9 @@ export interface DomainEvents {
   'orders.status_changed': { orderId: string; from: string; to: string };
   'orders.cancelled': { orderId: string; clientId: string; supplierId: string; paid: boolean; reason: string; by: string };
   'orders.completed': { orderId: string; supplierId: string; storeId: string; clientId: string };
-  'payments.succeeded': { paymentId: string; orderId: string; amount: number; currency: string };
-  'payments.failed': { paymentId: string; orderId: string; status: 'FAILED' | 'EXPIRED'; reason: string };
-  'payments.refunded': { paymentId: string; orderId: string; amount: number; currency: string };
+  'payments.succeeded': { paymentId: string; subjectType: string; subjectId: string; orderId: string | null; amount: number; currency: string };
+  'payments.failed': { paymentId: string; subjectType: string; subjectId: string; orderId: string | null; status: 'FAILED' | 'EXPIRED'; reason: string };
+  'payments.refunded': { paymentId: string; subjectType: string; subjectId: string; orderId: string | null; amount: number; currency: string };
 }
 
 export type EventName = keyof DomainEvents;
@@ -116,15 +116,15 @@ export const EVENT_CATALOG: { [E in EventName]: { when: string; fields: { [F in 
     fields: { orderId: 'the order', supplierId: 'the supplier profile', storeId: 'the store', clientId: "the client's account" },
   },
   'payments.succeeded': {
-    when: "The provider reported a payment attempt paid (webhook or reconciliation); the money is in the order's escrow, or on its way back when nobody waits for it.",
-    fields: { paymentId: 'the payment attempt', orderId: 'its order', amount: 'the amount paid, in minor units', currency: 'ISO 4217 currency' },
+    when: "The provider reported a payment attempt paid (webhook or reconciliation); the money is where its subject puts it (an order's escrow, platform subscription revenue), or on its way back when nobody waits for it.",
+    fields: { paymentId: 'the payment attempt', subjectType: 'what it pays for: order, subscription, ...', subjectId: 'the order, subscription charge, ...', orderId: 'its order (null for other subjects)', amount: 'the amount paid, in minor units', currency: 'ISO 4217 currency' },
   },
   'payments.failed': {
-    when: 'A waiting payment attempt failed (the provider refused it) or its checkout session expired; the order stays PENDING and may be retried until its payment deadline.',
-    fields: { paymentId: 'the payment attempt', orderId: 'its order', status: 'FAILED or EXPIRED', reason: "the provider's error message, or why it expired" },
+    when: 'A waiting payment attempt failed (the provider refused it) or its checkout session expired; an order stays PENDING and may be retried until its payment deadline.',
+    fields: { paymentId: 'the payment attempt', subjectType: 'what it pays for: order, subscription, ...', subjectId: 'the order, subscription charge, ...', orderId: 'its order (null for other subjects)', status: 'FAILED or EXPIRED', reason: "the provider's error message, or why it expired" },
   },
   'payments.refunded': {
-    when: "The provider confirmed a refund: the client's money is back on their wallet.",
-    fields: { paymentId: 'the payment refunded', orderId: 'its order', amount: 'the amount refunded, in minor units', currency: 'ISO 4217 currency' },
+    when: "The provider confirmed a refund: the payer's money is back on their wallet.",
+    fields: { paymentId: 'the payment refunded', subjectType: 'what it paid for: order, subscription, ...', subjectId: 'the order, subscription charge, ...', orderId: 'its order (null for other subjects)', amount: 'the amount refunded, in minor units', currency: 'ISO 4217 currency' },
   },
 };

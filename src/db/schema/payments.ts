@@ -5,20 +5,29 @@ import { orders } from './orders.js';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
+/**
+ * What a payment pays for. Each subject type is declared once by the module that owns it
+ * (src/modules/payments/payment-subjects.ts): what a success, a failure or a late payment does.
+ */
+export const PAYMENT_SUBJECT_TYPES = ['order', 'subscription', 'donation', 'booking'] as const;
+export type PaymentSubjectType = (typeof PAYMENT_SUBJECT_TYPES)[number];
+
 export const PAYMENT_STATUSES = ['PENDING', 'SUCCEEDED', 'FAILED', 'EXPIRED', 'CANCELLED', 'REFUND_PENDING', 'REFUNDED'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 /**
- * One attempt to collect an order's amount through the provider. The id is the public
+ * One attempt to collect a subject's amount (an order's, a subscription charge's...) through the
+ * provider. `order_id` is kept for orders (its foreign key and the order reads use it) and equals
+ * `subject_id` for them; other subjects leave it null. The id is the public
  * `transactionId`, the provider's `client_reference` and the idempotency key of its session.
  */
 export const payments = pgTable(
   'payments',
   {
     id: uuid('id').primaryKey(),
-    orderId: uuid('order_id')
-      .notNull()
-      .references(() => orders.id),
+    subjectType: text('subject_type').$type<PaymentSubjectType>().notNull().default('order'),
+    subjectId: uuid('subject_id').notNull(),
+    orderId: uuid('order_id').references(() => orders.id),
     attempt: integer('attempt').notNull(),
     method: text('method').$type<PaymentMethod>().notNull(),
     amount: integer('amount').notNull(),
@@ -43,9 +52,10 @@ export const payments = pgTable(
   },
   (t) => [
     check('payments_amount', sql`amount >= 0 and attempt >= 1`),
-    uniqueIndex('payments_order_attempt_key').on(t.orderId, t.attempt),
-    // At most one attempt of an order is waiting at a time.
-    uniqueIndex('payments_order_pending_key').on(t.orderId).where(sql`status = 'PENDING'`),
+    check('payments_order_subject', sql`case when subject_type = 'order' then order_id is not null and order_id = subject_id else order_id is null end`),
+    uniqueIndex('payments_subject_attempt_key').on(t.subjectType, t.subjectId, t.attempt),
+    // At most one attempt of a subject is waiting at a time.
+    uniqueIndex('payments_subject_pending_key').on(t.subjectType, t.subjectId).where(sql`status = 'PENDING'`),
     uniqueIndex('payments_provider_session_key').on(t.providerSessionId),
     index('payments_order_idx').on(t.orderId, t.attempt),
     // Reconciliation reads waiting attempts by age; admins list refunds refused for good.

@@ -4,7 +4,7 @@ import { uuidv7 } from '../../shared/ids.js';
 import { isAccount } from './accounts.js';
 import * as repo from './ledger.repository.js';
 
-export type ReferenceType = 'order' | 'donation' | 'subscription' | 'payout' | 'payment' | 'refund';
+export type ReferenceType = 'order' | 'donation' | 'subscription' | 'booking' | 'payout' | 'payment' | 'refund';
 export interface Reference {
   type: ReferenceType;
   id: string;

@@ -140,7 +140,7 @@ export function createOrderReads(
 
     async paymentStatusByTransaction(user: AuthUser, transactionId: string) {
       const payment = await deps.payments.find(ctx.db, transactionId);
-      if (!payment) throw notFound('Payment');
+      if (!payment?.orderId) throw notFound('Payment');
       const { order } = await readable(user, payment.orderId).catch(() => {
         throw notFound('Payment');
       });

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { payments, providerEvents, type PaymentStatus, type ProviderEventOutcome } from '../../db/schema/payments.js';
+import { payments, providerEvents, type PaymentStatus, type PaymentSubjectType, type ProviderEventOutcome } from '../../db/schema/payments.js';
 
 export type PaymentRecord = typeof payments.$inferSelect;
 
@@ -14,10 +14,21 @@ export async function findPayment(ex: Executor, id: string): Promise<PaymentReco
   return row;
 }
 
-/** The next attempt number of an order (1 for its first payment). */
-export async function nextAttempt(ex: Executor, orderId: string): Promise<number> {
-  const [row] = await ex.select({ n: sql<number>`coalesce(max(${payments.attempt}), 0)::int` }).from(payments).where(eq(payments.orderId, orderId));
+export interface PaymentSubject {
+  type: PaymentSubjectType;
+  id: string;
+}
+const ofSubject = (s: PaymentSubject) => and(eq(payments.subjectType, s.type), eq(payments.subjectId, s.id));
+
+/** The next attempt number of a subject (1 for its first payment). */
+export async function nextAttempt(ex: Executor, subject: PaymentSubject): Promise<number> {
+  const [row] = await ex.select({ n: sql<number>`coalesce(max(${payments.attempt}), 0)::int` }).from(payments).where(ofSubject(subject));
   return (row?.n ?? 0) + 1;
+}
+
+/** Every attempt of a subject, latest first. */
+export function listOfSubject(ex: Executor, subject: PaymentSubject): Promise<PaymentRecord[]> {
+  return ex.select().from(payments).where(ofSubject(subject)).orderBy(desc(payments.attempt));
 }
 
 /** Every attempt of an order, latest first. */
@@ -35,9 +46,9 @@ export async function latestOfOrders(ex: Executor, orderIds: readonly string[]):
     .orderBy(payments.orderId, desc(payments.attempt));
   const out = new Map<string, { payment: PaymentRecord; attempts: number }>();
   for (const p of rows) {
-    const seen = out.get(p.orderId);
+    const seen = out.get(p.orderId!);
     if (seen) seen.attempts++;
-    else out.set(p.orderId, { payment: p, attempts: 1 });
+    else out.set(p.orderId!, { payment: p, attempts: 1 });
   }
   return out;
 }
@@ -70,16 +81,16 @@ export async function adoptSession(ex: Executor, id: string, s: { provider: stri
   return row;
 }
 
-/** Closes the order's waiting payment (its order was cancelled or timed out). */
-export function closePending(ex: Executor, orderId: string, status: 'CANCELLED' | 'EXPIRED', now: Date): Promise<PaymentRecord[]> {
+/** Closes the subject's waiting payment (an order cancelled or timed out, a charge abandoned). */
+export function closePending(ex: Executor, subject: PaymentSubject, status: 'CANCELLED' | 'EXPIRED', now: Date): Promise<PaymentRecord[]> {
   return ex
     .update(payments)
     .set({ status, updatedAt: now })
-    .where(and(eq(payments.orderId, orderId), eq(payments.status, 'PENDING')))
+    .where(and(ofSubject(subject), eq(payments.status, 'PENDING')))
     .returning();
 }
 
-/** The payment row, locked until the transaction ends (callers lock the order first: order, then payment). */
+/** The payment row, locked until the transaction ends (callers lock the subject first: subject, then payment). */
 export async function lockPayment(ex: Executor, id: string): Promise<PaymentRecord | undefined> {
   const [row] = await ex.select().from(payments).where(eq(payments.id, id)).limit(1).for('update');
   return row;
@@ -90,7 +101,7 @@ export async function transition(
   ex: Executor,
   id: string,
   from: PaymentStatus,
-  patch: Partial<Omit<PaymentRecord, 'id' | 'orderId'>> & { status: PaymentStatus },
+  patch: Partial<Omit<PaymentRecord, 'id' | 'orderId' | 'subjectType' | 'subjectId'>> & { status: PaymentStatus },
   now: Date,
 ): Promise<PaymentRecord | undefined> {
   const [row] = await ex

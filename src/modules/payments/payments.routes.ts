@@ -34,7 +34,8 @@ export function paymentsRoutes(orders: OrdersService, settlement: SettlementServ
           reply.header('cache-control', 'no-store');
           if (opts.appReturnUrl) {
             const to = new URL(opts.appReturnUrl);
-            to.searchParams.set('orderId', r.orderId);
+            if (r.orderId) to.searchParams.set('orderId', r.orderId);
+            else to.searchParams.set(r.subjectType === 'subscription' ? 'subscriptionChargeId' : `${r.subjectType}Id`, r.subjectId);
             to.searchParams.set('status', r.status);
             return reply.redirect(to.toString(), 303);
           }

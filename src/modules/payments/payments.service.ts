@@ -3,8 +3,9 @@ import type { Executor } from '../../db/client.js';
 import { PAYMENT_METHODS, PaymentProviderError, type PaymentMethod, type PaymentProvider } from '../../providers/payments/types.js';
 import { uuidv7 } from '../../shared/ids.js';
 import type { SettingsService } from '../settings/settings.service.js';
+import { PaymentSubjects } from './payment-subjects.js';
 import * as repo from './payments.repository.js';
-import type { PaymentRecord } from './payments.repository.js';
+import type { PaymentRecord, PaymentSubject } from './payments.repository.js';
 
 /** Opens the provider session of a payment whose inline attempt failed (or never ran: a crash after commit). */
 export const OPEN_SESSION_JOB = 'payments.open-session';
@@ -43,13 +44,51 @@ export type PaymentView = ReturnType<typeof toPaymentView>;
 
 export type PaymentsService = ReturnType<typeof createPaymentsService>;
 
+/** What `startFor` needs to open a payment of any subject. */
+export interface PaymentStart {
+  subject: PaymentSubject;
+  method: PaymentMethod;
+  amount: number;
+  currency: string;
+  payerPhone: string | null;
+  expiresAt: Date;
+}
+
 /**
- * Payments of orders: one row per attempt, inserted in the order's transaction. The provider's
+ * Payments of orders and other subjects (subscription charges, ...): one row per attempt, inserted
+ * in the subject's transaction. The provider's
  * checkout session is opened after commit (nothing leaves the process inside a transaction),
  * with the payment id as idempotency key, so the inline call and the job never open two.
  */
 export function createPaymentsService(ctx: AppContext, deps: PaymentsDeps) {
   const now = () => ctx.clock.now();
+  const subjects = new PaymentSubjects();
+
+  async function startFor(tx: Executor, o: PaymentStart): Promise<PaymentRecord> {
+    const t = now();
+    const row = await repo.insertPayment(tx, {
+      id: uuidv7(t.getTime()),
+      subjectType: o.subject.type,
+      subjectId: o.subject.id,
+      orderId: o.subject.type === 'order' ? o.subject.id : null,
+      attempt: await repo.nextAttempt(tx, o.subject),
+      method: o.method,
+      amount: o.amount,
+      currency: o.currency,
+      payerPhone: o.payerPhone,
+      createdAt: t,
+      updatedAt: t,
+      expiresAt: o.expiresAt,
+    });
+    await ctx.jobs.send(OPEN_SESSION_JOB, { paymentId: row.id }, { tx, startAfterSeconds: OPEN_SESSION_SAFETY_DELAY_S });
+    return row;
+  }
+
+  async function closeForSubject(tx: Executor, subject: PaymentSubject, status: 'CANCELLED' | 'EXPIRED'): Promise<void> {
+    for (const p of await repo.closePending(tx, subject, status, now())) {
+      if (p.providerSessionId) await ctx.jobs.send(EXPIRE_SESSION_JOB, { paymentId: p.id }, { tx });
+    }
+  }
 
   /** Calls the provider for a PENDING payment without a session; answers the row with its session. */
   async function open(paymentId: string, known?: PaymentRecord): Promise<PaymentRecord | undefined> {
@@ -112,26 +151,22 @@ export function createPaymentsService(ctx: AppContext, deps: PaymentsDeps) {
 
   return {
     /**
-     * Inserts the next payment attempt of an order inside its transaction, with the job that
-     * opens its provider session should the inline attempt after commit not succeed.
+     * Declares what a subject type's payments do when they succeed, fail or come late (see
+     * payment-subjects.ts). Each module owning a payable subject calls it once, at start.
      */
-    async start(tx: Executor, o: { orderId: string; method: PaymentMethod; amount: number; currency: string; payerPhone: string | null; expiresAt: Date }): Promise<PaymentRecord> {
-      const t = now();
-      const row = await repo.insertPayment(tx, {
-        id: uuidv7(t.getTime()),
-        orderId: o.orderId,
-        attempt: await repo.nextAttempt(tx, o.orderId),
-        method: o.method,
-        amount: o.amount,
-        currency: o.currency,
-        payerPhone: o.payerPhone,
-        createdAt: t,
-        updatedAt: t,
-        expiresAt: o.expiresAt,
-      });
-      await ctx.jobs.send(OPEN_SESSION_JOB, { paymentId: row.id }, { tx, startAfterSeconds: OPEN_SESSION_SAFETY_DELAY_S });
-      return row;
-    },
+    registerSubject: subjects.register.bind(subjects),
+    /** The handler of a subject type (for the settlement code). */
+    subjectHandler: subjects.get.bind(subjects),
+
+    /**
+     * Inserts the next payment attempt of a subject inside its transaction, with the job that
+     * opens its provider session should the inline attempt after commit (`openAfterCommit`) not succeed.
+     */
+    startFor,
+
+    /** `startFor` an order. */
+    start: (tx: Executor, o: { orderId: string; method: PaymentMethod; amount: number; currency: string; payerPhone: string | null; expiresAt: Date }) =>
+      startFor(tx, { subject: { type: 'order', id: o.orderId }, method: o.method, amount: o.amount, currency: o.currency, payerPhone: o.payerPhone, expiresAt: o.expiresAt }),
 
     /**
      * The inline attempt, after the order committed: the row with its session, or as it was when
@@ -159,12 +194,10 @@ export function createPaymentsService(ctx: AppContext, deps: PaymentsDeps) {
       }
     },
 
-    /** Closes the order's waiting payment; its provider session, if any, is expired by a job after commit. */
-    async closeForOrder(tx: Executor, orderId: string, status: 'CANCELLED' | 'EXPIRED'): Promise<void> {
-      for (const p of await repo.closePending(tx, orderId, status, now())) {
-        if (p.providerSessionId) await ctx.jobs.send(EXPIRE_SESSION_JOB, { paymentId: p.id }, { tx });
-      }
-    },
+    /** Closes the subject's waiting payment; its provider session, if any, is expired by a job after commit. */
+    closeForSubject,
+    /** `closeForSubject` an order. */
+    closeForOrder: (tx: Executor, orderId: string, status: 'CANCELLED' | 'EXPIRED') => closeForSubject(tx, { type: 'order', id: orderId }, status),
 
     /** For the webhook: a PENDING payment succeeded. Undefined when it was not PENDING (a repeated delivery). */
     recordSucceeded: (tx: Executor, paymentId: string, d: { providerTransactionId: string | null; paidAt: Date }) =>
@@ -172,6 +205,7 @@ export function createPaymentsService(ctx: AppContext, deps: PaymentsDeps) {
 
     find: (ex: Executor, paymentId: string) => repo.findPayment(ex, paymentId),
     listOfOrder: (ex: Executor, orderId: string) => repo.listOfOrder(ex, orderId),
+    listOfSubject: (ex: Executor, subject: PaymentSubject) => repo.listOfSubject(ex, subject),
     latestOfOrders: (ex: Executor, orderIds: readonly string[]) => repo.latestOfOrders(ex, orderIds),
 
     /** The methods offered to clients now (the `mobilemoney` settings), in a fixed order. */

@@ -13,6 +13,8 @@ import type { LedgerService } from '../ledger/ledger.service.js';
 import type { NotificationsService } from '../notifications/notifications.service.js';
 import type { OrdersService } from '../orders/orders.service.js';
 import * as orderRepo from './order-payment.repository.js';
+import { orderPaymentSubject } from './order-subject.js';
+import { paymentLedgerKeys, type LockedSubject, type PaymentSubjectHandler } from './payment-subjects.js';
 import { OPEN_PAYMENT_STATUSES, PAYMENT_TRANSITIONS, REFUND_ON_SUCCESS } from './payment-status.js';
 import * as repo from './payments.repository.js';
 import type { PaymentRecord } from './payments.repository.js';
@@ -51,10 +53,13 @@ export type SettlementService = ReturnType<typeof createSettlementService>;
  * Money coming in and going back: the provider's webhook, reconciliation (the same code path, fed
  * by reading the session), refunds through the provider, payment retries and the payer's return.
  * Every provider event is recorded under its id in the transaction applying it, so each applies once.
+ * What a payment's money does is its subject's business (payment-subjects.ts): orders are declared
+ * here, other modules declare theirs through `payments.registerSubject`.
  */
 export function createSettlementService(ctx: AppContext, deps: SettlementDeps) {
   const now = () => ctx.clock.now();
   let payoutHandler: PayoutHandler | null = null;
+  deps.payments.registerSubject('order', orderPaymentSubject(deps));
 
   async function applyEvent(tx: Executor, ev: SettlementEvent | PayoutEvent, payload: unknown): Promise<ProviderEventOutcome | 'duplicate'> {
     if (!(await repo.insertProviderEvent(tx, { id: ev.id, type: ev.type, payload, outcome: 'applied', receivedAt: now() }))) return 'duplicate';
@@ -70,8 +75,10 @@ export function createSettlementService(ctx: AppContext, deps: SettlementDeps) {
       ctx.log.warn({ eventId: ev.id, clientReference: ref }, 'provider event for an unknown payment');
       return { outcome: 'unknown_payment', paymentId: null };
     }
-    // Fixed lock order: the order, then its payment.
-    const order = (await orderRepo.lockOrder(tx, seen.orderId))!;
+    // Fixed lock order: the subject (an order...), then its payment.
+    const handler = deps.payments.subjectHandler(seen.subjectType);
+    const subject = await handler.lock(tx, seen.subjectId);
+    if (!subject) throw new Error(`payment ${seen.id}: its ${seen.subjectType} ${seen.subjectId} is gone`);
     let p = (await repo.lockPayment(tx, seen.id))!;
     const s = ev.session;
     // A session opened but never stored (the server stopped between the provider's answer and
@@ -91,49 +98,82 @@ export function createSettlementService(ctx: AppContext, deps: SettlementDeps) {
     const outcome =
       ev.type === 'checkout.session.completed'
         ? s.paymentStatus === 'succeeded'
-          ? await succeed(tx, p, order, s)
+          ? await succeed(tx, p, handler, subject, s)
           : 'ignored'
         : ev.type === 'checkout.session.payment_failed'
-          ? await fail(tx, p, 'FAILED', s.lastPaymentError?.message ?? 'payment failed')
-          : await fail(tx, p, 'EXPIRED', 'checkout session expired');
+          ? await fail(tx, p, handler, subject, 'FAILED', s.lastPaymentError?.message ?? 'payment failed')
+          : await fail(tx, p, handler, subject, 'EXPIRED', 'checkout session expired');
     return { outcome, paymentId: p.id };
   }
 
-  async function succeed(tx: Executor, p: PaymentRecord, order: orderRepo.OrderMoneyFacts, s: CheckoutSession): Promise<ProviderEventOutcome> {
+  const subjectOf = (p: PaymentRecord) => ({ subjectType: p.subjectType, subjectId: p.subjectId, orderId: p.orderId });
+
+  async function succeed(tx: Executor, p: PaymentRecord, handler: PaymentSubjectHandler, subject: LockedSubject, s: CheckoutSession): Promise<ProviderEventOutcome> {
     // Never backwards, never twice: a repeated success under another event id changes nothing.
     if (!canTransition(PAYMENT_TRANSITIONS, p.status, 'SUCCEEDED')) return 'ignored';
     const t = now();
-    await repo.transition(tx, p.id, p.status, { status: 'SUCCEEDED', providerTransactionId: s.transactionId, paidAt: s.completedAt ?? t, failureReason: null }, t);
-    await ctx.events.publish(tx, 'payments.succeeded', { paymentId: p.id, orderId: p.orderId, amount: p.amount, currency: p.currency });
-    const money = { orderId: p.orderId, paymentId: p.id, amount: p.amount, currency: p.currency };
-    const held = await deps.escrow.find(tx, p.orderId);
-    const orderOpen = order.status !== 'CANCELLED' && order.status !== 'COMPLETED';
-    if (held || (REFUND_ON_SUCCESS.includes(p.status) && orderOpen)) {
-      // The order's escrow already holds another attempt's money, or nobody waits for this one.
-      await deps.escrow.refundExtra(tx, money, held ? 'DUPLICATE_PAYMENT' : 'PAYMENT_AFTER_EXPIRY', SYSTEM);
-      return 'refunded';
-    }
-    await deps.escrow.hold(tx, money);
-    if (!REFUND_ON_SUCCESS.includes(p.status) && (await deps.orders.markPaid(tx, p.orderId, p.id)).open) return 'applied';
-    await deps.escrow.refund(tx, p.orderId, 'ORDER_CLOSED', SYSTEM);
+    const late = REFUND_ON_SUCCESS.includes(p.status);
+    const paid = (await repo.transition(tx, p.id, p.status, { status: 'SUCCEEDED', providerTransactionId: s.transactionId, paidAt: s.completedAt ?? t, failureReason: null }, t))!;
+    await ctx.events.publish(tx, 'payments.succeeded', { paymentId: p.id, ...subjectOf(p), amount: p.amount, currency: p.currency });
+    const account = handler.creditAccount?.(paid);
+    if (account) await postReceived(tx, paid, account);
+    const done = await handler.succeeded(tx, paid, subject, { late });
+    if (done !== 'refund') return done;
+    if (!account) throw new Error(`payment subject ${p.subjectType} asked for a refund but declares no creditAccount`);
+    await refundReceived(tx, paid, account, late ? 'PAYMENT_AFTER_EXPIRY' : 'NOT_WANTED');
     return 'refunded';
   }
 
-  async function fail(tx: Executor, p: PaymentRecord, status: 'FAILED' | 'EXPIRED', reason: string): Promise<ProviderEventOutcome> {
+  async function fail(tx: Executor, p: PaymentRecord, handler: PaymentSubjectHandler, subject: LockedSubject, status: 'FAILED' | 'EXPIRED', reason: string): Promise<ProviderEventOutcome> {
     if (p.status === status || !canTransition(PAYMENT_TRANSITIONS, p.status, status)) return 'ignored';
-    await repo.transition(tx, p.id, p.status, { status, failureReason: reason.slice(0, 500) }, now());
-    await ctx.events.publish(tx, 'payments.failed', { paymentId: p.id, orderId: p.orderId, status, reason: reason.slice(0, 500) });
+    const moved = (await repo.transition(tx, p.id, p.status, { status, failureReason: reason.slice(0, 500) }, now()))!;
+    await ctx.events.publish(tx, 'payments.failed', { paymentId: p.id, ...subjectOf(p), status, reason: reason.slice(0, 500) });
+    await handler.failed?.(tx, moved, subject, status);
     return 'applied';
+  }
+
+  /** provider_clearing -> the subject's account, once per payment (the key is the payment's). */
+  async function postReceived(tx: Executor, p: PaymentRecord, account: string): Promise<void> {
+    await deps.ledger.post(tx, {
+      kind: 'payment_received',
+      reference: { type: p.subjectType, id: p.subjectId },
+      idempotencyKey: paymentLedgerKeys.received(p.id),
+      currency: p.currency,
+      memo: `payment ${p.id}`,
+      lines: [
+        { account: providerClearing, amount: p.amount },
+        { account, amount: -p.amount },
+      ],
+    });
+  }
+
+  /** A succeeded payment's money goes back: `from` -> refunds_pending:<paymentId>, then the provider job. */
+  async function refundReceived(tx: Executor, p: PaymentRecord, from: string, reason: string): Promise<void> {
+    const { transactionId } = await deps.ledger.post(tx, {
+      kind: 'refund_started',
+      reference: { type: p.subjectType, id: p.subjectId },
+      idempotencyKey: paymentLedgerKeys.refund(p.id),
+      currency: p.currency,
+      memo: reason.slice(0, 200),
+      lines: [
+        { account: from, amount: p.amount },
+        { account: refundsPending(p.id), amount: -p.amount },
+      ],
+    });
+    await beginRefund(tx, p.id, transactionId);
+  }
+
+  async function beginRefund(tx: Executor, paymentId: string, ledgerTransactionId: string): Promise<void> {
+    if (!(await repo.transition(tx, paymentId, 'SUCCEEDED', { status: 'REFUND_PENDING' }, now()))) {
+      throw new AppError(409, 'INVALID_TRANSITION', 'Only a succeeded payment can be refunded');
+    }
+    await ctx.jobs.send(REFUND_JOB, { paymentId, ledgerTransactionId }, { tx });
   }
 
   // A refund out of escrow: the payment waits for the provider, the job asks it.
   deps.escrow.onRefund(async (tx: Executor, r: EscrowRefund) => {
-    const t = now();
-    if (!(await repo.transition(tx, r.paymentId, 'SUCCEEDED', { status: 'REFUND_PENDING' }, t))) {
-      throw new AppError(409, 'INVALID_TRANSITION', 'Only a succeeded payment can be refunded');
-    }
-    if (!r.extra) await orderRepo.setOrderPaymentStatus(tx, r.orderId, 'REFUND_PENDING', t);
-    await ctx.jobs.send(REFUND_JOB, { paymentId: r.paymentId, ledgerTransactionId: r.ledgerTransactionId }, { tx });
+    await beginRefund(tx, r.paymentId, r.ledgerTransactionId);
+    if (!r.extra) await orderRepo.setOrderPaymentStatus(tx, r.orderId, 'REFUND_PENDING', now());
   });
 
   ctx.jobs.work(
@@ -159,23 +199,23 @@ export function createSettlementService(ctx: AppContext, deps: SettlementDeps) {
   );
 
   async function completeRefund(tx: Executor, p: PaymentRecord): Promise<void> {
-    const order = (await orderRepo.lockOrder(tx, p.orderId))!;
+    const handler = deps.payments.subjectHandler(p.subjectType);
+    const subject = await handler.lock(tx, p.subjectId);
     const t = now();
-    if (!(await repo.transition(tx, p.id, 'REFUND_PENDING', { status: 'REFUNDED', refundedAt: t }, t))) return;
+    const refunded = await repo.transition(tx, p.id, 'REFUND_PENDING', { status: 'REFUNDED', refundedAt: t }, t);
+    if (!refunded) return;
     await deps.ledger.post(tx, {
       kind: 'refund_completed',
       reference: { type: 'payment', id: p.id },
-      idempotencyKey: `payment:${p.id}:refunded`,
+      idempotencyKey: paymentLedgerKeys.refunded(p.id),
       currency: p.currency,
       lines: [
         { account: refundsPending(p.id), amount: p.amount },
         { account: providerClearing, amount: -p.amount },
       ],
     });
-    const escrowed = await deps.escrow.find(tx, p.orderId);
-    if (escrowed?.paymentId === p.id) await orderRepo.setOrderPaymentStatus(tx, p.orderId, 'REFUNDED', t);
-    await ctx.events.publish(tx, 'payments.refunded', { paymentId: p.id, orderId: p.orderId, amount: p.amount, currency: p.currency });
-    await deps.notifications.notify(tx, order.clientId, 'payment_refunded', { orderId: p.orderId, amount: p.amount, currency: p.currency }, { sourceKey: `payment:${p.id}:refunded` });
+    if (subject) await handler.refunded?.(tx, refunded, subject);
+    await ctx.events.publish(tx, 'payments.refunded', { paymentId: p.id, ...subjectOf(p), amount: p.amount, currency: p.currency });
   }
 
   // A paid order cancelled (by its client, the seller or an administrator): its money goes back.
@@ -262,8 +302,15 @@ export function createSettlementService(ctx: AppContext, deps: SettlementDeps) {
      */
     refund: (tx: Executor, r: { orderId: string; reason: string; actor: EscrowActor }) => deps.escrow.refund(tx, r.orderId, r.reason, r.actor),
 
+    /**
+     * A succeeded payment of a subject declared with a `creditAccount` is sent back to its payer
+     * (`from` that account, through refunds_pending and the provider job). Orders refund through
+     * their escrow (`refund` above) instead.
+     */
+    refundPayment: refundReceived,
+
     /** The payer came back from the provider: the payment's state as the database (and, if still open, the provider) says. */
-    async returned(ref: string): Promise<{ orderId: string; paymentId: string; status: PaymentRecord['status'] }> {
+    async returned(ref: string): Promise<{ orderId: string | null; subjectType: PaymentRecord['subjectType']; subjectId: string; paymentId: string; status: PaymentRecord['status'] }> {
       let p = await repo.findPayment(ctx.db, ref);
       if (!p) throw notFound('Payment');
       if (OPEN_PAYMENT_STATUSES.includes(p.status) && p.providerSessionId) {
@@ -273,7 +320,7 @@ export function createSettlementService(ctx: AppContext, deps: SettlementDeps) {
           ctx.log.warn({ err, paymentId: p.id }, 'payment state not read from the provider');
         }
       }
-      return { orderId: p.orderId, paymentId: p.id, status: p.status };
+      return { orderId: p.orderId, subjectType: p.subjectType, subjectId: p.subjectId, paymentId: p.id, status: p.status };
     },
 
     /** A new attempt for a PENDING order whose latest attempt FAILED or EXPIRED. */
