@@ -55,6 +55,10 @@ import { createStoresService } from './modules/stores/stores.service.js';
 import { settingsRoutes } from './modules/settings/settings.routes.js';
 import { createSettingsService } from './modules/settings/settings.service.js';
 import { createSubscriptionsService } from './modules/subscriptions/subscriptions.service.js';
+import { createBillingService } from './modules/subscriptions/billing.service.js';
+import { createPlansService } from './modules/subscriptions/plans.service.js';
+import { createPromoCodesService } from './modules/subscriptions/promo-codes.service.js';
+import { subscriptionsRoutes } from './modules/subscriptions/subscriptions.routes.js';
 import { suppliersAdminRoutes } from './modules/suppliers/suppliers-admin.routes.js';
 import { createSuppliersAdminService } from './modules/suppliers/suppliers-admin.service.js';
 import { suppliersRoutes } from './modules/suppliers/suppliers.routes.js';
@@ -149,7 +153,11 @@ function buildServices(ctx: AppContext, stream: NotificationStream) {
   const releases = createEscrowReleases(ctx, { ledger, payouts, settings, suppliers, notifications });
   const escrowAdmin = createEscrowAdminService(ctx, { escrow, releases, ledger, payouts, payments, suppliers, notifications });
   const reports = createReportsService(ctx, { ledger, orders });
-  return { payouts, escrowAdmin, reports, ledger, escrow, settlement, settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, notifications, products, productsAdmin, productSearch, payments, orders };
+  // subscriptions: plans, promo codes and paying for plans (a payment subject declared by billing)
+  const plans = createPlansService(ctx);
+  const promoCodes = createPromoCodesService(ctx);
+  const billing = createBillingService(ctx, { subscriptions, plans, promos: promoCodes, payments, settings, suppliers, notifications });
+  return { payouts, escrowAdmin, reports, ledger, escrow, settlement, settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, notifications, products, productsAdmin, productSearch, payments, orders, plans, promoCodes, billing };
 }
 export type Services = ReturnType<typeof buildServices>;
 
@@ -202,6 +210,7 @@ async function registerApiRoutes(app: App, services: Services, ctx: AppContext, 
   await app.register(paymentsRoutes(services.orders, services.settlement, { appReturnUrl: ctx.config.APP_RETURN_URL }), { prefix: API_PREFIX });
   await app.register(escrowAdminRoutes(services.escrowAdmin), { prefix: API_PREFIX });
   await app.register(reportsRoutes(services.reports), { prefix: API_PREFIX });
+  await app.register(subscriptionsRoutes({ subscriptions: services.subscriptions, plans: services.plans, promos: services.promoCodes, billing: services.billing, supplierIdOf: services.billing.supplierIdOf }), { prefix: API_PREFIX });
   if (ctx.payments instanceof SandboxPayments) {
     // The sandbox's pages exist only with the sandbox; their webhook goes through this very app.
     ctx.payments.setDelivery(createSandboxDelivery(app, ctx.payments.webhookSecrets[0]!, ctx.clock, ctx.log));

@@ -19,6 +19,8 @@ const TAGS = [
   { name: 'staff', description: 'Store teams: invitations, members and their roles.' },
   { name: 'orders', description: "Ordering a store's products, the order's states from payment to pickup, and statistics for clients and sellers." },
   { name: 'payments', description: 'Payments of orders through the mobile-money provider: status, callbacks and webhook.' },
+  { name: 'subscriptions', description: 'Supplier plans and their product limits: subscribing (paid through the mobile-money provider), renewing, cancelling, promo codes.' },
+  { name: 'admin: subscriptions', description: 'Subscription plans and promo codes, singly or in bulk (ADMIN, SUPER_ADMIN).' },
   { name: 'admin: users', description: 'User administration (ADMIN, SUPER_ADMIN).' },
   { name: 'admin: suppliers', description: 'Supplier verification, rejection and commission (ADMIN, SUPER_ADMIN).' },
   { name: 'admin: KYC', description: "Review of suppliers' KYC submissions (ADMIN, SUPER_ADMIN)." },

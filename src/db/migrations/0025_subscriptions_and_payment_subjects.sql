@@ -52,6 +52,7 @@ ALTER TABLE "subscription_plans" ADD COLUMN "commission_discount_bps" integer DE
 ALTER TABLE "subscription_plans" ADD COLUMN "features" jsonb DEFAULT '[]'::jsonb NOT NULL;--> statement-breakpoint
 ALTER TABLE "subscription_plans" ADD COLUMN "is_public" boolean DEFAULT true NOT NULL;--> statement-breakpoint
 ALTER TABLE "subscription_plans" ADD COLUMN "sort_order" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "subscription_plans" ADD COLUMN "deleted_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "supplier_subscriptions" ADD COLUMN "cancel_at_period_end" boolean DEFAULT false NOT NULL;--> statement-breakpoint
 ALTER TABLE "supplier_subscriptions" ADD COLUMN "expiry_warned_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "payments" ADD COLUMN "subject_type" text DEFAULT 'order' NOT NULL;--> statement-breakpoint

@@ -30,6 +30,8 @@ export const subscriptionPlans = pgTable(
     isPublic: boolean('is_public').notNull().default(true),
     sortOrder: integer('sort_order').notNull().default(0),
     isActive: boolean('is_active').notNull().default(true),
+    // Deleted by an administrator: kept for the charges and subscriptions that name it; its code stays taken.
+    deletedAt: ts('deleted_at'),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
   },

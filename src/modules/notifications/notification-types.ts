@@ -152,6 +152,27 @@ const TYPES = {
     title: () => 'Numéro de paiement manquant',
     body: (d) => `${typeof d.amount === 'number' ? d.amount : ''} ${text(d.currency, 'XOF')} vous attendent : renseignez votre numéro de paiement dans votre profil pour les recevoir.`,
   },
+  subscription_payment_received: {
+    category: 'account',
+    title: () => 'Abonnement payé',
+    body: (d) => `Paiement de ${typeof d.amount === 'number' ? d.amount : ''} ${text(d.currency, 'XOF')} reçu : ${d.kind === 'RENEW' ? 'votre abonnement est prolongé' : 'votre nouvel abonnement est actif'}.`,
+  },
+  subscription_payment_refunded: {
+    category: 'account',
+    title: () => 'Paiement d\'abonnement remboursé',
+    body: (d) => `${typeof d.amount === 'number' ? d.amount : ''} ${text(d.currency, 'XOF')} payés après l'expiration de la demande vous ont été remboursés.`,
+  },
+  subscription_expiring: {
+    category: 'account',
+    title: () => 'Abonnement bientôt terminé',
+    body: () => "Votre abonnement se termine dans moins de 3 jours : renouvelez-le pour garder votre limite de produits.",
+  },
+  subscription_downgraded: {
+    category: 'account',
+    title: () => 'Retour au plan gratuit',
+    body: (d) =>
+      `${d.reason === 'CANCELLED' ? 'Votre abonnement annulé est terminé' : "Votre période d'abonnement n'a pas été renouvelée"} : vous êtes sur le plan gratuit.${typeof d.maxProducts === 'number' && typeof d.currentProducts === 'number' && d.currentProducts >= d.maxProducts ? ' Vos produits restent en ligne, mais vous ne pourrez en créer de nouveaux que sous la limite du plan.' : ''}`,
+  },
   system_announcement: {
     category: 'system',
     title: (d) => text(d.title, 'Information'),

@@ -14,7 +14,8 @@ export type ProductCounter = (ex: Executor, supplierId: string) => Promise<numbe
 
 export type SubscriptionsService = ReturnType<typeof createSubscriptionsService>;
 
-const toPlanView = (p: PlanRecord): PlanView => ({
+export const toPlanView = (p: PlanRecord): PlanView => ({
+  id: p.id,
   code: p.code,
   name: p.name,
   description: p.description,
@@ -22,12 +23,15 @@ const toPlanView = (p: PlanRecord): PlanView => ({
   priceAmount: p.priceAmount,
   currency: p.currency,
   periodDays: p.periodDays,
+  commissionDiscountBps: p.commissionDiscountBps,
+  features: p.features,
+  sortOrder: p.sortOrder,
 });
 
 /**
- * Minimal subscriptions: a supplier is on the FREE plan (seeded by the migration) unless it has a
- * running subscription to another plan. Paid plans need payments, which come with the
- * subscriptions issue; until then switching to one is refused.
+ * The plan a supplier is on: the FREE plan (seeded by the migration) unless it has a running
+ * subscription to another plan, and the product limit that follows. Paying for plans lives in
+ * billing.service.ts; plans and promo codes are administered in plans.service.ts and promo-codes.service.ts.
  */
 export function createSubscriptionsService(ctx: AppContext) {
   // The products module registers its counter when it exists. Until then no supplier has
@@ -47,16 +51,19 @@ export function createSubscriptionsService(ctx: AppContext) {
 
   async function getLimits(ex: Executor, supplierId: string): Promise<LimitsView> {
     const [{ plan, subscription }, currentProducts] = await Promise.all([current(ex, supplierId), countProducts(ex, supplierId)]);
+    const max = plan.maxProducts;
     return {
-      allowed: currentProducts < plan.maxProducts,
-      maxProducts: plan.maxProducts,
+      allowed: max === null || currentProducts < max,
+      maxProducts: max,
       currentProducts,
-      remaining: Math.max(0, plan.maxProducts - currentProducts),
+      remaining: max === null ? null : Math.max(0, max - currentProducts),
       plan: toPlanView(plan),
       subscription: subscription && {
+        id: subscription.id,
         status: subscription.status,
         startedAt: subscription.startedAt.toISOString(),
         endsAt: subscription.endsAt?.toISOString() ?? null,
+        cancelAtPeriodEnd: subscription.cancelAtPeriodEnd,
       },
     };
   }
@@ -67,6 +74,8 @@ export function createSubscriptionsService(ctx: AppContext) {
     },
 
     getLimits,
+    current,
+    freePlan,
 
     /**
      * Moves the supplier to another plan. The caller holds a lock on the supplier (one change at
@@ -77,7 +86,7 @@ export function createSubscriptionsService(ctx: AppContext) {
       const plan = await repo.findActivePlanByCode(ex, planCode.toUpperCase());
       if (!plan) throw notFound('Subscription plan');
       if (plan.priceAmount > 0) {
-        throw conflict('PAYMENT_REQUIRED', `The ${plan.code} plan is paid; paid plans cannot be subscribed to yet`);
+        throw conflict('PAYMENT_REQUIRED', `The ${plan.code} plan is paid: subscribe through POST /subscriptions/subscribe`);
       }
       const now = ctx.clock.now();
       const { plan: currentPlan } = await current(ex, supplierId);
