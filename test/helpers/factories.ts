@@ -95,10 +95,13 @@ export async function createSupplier(app: App, opts: SupplierOptions = {}) {
 
 export interface PlanOptions {
   code?: string;
-  maxProducts?: number;
+  /** null: unlimited. */
+  maxProducts?: number | null;
   priceAmount?: number;
+  /** Default: 30 for a paid plan, none for a free one. */
   periodDays?: number | null;
   isActive?: boolean;
+  isPublic?: boolean;
 }
 
 /** A subscription plan with a unique code (the FREE plan comes from the migrations). */
@@ -111,11 +114,12 @@ export async function createPlan(app: App, opts: PlanOptions = {}) {
       id: uuidv7(),
       code,
       name: `Plan ${code}`,
-      maxProducts: opts.maxProducts ?? 50,
+      maxProducts: opts.maxProducts === undefined ? 50 : opts.maxProducts,
       priceAmount: opts.priceAmount ?? 0,
       currency: 'XOF',
-      periodDays: opts.periodDays ?? null,
+      periodDays: opts.periodDays === undefined ? (opts.priceAmount ? 30 : null) : opts.periodDays,
       isActive: opts.isActive ?? true,
+      isPublic: opts.isPublic ?? true,
       createdAt: now,
       updatedAt: now,
     })

@@ -96,8 +96,39 @@ const paymentsCreditedOnce: MoneyInvariant = {
   },
 };
 
+/**
+ * Subscription payments: each one whose money came in credited platform_subscriptions exactly once,
+ * for its amount (never an escrow); each PAID charge with something to pay holds exactly one
+ * succeeded payment, and a charge not PAID none (money for it was refunded or is on its way back).
+ */
+const subscriptionPaymentsCreditedOnce: MoneyInvariant = {
+  name: 'every received subscription payment credits platform_subscriptions once; each paid charge holds one payment',
+  async violations(ex) {
+    const credited = await rows<{ id: string; status: string; amount: number; n: number; credited: string | null }>(
+      ex,
+      sql`select p.id, p.status, p.amount::int as amount, count(l.id)::int as n, sum(l.amount)::text as credited
+          from payments p
+          left join ledger_transactions t on t.idempotency_key = 'payment:' || p.id || ':received'
+          left join ledger_lines l on l.transaction_id = t.id and l.account = 'platform_subscriptions'
+          where p.subject_type = 'subscription' and p.status in ('SUCCEEDED', 'REFUND_PENDING', 'REFUNDED')
+          group by p.id having count(l.id) <> 1 or sum(l.amount) <> -p.amount`,
+    );
+    const charges = await rows<{ id: string; status: string; amount: number; n: number }>(
+      ex,
+      sql`select c.id, c.status, c.amount, count(p.id) filter (where p.status = 'SUCCEEDED')::int as n
+          from subscription_charges c left join payments p on p.subject_type = 'subscription' and p.subject_id = c.id
+          group by c.id
+          having count(p.id) filter (where p.status = 'SUCCEEDED') <> case when c.status = 'PAID' and c.amount > 0 then 1 else 0 end`,
+    );
+    return [
+      ...credited.map((r) => `subscription payment ${r.id} (${r.status}, ${r.amount}): ${r.n} platform_subscriptions credit(s) of ${r.credited ?? 0}`),
+      ...charges.map((r) => `subscription charge ${r.id} (${r.status}, ${r.amount}): ${r.n} succeeded payment(s)`),
+    ];
+  },
+};
+
 /** The checks assertMoneyInvariants runs; extend with `MONEY_INVARIANTS.push(check)`. */
-export const MONEY_INVARIANTS: MoneyInvariant[] = [everyTransactionBalances, everyCurrencySumsToZero, signsHold, escrowMatchesState, paymentsCreditedOnce];
+export const MONEY_INVARIANTS: MoneyInvariant[] = [everyTransactionBalances, everyCurrencySumsToZero, signsHold, escrowMatchesState, paymentsCreditedOnce, subscriptionPaymentsCreditedOnce];
 
 /** Every failure of every check, as `check: offending row` lines (empty when all hold). */
 export async function moneyInvariantViolations(app: App, opts: { ex?: Executor; checks?: MoneyInvariant[] } = {}): Promise<string[]> {

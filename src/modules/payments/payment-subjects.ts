@@ -14,7 +14,6 @@ export interface LockedSubject {
   payerUserId: string;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export interface PaymentSubjectHandler<S extends LockedSubject = any> {
   /** Locks the subject's row; answers it (who pays, at least), or undefined when it is gone. */
   lock(tx: Executor, subjectId: string): Promise<S | undefined>;

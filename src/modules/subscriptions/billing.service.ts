@@ -74,12 +74,14 @@ export function createBillingService(ctx: AppContext, deps: BillingDeps) {
     return profile;
   }
 
-  async function checkMethod(method: PaymentMethod | undefined): Promise<PaymentMethod> {
-    if (!method) throw validationError('body.paymentMethod', 'is required for a paid plan');
-    const offered = await deps.payments.methods();
-    if (!offered.some((m) => m.method === method)) throw validationError('body.paymentMethod', 'is not offered at the moment (see GET /orders/payments/providers)');
-    return method;
+  /** Before the transaction: the offered methods are read from the settings on the database. */
+  async function checkMethod(method: PaymentMethod | undefined): Promise<void> {
+    if (method && !(await deps.payments.methods()).some((m) => m.method === method)) throw validationError('body.paymentMethod', 'is not offered at the moment (see GET /orders/payments/providers)');
   }
+  const requireMethod = (method: PaymentMethod | undefined): PaymentMethod => {
+    if (!method) throw validationError('body.paymentMethod', 'is required for a paid plan');
+    return method;
+  };
 
   /** Closes the supplier's waiting charge and its payment (a new one replaces it, or the plan changed). */
   async function dropPending(tx: Executor, supplierId: string): Promise<void> {
@@ -100,7 +102,7 @@ export function createBillingService(ctx: AppContext, deps: BillingDeps) {
     }
     const quote = deps.promos.quoteOf(a.plan, promo, null);
     const t = now();
-    const business = await deps.settings.get('business');
+    const business = await deps.settings.get('business', tx);
     const charge = await repo.insertCharge(tx, {
       id: uuidv7(t.getTime()),
       supplierId: a.supplierId,
@@ -233,6 +235,7 @@ export function createBillingService(ctx: AppContext, deps: BillingDeps) {
      * the payment succeeds. Subscribing to the plan one already runs is a renewal (409).
      */
     async subscribe(user: AuthUser, body: SubscribeBody) {
+      await checkMethod(body.paymentMethod);
       const opened = await ctx.db.transaction(async (tx) => {
         const supplier = await requireSupplier(tx, user);
         const plan = await deps.plans.subscribable(tx, body.planId);
@@ -242,7 +245,7 @@ export function createBillingService(ctx: AppContext, deps: BillingDeps) {
           await deps.subscriptions.changePlan(tx, supplier.id, plan.code);
           return null;
         }
-        const method = await checkMethod(body.paymentMethod);
+        const method = requireMethod(body.paymentMethod);
         const { plan: current, subscription } = await deps.subscriptions.current(tx, supplier.id);
         if (subscription && current.id === plan.id) throw conflict('ALREADY_SUBSCRIBED', `You are on the ${plan.code} plan: renew it (POST /subscriptions/renew) to pay the next period`);
         return { supplierId: supplier.id, ...(await openCharge(tx, { supplierId: supplier.id, userId: user.id, plan, kind: 'SUBSCRIBE', subscriptionId: null, method, promoCode: body.promoCode })) };
@@ -252,14 +255,14 @@ export function createBillingService(ctx: AppContext, deps: BillingDeps) {
 
     /** Pays the next period of the running paid plan ahead (at the plan's price now). */
     async renew(user: AuthUser, body: RenewBody) {
+      await checkMethod(body.paymentMethod);
       const opened = await ctx.db.transaction(async (tx) => {
         const supplier = await requireSupplier(tx, user);
         const { plan, subscription } = await deps.subscriptions.current(tx, supplier.id);
         if (!subscription?.endsAt || plan.priceAmount === 0) throw conflict('NO_PAID_SUBSCRIPTION', 'You are on a free plan: subscribe to a paid plan instead');
         if (!plan.isActive || plan.deletedAt) throw conflict('PLAN_UNAVAILABLE', `The ${plan.code} plan is no longer offered: subscribe to another plan`);
         if (subscription.endsAt.getTime() - now().getTime() > plan.periodDays! * DAY_MS) throw conflict('ALREADY_RENEWED', `Your period is paid until ${subscription.endsAt.toISOString()}: renew within its last ${plan.periodDays} days`);
-        const method = await checkMethod(body.paymentMethod);
-        return { supplierId: supplier.id, ...(await openCharge(tx, { supplierId: supplier.id, userId: user.id, plan, kind: 'RENEW', subscriptionId: subscription.id, method, promoCode: body.promoCode })) };
+        return { supplierId: supplier.id, ...(await openCharge(tx, { supplierId: supplier.id, userId: user.id, plan, kind: 'RENEW', subscriptionId: subscription.id, method: body.paymentMethod, promoCode: body.promoCode })) };
       });
       return answer(opened, user);
     },
