@@ -40,6 +40,9 @@ import { createEscrowAdminService } from './modules/escrow/escrow-admin.service.
 import { createEscrowReleases } from './modules/escrow/escrow-release.js';
 import { reportsRoutes } from './modules/reports/reports.routes.js';
 import { createReportsService } from './modules/reports/reports.service.js';
+import { createReviewsModerationService } from './modules/reviews/reviews-moderation.service.js';
+import { reviewsRoutes } from './modules/reviews/reviews.routes.js';
+import { createReviewsService } from './modules/reviews/reviews.service.js';
 import { createSettlementService } from './modules/payments/settlement.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { createReadiness } from './modules/health/readiness.js';
@@ -149,7 +152,10 @@ function buildServices(ctx: AppContext, stream: NotificationStream) {
   const releases = createEscrowReleases(ctx, { ledger, payouts, settings, suppliers, notifications });
   const escrowAdmin = createEscrowAdminService(ctx, { escrow, releases, ledger, payouts, payments, suppliers, notifications });
   const reports = createReportsService(ctx, { ledger, orders });
-  return { payouts, escrowAdmin, reports, ledger, escrow, settlement, settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, notifications, products, productsAdmin, productSearch, payments, orders };
+  // reviews
+  const reviews = createReviewsService(ctx, { settings, products, suppliers, orders, notifications });
+  const reviewsModeration = createReviewsModerationService(ctx, reviews);
+  return { payouts, escrowAdmin, reports, ledger, escrow, settlement, settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, notifications, products, productsAdmin, productSearch, payments, orders, reviews, reviewsModeration };
 }
 export type Services = ReturnType<typeof buildServices>;
 
@@ -182,6 +188,9 @@ const LISTING_WRITERS: [prefix: string, scopes: string[]][] = [
   ['/stores', ['stores.', 'products.']],
   ['/products', ['products.']],
   ['/admin/products', ['products.']],
+  // Reviews change the ratings product and supplier lists show.
+  ['/reviews', ['products.', 'suppliers.']],
+  ['/admin/reviews', ['products.', 'suppliers.']],
 ].map(([p, scopes]) => [`${API_PREFIX}${p as string}`, scopes as string[]]);
 const listingsChangedBy = (url: string | undefined) => (url === undefined ? undefined : LISTING_WRITERS.find(([p]) => url.startsWith(p))?.[1]);
 
@@ -202,6 +211,7 @@ async function registerApiRoutes(app: App, services: Services, ctx: AppContext, 
   await app.register(paymentsRoutes(services.orders, services.settlement, { appReturnUrl: ctx.config.APP_RETURN_URL }), { prefix: API_PREFIX });
   await app.register(escrowAdminRoutes(services.escrowAdmin), { prefix: API_PREFIX });
   await app.register(reportsRoutes(services.reports), { prefix: API_PREFIX });
+  await app.register(reviewsRoutes(services.reviews, services.reviewsModeration, services.sessions.authenticate), { prefix: API_PREFIX });
   if (ctx.payments instanceof SandboxPayments) {
     // The sandbox's pages exist only with the sandbox; their webhook goes through this very app.
     ctx.payments.setDelivery(createSandboxDelivery(app, ctx.payments.webhookSecrets[0]!, ctx.clock, ctx.log));

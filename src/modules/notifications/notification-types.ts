@@ -152,6 +152,16 @@ const TYPES = {
     title: () => 'Numéro de paiement manquant',
     body: (d) => `${typeof d.amount === 'number' ? d.amount : ''} ${text(d.currency, 'XOF')} vous attendent : renseignez votre numéro de paiement dans votre profil pour les recevoir.`,
   },
+  review_received: {
+    category: 'reviews',
+    title: () => 'Nouvel avis',
+    body: (d) => `${typeof d.rating === 'number' ? `${d.rating}/5` : 'Un avis'} sur ${text(d.name, 'votre boutique')}. Vous pouvez y répondre une fois.`,
+  },
+  review_replied: {
+    category: 'reviews',
+    title: () => 'Réponse à votre avis',
+    body: (d) => `${text(d.supplierName, 'Le commerçant')} a répondu à votre avis.`,
+  },
   system_announcement: {
     category: 'system',
     title: (d) => text(d.title, 'Information'),
