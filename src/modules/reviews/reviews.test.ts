@@ -25,7 +25,7 @@ beforeAll(async () => {
   productId = s.products[0]!.id;
   [a, b, c] = [await buyer(t, s), await buyer(t, s), await buyer(t, s)];
   stranger = await newClient(t);
-});
+}, 240_000);
 afterAll(() => t.close());
 
 const inbox = async (token: string) => (await call(t.app, 'GET', '/notifications', { token })).body.data as { type: string; data: Record<string, unknown> }[];
