@@ -188,7 +188,10 @@ const LISTING_WRITERS: [prefix: string, scopes: string[]][] = [
   ['/stores', ['stores.', 'products.']],
   ['/products', ['products.']],
   ['/admin/products', ['products.']],
-  // Reviews change the ratings product and supplier lists show.
+  // Reviews change the ratings product and supplier lists show; marks, answers and pictures do not.
+  ['/reviews/:id/helpful', []],
+  ['/reviews/:id/reply', []],
+  ['/reviews/:id/images', []],
   ['/reviews', ['products.', 'suppliers.']],
   ['/admin/reviews', ['products.', 'suppliers.']],
 ].map(([p, scopes]) => [`${API_PREFIX}${p as string}`, scopes as string[]]);
@@ -333,7 +336,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   app.addHook('onSend', async (req, reply) => {
     if (req.method === 'GET' || req.method === 'HEAD' || reply.statusCode >= 400) return;
     const scopes = listingsChangedBy(req.routeOptions.url);
-    if (scopes) ctx.listings.changed(scopes);
+    if (scopes?.length) ctx.listings.changed(scopes);
   });
   const stream = new NotificationStream(redis);
   await stream.start((err) => app.log.warn({ err }, 'redis subscriber error'));
