@@ -88,7 +88,7 @@ describe('rating summaries under concurrent writes', () => {
   }, 120_000);
 });
 
-describe('reports under concurrency', () => {
+describe('reports and helpful marks under concurrency', () => {
   it('hides a review once when reporters report it at the same time, and counts each reporter once', async () => {
     const author = await buyer(t, s);
     const r = await reviewOk(t, author.token, { supplierId: s.profile.id, rating: 1 });
@@ -106,5 +106,22 @@ describe('reports under concurrency', () => {
     const after = (await shown())[2];
     expect(after.count).toBe(before.count - 1);
     expect(after).toEqual(await recomputed(t, s.profile.id));
+  }, 120_000);
+
+  it('counts concurrent helpful marks of one user once, and a mark racing a deletion is a 404', async () => {
+    const author = await buyer(t, s);
+    const r = await reviewOk(t, author.token, { productId: s.products[1]!.id, rating: 4 });
+    const voter = await newClient(t);
+    const marks = await Promise.all(Array.from({ length: 4 }, () => call(t.app, 'POST', `/reviews/${r.id}/helpful`, { token: voter.token })));
+    expect(marks.map((m) => m.status)).toEqual([200, 200, 200, 200]);
+    expect(marks.filter((m) => m.body.data.counted)).toHaveLength(1);
+    expect(marks.map((m) => m.body.data.helpfulCount)).toEqual([1, 1, 1, 1]);
+    const others = await Promise.all(Array.from({ length: 3 }, () => newClient(t)));
+    const [gone, ...late] = await Promise.all([
+      call(t.app, 'DELETE', `/reviews/${r.id}`, { token: author.token }),
+      ...others.map((o) => call(t.app, 'POST', `/reviews/${r.id}/helpful`, { token: o.token })),
+    ]);
+    expect(gone!.status).toBe(200);
+    for (const m of late) expect([200, 404]).toContain(m.status);
   }, 120_000);
 });

@@ -68,32 +68,18 @@ export async function applyToSummary(ex: Executor, targetId: string, remove: Sta
   return row!;
 }
 
-export async function findSummary(ex: Executor, targetId: string): Promise<SummaryRecord | undefined> {
-  const [row] = await ex.select().from(reviewSummaries).where(eq(reviewSummaries.targetId, targetId)).limit(1);
-  return row;
-}
-
-/** The summary recomputed from the rows (tests compare it with the stored one). */
-export async function recomputeSummary(ex: Executor, targetId: string) {
-  const found = await ex
-    .select({ rating: reviews.rating, n: count() })
-    .from(reviews)
-    .where(and(eq(reviews.targetId, targetId), eq(reviews.hidden, false)))
-    .groupBy(reviews.rating);
-  return new Map(found.map((r) => [r.rating, r.n]));
-}
-
 // ---- lists
 
 /**
  * Each order matches one partial index of migration 0026 (`desc nulls last` as the index was built),
- * so a page reads about `limit` rows of the target's visible reviews.
+ * so a page reads about `limit` rows of the target's visible reviews. `p.` is the same order over
+ * the page's rows, for json_agg.
  */
-const ORDER: Record<ReviewSort, SQL> = {
-  newest: sql`r.created_at desc nulls last, r.id desc nulls last`,
-  highest: sql`r.rating desc nulls last, r.created_at desc nulls last, r.id desc nulls last`,
-  lowest: sql`r.rating, r.created_at desc nulls last, r.id desc nulls last`,
-  helpful: sql`r.helpful_count desc nulls last, r.created_at desc nulls last, r.id desc nulls last`,
+const ORDER: Record<ReviewSort, [rows: SQL, page: SQL]> = {
+  newest: [sql`r.created_at desc nulls last, r.id desc nulls last`, sql`p.created_at desc, p.id desc`],
+  highest: [sql`r.rating desc nulls last, r.created_at desc nulls last, r.id desc nulls last`, sql`p.rating desc, p.created_at desc, p.id desc`],
+  lowest: [sql`r.rating, r.created_at desc nulls last, r.id desc nulls last`, sql`p.rating, p.created_at desc, p.id desc`],
+  helpful: [sql`r.helpful_count desc nulls last, r.created_at desc nulls last, r.id desc nulls last`, sql`p.helpful_count desc, p.created_at desc, p.id desc`],
 };
 
 const IMAGES = sql`coalesce((select json_agg(json_build_object('id', i.id, 'position', i.position, 'thumbnailKey', i.thumbnail_key, 'largeKey', i.large_key) order by i.position)
@@ -116,27 +102,54 @@ export interface ListedReview {
   images: Pick<ImageRecord, 'id' | 'position' | 'thumbnailKey' | 'largeKey'>[];
 }
 
-/** One page (`limit + 1` rows) of a target's visible reviews, with their pictures, in one statement. */
-export function listVisible(ex: Executor, targetId: string, q: PageQuery & { sort: ReviewSort; rating?: number }, take: number): Promise<ListedReview[]> {
-  return rows<ListedReview>(
-    ex,
-    sql`select r.id, r.target_type, r.product_id, r.supplier_id, r.author_name, r.rating, r.title, r.comment, r.helpful_count,
-          r.reply, r.replied_at, r.created_at, r.updated_at, ${IMAGES} as images
-        from reviews r
-        where r.target_id = ${targetId} and not r.hidden ${q.rating ? sql`and r.rating = ${q.rating}` : sql``}
-        order by ${ORDER[q.sort]}
-        limit ${take} offset ${pageOffset(q)}`,
-  );
+interface SummaryColumns {
+  review_count: number | null;
+  rating_sum: number | null;
+  stars_1: number | null;
+  stars_2: number | null;
+  stars_3: number | null;
+  stars_4: number | null;
+  stars_5: number | null;
 }
 
-/** The latest visible reviews of a target (the product page). */
-export function latestVisible(ex: Executor, targetId: string, n: number) {
-  return ex
-    .select({ id: reviews.id, rating: reviews.rating, comment: reviews.comment, authorName: reviews.authorName, createdAt: reviews.createdAt })
-    .from(reviews)
-    .where(and(eq(reviews.targetId, targetId), eq(reviews.hidden, false)))
-    .orderBy(sql`${reviews.createdAt} desc nulls last`, sql`${reviews.id} desc nulls last`)
-    .limit(n);
+const toSummary = (targetId: string, r: SummaryColumns | undefined): SummaryRecord | undefined =>
+  r?.review_count === null || r?.review_count === undefined
+    ? undefined
+    : { targetId, reviewCount: r.review_count, ratingSum: r.rating_sum!, stars1: r.stars_1!, stars2: r.stars_2!, stars3: r.stars_3!, stars4: r.stars_4!, stars5: r.stars_5! };
+
+/**
+ * The target's summary (undefined when it never had a review) and one page (`take` rows) of its
+ * visible reviews with their pictures: one statement, one round trip.
+ */
+export async function pageWithSummary(ex: Executor, targetId: string, q: PageQuery & { sort: ReviewSort; rating?: number }, take: number) {
+  const [order, pageOrder] = ORDER[q.sort];
+  const [row] = await rows<SummaryColumns & { page: ListedReview[] }>(
+    ex,
+    sql`select s.review_count, s.rating_sum, s.stars_1, s.stars_2, s.stars_3, s.stars_4, s.stars_5,
+          coalesce((select json_agg(p order by ${pageOrder}) from (
+            select r.id, r.target_type, r.product_id, r.supplier_id, r.author_name, r.rating, r.title, r.comment, r.helpful_count,
+              r.reply, r.replied_at, r.created_at, r.updated_at, ${IMAGES} as images
+            from reviews r
+            where r.target_id = t.id and not r.hidden ${q.rating ? sql`and r.rating = ${q.rating}` : sql``}
+            order by ${order}
+            limit ${take} offset ${pageOffset(q)}) p), '[]'::json) as page
+        from (select ${targetId}::uuid as id) t left join review_summaries s on s.target_id = t.id`,
+  );
+  return { summary: toSummary(targetId, row), page: row?.page ?? [] };
+}
+
+/** The summary and the latest visible reviews of a target (the product page), in one statement. */
+export async function summaryWithLatest(ex: Executor, targetId: string, n: number) {
+  const [row] = await rows<SummaryColumns & { latest: { id: string; rating: number; comment: string | null; author_name: string; created_at: string }[] }>(
+    ex,
+    sql`select s.review_count, s.rating_sum, s.stars_1, s.stars_2, s.stars_3, s.stars_4, s.stars_5,
+          coalesce((select json_agg(p order by p.created_at desc, p.id desc) from (
+            select r.id, r.rating, r.comment, r.author_name, r.created_at from reviews r
+            where r.target_id = t.id and not r.hidden
+            order by r.created_at desc nulls last, r.id desc nulls last limit ${n}) p), '[]'::json) as latest
+        from (select ${targetId}::uuid as id) t left join review_summaries s on s.target_id = t.id`,
+  );
+  return { summary: toSummary(targetId, row), latest: row?.latest ?? [] };
 }
 
 export async function listOfAuthor(ex: Executor, authorId: string, page: PageQuery): Promise<{ items: ReviewRecord[]; total: number }> {

@@ -43,7 +43,7 @@ const LARGE_SIDE = 1280;
 export const DELETE_FILES_JOB = 'reviews.delete-files';
 
 /** "Awa D.": what the public sees of an author. */
-const nameOf = (u: AuthUser['account']) => `${u.firstName} ${u.lastName.slice(0, 1).toUpperCase()}.`.trim();
+const nameOf = (u: AuthUser['account']) => (u.lastName ? `${u.firstName} ${u.lastName.slice(0, 1).toUpperCase()}.` : u.firstName);
 
 export function createReviewsService(ctx: AppContext, deps: ReviewsDeps) {
   const now = () => ctx.clock.now();
@@ -56,8 +56,9 @@ export function createReviewsService(ctx: AppContext, deps: ReviewsDeps) {
 
   // The product page shows the summary and the latest reviews.
   deps.products.registerReviews(async (ex, productId) => {
-    const [summary, latest] = await Promise.all([repo.findSummary(ex, productId), repo.latestVisible(ex, productId, LATEST_ON_PRODUCT_PAGE)]);
-    return { rating: toRatingDetail(summary), latest: latest.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })) };
+    const { summary, latest } = await repo.summaryWithLatest(ex, productId, LATEST_ON_PRODUCT_PAGE);
+    const rating = toRatingDetail(summary);
+    return { rating, latest: latest.map((r) => ({ id: r.id, rating: r.rating, comment: r.comment, authorName: r.author_name, createdAt: new Date(r.created_at).toISOString() })) };
   });
 
   /**
@@ -105,7 +106,9 @@ export function createReviewsService(ctx: AppContext, deps: ReviewsDeps) {
     assertListingPage(q);
     const sort = q.sort ?? 'newest';
     const targetId = 'productId' in of ? of.productId : of.supplierId;
-    const [, page, summary] = await Promise.all([findTarget(ctx.db, of), repo.listVisible(ctx.db, targetId, { ...q, sort }, q.limit + 1), repo.findSummary(ctx.db, targetId)]);
+    const { summary, page } = await repo.pageWithSummary(ctx.db, targetId, { ...q, sort }, q.limit + 1);
+    // A target with a summary has had reviews, so it exists; only one without is looked up (404 or empty).
+    if (!summary) await findTarget(ctx.db, of);
     const rating = toRatingDetail(summary);
     // The summary counts the visible reviews: the total without counting rows.
     const total = q.rating ? rating.distribution[q.rating as Stars] : rating.count;
@@ -207,12 +210,15 @@ export function createReviewsService(ctx: AppContext, deps: ReviewsDeps) {
      * without one, per address. Marking again answers the count with `counted: false`.
      */
     async markHelpful(voter: Voter, id: string) {
-      const r = await repo.findReview(ctx.db, id);
-      if (!r || r.hidden) throw notFound('Review');
-      if (voter.userId === r.authorId) throw forbidden('OWN_REVIEW', 'You cannot mark your own review helpful');
       const day = now().toISOString().slice(0, 10);
       const key = voter.userId ? `u:${voter.userId}` : voter.deviceId ? `d:${voter.deviceId}:${day}` : `ip:${voter.ip}:${day}`;
-      const res = await ctx.db.transaction((tx) => repo.addHelpfulVote(tx, id, key, now()));
+      const res = await ctx.db.transaction(async (tx) => {
+        // Locked: a review deleted meanwhile is a 404, not a vote for a row that is gone.
+        const r = await repo.findReview(tx, id, { lock: true });
+        if (!r || r.hidden) throw notFound('Review');
+        if (voter.userId === r.authorId) throw forbidden('OWN_REVIEW', 'You cannot mark your own review helpful');
+        return repo.addHelpfulVote(tx, id, key, now());
+      });
       return { reviewId: id, ...res };
     },
 
