@@ -32,7 +32,7 @@ const server = spawn(process.execPath, ['--expose-gc', '--max-semi-space-size=4'
   env,
   stdio: ['ignore', 'pipe', 'inherit'],
 });
-const info = await new Promise<Record<string, string> & { productIds: string[]; productId: string; listToken: string }>((resolve, reject) => {
+const info = await new Promise<Record<string, string> & { productIds: string[]; productId: string; listToken: string; reviewedProductIds: string[] }>((resolve, reject) => {
   server.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
   createInterface({ input: server.stdout! }).on('line', (line) => {
     if (line.startsWith('{"ready"')) resolve(JSON.parse(line));
@@ -80,6 +80,11 @@ const UNCACHED = {
   trendingNearby: 'GET /products/trending near a new point',
   productPage: 'GET /products/:id, any of 500',
 } as const;
+const REVIEWS = {
+  one: 'GET /reviews/product/:id (page of 20 of 200 reviews)',
+  varied: 'GET /reviews/product/:id, any of 50, any sort or page',
+} as const;
+const REVIEW_SORTS = ['newest', 'highest', 'lowest', 'helpful'];
 const varied = (path: () => string, connections: number) => ({ path: path(), connections, requests: [{ setupRequest: (req: object) => ({ ...req, path: path() }) }] });
 
 const ORDERS = {
@@ -125,6 +130,9 @@ try {
   await scenario(UNCACHED.expiringNearby, varied(() => `/api/v1/products/expiring-soon?${dakarPoint()}&radiusKm=5`, 8));
   await scenario(UNCACHED.trendingNearby, varied(() => `/api/v1/products/trending?${dakarPoint()}&radiusKm=5`, 8));
   await scenario(UNCACHED.productPage, varied(() => `/api/v1/products/${any(info.productIds)}`, 8));
+  // The reviews of a product: one page of a product with 200 reviews, then any product, sort and page.
+  await scenario(REVIEWS.one, { path: `/api/v1/reviews/product/${info.reviewedProductIds[0]}` });
+  await scenario(REVIEWS.varied, varied(() => `/api/v1/reviews/product/${any(info.reviewedProductIds)}?sort=${any(REVIEW_SORTS)}&page=${1 + Math.floor(Math.random() * 5)}`, 8));
   // Writes on one product (a popular basket): every transaction waits for the row lock of the one
   // before, so both are measured with the connections the database-bound reads get.
   await scenario(ORDERS.reference, { path: `/bench/reserve/${info.productId}`, method: 'POST', connections: 8 });
@@ -201,6 +209,8 @@ const uncached = [
   ['GET /products/expiring-soon near a new point / one-SELECT route', byName[UNCACHED.expiringNearby]!.rps / select, 0.5],
   ['GET /products/trending near a new point / one-SELECT route', byName[UNCACHED.trendingNearby]!.rps / select, 0.5],
   ['GET /products/:id / one-SELECT route', byName[UNCACHED.productPage]!.rps / select, 0.6],
+  ['GET /reviews/product/:id / one-SELECT route', byName[REVIEWS.one]!.rps / select, 0.6],
+  ['GET /reviews/product/:id, any product, sort and page / one-SELECT route', byName[REVIEWS.varied]!.rps / select, 0.6],
 ] as const;
 // Writes against the least a reservation costs (the bare guarded UPDATE + INSERT route).
 const reserve = byName[ORDERS.reference]!.rps;
@@ -275,6 +285,9 @@ const md = [
   '  deadline), the stock (taken last, so the product row stays locked for one statement and the commit), then after',
   '  commit the provider session (the sandbox writes it in the database; the checkout adapter makes an HTTP call',
   '  instead) stored on the payment; a key adds its claim and its stored answer (2 more of each). The figure includes all of it.',
+  '- `GET /reviews/product/:id`: 50 products with 200 reviews each (a tenth with a picture, a quarter answered). One',
+  '  statement reads the rating summary (which gives the total) and the page from the partial index of its order,',
+  '  with the pictures of its rows. Not cached.',
   '- `GET /orders/my-orders`: a page of 20 of a client with 200 orders (and their items, payments and stores).',
   '- The webhook scenario sends, after the order scenarios, one signed `checkout.session.completed` per waiting',
   '  payment they made (each a distinct event, so none is a duplicate): the event stored once, the payment',

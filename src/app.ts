@@ -40,6 +40,9 @@ import { createEscrowAdminService } from './modules/escrow/escrow-admin.service.
 import { createEscrowReleases } from './modules/escrow/escrow-release.js';
 import { reportsRoutes } from './modules/reports/reports.routes.js';
 import { createReportsService } from './modules/reports/reports.service.js';
+import { createReviewsModerationService } from './modules/reviews/reviews-moderation.service.js';
+import { reviewsRoutes } from './modules/reviews/reviews.routes.js';
+import { createReviewsService } from './modules/reviews/reviews.service.js';
 import { createSettlementService } from './modules/payments/settlement.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { createReadiness } from './modules/health/readiness.js';
@@ -157,7 +160,10 @@ function buildServices(ctx: AppContext, stream: NotificationStream) {
   const plans = createPlansService(ctx);
   const promoCodes = createPromoCodesService(ctx);
   const billing = createBillingService(ctx, { subscriptions, plans, promos: promoCodes, payments, settings, suppliers, notifications });
-  return { payouts, escrowAdmin, reports, ledger, escrow, settlement, settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, notifications, products, productsAdmin, productSearch, payments, orders, plans, promoCodes, billing };
+  // reviews
+  const reviews = createReviewsService(ctx, { settings, products, suppliers, orders, notifications });
+  const reviewsModeration = createReviewsModerationService(ctx, reviews);
+  return { payouts, escrowAdmin, reports, ledger, escrow, settlement, settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, notifications, products, productsAdmin, productSearch, payments, orders, plans, promoCodes, billing, reviews, reviewsModeration };
 }
 export type Services = ReturnType<typeof buildServices>;
 
@@ -190,6 +196,12 @@ const LISTING_WRITERS: [prefix: string, scopes: string[]][] = [
   ['/stores', ['stores.', 'products.']],
   ['/products', ['products.']],
   ['/admin/products', ['products.']],
+  // Reviews change the ratings product and supplier lists show; marks, answers and pictures do not.
+  ['/reviews/:id/helpful', []],
+  ['/reviews/:id/reply', []],
+  ['/reviews/:id/images', []],
+  ['/reviews', ['products.', 'suppliers.']],
+  ['/admin/reviews', ['products.', 'suppliers.']],
 ].map(([p, scopes]) => [`${API_PREFIX}${p as string}`, scopes as string[]]);
 const listingsChangedBy = (url: string | undefined) => (url === undefined ? undefined : LISTING_WRITERS.find(([p]) => url.startsWith(p))?.[1]);
 
@@ -211,6 +223,7 @@ async function registerApiRoutes(app: App, services: Services, ctx: AppContext, 
   await app.register(escrowAdminRoutes(services.escrowAdmin), { prefix: API_PREFIX });
   await app.register(reportsRoutes(services.reports), { prefix: API_PREFIX });
   await app.register(subscriptionsRoutes({ subscriptions: services.subscriptions, plans: services.plans, promos: services.promoCodes, billing: services.billing, supplierIdOf: services.billing.supplierIdOf }), { prefix: API_PREFIX });
+  await app.register(reviewsRoutes(services.reviews, services.reviewsModeration, services.sessions.authenticate), { prefix: API_PREFIX });
   if (ctx.payments instanceof SandboxPayments) {
     // The sandbox's pages exist only with the sandbox; their webhook goes through this very app.
     ctx.payments.setDelivery(createSandboxDelivery(app, ctx.payments.webhookSecrets[0]!, ctx.clock, ctx.log));
@@ -332,7 +345,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   app.addHook('onSend', async (req, reply) => {
     if (req.method === 'GET' || req.method === 'HEAD' || reply.statusCode >= 400) return;
     const scopes = listingsChangedBy(req.routeOptions.url);
-    if (scopes) ctx.listings.changed(scopes);
+    if (scopes?.length) ctx.listings.changed(scopes);
   });
   const stream = new NotificationStream(redis);
   await stream.start((err) => app.log.warn({ err }, 'redis subscriber error'));

@@ -29,6 +29,8 @@ const TAGS = [
   { name: 'admin: reports', description: 'Financial reports from the ledger, as JSON or CSV (ADMIN, SUPER_ADMIN).' },
   { name: 'admin: analytics', description: 'Platform analytics: the top product searches and the products sold most (ADMIN, SUPER_ADMIN).' },
   { name: 'admin: products', description: 'Product moderation (approve, reject, in bulk), status and deletion (ADMIN, SUPER_ADMIN).' },
+  { name: 'reviews', description: 'Reviews of products and suppliers by clients who bought from them: lists with rating summaries, helpful marks, reports, the supplier\'s answer.' },
+  { name: 'admin: reviews', description: 'Reported reviews: clear their reports or delete them (ADMIN, SUPER_ADMIN).' },
   { name: 'admin: settings', description: 'Platform settings (business rules, payment methods, feature flags), their history and the caches (ADMIN, SUPER_ADMIN).' },
 ];
 

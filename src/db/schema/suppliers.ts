@@ -41,6 +41,9 @@ export const supplierProfiles = pgTable(
     kycStatus: text('kyc_status').$type<KycStatus>().notNull().default('NOT_SUBMITTED'),
     // Basis points: 1000 = 10 %. Frozen onto each order when it is created.
     commissionRateBps: integer('commission_rate_bps').notNull(),
+    // Filled by reviews (reviews of the supplier itself, not of its products).
+    ratingAverage: doublePrecision('rating_average').notNull().default(0),
+    ratingCount: integer('rating_count').notNull().default(0),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
     deletedAt: ts('deleted_at'),

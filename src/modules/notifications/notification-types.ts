@@ -173,6 +173,16 @@ const TYPES = {
     body: (d) =>
       `${d.reason === 'CANCELLED' ? 'Votre abonnement annulé est terminé' : "Votre période d'abonnement n'a pas été renouvelée"} : vous êtes sur le plan gratuit.${typeof d.maxProducts === 'number' && typeof d.currentProducts === 'number' && d.currentProducts >= d.maxProducts ? ' Vos produits restent en ligne, mais vous ne pourrez en créer de nouveaux que sous la limite du plan.' : ''}`,
   },
+  review_received: {
+    category: 'reviews',
+    title: () => 'Nouvel avis',
+    body: (d) => `${typeof d.rating === 'number' ? `${d.rating}/5` : 'Un avis'} sur ${text(d.name, 'votre boutique')}. Vous pouvez y répondre une fois.`,
+  },
+  review_replied: {
+    category: 'reviews',
+    title: () => 'Réponse à votre avis',
+    body: (d) => `${text(d.supplierName, 'Le commerçant')} a répondu à votre avis.`,
+  },
   system_announcement: {
     category: 'system',
     title: (d) => text(d.title, 'Information'),

@@ -100,3 +100,13 @@ export async function openCount(ex: Executor, scope: WorkScope): Promise<number>
     .where(and('storeId' in scope ? eq(orders.storeId, scope.storeId) : eq(orders.supplierId, scope.supplierId), open));
   return row?.n ?? 0;
 }
+
+/** Whether the client has a COMPLETED order containing this product, or from this supplier. */
+export async function hasCompletedPurchase(ex: Executor, clientId: string, of: { productId: string } | { supplierId: string }): Promise<boolean> {
+  const done = and(eq(orders.clientId, clientId), eq(orders.status, 'COMPLETED'));
+  const [row] =
+    'productId' in of
+      ? await ex.select({ id: orders.id }).from(orders).innerJoin(orderItems, eq(orderItems.orderId, orders.id)).where(and(done, eq(orderItems.productId, of.productId))).limit(1)
+      : await ex.select({ id: orders.id }).from(orders).where(and(done, eq(orders.supplierId, of.supplierId))).limit(1);
+  return row !== undefined;
+}

@@ -286,6 +286,9 @@ export function createOrdersService(ctx: AppContext, deps: OrdersDeps) {
      * order is paid, the supplier told. Answers whether the order was still open: false for a
      * cancelled or finished order, whose payment the caller refunds. Safe to call twice.
      */
+    /** Whether the client has a COMPLETED order containing this product, or from this supplier (reviews ask). */
+    hasCompletedPurchase: (ex: Executor, clientId: string, of: { productId: string } | { supplierId: string }) => repo.hasCompletedPurchase(ex, clientId, of),
+
     async markPaid(tx: Executor, orderId: string, paymentId: string): Promise<{ open: boolean }> {
       const o = await repo.findOrder(tx, orderId, { lock: true });
       if (!o) throw notFound('Order');

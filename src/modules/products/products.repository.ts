@@ -402,3 +402,8 @@ export async function findForOrder(ex: Executor, ids: readonly string[], now: Da
     .from(products)
     .where(inArray(products.id, [...ids]));
 }
+
+/** The rating columns only: no updated_at, a review is not an edit of the product. */
+export async function setRating(ex: Executor, id: string, r: { average: number; count: number }): Promise<void> {
+  await ex.update(products).set({ ratingAverage: r.average, ratingCount: r.count }).where(eq(products.id, id));
+}

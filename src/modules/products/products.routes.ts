@@ -17,7 +17,7 @@ const adm = { access: 'ADM' } as const;
  * The signed-in caller of a public route, or null. A missing, expired or revoked token reads as
  * anonymous: the page is public, only the favourite flag depends on who asks.
  */
-const viewerOf = (authenticate: Authenticate) => async (req: FastifyRequest): Promise<string | null> => {
+export const viewerOf = (authenticate: Authenticate) => async (req: FastifyRequest): Promise<string | null> => {
   const match = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '');
   if (!match?.[1]) return null;
   return authenticate(match[1]).then((u) => u.id, () => null);

@@ -75,13 +75,27 @@ export const ReviewSummarySchema = Type.Object(
   { title: 'ProductReview' },
 );
 
+const stars = Type.Integer({ minimum: 0 });
+/** A rating summary with how many reviews gave each number of stars (product and review pages). */
+export const RatingDetailSchema = Type.Object(
+  {
+    average: Type.Number({ description: 'mean of the visible reviews, two decimals; 0 without reviews' }),
+    count: Type.Integer(),
+    distribution: Type.Object({ '1': stars, '2': stars, '3': stars, '4': stars, '5': stars }, { description: 'reviews per number of stars' }),
+  },
+  { title: 'RatingDetail' },
+);
+export type RatingDetail = Static<typeof RatingDetailSchema>;
+export type ProductReviewView = Static<typeof ReviewSummarySchema>;
+
 /** The public page of a product. */
 export const ProductDetailSchema = Type.Object(
   {
     ...productFields,
+    rating: RatingDetailSchema,
     supplier: SupplierSummarySchema,
     store: StoreSchema,
-    latestReviews: Type.Array(ReviewSummarySchema, { description: 'the latest reviews (filled by reviews; empty until then)' }),
+    latestReviews: Type.Array(ReviewSummarySchema, { description: 'the latest visible reviews of the product, newest first (at most 3)' }),
     isFavorite: Type.Boolean({ description: 'false when not signed in' }),
   },
   { title: 'ProductDetail' },

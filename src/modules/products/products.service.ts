@@ -23,7 +23,9 @@ import type {
   FavoritesQuery,
   OwnProductsQuery,
   ProductDetailView,
+  ProductReviewView,
   ProductView,
+  RatingDetail,
   StockBody,
   UpdateProductBody,
 } from './products.schemas.js';
@@ -38,6 +40,9 @@ export interface ProductsDeps {
 
 /** Sales figures of products, by id (the orders module registers one; zero until then). */
 export type SalesFiguresSource = (ex: Executor, productIds: string[]) => Promise<Map<string, SalesFigures>>;
+
+/** The rating and latest reviews of a product's page (the reviews module registers one). */
+export type ProductReviewsSource = (ex: Executor, productId: string) => Promise<{ rating: RatingDetail; latest: ProductReviewView[] }>;
 
 export type ProductsService = ReturnType<typeof createProductsService>;
 
@@ -67,6 +72,7 @@ function checkProduct(p: { originalPrice: number; discountedPrice: number; picku
 export function createProductsService(ctx: AppContext, deps: ProductsDeps) {
   const now = () => ctx.clock.now();
   let salesFigures: SalesFiguresSource = async () => new Map();
+  let productReviews: ProductReviewsSource | null = null;
 
   // The plan limit counts the same products as /suppliers/can-create-products.
   deps.subscriptions.registerProductCounter((ex, supplierId) => repo.countCounted(ex, supplierId, now()));
@@ -169,6 +175,9 @@ export function createProductsService(ctx: AppContext, deps: ProductsDeps) {
     },
     registerSalesFigures(source: SalesFiguresSource): void {
       salesFigures = source;
+    },
+    registerReviews(source: ProductReviewsSource): void {
+      productReviews = source;
     },
     views,
     view,
@@ -357,7 +366,7 @@ export function createProductsService(ctx: AppContext, deps: ProductsDeps) {
 
     async getPublic(id: string, userId: string | null): Promise<ProductDetailView> {
       const t = now();
-      const row = await repo.findPublicDetail(ctx.db, id, userId, t);
+      const [row, reviews] = await Promise.all([repo.findPublicDetail(ctx.db, id, userId, t), productReviews?.(ctx.db, id)]);
       if (!row) throw notFound('Product');
       pendingViews.set(id, (pendingViews.get(id) ?? 0) + 1);
       // Bounded memory: a burst over many products is written early rather than held.
@@ -371,8 +380,9 @@ export function createProductsService(ctx: AppContext, deps: ProductsDeps) {
           logoUrl: row.supplier.logoKey ? ctx.links.publicUrl(row.supplier.logoKey) : null,
           verified: row.supplier.verificationStatus === 'VERIFIED',
         },
+        rating: reviews?.rating ?? { average: row.product.ratingAverage, count: row.product.ratingCount, distribution: { 1: 0, 2: 0, 3: 0, 4: 0, 5: 0 } },
         store: deps.stores.toView(row.store),
-        latestReviews: [],
+        latestReviews: reviews?.latest ?? [],
         isFavorite: row.isFavorite,
       };
     },
@@ -431,6 +441,13 @@ export function createProductsService(ctx: AppContext, deps: ProductsDeps) {
     markExpired: () => repo.markExpired(ctx.db, now()),
 
     removeProduct: (ex: Executor, product: ProductRecord, at: Date) => removeProduct(ex, product, at),
+
+    // ---- reviews
+
+    /** A product in any state but deleted (reviews outlive a product's sale), or undefined. */
+    findLive: (ex: Executor, id: string) => repo.findProduct(ex, id),
+    /** Stores a product's rating summary, in the transaction of the review that changed it. */
+    setRating: (ex: Executor, id: string, rating: { average: number; count: number }) => repo.setRating(ex, id, rating),
 
     // ---- stock held by orders, inside the order's transaction
 

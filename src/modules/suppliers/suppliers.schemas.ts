@@ -78,6 +78,7 @@ const publicFields = {
   timezone: Type.String(),
   isOpenNow: Type.Boolean(),
   verifiedAt: Nullable(TimestampSchema),
+  rating: Type.Object({ average: Type.Number(), count: Type.Integer() }, { title: 'RatingSummary' }),
   createdAt: TimestampSchema,
 };
 export const PublicSupplierSchema = Type.Object(publicFields, { title: 'PublicSupplier' });

@@ -109,6 +109,10 @@ export function createSuppliersService(ctx: AppContext, deps: SuppliersDeps) {
      * before changing anything of the supplier queues the change behind a deletion, and after it.
      */
     lockProfile: (ex: Executor, by: { id: string } | { userId: string }) => repo.lockLiveProfile(ex, by),
+    /** Stores a supplier's rating summary, in the transaction of the review that changed it. */
+    setRating: async (ex: Executor, id: string, r: { average: number; count: number }) => {
+      await repo.updateProfile(ex, id, { ratingAverage: r.average, ratingCount: r.count });
+    },
 
     /** Moves the supplier's KYC state (owned by the KYC module's decisions). */
     async setKycStatus(ex: Executor, supplierId: string, status: KycStatus) {

@@ -23,6 +23,7 @@ export function toPublicView(p: ListedSupplier, links: FileLinks, now: Date): Pu
     timezone: p.timezone,
     isOpenNow: isWithinOpeningHours(p.openingHours, p.timezone, now),
     verifiedAt: iso(p.verifiedAt),
+    rating: { average: p.ratingAverage, count: p.ratingCount },
     createdAt: p.createdAt.toISOString(),
   };
 }
