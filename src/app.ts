@@ -84,6 +84,9 @@ import { AppError } from './shared/errors.js';
 import { StartupError } from './shared/startup-error.js';
 import { type Clock, systemClock } from './shared/clock.js';
 import { uuidv7 } from './shared/ids.js';
+import { associationsRoutes } from './modules/associations/associations.routes.js';
+import { createAssociationsAdminService } from './modules/associations/associations-admin.service.js';
+import { createAssociationsService } from './modules/associations/associations.service.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -149,7 +152,10 @@ function buildServices(ctx: AppContext, stream: NotificationStream) {
   const releases = createEscrowReleases(ctx, { ledger, payouts, settings, suppliers, notifications });
   const escrowAdmin = createEscrowAdminService(ctx, { escrow, releases, ledger, payouts, payments, suppliers, notifications });
   const reports = createReportsService(ctx, { ledger, orders });
-  return { payouts, escrowAdmin, reports, ledger, escrow, settlement, settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, notifications, products, productsAdmin, productSearch, payments, orders };
+  // associations
+  const associations = createAssociationsService(ctx);
+  const associationsAdmin = createAssociationsAdminService(ctx, { notifications });
+  return { payouts, escrowAdmin, reports, ledger, escrow, settlement, settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, notifications, products, productsAdmin, productSearch, payments, orders, associations, associationsAdmin };
 }
 export type Services = ReturnType<typeof buildServices>;
 
@@ -178,10 +184,12 @@ const LISTING_WRITERS: [prefix: string, scopes: string[]][] = [
   ['/supplier/', EVERY_LISTING],
   ['/admin/suppliers', EVERY_LISTING],
   ['/admin/kyc', EVERY_LISTING],
-  ['/admin/users', EVERY_LISTING],
+  ['/admin/users', [...EVERY_LISTING, 'associations.']],
   ['/stores', ['stores.', 'products.']],
   ['/products', ['products.']],
   ['/admin/products', ['products.']],
+  ['/associations', ['associations.']],
+  ['/admin/associations', ['associations.']],
 ].map(([p, scopes]) => [`${API_PREFIX}${p as string}`, scopes as string[]]);
 const listingsChangedBy = (url: string | undefined) => (url === undefined ? undefined : LISTING_WRITERS.find(([p]) => url.startsWith(p))?.[1]);
 
@@ -202,6 +210,7 @@ async function registerApiRoutes(app: App, services: Services, ctx: AppContext, 
   await app.register(paymentsRoutes(services.orders, services.settlement, { appReturnUrl: ctx.config.APP_RETURN_URL }), { prefix: API_PREFIX });
   await app.register(escrowAdminRoutes(services.escrowAdmin), { prefix: API_PREFIX });
   await app.register(reportsRoutes(services.reports), { prefix: API_PREFIX });
+  await app.register(associationsRoutes(services.associations, services.associationsAdmin), { prefix: API_PREFIX });
   if (ctx.payments instanceof SandboxPayments) {
     // The sandbox's pages exist only with the sandbox; their webhook goes through this very app.
     ctx.payments.setDelivery(createSandboxDelivery(app, ctx.payments.webhookSecrets[0]!, ctx.clock, ctx.log));

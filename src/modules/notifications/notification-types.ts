@@ -152,6 +152,16 @@ const TYPES = {
     title: () => 'Numéro de paiement manquant',
     body: (d) => `${typeof d.amount === 'number' ? d.amount : ''} ${text(d.currency, 'XOF')} vous attendent : renseignez votre numéro de paiement dans votre profil pour les recevoir.`,
   },
+  association_verified: {
+    category: 'account',
+    title: () => 'Association vérifiée',
+    body: (d) => `${text(d.name, 'Votre association')} est vérifiée : elle est visible par les donateurs.`,
+  },
+  association_rejected: {
+    category: 'account',
+    title: () => 'Association non validée',
+    body: (d) => `${text(d.name, 'Votre association')} n'a pas été validée${text(d.reason) ? ` : ${text(d.reason)}` : '.'} Modifiez votre profil pour la soumettre à nouveau.`,
+  },
   system_announcement: {
     category: 'system',
     title: (d) => text(d.title, 'Information'),
