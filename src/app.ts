@@ -87,6 +87,8 @@ import { uuidv7 } from './shared/ids.js';
 import { associationsRoutes } from './modules/associations/associations.routes.js';
 import { createAssociationsAdminService } from './modules/associations/associations-admin.service.js';
 import { createAssociationsService } from './modules/associations/associations.service.js';
+import { donationsRoutes } from './modules/donations/donations.routes.js';
+import { createDonationsService } from './modules/donations/donations.service.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -155,7 +157,9 @@ function buildServices(ctx: AppContext, stream: NotificationStream) {
   // associations
   const associations = createAssociationsService(ctx);
   const associationsAdmin = createAssociationsAdminService(ctx, { notifications });
-  return { payouts, escrowAdmin, reports, ledger, escrow, settlement, settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, notifications, products, productsAdmin, productSearch, payments, orders, associations, associationsAdmin };
+  // donations
+  const donations = createDonationsService(ctx, { products, suppliers, associations, notifications });
+  return { payouts, escrowAdmin, reports, ledger, escrow, settlement, settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, notifications, products, productsAdmin, productSearch, payments, orders, associations, associationsAdmin, donations };
 }
 export type Services = ReturnType<typeof buildServices>;
 
@@ -211,6 +215,7 @@ async function registerApiRoutes(app: App, services: Services, ctx: AppContext, 
   await app.register(escrowAdminRoutes(services.escrowAdmin), { prefix: API_PREFIX });
   await app.register(reportsRoutes(services.reports), { prefix: API_PREFIX });
   await app.register(associationsRoutes(services.associations, services.associationsAdmin), { prefix: API_PREFIX });
+  await app.register(donationsRoutes(services.donations), { prefix: API_PREFIX });
   if (ctx.payments instanceof SandboxPayments) {
     // The sandbox's pages exist only with the sandbox; their webhook goes through this very app.
     ctx.payments.setDelivery(createSandboxDelivery(app, ctx.payments.webhookSecrets[0]!, ctx.clock, ctx.log));

@@ -17,3 +17,4 @@ export * from './payments.js';
 export * from './payouts.js';
 export * from './escrow.js';
 export * from './associations.js';
+export * from './donations.js';

@@ -57,7 +57,7 @@ describe('search', () => {
   it('pages the verified list by name with hasMore, and newest first', async () => {
     const w = tag();
     const city = `Kaolack ${w}`;
-    const made = [];
+    const made: Awaited<ReturnType<typeof createAssociation>>[] = [];
     for (const name of ['Delta', 'alpha', 'Écho', 'Bravo', 'charlie']) {
       t.clock.advance(1000);
       made.push(await createAssociation(t.app, { name: `${name} ${w}`, city }));
