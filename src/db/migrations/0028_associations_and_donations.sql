@@ -104,6 +104,7 @@ CREATE INDEX "association_reports_association_idx" ON "association_reports" USIN
 CREATE UNIQUE INDEX "associations_user_key" ON "associations" USING btree ("user_id");--> statement-breakpoint
 CREATE INDEX "associations_status_idx" ON "associations" USING btree ("status","submitted_at");--> statement-breakpoint
 CREATE INDEX "associations_name_order_idx" ON "associations" USING btree (lower(f_unaccent("name") collate "C"),"id") WHERE status = 'VERIFIED';--> statement-breakpoint
+CREATE INDEX "associations_verified_order_idx" ON "associations" USING btree ("verified_at" DESC NULLS LAST,"id" DESC NULLS LAST) WHERE status = 'VERIFIED';--> statement-breakpoint
 CREATE INDEX "associations_search_vector_idx" ON "associations" USING gin ("search_vector");--> statement-breakpoint
 CREATE INDEX "associations_search_trgm_idx" ON "associations" USING gin ("search_doc" gin_trgm_ops);--> statement-breakpoint
 CREATE INDEX "associations_earth_idx" ON "associations" USING gist ("earth") WHERE status = 'VERIFIED';--> statement-breakpoint

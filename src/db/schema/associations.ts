@@ -62,7 +62,9 @@ export const associations = pgTable(
   (t) => [
     uniqueIndex('associations_user_key').on(t.userId),
     index('associations_status_idx').on(t.status, t.submittedAt),
+    // The public lists' orders: by name, and newest verification first.
     index('associations_name_order_idx').on(nameOrderKey(t.name), t.id).where(sql`status = 'VERIFIED'`),
+    index('associations_verified_order_idx').on(t.verifiedAt.desc(), t.id.desc()).where(sql`status = 'VERIFIED'`),
     index('associations_search_vector_idx').using('gin', t.searchVector),
     index('associations_search_trgm_idx').using('gin', t.searchDoc.op('gin_trgm_ops')),
     // Nearby reads only verified associations: the index holds only them.

@@ -40,7 +40,8 @@ export async function searchPublic(ex: Executor, f: SearchFilter, q: PageQuery):
   const filters = and(publicAssociationCondition(), f.city ? sql`lower(${a.city}) = lower(${f.city})` : undefined, hasCategory(f.category));
   const terms = f.q === undefined ? null : searchTerms(f.q);
   if (f.q !== undefined && !terms) return { items: [], meta: metaOf(q, 0, false) };
-  const order = f.sort === 'newest' ? [desc(a.verifiedAt), desc(a.id)] : [asc(nameOrderKey(a.name)), asc(a.id)];
+  // `nulls last` as the index holds it (verified rows always have a verifiedAt).
+  const order = f.sort === 'newest' ? [sql`${a.verifiedAt} desc nulls last`, desc(a.id)] : [asc(nameOrderKey(a.name)), asc(a.id)];
   const ordered = async (tx: Executor, match: SQL | undefined): Promise<Found> => {
     const where = and(filters, match);
     const items = await tx
