@@ -1,8 +1,11 @@
 import { randomInt } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
 import { call } from '../../../test/helpers/http.js';
+import { rows } from '../../db/client.js';
 import { uuidv7 } from '../../shared/ids.js';
+import { nearbyQuery } from './associations-search.repository.js';
 import { createAssociation } from './associations.test-support.js';
 
 let t: TestApp;
@@ -124,5 +127,15 @@ describe('nearby', () => {
       expect(bad.status, field).toBe(400);
       expect(bad.body.error.details.map((d: { field: string }) => d.field)).toContain(field);
     }
+  });
+
+  it('reads the nearest page from the GiST index in its order on PostgreSQL', async (ctx) => {
+    if (t.app.database.kind !== 'postgres') {
+      ctx.skip();
+      return;
+    }
+    const plan = (await rows<{ 'QUERY PLAN': string }>(t.app.ctx.db, sql`explain ${nearbyQuery(t.app.ctx.db, origin, 21).getSQL()}`)).map((r) => r['QUERY PLAN']).join('\n');
+    expect(plan).toContain('associations_earth_idx');
+    expect(plan).not.toMatch(/Sort|Seq Scan on associations/);
   });
 });

@@ -97,15 +97,18 @@ export interface NearbyFilter {
  * associations hands over the nearest in its distance order (`<->`); the radius and the ties are
  * applied by nearestPage.
  */
-export function nearbyPublic(ex: Executor, f: NearbyFilter, q: PageQuery) {
+/** The `n` nearest public associations in the index's order (`<->`), and nothing else. */
+export function nearbyQuery(ex: Executor, f: Omit<NearbyFilter, 'radiusM'>, n: number) {
   const d = sql<number>`(${a.earth} <-> ${earthPoint(f.latitude, f.longitude)})`.mapWith(Number);
-  return nearestPage(q, f.radiusM, (n) =>
-    ex
-      .select({ row: listed, id: a.id, d })
-      .from(a)
-      .innerJoin(users, eq(users.id, a.userId))
-      .where(and(publicAssociationCondition(), hasCategory(f.category)))
-      .orderBy(d)
-      .limit(n),
-  );
+  return ex
+    .select({ row: listed, id: a.id, d })
+    .from(a)
+    .innerJoin(users, eq(users.id, a.userId))
+    .where(and(publicAssociationCondition(), hasCategory(f.category)))
+    .orderBy(d)
+    .limit(n);
+}
+
+export function nearbyPublic(ex: Executor, f: NearbyFilter, q: PageQuery) {
+  return nearestPage(q, f.radiusM, (n) => nearbyQuery(ex, f, n));
 }
