@@ -91,6 +91,11 @@ import { AppError } from './shared/errors.js';
 import { StartupError } from './shared/startup-error.js';
 import { type Clock, systemClock } from './shared/clock.js';
 import { uuidv7 } from './shared/ids.js';
+import { associationsRoutes } from './modules/associations/associations.routes.js';
+import { createAssociationsAdminService } from './modules/associations/associations-admin.service.js';
+import { createAssociationsService } from './modules/associations/associations.service.js';
+import { donationsRoutes } from './modules/donations/donations.routes.js';
+import { createDonationsService } from './modules/donations/donations.service.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -163,7 +168,12 @@ function buildServices(ctx: AppContext, stream: NotificationStream) {
   // reviews
   const reviews = createReviewsService(ctx, { settings, products, suppliers, orders, notifications });
   const reviewsModeration = createReviewsModerationService(ctx, reviews);
-  return { payouts, escrowAdmin, reports, ledger, escrow, settlement, settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, notifications, products, productsAdmin, productSearch, payments, orders, plans, promoCodes, billing, reviews, reviewsModeration };
+  // associations
+  const associations = createAssociationsService(ctx);
+  const associationsAdmin = createAssociationsAdminService(ctx, { notifications });
+  // donations
+  const donations = createDonationsService(ctx, { products, suppliers, associations, notifications });
+  return { payouts, escrowAdmin, reports, ledger, escrow, settlement, settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, notifications, products, productsAdmin, productSearch, payments, orders, plans, promoCodes, billing, reviews, reviewsModeration, associations, associationsAdmin, donations };
 }
 export type Services = ReturnType<typeof buildServices>;
 
@@ -192,7 +202,7 @@ const LISTING_WRITERS: [prefix: string, scopes: string[]][] = [
   ['/supplier/', EVERY_LISTING],
   ['/admin/suppliers', EVERY_LISTING],
   ['/admin/kyc', EVERY_LISTING],
-  ['/admin/users', EVERY_LISTING],
+  ['/admin/users', [...EVERY_LISTING, 'associations.']],
   ['/stores', ['stores.', 'products.']],
   ['/products', ['products.']],
   ['/admin/products', ['products.']],
@@ -202,6 +212,8 @@ const LISTING_WRITERS: [prefix: string, scopes: string[]][] = [
   ['/reviews/:id/images', []],
   ['/reviews', ['products.', 'suppliers.']],
   ['/admin/reviews', ['products.', 'suppliers.']],
+  ['/associations', ['associations.']],
+  ['/admin/associations', ['associations.']],
 ].map(([p, scopes]) => [`${API_PREFIX}${p as string}`, scopes as string[]]);
 const listingsChangedBy = (url: string | undefined) => (url === undefined ? undefined : LISTING_WRITERS.find(([p]) => url.startsWith(p))?.[1]);
 
@@ -224,6 +236,8 @@ async function registerApiRoutes(app: App, services: Services, ctx: AppContext, 
   await app.register(reportsRoutes(services.reports), { prefix: API_PREFIX });
   await app.register(subscriptionsRoutes({ subscriptions: services.subscriptions, plans: services.plans, promos: services.promoCodes, billing: services.billing, supplierIdOf: services.billing.supplierIdOf }), { prefix: API_PREFIX });
   await app.register(reviewsRoutes(services.reviews, services.reviewsModeration, services.sessions.authenticate), { prefix: API_PREFIX });
+  await app.register(associationsRoutes(services.associations, services.associationsAdmin), { prefix: API_PREFIX });
+  await app.register(donationsRoutes(services.donations), { prefix: API_PREFIX });
   if (ctx.payments instanceof SandboxPayments) {
     // The sandbox's pages exist only with the sandbox; their webhook goes through this very app.
     ctx.payments.setDelivery(createSandboxDelivery(app, ctx.payments.webhookSecrets[0]!, ctx.clock, ctx.log));

@@ -31,6 +31,9 @@ const TAGS = [
   { name: 'admin: products', description: 'Product moderation (approve, reject, in bulk), status and deletion (ADMIN, SUPER_ADMIN).' },
   { name: 'reviews', description: 'Reviews of products and suppliers by clients who bought from them: lists with rating summaries, helpful marks, reports, the supplier\'s answer.' },
   { name: 'admin: reviews', description: 'Reported reviews: clear their reports or delete them (ADMIN, SUPER_ADMIN).' },
+  { name: 'associations', description: 'Charities: the public directory of verified associations and their reports, and an association\'s own profile, documents and reports.' },
+  { name: 'donations', description: 'Food donations from suppliers to associations: stock taken, acceptance, pickup, collection, cancellation.' },
+  { name: 'admin: associations', description: 'Verification and rejection of associations, and their statistics (ADMIN, SUPER_ADMIN).' },
   { name: 'admin: settings', description: 'Platform settings (business rules, payment methods, feature flags), their history and the caches (ADMIN, SUPER_ADMIN).' },
 ];
 

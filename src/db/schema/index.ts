@@ -17,3 +17,5 @@ export * from './payments.js';
 export * from './payouts.js';
 export * from './escrow.js';
 export * from './reviews.js';
+export * from './associations.js';
+export * from './donations.js';

@@ -35,6 +35,14 @@ const ORDER_STATUS_BODIES: Record<string, (store: string) => string> = {
   COMPLETED: () => 'Commande retirée. Merci et bon appétit !',
 };
 
+const DONATION_STATUS_TITLES: Record<string, string> = {
+  ACCEPTED: 'Don accepté',
+  DECLINED: 'Don refusé',
+  PICKUP_SCHEDULED: 'Retrait du don planifié',
+  COLLECTED: 'Don retiré',
+  CANCELLED: 'Don annulé',
+};
+
 const TYPES = {
   password_changed: {
     category: 'account',
@@ -182,6 +190,26 @@ const TYPES = {
     category: 'reviews',
     title: () => 'Réponse à votre avis',
     body: (d) => `${text(d.supplierName, 'Le commerçant')} a répondu à votre avis.`,
+  },
+  association_verified: {
+    category: 'account',
+    title: () => 'Association vérifiée',
+    body: (d) => `${text(d.name, 'Votre association')} est vérifiée : elle est visible par les donateurs.`,
+  },
+  association_rejected: {
+    category: 'account',
+    title: () => 'Association non validée',
+    body: (d) => `${text(d.name, 'Votre association')} n'a pas été validée${text(d.reason) ? ` : ${text(d.reason)}` : '.'} Modifiez votre profil pour la soumettre à nouveau.`,
+  },
+  donation_received: {
+    category: 'donations',
+    title: () => 'Nouveau don',
+    body: (d) => `${text(d.supplierName, 'Un commerçant')} vous propose un don${typeof d.weightKg === 'number' ? ` de ${d.weightKg} kg` : ''}.`,
+  },
+  donation_status_changed: {
+    category: 'donations',
+    title: (d) => DONATION_STATUS_TITLES[text(d.status)] ?? 'Don mis à jour',
+    body: (d) => `${DONATION_STATUS_TITLES[text(d.status)] ?? 'Don mis à jour'}${text(d.pickupAt) ? ` : retrait prévu le ${text(d.pickupAt)}` : ''}${text(d.reason) ? ` (${text(d.reason)})` : ''}.`,
   },
   system_announcement: {
     category: 'system',

@@ -394,6 +394,16 @@ export async function markSold(ex: Executor, items: readonly StockLine[], now: D
   }
 }
 
+/** Reserved units given away (a collected donation): they leave the shop as sold ones do, without counting as sales. */
+export async function markDonated(ex: Executor, items: readonly StockLine[], now: Date): Promise<void> {
+  for (const { productId, quantity } of byProduct(items)) {
+    await ex
+      .update(products)
+      .set({ reservedQuantity: sql`${products.reservedQuantity} - ${quantity}::int`, soldQuantity: sql`${products.soldQuantity} + ${quantity}::int`, updatedAt: now })
+      .where(eq(products.id, productId));
+  }
+}
+
 /** Products by id for an order (deleted ones included: the caller says why it cannot order them). */
 export async function findForOrder(ex: Executor, ids: readonly string[], now: Date) {
   if (!ids.length) return [];

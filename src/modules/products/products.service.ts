@@ -459,6 +459,8 @@ export function createProductsService(ctx: AppContext, deps: ProductsDeps) {
     releaseStock: (tx: Executor, items: readonly StockLine[]) => repo.releaseStock(tx, items, now()),
     /** Reserved -> sold, with the day's sales activity (a completed order). */
     markSold: (tx: Executor, items: readonly StockLine[]) => repo.markSold(tx, items, now()),
+    /** Reserved -> sold without the sales activity (a collected food donation). */
+    markDonated: (tx: Executor, items: readonly StockLine[]) => repo.markDonated(tx, items, now()),
   };
 
   async function autoApprovesWith(ex: Executor, verificationStatus: string): Promise<boolean> {
