@@ -40,6 +40,9 @@ import { createEscrowAdminService } from './modules/escrow/escrow-admin.service.
 import { createEscrowReleases } from './modules/escrow/escrow-release.js';
 import { reportsRoutes } from './modules/reports/reports.routes.js';
 import { createReportsService } from './modules/reports/reports.service.js';
+import { advertisingRoutes } from './modules/advertising/advertising.routes.js';
+import { createAdvertisingAdminService } from './modules/advertising/advertising-admin.service.js';
+import { createAdvertisingService } from './modules/advertising/advertising.service.js';
 import { createSettlementService } from './modules/payments/settlement.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { createReadiness } from './modules/health/readiness.js';
@@ -149,7 +152,14 @@ function buildServices(ctx: AppContext, stream: NotificationStream) {
   const releases = createEscrowReleases(ctx, { ledger, payouts, settings, suppliers, notifications });
   const escrowAdmin = createEscrowAdminService(ctx, { escrow, releases, ledger, payouts, payments, suppliers, notifications });
   const reports = createReportsService(ctx, { ledger, orders });
-  return { payouts, escrowAdmin, reports, ledger, escrow, settlement, settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, notifications, products, productsAdmin, productSearch, payments, orders };
+  // advertising
+  const advertising = createAdvertisingService(ctx, {
+    notifications,
+    apiPrefix: API_PREFIX,
+    targets: { product: products.isPublic, store: stores.isPublic, supplier: suppliers.isPublic },
+  });
+  const advertisingAdmin = createAdvertisingAdminService(ctx, advertising, { notifications });
+  return { payouts, escrowAdmin, reports, ledger, escrow, settlement, settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, notifications, products, productsAdmin, productSearch, payments, orders, advertising, advertisingAdmin };
 }
 export type Services = ReturnType<typeof buildServices>;
 
@@ -202,6 +212,7 @@ async function registerApiRoutes(app: App, services: Services, ctx: AppContext, 
   await app.register(paymentsRoutes(services.orders, services.settlement, { appReturnUrl: ctx.config.APP_RETURN_URL }), { prefix: API_PREFIX });
   await app.register(escrowAdminRoutes(services.escrowAdmin), { prefix: API_PREFIX });
   await app.register(reportsRoutes(services.reports), { prefix: API_PREFIX });
+  await app.register(advertisingRoutes(services.advertising, services.advertisingAdmin), { prefix: API_PREFIX });
   if (ctx.payments instanceof SandboxPayments) {
     // The sandbox's pages exist only with the sandbox; their webhook goes through this very app.
     ctx.payments.setDelivery(createSandboxDelivery(app, ctx.payments.webhookSecrets[0]!, ctx.clock, ctx.log));
@@ -351,6 +362,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     // Batched product views are written before the database closes.
     await services.products.close();
     await services.productSearch.close();
+    await services.advertising.close();
     await ctx.listings.close();
     await ctx.caches.close();
     await stream.close();

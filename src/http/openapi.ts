@@ -27,6 +27,8 @@ const TAGS = [
   { name: 'admin: reports', description: 'Financial reports from the ledger, as JSON or CSV (ADMIN, SUPER_ADMIN).' },
   { name: 'admin: analytics', description: 'Platform analytics: the top product searches and the products sold most (ADMIN, SUPER_ADMIN).' },
   { name: 'admin: products', description: 'Product moderation (approve, reject, in bulk), status and deletion (ADMIN, SUPER_ADMIN).' },
+  { name: 'advertising', description: 'Ads served to the apps with signed click tokens; advertiser profiles, campaigns, their moderation and statistics.' },
+  { name: 'admin: advertising', description: 'Advertisers and campaigns, the review queue, approval and rejection (ADMIN, SUPER_ADMIN).' },
   { name: 'admin: settings', description: 'Platform settings (business rules, payment methods, feature flags), their history and the caches (ADMIN, SUPER_ADMIN).' },
 ];
 
