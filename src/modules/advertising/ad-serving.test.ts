@@ -69,7 +69,7 @@ describe('GET /advertising/ads', () => {
     const [ad] = await ads({ city });
     expect(ad).toMatchObject({ id: a.id, placement: 'HOME_BANNER', title: 'Le bissap de Dakar', imageUrl: null, target: { type: 'URL', url: 'https://bissap.example.sn/promo' } });
     expect(ad!.clickToken.split('.')).toHaveLength(4);
-    for (const q of [{ placement: 'SIDEBAR' }, { latitude: 200 }, { category: 'CARS' }, { limit: 50 }, { extra: 1 }]) {
+    for (const q of [{ placement: 'SIDEBAR' }, { latitude: 200 }, { category: 'CARS' }, { limit: 50 }, { extra: 1 }] as Record<string, string | number>[]) {
       expect((await call(t.app, 'GET', '/advertising/ads', { query: { placement: 'HOME_BANNER', ...q } })).status, JSON.stringify(q)).toBe(400);
     }
     expect((await call(t.app, 'GET', '/advertising/ads')).status).toBe(400);
