@@ -7,11 +7,21 @@ const DAY_SECONDS = 86_400;
 /** The head start of the day: what may be spent at 00:00 is the budget of its first quarter hour. */
 export const PACING_HEAD_START_SECONDS = 900;
 
+// The current day's bounds, so that serving does not format a date per request: the time zone is
+// asked again only outside them (the platform's zone has no daylight saving time; a zone with it
+// would be asked again at its next midnight, one hour early or late at worst on the change's day).
+let known: { day: string; startMs: number; endMs: number } | undefined;
+
 /** The day (YYYY-MM-DD) and seconds since its midnight, in the platform's time zone. */
 export function platformDay(at: Date): { day: string; elapsedSeconds: number } {
+  const ms = at.getTime();
+  if (known && ms >= known.startMs && ms < known.endMs) return { day: known.day, elapsedSeconds: Math.floor((ms - known.startMs) / 1000) };
   const p = localParts(PLATFORM_TIME_ZONE, at);
   const [h, m] = p.time.split(':').map(Number) as [number, number];
-  return { day: p.date, elapsedSeconds: h * 3600 + m * 60 + p.seconds };
+  const elapsedSeconds = h * 3600 + m * 60 + p.seconds;
+  const startMs = ms - (ms % 1000) - elapsedSeconds * 1000;
+  known = { day: p.date, startMs, endMs: startMs + DAY_SECONDS * 1000 };
+  return { day: p.date, elapsedSeconds };
 }
 
 /**

@@ -209,14 +209,17 @@ export const AdsQuerySchema = Type.Object(
   { additionalProperties: false },
 );
 export type AdsQuery = Static<typeof AdsQuerySchema>;
+// Served on the hottest public route: `type: [..., 'null']` serialises without trying each branch
+// of a union.
+const StringOrNull = Type.Unsafe<string | null>({ type: ['string', 'null'] });
 export const AdSchema = Type.Object(
   {
     id: IdSchema,
     placement: Placement,
     title: Type.String(),
     text: Type.String(),
-    imageUrl: Nullable(Type.String()),
-    target: TargetViewSchema,
+    imageUrl: StringOrNull,
+    target: Type.Object({ type: StringEnum(AD_TARGET_TYPES), id: StringOrNull, url: Type.String() }),
     clickToken: Type.String({ description: 'Send it to POST /advertising/ads/:id/click' }),
     clickTokenExpiresAt: TimestampSchema,
   },
