@@ -50,6 +50,31 @@ const advanceTo = (hours: number, minutes: number) => {
 };
 
 describe('GET /advertising/ads', () => {
+  it('refreshes every instance at once through Redis', async ({ skip }) => {
+    if (!process.env.REDIS_URL || !process.env.DATABASE_URL) skip();
+    const other = await buildTestApp();
+    try {
+      const a = await activeCampaign(t, owner, adminToken);
+      const seen = async () => (await call(other.app, 'GET', '/advertising/ads', { query: { placement: 'HOME_BANNER', city: a.city! } })).body.data.map((x: Ad) => x.id);
+      /** Reads until `expected`: Redis delivers to the other instance asynchronously. */
+      const eventually = async (expected: string[]) => {
+        let got = await seen();
+        for (let i = 0; i < 100 && JSON.stringify(got) !== JSON.stringify(expected); i++) {
+          await new Promise((r) => setTimeout(r, 20));
+          got = await seen();
+        }
+        return got;
+      };
+      expect(await seen()).toEqual([a.id]);
+      await call(t.app, 'POST', `/advertising/campaigns/${a.id}/pause`, { token: owner.token });
+      expect(await eventually([])).toEqual([]);
+      await call(t.app, 'POST', `/advertising/campaigns/${a.id}/resume`, { token: owner.token });
+      expect(await eventually([a.id])).toEqual([a.id]);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('serves active campaigns of the placement that match city, point and category, in schedule', async () => {
     const a = await activeCampaign(t, owner, adminToken);
     const city = a.city!;

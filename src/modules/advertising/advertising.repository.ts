@@ -212,3 +212,8 @@ export async function dailyFigures(ex: Executor, campaignId: string, from: strin
 export function findCampaignsIncludingDeleted(ex: Executor, ids: string[]) {
   return ex.select().from(adCampaigns).where(inArray(adCampaigns.id, ids));
 }
+
+/** Forgets counted clicks older than the window: they no longer stop a viewer's next click counting. */
+export async function pruneClickViewers(ex: Executor, before: Date): Promise<void> {
+  await ex.delete(adClickViewers).where(lte(adClickViewers.countedAt, before));
+}

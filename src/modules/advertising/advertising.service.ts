@@ -10,7 +10,7 @@ import { pageMeta } from '../../shared/schemas.js';
 import { assertTransition } from '../../shared/state-machine.js';
 import type { NotificationsService } from '../notifications/notifications.service.js';
 import { platformDay } from './ad-pacing.js';
-import { createAdServing } from './ad-serving.js';
+import { CLICK_WINDOW_MS, createAdServing } from './ad-serving.js';
 import * as repo from './advertising.repository.js';
 import type { CampaignRecord } from './advertising.repository.js';
 import type {
@@ -33,7 +33,7 @@ export interface AdvertisingDeps {
   apiPrefix: string;
 }
 
-/** Marks campaigns past their end date (or out of budget) COMPLETED, every minute. */
+/** Marks campaigns past their end date (or out of budget) COMPLETED, every minute; forgets clicks past their window. */
 export const COMPLETE_JOB = 'advertising.complete';
 /** Roles that may hold an advertiser profile: advertisers, and administrators for the platform's own ads. */
 const PROFILE_ROLES = new Set(['ADVERTISER', 'ADMIN', 'SUPER_ADMIN']);
@@ -58,6 +58,7 @@ export function createAdvertisingService(ctx: AppContext, deps: AdvertisingDeps)
   const serving = createAdServing(ctx, { apiPrefix: deps.apiPrefix, onCompleted: notifyCompleted });
 
   ctx.jobs.work(COMPLETE_JOB, async () => {
+    await repo.pruneClickViewers(ctx.db, new Date(now().getTime() - CLICK_WINDOW_MS));
     const done = await repo.completeDue(ctx.db, now());
     if (done.length) await notifyCompleted(done.map((c) => c.id));
   });

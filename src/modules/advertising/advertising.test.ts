@@ -178,7 +178,7 @@ describe('campaigns', () => {
     expect(row).toMatchObject({ status: 'ACTIVE', deletedAt: expect.any(Date) });
   });
 
-  it('refuses changes to a completed campaign and lowering the budget under the spend', async () => {
+  it('completes campaigns past their end (the minute job) and refuses changes to them', async () => {
     const a = await advertiser(t);
     const { id } = await activeCampaign(t, a, adminToken, { endsAt: new Date(t.clock.now().getTime() + 2 * 60_000).toISOString() });
     t.clock.advance(3 * 60_000);
@@ -192,6 +192,17 @@ describe('campaigns', () => {
     expect(put.status).toBe(409);
     expect(put.body.error.code).toBe('CAMPAIGN_NOT_EDITABLE');
     expect((await call(t.app, 'GET', `/advertising/campaigns/${other}`, { token: a.token })).body.data.status).toBe('ACTIVE');
+  });
+
+  it('refuses a total budget below what was spent', async () => {
+    const a = await advertiser(t);
+    const { id, city } = await activeCampaign(t, a, adminToken);
+    const [ad] = (await call(t.app, 'GET', '/advertising/ads', { query: { placement: 'HOME_BANNER', city: city! } })).body.data;
+    expect((await call(t.app, 'POST', `/advertising/ads/${id}/click`, { body: { token: ad.clickToken } })).body.data.counted).toBe(true);
+    const res = await call(t.app, 'PUT', `/advertising/campaigns/${id}`, { token: a.token, body: { totalBudget: 50, dailyBudget: 50, bid: 50 } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details).toEqual([{ field: 'body.totalBudget', message: 'must not be below what was already spent (100)' }]);
+    expect((await call(t.app, 'GET', `/advertising/campaigns/${id}`, { token: a.token })).body.data).toMatchObject({ status: 'ACTIVE', spent: 100, totalBudget: 100_000 });
   });
 });
 
