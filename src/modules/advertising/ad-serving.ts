@@ -114,25 +114,31 @@ export function createAdServing(ctx: AppContext, opts: { apiPrefix: string; onCo
       const city = q.city === undefined ? undefined : foldCity(q.city);
       const exp = Math.floor(atMs / 1000) + CLICK_TOKEN_TTL_SECONDS;
       const expiresAt = new Date(exp * 1000).toISOString();
-      const out: AdView[] = [];
+      const chosen: ServedCampaign[] = [];
       for (const c of list) {
         const r = c.record;
         if (r.startsAt.getTime() > atMs || r.endsAt.getTime() <= atMs) continue;
         if (!matches(c, q, city) || !withinBudget(c, elapsedSeconds)) continue;
+        chosen.push(c);
+        if (chosen.length >= q.limit) break;
+      }
+      if (!chosen.length) return [];
+      const clickToken = tokens.sign(chosen.map((c) => c.record.id), viewer.viewerKey, exp);
+      const out = chosen.map((c): AdView => {
+        const r = c.record;
         c.localImpressions++;
         pending.set(r.id, (pending.get(r.id) ?? 0) + 1);
-        out.push({
+        return {
           id: r.id,
           placement: r.placement,
           title: r.title,
           text: r.text,
           imageUrl: imageUrl(r.imageKey),
           target: targetOf(r, opts.apiPrefix),
-          clickToken: tokens.sign(r.id, viewer.viewerKey, exp),
+          clickToken,
           clickTokenExpiresAt: expiresAt,
-        });
-        if (out.length >= q.limit) break;
-      }
+        };
+      });
       // Bounded memory: a burst over many campaigns is written early rather than held.
       if (pending.size >= MAX_PENDING_CAMPAIGNS) void flushImpressions();
       return out;

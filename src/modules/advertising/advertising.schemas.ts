@@ -220,13 +220,13 @@ export const AdSchema = Type.Object(
     text: Type.String(),
     imageUrl: StringOrNull,
     target: Type.Object({ type: StringEnum(AD_TARGET_TYPES), id: StringOrNull, url: Type.String() }),
-    clickToken: Type.String({ description: 'Send it to POST /advertising/ads/:id/click' }),
+    clickToken: Type.String({ description: 'Send it to POST /advertising/ads/:id/click (one token covers the ads of one answer)' }),
     clickTokenExpiresAt: TimestampSchema,
   },
   { title: 'Ad' },
 );
 export type AdView = Static<typeof AdSchema>;
-export const ClickBodySchema = Type.Object({ token: Type.String({ minLength: 1, maxLength: 300 }) }, { additionalProperties: false });
+export const ClickBodySchema = Type.Object({ token: Type.String({ minLength: 1, maxLength: 600 }) }, { additionalProperties: false });
 export const ClickResultSchema = Type.Object(
   { counted: Type.Boolean({ description: 'False for a repeat within 30 minutes or a campaign no longer served' }), target: TargetViewSchema },
   { title: 'AdClick' },
