@@ -202,14 +202,16 @@ describe('pacing and stats', () => {
     advanceTo(0, 1);
     expect(allowedSoFar(9600, 60)).toBe(106);
     expect(await clickWhileServed()).toBe(2);
-    advanceTo(0, 30);
-    expect(await clickWhileServed()).toBe(1);
-    advanceTo(1, 0);
-    expect(await clickWhileServed()).toBe(2);
+    // A minute before each round figure (4 x 100 would be reached at 00:30, 5 x 100 at 01:00), so that
+    // the seconds a slow run takes cannot let one more click in.
+    advanceTo(0, 29);
+    expect(await clickWhileServed()).toBe(1); // floor(9600 x (1740 + 900) / 86400) = 293
+    advanceTo(0, 59);
+    expect(await clickWhileServed()).toBe(2); // 493
     // After the first hour, 500 of the 9,600 were spent.
     expect((await campaign(a.id)).spent).toBe(500);
-    advanceTo(12, 0);
-    expect(await clickWhileServed()).toBe(44); // floor(9600 x (43200 + 900) / 86400) = 4900
+    advanceTo(11, 59);
+    expect(await clickWhileServed()).toBe(44); // floor(9600 x (43140 + 900) / 86400) = 4893
     advanceTo(23, 59);
     expect(await clickWhileServed()).toBe(47); // the daily budget, 9,600, reached
     expect((await campaign(a.id)).spent).toBe(9600);
