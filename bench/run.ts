@@ -87,6 +87,7 @@ const REVIEWS = {
 const REVIEW_SORTS = ['newest', 'highest', 'lowest', 'helpful'];
 const varied = (path: () => string, connections: number) => ({ path: path(), connections, requests: [{ setupRequest: (req: object) => ({ ...req, path: path() }) }] });
 
+const ADS = 'GET /advertising/ads (200 active campaigns)';
 const ORDERS = {
   reference: 'bare route, guarded stock UPDATE + INSERT, one transaction',
   keyed: 'POST /orders, 1 unit, a new Idempotency-Key each',
@@ -106,6 +107,7 @@ try {
   };
   await load('warm-up', { path: `/api/v1/auth/me`, headers: { authorization: `Bearer ${info.accessToken}` }, duration: 3 });
   await scenario('bare route, constant', { path: '/bench/constant' });
+  await scenario(ADS, { path: '/api/v1/advertising/ads?placement=HOME_BANNER&city=Dakar&latitude=14.7167&longitude=-17.4677&category=BAKERY' });
   await scenario('bare route, one primary-key SELECT', { path: `/bench/select/${info.userId}` });
   await scenario('GET /auth/me', { path: '/api/v1/auth/me', headers: { authorization: `Bearer ${info.accessToken}` } });
   await scenario('GET /notifications (page of 20)', { path: '/api/v1/notifications', headers: { authorization: `Bearer ${info.accessToken}` } });
@@ -197,6 +199,7 @@ const ratios = [
   ['GET /notifications/unread-count / one-SELECT route', byName['GET /notifications/unread-count']!.rps / select, 0.6],
   ['GET /stores/nearby / one-SELECT route', byName['GET /stores/nearby (10,000 stores)']!.rps / select, 0.5],
   ['GET /suppliers/search / one-SELECT route', byName['GET /suppliers/search (1,000 suppliers)']!.rps / select, 0.5],
+  ['GET /advertising/ads / bare constant route', byName[ADS]!.rps / byName['bare route, constant']!.rps, 0.7],
 ] as const;
 // What a request the cache cannot answer costs (DESIGN section 8).
 const uncached = [
@@ -292,6 +295,9 @@ const md = [
   '- The webhook scenario sends, after the order scenarios, one signed `checkout.session.completed` per waiting',
   '  payment they made (each a distinct event, so none is a duplicate): the event stored once, the payment',
   '  SUCCEEDED, the escrow HELD with its ledger posting, the order PAID and the supplier notified. No target.',
+  '- `GET /advertising/ads` (docs/advertising.md) answers from the ACTIVE campaigns kept in memory (200 seeded,',
+  '  over three placements, half targeting cities, some a point or a category): no database round per request;',
+  '  impressions are added in memory and written every 10 s; each ad signs its click token (HMAC-SHA256).',
   '- The server runs compiled JavaScript with a 4 MB young generation (as `npm start` does); resident memory',
   '  is read after a full garbage collection, right after the load and again after 15 s idle.',
   '',

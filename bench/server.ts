@@ -7,6 +7,7 @@ import { notifications } from '../src/db/schema/notifications.js';
 import { users } from '../src/db/schema/users.js';
 import { uuidv7 } from '../src/shared/ids.js';
 import { hashPassword } from '../src/shared/passwords.js';
+import { prepareAds } from './ads-setup.js';
 import { prepareOrders, webhookDeliveries } from './orders-setup.js';
 import { prepareReviews } from './reviews-setup.js';
 
@@ -76,6 +77,7 @@ await db.insert(notifications).values(
 const productIds = ((await db.execute(sql`select id from products tablesample bernoulli (1) limit 500`)) as unknown as { rows: { id: string }[] }).rows.map((r) => r.id);
 const orderBench = await prepareOrders(app);
 const reviewBench = await prepareReviews(app);
+await prepareAds(app, user.id);
 await app.listen({ host: '127.0.0.1', port: config.PORT });
 process.stdout.write(`${JSON.stringify({ ready: true, userId: user.id, phoneNumber: user.phoneNumber, password, accessToken, database: app.database.kind, productIds, ...orderBench, ...reviewBench })}\n`);
 process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));

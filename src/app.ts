@@ -43,6 +43,9 @@ import { createReportsService } from './modules/reports/reports.service.js';
 import { createReviewsModerationService } from './modules/reviews/reviews-moderation.service.js';
 import { reviewsRoutes } from './modules/reviews/reviews.routes.js';
 import { createReviewsService } from './modules/reviews/reviews.service.js';
+import { advertisingRoutes } from './modules/advertising/advertising.routes.js';
+import { createAdvertisingAdminService } from './modules/advertising/advertising-admin.service.js';
+import { createAdvertisingService } from './modules/advertising/advertising.service.js';
 import { createSettlementService } from './modules/payments/settlement.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { createReadiness } from './modules/health/readiness.js';
@@ -173,7 +176,14 @@ function buildServices(ctx: AppContext, stream: NotificationStream) {
   const associationsAdmin = createAssociationsAdminService(ctx, { notifications });
   // donations
   const donations = createDonationsService(ctx, { products, suppliers, associations, notifications });
-  return { payouts, escrowAdmin, reports, ledger, escrow, settlement, settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, notifications, products, productsAdmin, productSearch, payments, orders, plans, promoCodes, billing, reviews, reviewsModeration, associations, associationsAdmin, donations };
+  // advertising
+  const advertising = createAdvertisingService(ctx, {
+    notifications,
+    apiPrefix: API_PREFIX,
+    targets: { product: products.isPublic, store: stores.isPublic, supplier: suppliers.isPublic },
+  });
+  const advertisingAdmin = createAdvertisingAdminService(ctx, advertising, { notifications });
+  return { payouts, escrowAdmin, reports, ledger, escrow, settlement, settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, notifications, products, productsAdmin, productSearch, payments, orders, plans, promoCodes, billing, reviews, reviewsModeration, associations, associationsAdmin, donations, advertising, advertisingAdmin };
 }
 export type Services = ReturnType<typeof buildServices>;
 
@@ -238,6 +248,7 @@ async function registerApiRoutes(app: App, services: Services, ctx: AppContext, 
   await app.register(reviewsRoutes(services.reviews, services.reviewsModeration, services.sessions.authenticate), { prefix: API_PREFIX });
   await app.register(associationsRoutes(services.associations, services.associationsAdmin), { prefix: API_PREFIX });
   await app.register(donationsRoutes(services.donations), { prefix: API_PREFIX });
+  await app.register(advertisingRoutes(services.advertising, services.advertisingAdmin), { prefix: API_PREFIX });
   if (ctx.payments instanceof SandboxPayments) {
     // The sandbox's pages exist only with the sandbox; their webhook goes through this very app.
     ctx.payments.setDelivery(createSandboxDelivery(app, ctx.payments.webhookSecrets[0]!, ctx.clock, ctx.log));
@@ -387,6 +398,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     // Batched product views are written before the database closes.
     await services.products.close();
     await services.productSearch.close();
+    await services.advertising.close();
     await ctx.listings.close();
     await ctx.caches.close();
     await stream.close();

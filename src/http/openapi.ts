@@ -34,6 +34,8 @@ const TAGS = [
   { name: 'associations', description: 'Charities: the public directory of verified associations and their reports, and an association\'s own profile, documents and reports.' },
   { name: 'donations', description: 'Food donations from suppliers to associations: stock taken, acceptance, pickup, collection, cancellation.' },
   { name: 'admin: associations', description: 'Verification and rejection of associations, and their statistics (ADMIN, SUPER_ADMIN).' },
+  { name: 'advertising', description: 'Ads served to the apps with signed click tokens; advertiser profiles, campaigns, their moderation and statistics.' },
+  { name: 'admin: advertising', description: 'Advertisers and campaigns, the review queue, approval and rejection (ADMIN, SUPER_ADMIN).' },
   { name: 'admin: settings', description: 'Platform settings (business rules, payment methods, feature flags), their history and the caches (ADMIN, SUPER_ADMIN).' },
 ];
 

@@ -53,6 +53,15 @@ let sharpModule: Promise<typeof sharpType> | undefined;
 /** The image library, loaded on first use (also by the services that resize uploaded pictures). */
 export const loadSharp = () => (sharpModule ??= import('sharp').then((m) => m.default));
 
+/**
+ * The same rules for a file that arrived another way (an image sent as base64 in a JSON body):
+ * type from the bytes, size and pixel limits, re-encoded without metadata.
+ */
+export async function normaliseImage(raw: Buffer): Promise<Pick<UploadedFile, 'ext' | 'contentType' | 'body'>> {
+  if (raw.length > MAX_FILE_BYTES) throw new AppError(413, 'PAYLOAD_TOO_LARGE', `A file may be at most ${MAX_FILE_BYTES / 1024 / 1024} MB`);
+  return normalise(raw, false);
+}
+
 async function normalise(raw: Buffer, allowPdf: boolean): Promise<Pick<UploadedFile, 'ext' | 'contentType' | 'body'>> {
   const sharp = await loadSharp();
   if (raw.subarray(0, 5).toString('latin1') === '%PDF-') {

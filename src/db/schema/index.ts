@@ -19,3 +19,4 @@ export * from './escrow.js';
 export * from './reviews.js';
 export * from './associations.js';
 export * from './donations.js';
+export * from './advertising.js';

@@ -211,6 +211,21 @@ const TYPES = {
     title: (d) => DONATION_STATUS_TITLES[text(d.status)] ?? 'Don mis à jour',
     body: (d) => `${DONATION_STATUS_TITLES[text(d.status)] ?? 'Don mis à jour'}${text(d.pickupAt) ? ` : retrait prévu le ${text(d.pickupAt)}` : ''}${text(d.reason) ? ` (${text(d.reason)})` : ''}.`,
   },
+  ad_campaign_approved: {
+    category: 'account',
+    title: () => 'Campagne approuvée',
+    body: (d) => `Votre campagne ${text(d.campaignName, 'publicitaire')} est approuvée : elle est diffusée selon son calendrier et son budget.`,
+  },
+  ad_campaign_rejected: {
+    category: 'account',
+    title: () => 'Campagne refusée',
+    body: (d) => `Votre campagne ${text(d.campaignName, 'publicitaire')} n'a pas été approuvée${text(d.reason) ? ` : ${text(d.reason)}` : '.'} Modifiez-la pour la soumettre à nouveau.`,
+  },
+  ad_campaign_completed: {
+    category: 'account',
+    title: () => 'Campagne terminée',
+    body: (d) => `Votre campagne ${text(d.campaignName, 'publicitaire')} est terminée (date de fin atteinte ou budget dépensé).`,
+  },
   system_announcement: {
     category: 'system',
     title: (d) => text(d.title, 'Information'),

@@ -435,6 +435,8 @@ export function createProductsService(ctx: AppContext, deps: ProductsDeps) {
     },
 
     followersOf: (ex: Executor, storeId: string) => repo.followersOf(ex, storeId),
+    /** Whether the public may see the product now (for other modules pointing at it). */
+    isPublic: (ex: Executor, id: string) => repo.isPublic(ex, id, now()),
     announcementOf: (ex: Executor, productId: string) => repo.announcementOf(ex, productId),
 
     /** The expiry job: ACTIVE, INACTIVE or pending products past their expiry become EXPIRED. */

@@ -202,6 +202,9 @@ export function createStoresService(ctx: AppContext, deps: { suppliers: Supplier
       });
     },
 
+    /** Whether the public may see the store (for other modules pointing at it). */
+    isPublic: (ex: Executor, storeId: string) => repo.isPublicStore(ex, storeId),
+
     async getPublic(storeId: string): Promise<StoreView> {
       const store = await repo.findPublicStore(ctx.db, storeId);
       if (!store) throw notFound('Store');

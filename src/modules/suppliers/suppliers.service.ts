@@ -221,6 +221,9 @@ export function createSuppliersService(ctx: AppContext, deps: SuppliersDeps) {
       return { message: 'Supplier profile deleted', id: row.id, deletedAt: now.toISOString() };
     },
 
+    /** Whether the public may see the supplier (for other modules pointing at it). */
+    isPublic: async (ex: Executor, id: string) => (await repo.findPublicProfile(ex, id)) !== undefined,
+
     async getPublic(id: string) {
       const p = await repo.findPublicProfile(ctx.db, id);
       if (!p) throw notFound('Supplier');
