@@ -40,6 +40,9 @@ import { createEscrowAdminService } from './modules/escrow/escrow-admin.service.
 import { createEscrowReleases } from './modules/escrow/escrow-release.js';
 import { reportsRoutes } from './modules/reports/reports.routes.js';
 import { createReportsService } from './modules/reports/reports.service.js';
+import { analyticsRoutes } from './modules/analytics/analytics.routes.js';
+import { createAnalyticsService } from './modules/analytics/analytics.service.js';
+import { registerPlatformFigures } from './modules/analytics/platform-figures.js';
 import { createSettlementService } from './modules/payments/settlement.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { createReadiness } from './modules/health/readiness.js';
@@ -149,7 +152,10 @@ function buildServices(ctx: AppContext, stream: NotificationStream) {
   const releases = createEscrowReleases(ctx, { ledger, payouts, settings, suppliers, notifications });
   const escrowAdmin = createEscrowAdminService(ctx, { escrow, releases, ledger, payouts, payments, suppliers, notifications });
   const reports = createReportsService(ctx, { ledger, orders });
-  return { payouts, escrowAdmin, reports, ledger, escrow, settlement, settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, notifications, products, productsAdmin, productSearch, payments, orders };
+  // analytics: the dashboard's figures are read by the modules owning them, registered here
+  const analytics = createAnalyticsService(ctx, { users, suppliers, orders });
+  registerPlatformFigures(analytics, { users, suppliers, kyc, products, orders, ledger });
+  return { payouts, escrowAdmin, reports, ledger, escrow, settlement, settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, notifications, products, productsAdmin, productSearch, payments, orders, analytics };
 }
 export type Services = ReturnType<typeof buildServices>;
 
@@ -202,6 +208,7 @@ async function registerApiRoutes(app: App, services: Services, ctx: AppContext, 
   await app.register(paymentsRoutes(services.orders, services.settlement, { appReturnUrl: ctx.config.APP_RETURN_URL }), { prefix: API_PREFIX });
   await app.register(escrowAdminRoutes(services.escrowAdmin), { prefix: API_PREFIX });
   await app.register(reportsRoutes(services.reports), { prefix: API_PREFIX });
+  await app.register(analyticsRoutes(services.analytics), { prefix: API_PREFIX });
   if (ctx.payments instanceof SandboxPayments) {
     // The sandbox's pages exist only with the sandbox; their webhook goes through this very app.
     ctx.payments.setDelivery(createSandboxDelivery(app, ctx.payments.webhookSecrets[0]!, ctx.clock, ctx.log));

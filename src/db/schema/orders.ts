@@ -36,6 +36,9 @@ export const orders = pgTable(
     // What the client pays (sum of discounted prices), and what the same items cost at full price.
     itemsTotal: integer('items_total').notNull(),
     originalTotal: integer('original_total').notNull(),
+    // Weight of the food in the order (each product's unit weight x quantity), frozen like the
+    // prices: the impact figures count the food saved from it.
+    itemsWeightGrams: integer('items_weight_grams').notNull().default(0),
     // The supplier's commission rate when the order was made: later changes do not reach it.
     commissionBps: integer('commission_bps').notNull(),
     pickupStartsAt: ts('pickup_starts_at').notNull(),
