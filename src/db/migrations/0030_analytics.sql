@@ -4,6 +4,14 @@ CREATE TABLE "ledger_open_escrows" (
 	"balance" bigint NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "order_daily_collected" (
+	"day" date NOT NULL,
+	"shard" smallint NOT NULL,
+	"orders" integer NOT NULL,
+	"weight_grams" bigint NOT NULL,
+	CONSTRAINT "order_daily_collected_day_shard_pk" PRIMARY KEY("day","shard")
+);
+--> statement-breakpoint
 ALTER TABLE "orders" ADD COLUMN "items_weight_grams" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 CREATE INDEX "users_role_status_idx" ON "users" USING btree ("role","status");--> statement-breakpoint
 -- Orders made before the weight was frozen onto them: the weight their products have now.
@@ -42,3 +50,19 @@ CREATE TRIGGER ledger_lines_open_escrows AFTER INSERT ON ledger_lines
 --> statement-breakpoint
 INSERT INTO "ledger_open_escrows" ("account", "currency", "balance")
   SELECT account, min(currency), sum(amount) FROM "ledger_lines" WHERE account LIKE 'escrow:%' GROUP BY account HAVING sum(amount) <> 0;
+--> statement-breakpoint
+CREATE FUNCTION orders_roll_up_collected() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO order_daily_collected AS d (day, shard, orders, weight_grams)
+    VALUES ((NEW.completed_at AT TIME ZONE 'UTC')::date, hashtext(NEW.id::text) & 15, 1, NEW.items_weight_grams)
+    ON CONFLICT (day, shard) DO UPDATE SET orders = d.orders + 1, weight_grams = d.weight_grams + EXCLUDED.weight_grams;
+  RETURN NULL;
+END;
+$$;
+--> statement-breakpoint
+CREATE TRIGGER orders_collected_roll_up AFTER UPDATE OF status ON orders
+  FOR EACH ROW WHEN (NEW.status = 'COMPLETED' AND OLD.status IS DISTINCT FROM 'COMPLETED') EXECUTE FUNCTION orders_roll_up_collected();
+--> statement-breakpoint
+INSERT INTO "order_daily_collected" ("day", "shard", "orders", "weight_grams")
+  SELECT (completed_at AT TIME ZONE 'UTC')::date, hashtext(id::text) & 15, count(*), sum(items_weight_grams) FROM "orders"
+  WHERE status = 'COMPLETED' GROUP BY 1, 2;

@@ -206,6 +206,31 @@ describe('impact', () => {
     expect(month.periods.reduce((sum: number, p: { meals: number }) => sum + p.meals, 0)).toBe(3);
   });
 
+  it('counts whole days from the daily rollup and the partial days at the ends order by order', async () => {
+    const from = new Date(day1.getTime() - 12 * HOUR).toISOString();
+    const to = new Date(day1.getTime() + 36 * HOUR).toISOString();
+    const d = (await get('/admin/dashboard/impact', { from, to, groupBy: 'day' })).body.data;
+    expect(d.periods.map((p: { period: string; foodKg: number }) => [p.period, p.foodKg])).toEqual([
+      [new Date(day1.getTime() - DAY).toISOString().slice(0, 10), 0],
+      [day1.toISOString().slice(0, 10), 1.5],
+      [new Date(day1.getTime() + DAY).toISOString().slice(0, 10), 0],
+    ]);
+    // Ranges inside one day are read order by order: the collection (about 01:02 on day 1) is in the first three hours.
+    const hours = (await get('/admin/dashboard/impact', { from: day1.toISOString(), to: new Date(day1.getTime() + 3 * HOUR).toISOString() })).body.data;
+    expect(hours.totals.foodKg).toBe(1.5);
+    expect((await get('/admin/dashboard/impact', { from: new Date(day1.getTime() + 3 * HOUR).toISOString(), to: new Date(day1.getTime() + DAY).toISOString() })).body.data.totals.foodKg).toBe(0);
+  });
+
+  it('keeps the daily rollup equal to the collected orders', async () => {
+    const [diff] = await rows<{ n: number }>(
+      t.app.ctx.db,
+      sql`with o as (select (completed_at at time zone 'UTC')::date as day, count(*)::int as orders, sum(items_weight_grams)::bigint as grams from orders where status = 'COMPLETED' group by 1),
+               r as (select day, sum(orders)::int as orders, sum(weight_grams)::bigint as grams from order_daily_collected group by 1)
+          select count(*)::int as n from o full join r on r.day = o.day where o.orders is distinct from r.orders or o.grams is distinct from r.grams`,
+    );
+    expect(diff?.n).toBe(0);
+  });
+
   it('refuses a bad period', async () => {
     const back = await get('/admin/dashboard/impact', { from: twoDays().to, to: twoDays().from });
     expect(back.status).toBe(400);

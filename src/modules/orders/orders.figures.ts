@@ -8,8 +8,8 @@ import { salesTotals } from './orders-statistics.repository.js';
  * Orders' figures for the administrators' dashboard, impact report and supplier performance, from
  * the orders tables only. Each window reads one covering index for that window alone (migration
  * 0030): orders_created_figures_idx (placed, by status), orders_paid_figures_idx (GMV),
- * orders_completed_figures_idx (food collected), so the cost follows the orders of the window,
- * not the size of the table (docs/analytics.md).
+ * orders_completed_figures_idx (food collected on partial days), so the cost follows the orders of
+ * the window, not the size of the table; food over whole days reads the daily rollup (docs/analytics.md).
  */
 
 type Windows<K extends string> = Record<K, { from: Date; to: Date }>;
@@ -61,15 +61,53 @@ export async function ordersIn<K extends string>(ex: Executor, currency: string,
   ) as Record<K, WindowOrders>;
 }
 
-/** Food collected in completed orders per UTC period (the weight frozen on each order at creation). */
-export async function collectedFoodByPeriod(ex: Executor, r: { from: Date; to: Date; unit: PeriodUnit }) {
-  const found = await rows<{ period: string; grams: string; n: number }>(
+const DAY = 86_400_000;
+type FoodRow = { period: string; foodGrams: number; moneyDonated: number; count: number };
+
+/** Food of orders collected in [from, to), per period, read order by order (orders_completed_figures_idx). */
+async function collectedFromOrders(ex: Executor, r: { from: Date; to: Date; unit: PeriodUnit }) {
+  return rows<{ period: string; grams: string; n: number }>(
     ex,
-    sql`select to_char(date_trunc(${r.unit}, completed_at at time zone 'UTC'), 'YYYY-MM-DD') as period,
-          sum(items_weight_grams)::text as grams, count(*)::int as n
-        from orders where status = 'COMPLETED' and ${inWindow('completed_at', r)} group by 1`,
+    sql`select to_char(p, 'YYYY-MM-DD') as period, grams::text as grams, n from (
+          select date_trunc(${r.unit}, completed_at at time zone 'UTC') as p, sum(items_weight_grams) as grams, count(*)::int as n
+          from orders where status = 'COMPLETED' and ${inWindow('completed_at', r)} group by 1) x`,
   );
-  return found.map((x) => ({ period: x.period, foodGrams: Number(x.grams), moneyDonated: 0, count: Number(x.n) }));
+}
+
+/** Food of orders collected on the whole UTC days [fromDay, toDay), per period, read day by day (order_daily_collected). */
+async function collectedFromDays(ex: Executor, r: { fromDay: string; toDay: string; unit: PeriodUnit }) {
+  return rows<{ period: string; grams: string; n: number }>(
+    ex,
+    sql`select to_char(p, 'YYYY-MM-DD') as period, grams::text as grams, n from (
+          select date_trunc(${r.unit}, day::timestamp) as p, sum(weight_grams) as grams, sum(orders)::int as n
+          from order_daily_collected where day >= ${r.fromDay}::date and day < ${r.toDay}::date group by 1) x`,
+  );
+}
+
+/**
+ * Food collected in completed orders per UTC period (the weight frozen on each order at creation):
+ * the whole days of the range from the daily rollup, the partial days at its ends order by order,
+ * so a year costs about 365 x 16 rows, not the year's orders.
+ */
+export async function collectedFoodByPeriod(ex: Executor, r: { from: Date; to: Date; unit: PeriodUnit }): Promise<FoodRow[]> {
+  const firstDay = new Date(Math.ceil(r.from.getTime() / DAY) * DAY);
+  const endDay = new Date(Math.floor(r.to.getTime() / DAY) * DAY);
+  const parts =
+    firstDay < endDay
+      ? [
+          collectedFromOrders(ex, { from: r.from, to: firstDay, unit: r.unit }),
+          collectedFromDays(ex, { fromDay: firstDay.toISOString().slice(0, 10), toDay: endDay.toISOString().slice(0, 10), unit: r.unit }),
+          collectedFromOrders(ex, { from: endDay, to: r.to, unit: r.unit }),
+        ]
+      : [collectedFromOrders(ex, r)];
+  const byPeriod = new Map<string, FoodRow>();
+  for (const x of (await Promise.all(parts)).flat()) {
+    const row = byPeriod.get(x.period) ?? { period: x.period, foodGrams: 0, moneyDonated: 0, count: 0 };
+    row.foodGrams += Number(x.grams);
+    row.count += Number(x.n);
+    byPeriod.set(x.period, row);
+  }
+  return [...byPeriod.values()];
 }
 
 const CANCELLERS: Record<OrderActorRole, 'supplier' | 'client' | 'admin' | 'system'> = { SUPPLIER: 'supplier', STAFF: 'supplier', CLIENT: 'client', ADMIN: 'admin', SYSTEM: 'system' };

@@ -29,8 +29,9 @@ export async function userCounts(ex: Executor) {
 export async function newUsersByPeriod(ex: Executor, r: { from: Date; to: Date; unit: PeriodUnit }) {
   const found = await rows<{ period: string; role: Role; n: number }>(
     ex,
-    sql`select to_char(date_trunc(${r.unit}, created_at at time zone 'UTC'), 'YYYY-MM-DD') as period, role, count(*)::int as n
-        from users where created_at >= ${r.from} and created_at < ${r.to} group by 1, 2`,
+    sql`select to_char(p, 'YYYY-MM-DD') as period, role, n from (
+          select date_trunc(${r.unit}, created_at at time zone 'UTC') as p, role, count(*)::int as n
+          from users where created_at >= ${r.from} and created_at < ${r.to} group by 1, 2) x`,
   );
   return found.map((x) => ({ period: x.period, role: x.role, count: Number(x.n) }));
 }
