@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import scratchDatabase from '../test/global-setup.js';
 import { pickWords } from './seed.js';
+import { DASHBOARD_SCENARIOS } from './dashboard-setup.js';
 
 const duration = Number(process.env.BENCH_DURATION ?? 10);
 // BENCH_ONLY=orders,reserve runs only the scenarios whose name contains one of the words (case
@@ -167,6 +168,10 @@ try {
     );
   }
   await scenario(ORDERS.mine, { path: '/api/v1/orders/my-orders', headers: { authorization: `Bearer ${info.listToken}` } });
+  // Administrators' dashboard over 1,000,000 seeded orders (bench/dashboard-setup.ts): as served (from
+  // its 30 s cache, through the whole route), and computed on every request, one at a time.
+  await scenario(DASHBOARD_SCENARIOS.cached, { path: '/api/v1/admin/dashboard/stats', headers: { authorization: `Bearer ${info.adminToken}` } });
+  await scenario(DASHBOARD_SCENARIOS.computed, { path: '/bench/dashboard-computed', connections: 1 });
 } finally {
   // Resident memory right after the load (after a full collection, so garbage not yet collected
   // does not count), and again once the process has been idle for 15 s.

@@ -11,6 +11,7 @@ import type { DietaryTag, ProductCategory } from '../src/modules/products/produc
 import { supplierProfiles } from '../src/db/schema/suppliers.js';
 import { users } from '../src/db/schema/users.js';
 import { uuidv7 } from '../src/shared/ids.js';
+import { dashboardSelected, seedDashboardOrders } from './dashboard-setup.js';
 
 const KINDS = ['Boulangerie', 'Patisserie', 'Epicerie', 'Restaurant', 'Supermarche', 'Traiteur', 'Fromagerie', 'Primeur', 'Bakery', 'Deli', 'Grocery', 'Market'];
 const NAMES = ['Teranga', 'Baobab', 'Soleil', 'Almadies', 'Medina', 'Plateau', 'Sahel', 'Ocean', 'Keur', 'Jolof', 'Ngor', 'Yoff', 'Fann', 'Mermoz', 'Ouakam', 'Liberte', 'Sacre-Coeur', 'Point E', 'Corniche', 'Hann'];
@@ -146,5 +147,10 @@ if (process.argv[1]?.endsWith('seed.js')) {
   const database = await createDatabase(loadConfig({ ...process.env, DATA_DIR: process.env.BENCH_DATA_DIR, LOG_LEVEL: 'silent' }));
   await database.migrate();
   await seedMarketplace(database.db, new Date());
+  if (dashboardSelected()) {
+    const started = Date.now();
+    await seedDashboardOrders(database.db, new Date());
+    process.stdout.write(`seeded 1,000,000 orders and their ledger in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+  }
   await database.close();
 }

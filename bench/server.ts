@@ -42,6 +42,11 @@ app.post('/bench/reserve/:id', async (req, reply) => {
   });
   return reply.code(201).send({ success: true, data: { ok: true } });
 });
+// The dashboard computed on every request (its cache dropped first), for the figure a cache miss costs.
+app.get('/bench/dashboard-computed', async () => {
+  app.ctx.caches.changed('dashboard');
+  return { success: true, data: await app.services.analytics.stats({}) };
+});
 app.get('/bench/webhook-deliveries', async () => webhookDeliveries(app, user.id));
 app.get('/bench/rss', async () => {
   (globalThis as { gc?: () => void }).gc?.();
@@ -58,6 +63,15 @@ const user = await app.services.users.create(db, {
   verified: true,
 });
 const { accessToken } = await app.services.auth.signIn(user, {});
+const adminUser = await app.services.users.create(db, {
+  phoneNumber: `+4915${String(Date.now()).slice(-9)}`,
+  passwordHash: await hashPassword(password),
+  role: 'ADMIN',
+  firstName: 'Bench',
+  lastName: 'Admin',
+  verified: true,
+});
+const adminToken = (await app.services.auth.signIn(adminUser, {})).accessToken;
 // The bench user's inbox: 200 notifications over the last days, a third of them unread.
 const start = Date.now() - 200 * 3600_000;
 await db.insert(notifications).values(
@@ -79,5 +93,6 @@ const orderBench = await prepareOrders(app);
 const reviewBench = await prepareReviews(app);
 await prepareAds(app, user.id);
 await app.listen({ host: '127.0.0.1', port: config.PORT });
-process.stdout.write(`${JSON.stringify({ ready: true, userId: user.id, phoneNumber: user.phoneNumber, password, accessToken, database: app.database.kind, productIds, ...orderBench, ...reviewBench })}\n`);
+process.stdout.write(`${JSON.stringify({ ready: true, userId: user.id, phoneNumber: user.phoneNumber, password, accessToken, adminToken, database: app.database.kind, productIds, ...orderBench, ...reviewBench })}
+`);
 process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));

@@ -46,6 +46,9 @@ import { createReviewsService } from './modules/reviews/reviews.service.js';
 import { advertisingRoutes } from './modules/advertising/advertising.routes.js';
 import { createAdvertisingAdminService } from './modules/advertising/advertising-admin.service.js';
 import { createAdvertisingService } from './modules/advertising/advertising.service.js';
+import { analyticsRoutes } from './modules/analytics/analytics.routes.js';
+import { createAnalyticsService } from './modules/analytics/analytics.service.js';
+import { registerPlatformFigures } from './modules/analytics/platform-figures.js';
 import { createSettlementService } from './modules/payments/settlement.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { createReadiness } from './modules/health/readiness.js';
@@ -183,7 +186,10 @@ function buildServices(ctx: AppContext, stream: NotificationStream) {
     targets: { product: products.isPublic, store: stores.isPublic, supplier: suppliers.isPublic },
   });
   const advertisingAdmin = createAdvertisingAdminService(ctx, advertising, { notifications });
-  return { payouts, escrowAdmin, reports, ledger, escrow, settlement, settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, notifications, products, productsAdmin, productSearch, payments, orders, plans, promoCodes, billing, reviews, reviewsModeration, associations, associationsAdmin, donations, advertising, advertisingAdmin };
+  // analytics: the dashboard's figures are read by the modules owning them, registered here
+  const analytics = createAnalyticsService(ctx, { users, suppliers, orders });
+  registerPlatformFigures(analytics, { users, suppliers, kyc, products, orders, ledger });
+  return { payouts, escrowAdmin, reports, ledger, escrow, settlement, settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, notifications, products, productsAdmin, productSearch, payments, orders, plans, promoCodes, billing, reviews, reviewsModeration, associations, associationsAdmin, donations, advertising, advertisingAdmin, analytics };
 }
 export type Services = ReturnType<typeof buildServices>;
 
@@ -249,6 +255,7 @@ async function registerApiRoutes(app: App, services: Services, ctx: AppContext, 
   await app.register(associationsRoutes(services.associations, services.associationsAdmin), { prefix: API_PREFIX });
   await app.register(donationsRoutes(services.donations), { prefix: API_PREFIX });
   await app.register(advertisingRoutes(services.advertising, services.advertisingAdmin), { prefix: API_PREFIX });
+  await app.register(analyticsRoutes(services.analytics), { prefix: API_PREFIX });
   if (ctx.payments instanceof SandboxPayments) {
     // The sandbox's pages exist only with the sandbox; their webhook goes through this very app.
     ctx.payments.setDelivery(createSandboxDelivery(app, ctx.payments.webhookSecrets[0]!, ctx.clock, ctx.log));

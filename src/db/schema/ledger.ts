@@ -36,3 +36,16 @@ export const ledgerLines = pgTable(
   // Financial reports read the lines of a time range.
   (t) => [index('ledger_lines_account_idx').on(t.account), index('ledger_lines_transaction_idx').on(t.transactionId), index('ledger_lines_created_idx').on(t.createdAt)],
 );
+
+/**
+ * The escrow accounts holding money now, with their balance: kept by a trigger on ledger_lines
+ * (migration 0030) in the transaction that posts the lines, a row removed when its balance comes
+ * back to zero. What escrow holds in total is then a sum over open escrows only, whatever the
+ * number of orders ever paid; each row is touched only by the postings of its own order, so no
+ * two unrelated payments wait for each other. Rebuilt from the lines by the migration.
+ */
+export const ledgerOpenEscrows = pgTable('ledger_open_escrows', {
+  account: text('account').primaryKey(),
+  currency: char('currency', { length: 3 }).notNull(),
+  balance: bigint('balance', { mode: 'number' }).notNull(),
+});

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, check, date, index, integer, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import type { PaymentMethod } from '../../providers/payments/types.js';
 import { products } from './products.js';
 import { stores } from './stores.js';
@@ -36,6 +36,9 @@ export const orders = pgTable(
     // What the client pays (sum of discounted prices), and what the same items cost at full price.
     itemsTotal: integer('items_total').notNull(),
     originalTotal: integer('original_total').notNull(),
+    // Weight of the food in the order (each product's unit weight x quantity), frozen like the
+    // prices: the impact figures count the food saved from it.
+    itemsWeightGrams: integer('items_weight_grams').notNull().default(0),
     // The supplier's commission rate when the order was made: later changes do not reach it.
     commissionBps: integer('commission_bps').notNull(),
     pickupStartsAt: ts('pickup_starts_at').notNull(),
@@ -106,4 +109,21 @@ export const orderStatusHistory = pgTable(
     at: ts('at').notNull(),
   },
   (t) => [index('order_status_history_order_idx').on(t.orderId, t.at)],
+);
+
+/**
+ * Food collected per UTC day (orders that became COMPLETED that day, and their frozen weight), kept
+ * by a trigger on orders (migration 0030) in the transaction of the pickup, so the impact report
+ * reads days, not orders, over long ranges. Sixteen rows a day (by a hash of the order id), so
+ * pickups at the same time rarely wait for one another; the upsert is the transaction's last lock.
+ */
+export const orderDailyCollected = pgTable(
+  'order_daily_collected',
+  {
+    day: date('day', { mode: 'string' }).notNull(),
+    shard: smallint('shard').notNull(),
+    orders: integer('orders').notNull(),
+    weightGrams: bigint('weight_grams', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.shard] })],
 );

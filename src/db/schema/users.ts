@@ -34,6 +34,8 @@ export const users = pgTable(
     uniqueIndex('users_email_key').on(t.email),
     index('users_role_created_idx').on(t.role, t.createdAt),
     index('users_created_idx').on(t.createdAt),
+    // The dashboard counts users by role and status from this index alone.
+    index('users_role_status_idx').on(t.role, t.status),
   ],
 );
 

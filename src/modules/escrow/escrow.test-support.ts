@@ -5,6 +5,8 @@ import { MONEY_INVARIANTS, type MoneyInvariant } from '../../../test/helpers/mon
 import { rows } from '../../db/client.js';
 import { newClient, orderOk, setStatus, shopWithProducts } from '../orders/orders.test-support.js';
 import { deliverWebhook } from '../payments/payments.test-support.js';
+// Escrow tests also check the ledger's open-escrow balances against its lines.
+import '../ledger/ledger.test-support.js';
 
 export { admin } from '../orders/orders.test-support.js';
 export { deliverWebhook };

@@ -13,6 +13,7 @@ import { recordAdminAction } from '../audit/audit.service.js';
 import type { SuppliersService } from '../suppliers/suppliers.service.js';
 import { KYC_ATTEMPT_TRANSITIONS, SUPPLIER_KYC_TRANSITIONS } from './kyc-status.js';
 import * as repo from './kyc.repository.js';
+import * as figures from './kyc.figures.js';
 import type { AttemptRecord } from './kyc.repository.js';
 import type { AttemptsQuery, KycStatsView, OwnAttemptView, OwnKycView, ReviewBody, StatsQuery, SupplierKycDecisionView } from './kyc.schemas.js';
 import { parseSubmission } from './kyc.submission.js';
@@ -132,6 +133,8 @@ export function createKycService(ctx: AppContext, deps: { suppliers: SuppliersSe
   }
 
   return {
+    /** Figures for the administrators' dashboard and reports (analytics module), from this module's tables. */
+    figures,
     /** Files go to private storage first; the attempt row is written only if they all landed, and they are removed if it is not. */
     async submit(user: AuthUser, upload: { files: UploadedFile[]; fields: Record<string, string> }): Promise<OwnAttemptView> {
       const submission = parseSubmission(upload);

@@ -3,6 +3,7 @@ import type { Executor } from '../../db/client.js';
 import { uuidv7 } from '../../shared/ids.js';
 import { isAccount } from './accounts.js';
 import * as repo from './ledger.repository.js';
+import * as figures from './ledger.figures.js';
 
 export type ReferenceType = 'order' | 'donation' | 'subscription' | 'booking' | 'payout' | 'payment' | 'refund';
 export interface Reference {
@@ -81,6 +82,8 @@ export function createLedgerService(ctx: AppContext) {
   }
 
   return {
+    /** Figures for the administrators' dashboard and reports (analytics module), from this module's tables. */
+    figures,
     /**
      * Posts a balanced transaction, once: the same idempotency key again answers the transaction
      * already posted (`created: false`). Pass the business transaction as `ex`, so the posting commits

@@ -21,6 +21,7 @@ import { commonWindow, pickupInstants } from './order-pickup.js';
 import { OPEN_ORDER_STATUSES, ORDER_TRANSITIONS, PAYMENT_TIMEOUT } from './order-status.js';
 import * as stats from './orders-statistics.repository.js';
 import * as repo from './orders.repository.js';
+import * as figures from './orders.figures.js';
 import type { OrderRecord } from './orders.repository.js';
 import type { CreateOrderBody, StatusBody } from './orders.schemas.js';
 import { createOrderReads } from './orders-reads.js';
@@ -157,6 +158,8 @@ export function createOrdersService(ctx: AppContext, deps: OrdersDeps) {
   }
 
   return {
+    /** Figures for the administrators' dashboard and reports (analytics module), from this module's tables. */
+    figures,
     ...reads,
     tokens,
 
@@ -174,6 +177,7 @@ export function createOrdersService(ctx: AppContext, deps: OrdersDeps) {
         const { rows, store } = await checkItems(tx, body);
         const itemsTotal = rows.reduce((s, r) => s + r.product.discountedPrice * r.item.quantity, 0);
         const originalTotal = rows.reduce((s, r) => s + r.product.originalPrice * r.item.quantity, 0);
+        const itemsWeightGrams = rows.reduce((s, r) => s + r.product.unitWeightGrams * r.item.quantity, 0);
         if (itemsTotal < business.minimumOrderAmount) {
           throw conflict('ORDER_BELOW_MINIMUM', `An order must come to at least ${business.minimumOrderAmount} ${business.currency}; this one is ${itemsTotal}`);
         }
@@ -193,6 +197,7 @@ export function createOrdersService(ctx: AppContext, deps: OrdersDeps) {
           currency: business.currency,
           itemsTotal,
           originalTotal,
+          itemsWeightGrams,
           commissionBps: supplier.commissionRateBps,
           pickupStartsAt: pickup.startsAt,
           pickupEndsAt: pickup.endsAt,

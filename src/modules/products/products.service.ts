@@ -16,6 +16,7 @@ import { DEFAULT_UNIT_WEIGHT_GRAMS, MAX_PRODUCT_IMAGES } from './product-catalog
 import { buildSearchDocument } from './product-search-document.js';
 import { PRODUCT_TRANSITIONS, STATUS_TOGGLE_TRANSITIONS } from './product-status.js';
 import * as repo from './products.repository.js';
+import * as figures from './products.figures.js';
 import type { ProductRecord, StockLine } from './products.repository.js';
 import type {
   CreateProductBody,
@@ -168,6 +169,8 @@ export function createProductsService(ctx: AppContext, deps: ProductsDeps) {
   const reviewTarget = (auto: boolean): ProductStatus => (auto ? 'ACTIVE' : 'PENDING_REVIEW');
 
   return {
+    /** Figures for the administrators' dashboard and reports (analytics module), from this module's tables. */
+    figures,
     flushViews,
     async close() {
       clearInterval(timer);

@@ -15,6 +15,7 @@ import { resolveTimezone, unknownTimezone } from '../../shared/time-zones.js';
 import * as search from './suppliers-search.repository.js';
 import { RANKED_CANDIDATES_CAP, assertListingPage } from '../../shared/listing-page.js';
 import * as repo from './suppliers.repository.js';
+import * as figures from './suppliers.figures.js';
 import type { NewSupplier, SupplierRecord } from './suppliers.repository.js';
 import type { CreateProfileBody, NearbyQuery, SearchQuery, StatisticsView, UpdateProfileBody } from './suppliers.schemas.js';
 import { FORCED_VERIFICATION_TRANSITIONS, VERIFICATION_TRANSITIONS } from './supplier-status.js';
@@ -95,6 +96,8 @@ export function createSuppliersService(ctx: AppContext, deps: SuppliersDeps) {
   }
 
   return {
+    /** Figures for the administrators' dashboard and reports (analytics module), from this module's tables. */
+    figures,
     /** Registers what another module does when a supplier deletes its profile (see ProfileDeletedHook). */
     onProfileDeleted(hook: ProfileDeletedHook): void {
       deletionHooks.push(hook);

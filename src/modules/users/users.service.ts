@@ -12,6 +12,7 @@ import { recordAdminAction } from '../audit/audit.service.js';
 import type { OtpService } from '../auth/otp.service.js';
 import type { SessionsService } from '../auth/sessions.service.js';
 import * as repo from './users.repository.js';
+import * as figures from './users.figures.js';
 import type { UserRecord } from './users.repository.js';
 import type { AdminCreateUserBody, AdminUserQuery, UserView } from './users.schemas.js';
 import { USER_STATUS_TRANSITIONS } from './user-status.js';
@@ -114,6 +115,8 @@ export function createUsersService(ctx: AppContext, deps: { sessions: SessionsSe
   }
 
   return {
+    /** Counts and growth for the administrators' dashboard (analytics module). */
+    figures,
     findById: (id: string, ex: Executor = ctx.db) => repo.findUserById(ex, id),
     findByPhone: (phone: string, ex: Executor = ctx.db) => repo.findUserByPhone(ex, phone),
     findByEmail: (email: string, ex: Executor = ctx.db) => repo.findUserByEmail(ex, email),
