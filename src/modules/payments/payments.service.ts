@@ -10,9 +10,9 @@ import type { PaymentRecord } from './payments.repository.js';
 export const OPEN_SESSION_JOB = 'payments.open-session';
 /** Closes the provider session of a payment whose order was cancelled or timed out. */
 export const EXPIRE_SESSION_JOB = 'payments.expire-session';
-// The inline attempt right after commit normally wins; the job is the safety net, tried with backoff
-// (5 s doubling, 10 tries: beyond any payment deadline the settings allow).
-const OPEN_SESSION_SAFETY_DELAY_S = 30;
+// The inline attempt right after commit normally wins; the job is the safety net, run
+// MOBILEMONEY_SESSION_RETRY_SECONDS after the order and tried with backoff (5 s doubling, 10 tries:
+// beyond any payment deadline the settings allow).
 const SESSION_JOB_RETRIES = { retryLimit: 10, retryDelaySeconds: 5 };
 /** How long an order's answer waits for the provider's session before answering without it. */
 const INLINE_SESSION_WAIT_MS = 3_000;
@@ -113,14 +113,15 @@ export function createPaymentsService(ctx: AppContext, deps: PaymentsDeps) {
   return {
     /**
      * Inserts the next payment attempt of an order inside its transaction, with the job that
-     * opens its provider session should the inline attempt after commit not succeed.
+     * opens its provider session should the inline attempt after commit not succeed. `firstOfOrder`:
+     * the order was created in this transaction, so this is attempt 1 without counting.
      */
-    async start(tx: Executor, o: { orderId: string; method: PaymentMethod; amount: number; currency: string; payerPhone: string | null; expiresAt: Date }): Promise<PaymentRecord> {
+    async start(tx: Executor, o: { orderId: string; method: PaymentMethod; amount: number; currency: string; payerPhone: string | null; expiresAt: Date; firstOfOrder?: boolean }): Promise<PaymentRecord> {
       const t = now();
       const row = await repo.insertPayment(tx, {
         id: uuidv7(t.getTime()),
         orderId: o.orderId,
-        attempt: await repo.nextAttempt(tx, o.orderId),
+        attempt: o.firstOfOrder ? 1 : await repo.nextAttempt(tx, o.orderId),
         method: o.method,
         amount: o.amount,
         currency: o.currency,
@@ -129,7 +130,7 @@ export function createPaymentsService(ctx: AppContext, deps: PaymentsDeps) {
         updatedAt: t,
         expiresAt: o.expiresAt,
       });
-      await ctx.jobs.send(OPEN_SESSION_JOB, { paymentId: row.id }, { tx, startAfterSeconds: OPEN_SESSION_SAFETY_DELAY_S });
+      await ctx.jobs.send(OPEN_SESSION_JOB, { paymentId: row.id }, { tx, startAfterSeconds: ctx.config.MOBILEMONEY_SESSION_RETRY_SECONDS });
       return row;
     },
 
