@@ -120,7 +120,7 @@ export const EVENT_CATALOG: { [E in EventName]: { when: string; fields: { [F in 
     fields: { paymentId: 'the payment attempt', orderId: 'its order', amount: 'the amount paid, in minor units', currency: 'ISO 4217 currency' },
   },
   'payments.failed': {
-    when: 'A waiting payment attempt failed (the provider refused it) or its checkout session expired; the order stays PENDING and may be retried until its payment deadline.',
+    when: 'A waiting payment attempt failed (the provider refused it) or its checkout session expired, and the order stays PENDING and may be retried until its payment deadline; or the deadline passed (the order is cancelled with PAYMENT_TIMEOUT, status EXPIRED).',
     fields: { paymentId: 'the payment attempt', orderId: 'its order', status: 'FAILED or EXPIRED', reason: "the provider's error message, or why it expired" },
   },
   'payments.refunded': {

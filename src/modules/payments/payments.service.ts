@@ -160,10 +160,15 @@ export function createPaymentsService(ctx: AppContext, deps: PaymentsDeps) {
       }
     },
 
-    /** Closes the order's waiting payment; its provider session, if any, is expired by a job after commit. */
+    /**
+     * Closes the order's waiting payment; its provider session, if any, is expired by a job after
+     * commit. An attempt that expired with its order's deadline is a failed payment, as one the
+     * provider let expire.
+     */
     async closeForOrder(tx: Executor, orderId: string, status: 'CANCELLED' | 'EXPIRED'): Promise<void> {
       for (const p of await repo.closePending(tx, orderId, status, now())) {
         if (p.providerSessionId) await ctx.jobs.send(EXPIRE_SESSION_JOB, { paymentId: p.id }, { tx });
+        if (status === 'EXPIRED') await ctx.events.publish(tx, 'payments.failed', { paymentId: p.id, orderId, status, reason: "the order's payment deadline passed" });
       }
     },
 
