@@ -72,6 +72,8 @@ const ConfigSchema = Type.Object({
   MOBILEMONEY_API_KEY: Opt(),
   // Comma-separated during a rotation: a webhook signed with any of them is accepted.
   MOBILEMONEY_WEBHOOK_SECRET: Opt(),
+  // The safety net of an order's payment session: the job that opens it if the call right after the order did not.
+  MOBILEMONEY_SESSION_RETRY_SECONDS: Int(30, 1, 3600),
   // The absolute URL clients reach the API at (payment pages and callback URLs); default http://localhost:<PORT>.
   PUBLIC_BASE_URL: Opt(),
   APP_RETURN_URL: Opt(),

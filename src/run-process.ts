@@ -1,4 +1,3 @@
-import { API_PREFIX, buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { StartupError } from './shared/startup-error.js';
 
@@ -28,6 +27,9 @@ async function main(role: 'api' | 'worker'): Promise<void> {
     }
     throw err;
   }
+  // The application's modules load once the configuration is known good: a wrong variable is said
+  // without the second or more their loading takes.
+  const { API_PREFIX, buildApp } = await import('./app.js');
   const app = await buildApp({ config, role });
   let closing = false;
   const shutdown = (signal: string) => {

@@ -48,6 +48,9 @@ describe('orders and payments across a crash', () => {
       // Fixed, as in production: the return URLs are part of the session request, and a retried
       // request (same Idempotency-Key) must be the same request whatever port the server got.
       PUBLIC_BASE_URL: 'http://api.test',
+      // The session-opening job of the orders committed before the kill runs this long after each
+      // order (30 s by default): the restarted server owes it almost at once.
+      MOBILEMONEY_SESSION_RETRY_SECONDS: '2',
     };
 
     // The marketplace, made in this process on the data the servers will use, without workers.
@@ -109,7 +112,7 @@ describe('orders and payments across a crash', () => {
         expect((await provider.sendWebhook(`${second.api}/payments/mobilemoney/webhook`, again)).status).toBe(200);
       }
       // The session-opening job of orders committed before the kill runs in the new server (its
-      // safety delay is 30 s after the order); then their payers pay too.
+      // safety delay is MOBILEMONEY_SESSION_RETRY_SECONDS after the order); then their payers pay too.
       const sessionsOpened = async () =>
         (await fetchPaymentsWithoutSession(second, clients.map((c) => c.token))) === 0;
       const until = Date.now() + 60_000;

@@ -65,6 +65,40 @@ export async function claim(db: Executor, r: Request): Promise<Claim> {
   return { kind: 'in_use' };
 }
 
+/**
+ * Claims a new key inside the caller's transaction: true when it was free. The row commits (and
+ * the key is held) only if the business commits; a concurrent request with the same key waits on
+ * the primary key until then, and false sends it through `claim` (replay, 409 or 422).
+ */
+export async function claimIn(tx: Executor, r: Request): Promise<boolean> {
+  const inserted = await tx
+    .insert(t)
+    .values({ userId: r.userId, key: r.key, route: r.route, requestHash: r.requestHash, state: 'running', startedAt: r.now, createdAt: r.now, expiresAt: new Date(r.now.getTime() + KEY_LIFETIME_MS) })
+    .onConflictDoNothing()
+    .returning({ startedAt: t.startedAt });
+  return inserted.length > 0;
+}
+
+/** Stores the answer of a request that holds no row (its claim rolled back with a refusal), unless the key was taken meanwhile. */
+export async function record(db: Executor, r: Request, response: StoredResponse): Promise<void> {
+  await db
+    .insert(t)
+    .values({
+      userId: r.userId,
+      key: r.key,
+      route: r.route,
+      requestHash: r.requestHash,
+      state: 'done',
+      statusCode: response.statusCode,
+      responseBody: response.body,
+      responseHeaders: response.headers,
+      startedAt: r.now,
+      createdAt: r.now,
+      expiresAt: new Date(r.now.getTime() + KEY_LIFETIME_MS),
+    })
+    .onConflictDoNothing();
+}
+
 /** Stores the answer, unless another request took the key over meanwhile. */
 export async function complete(db: Executor, r: Pick<Request, 'userId' | 'key'>, startedAt: Date, response: StoredResponse): Promise<void> {
   await db

@@ -1,3 +1,4 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,17 +11,20 @@ import { createSignedIn } from '../../test/helpers/factories.js';
 import { call } from '../../test/helpers/http.js';
 import { assertMoneyInvariants } from '../../test/helpers/money-invariants.js';
 import type { App } from './types.js';
-import { PURGE_JOB } from './idempotency.js';
+import { PURGE_JOB, transactionalKey } from './idempotency.js';
 
-// A money-moving route of the test only: it posts a payment to the ledger and counts its runs.
+// A money-moving route of the test only: it posts a payment to the ledger and counts its runs
+// (`committed`: the runs whose posting committed).
 let calls = 0;
+let committed = 0;
 const Body = Type.Object({ amount: Type.Integer({ minimum: 1 }), outcome: Type.Optional(Type.Union([Type.Literal('crash'), Type.Literal('refuse')])) }, { additionalProperties: false });
 function addTestRoutes(app: App) {
-  app.post('/api/v1/test/charges', { config: { access: 'Auth', idempotency: true }, schema: { body: Body } }, async (req, reply) => {
+  const handler = (inTransaction: boolean) => async (req: FastifyRequest, reply: FastifyReply) => {
     calls++;
     const { amount, outcome } = req.body as { amount: number; outcome?: string };
     const orderId = uuidv7();
     const posted = await app.ctx.db.transaction(async (tx) => {
+      if (inTransaction) await transactionalKey(req)?.claim(tx);
       const p = await app.services.ledger.post(tx, {
         kind: 'payment_received',
         reference: { type: 'order', id: orderId },
@@ -36,8 +40,12 @@ function addTestRoutes(app: App) {
       if (outcome === 'refuse') throw new AppError(409, 'TEST_REFUSED', 'Refused by the test route');
       return p;
     });
+    committed++;
     return reply.code(201).header('location', `/api/v1/test/charges/${orderId}`).send({ success: true, data: { orderId, transactionId: posted.transactionId } });
-  });
+  };
+  app.post('/api/v1/test/charges', { config: { access: 'Auth', idempotency: true }, schema: { body: Body } }, handler(false));
+  // The same route claiming the key in its own transaction (as POST /orders does).
+  app.post('/api/v1/test/charges-tx', { config: { access: 'Auth', idempotency: 'in-transaction' }, schema: { body: Body } }, handler(true));
   app.post('/api/v1/test/acks', { config: { access: 'Auth', idempotency: true } }, async (_req, reply) => {
     calls++;
     return reply.code(204).send();
@@ -213,6 +221,70 @@ describe('Idempotency-Key', () => {
     const { token } = await createSignedIn(t.app);
     expect((await charge(token, key, { amount: -1 })).status).toBe(400);
     expect((await charge(token, key, { amount: 10 })).status).toBe(201);
+  });
+});
+
+describe('Idempotency-Key claimed in the business transaction', () => {
+  const chargeTx = (token: string, key: string, body: object) => charge(token, key, body, '/test/charges-tx');
+  const keyRow = async (key: string) => (await rows<{ state: string; status_code: number | null }>(t.app.ctx.db, sql`select state, status_code from idempotency_keys where key = ${key}`))[0];
+
+  it('commits the key with the effect: 20 requests at once post once, the others replay or get 409', async () => {
+    const { token } = await createSignedIn(t.app);
+    const key = newKey();
+    const before = committed;
+    const answers = await Promise.all(Array.from({ length: 20 }, () => chargeTx(token, key, { amount: 310 })));
+    expect(committed - before).toBe(1);
+    const fresh = answers.filter((r) => r.status === 201 && !r.headers['idempotent-replayed']);
+    const replayed = answers.filter((r) => r.status === 201 && r.headers['idempotent-replayed'] === 'true');
+    const busy = answers.filter((r) => r.status === 409);
+    expect(fresh).toHaveLength(1);
+    expect(replayed.length + busy.length).toBe(19);
+    for (const r of busy) expect(r.body.error.code).toBe('IDEMPOTENCY_KEY_IN_USE');
+    for (const r of replayed) expect(r.body).toEqual(fresh[0]!.body);
+    expect(await escrowOf(fresh[0]!.body.data.orderId)).toBe(-310);
+    const again = await chargeTx(token, key, { amount: 310 });
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.headers.location).toBe(fresh[0]!.headers.location);
+    expect((await chargeTx(token, key, { amount: 311 })).status).toBe(422);
+    expect(await keyRow(key)).toEqual({ state: 'done', status_code: 201 });
+  });
+
+  it('leaves no key after a 5xx (rolled back with the effect); stores a refusal and replays it', async () => {
+    const { token } = await createSignedIn(t.app);
+    const key = newKey();
+    const before = committed;
+    expect((await chargeTx(token, key, { amount: 60, outcome: 'crash' })).status).toBe(500);
+    expect(await keyRow(key)).toBeUndefined();
+    expect((await chargeTx(token, key, { amount: 60 })).status).toBe(201);
+    expect(committed - before).toBe(1);
+
+    const refusedKey = newKey();
+    const refused = await chargeTx(token, refusedKey, { amount: 60, outcome: 'refuse' });
+    expect(refused.status).toBe(409);
+    expect(await keyRow(refusedKey)).toEqual({ state: 'done', status_code: 409 });
+    const replay = await chargeTx(token, refusedKey, { amount: 60, outcome: 'refuse' });
+    expect(replay.status).toBe(409);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body).toEqual(refused.body);
+    expect(committed - before).toBe(1);
+    await assertMoneyInvariants(t.app);
+  });
+
+  it('runs again, once, with a key that expired', async () => {
+    const { user, token } = await createSignedIn(t.app);
+    const key = newKey();
+    const first = await chargeTx(token, key, { amount: 90 });
+    t.clock.advance(24 * 3600_000 + 1000);
+    const { accessToken } = await t.app.services.auth.signIn(user, {});
+    const before = committed;
+    const later = await chargeTx(accessToken, key, { amount: 91 });
+    expect(later.status).toBe(201);
+    expect(later.headers['idempotent-replayed']).toBeUndefined();
+    expect(later.body.data.orderId).not.toBe(first.body.data.orderId);
+    expect(committed - before).toBe(1);
+    const replay = await chargeTx(accessToken, key, { amount: 91 });
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body).toEqual(later.body);
   });
 });
 

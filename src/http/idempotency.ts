@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest, onResponseHookHandler, onSendHookHandler, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onResponseHookHandler, onSendHookHandler, preHandlerAsyncHookHandler, RouteHandlerMethod } from 'fastify';
 import type { AppContext } from '../context.js';
+import { afterCommit } from '../db/after-commit.js';
+import type { Executor } from '../db/client.js';
 import { AppError, conflict, validationError } from '../shared/errors.js';
-import { claim, complete, purgeExpired, release } from './idempotency-store.js';
+import { claim, claimIn, complete, purgeExpired, record, release, type Request as KeyRequest } from './idempotency-store.js';
 
 export const PURGE_JOB = 'idempotency.purge';
 const KEY = /^[\x21-\x7e]{1,255}$/;
@@ -11,13 +13,45 @@ const KEPT_HEADERS = ['content-type', 'location'];
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** Money-moving POST: honours `Idempotency-Key` (see docs/decisions.md). Needs `access` other than Public. */
-    idempotency?: boolean;
+    /**
+     * Money-moving POST: honours `Idempotency-Key` (see docs/decisions.md). Needs `access` other than Public.
+     * `'in-transaction'`: the handler claims the key in its own business transaction
+     * (`transactionalKey(req)`), so a new key costs no commit of its own.
+     */
+    idempotency?: boolean | 'in-transaction';
   }
   interface FastifyRequest {
-    /** The key this request holds while it runs, until its answer is stored or the key freed. */
-    idempotency?: { userId: string; key: string; startedAt: Date; settled: boolean };
+    /**
+     * The key of this request, until its answer is stored or the key freed. `held`: its row is
+     * committed (claimed before the handler, or by the handler's committed transaction).
+     */
+    idempotency?: { userId: string; key: string; startedAt: Date; settled: boolean; held: boolean; request?: KeyRequest };
   }
+}
+
+/** The key's claim for a handler's own transaction (routes with `idempotency: 'in-transaction'`). */
+export interface TransactionalKey {
+  key: string;
+  /** Call first in the business transaction: the key is held if (and only if) it commits. */
+  claim(tx: Executor): Promise<void>;
+}
+
+/** Thrown by a transactional claim that found the key taken: the transaction rolls back and the plugin answers. */
+class KeyTaken extends Error {}
+
+/** The request's key, claimed by the handler's transaction; undefined without an Idempotency-Key header. */
+export function transactionalKey(req: FastifyRequest): TransactionalKey | undefined {
+  const held = req.idempotency;
+  if (!held) return undefined;
+  return {
+    key: held.key,
+    async claim(tx) {
+      // Already held: the plugin claimed it outside (a key taken over after it expired or was abandoned).
+      if (held.held || !held.request) return;
+      if (!(await claimIn(tx, held.request))) throw new KeyTaken();
+      afterCommit(tx, () => (held.held = true));
+    },
+  };
 }
 
 /** JSON with object keys sorted, so that the same body written in another order hashes the same. */
@@ -53,18 +87,55 @@ function replay(reply: FastifyReply, r: { statusCode: number; body: string; head
 const storable = (status: number) => status < 500 && status !== 429;
 
 export function installIdempotency(app: FastifyInstance, ctx: AppContext): void {
+  const keyRequest = (req: FastifyRequest, key: string): KeyRequest => ({
+    userId: req.user.id,
+    key,
+    route: `${req.method} ${req.routeOptions.url}`,
+    requestHash: fingerprint(req),
+    now: ctx.clock.now(),
+  });
+  /** Claims the key in a commit of its own: the request runs (true), or it has been answered (false). */
+  const claimOutside = async (req: FastifyRequest, reply: FastifyReply, r: KeyRequest): Promise<boolean> => {
+    const c = await claim(ctx.db, r);
+    if (c.kind === 'reused') throw new AppError(422, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used for another request');
+    if (c.kind === 'in_use') throw conflict('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still running; retry later');
+    if (c.kind === 'replay') {
+      replay(reply, c.response);
+      return false;
+    }
+    req.idempotency = { userId: r.userId, key: r.key, startedAt: c.startedAt, settled: false, held: true };
+    return true;
+  };
+
   const before: preHandlerAsyncHookHandler = async (req, reply) => {
     const key = keyOf(req);
     if (key === undefined) return;
-    const userId = req.user.id;
-    const route = `${req.method} ${req.routeOptions.url}`;
-    const now = ctx.clock.now();
-    const c = await claim(ctx.db, { userId, key, route, requestHash: fingerprint(req), now });
-    if (c.kind === 'reused') throw new AppError(422, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used for another request');
-    if (c.kind === 'in_use') throw conflict('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still running; retry later');
-    if (c.kind === 'replay') return replay(reply, c.response);
-    req.idempotency = { userId, key, startedAt: c.startedAt, settled: false };
+    const r = keyRequest(req, key);
+    if (req.routeOptions.config.idempotency === 'in-transaction') {
+      // Nothing written yet: the handler's transaction inserts the key's row with its own.
+      req.idempotency = { userId: r.userId, key, startedAt: r.now, settled: false, held: false, request: r };
+      return;
+    }
+    if (!(await claimOutside(req, reply, r))) return reply;
   };
+
+  /**
+   * The handler of an 'in-transaction' route: when its claim found the key taken (its transaction
+   * rolled back), the plugin decides as for any route (replay, 409, 422), and a key it may take
+   * over (expired, or abandoned by a dead process) is claimed outside and the handler runs again.
+   */
+  const withTransactionalKey = (handler: RouteHandlerMethod): RouteHandlerMethod =>
+    async function (this: FastifyInstance, req, reply) {
+      try {
+        return await handler.call(this, req, reply);
+      } catch (err) {
+        const pending = req.idempotency;
+        if (!(err instanceof KeyTaken) || !pending?.request) throw err;
+        req.idempotency = undefined;
+        if (!(await claimOutside(req, reply, { ...pending.request, now: ctx.clock.now() }))) return reply;
+        return handler.call(this, req, reply);
+      }
+    };
 
   // onSend runs after the handler (and its transaction) finished, for answers and errors alike.
   const after: onSendHookHandler = async (req, reply, payload) => {
@@ -74,11 +145,13 @@ export function installIdempotency(app: FastifyInstance, ctx: AppContext): void 
     // No payload (204) is an empty body to replay; a stream cannot be replayed, so its key is freed.
     const body = payload == null ? '' : typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : null;
     try {
-      if (body === null || !storable(reply.statusCode)) await release(ctx.db, held, held.startedAt);
-      else {
-        const headers = Object.fromEntries(KEPT_HEADERS.flatMap((h) => (reply.hasHeader(h) ? [[h, String(reply.getHeader(h))]] : [])));
-        await complete(ctx.db, held, held.startedAt, { statusCode: reply.statusCode, body, headers });
-      }
+      const headers = () => Object.fromEntries(KEPT_HEADERS.flatMap((h) => (reply.hasHeader(h) ? [[h, String(reply.getHeader(h))]] : [])));
+      if (!held.held) {
+        // Claimed in a transaction that did not commit (a refusal rolled it back), or never reached:
+        // nothing to free; a refusal is stored for replay as on any route.
+        if (body !== null && storable(reply.statusCode) && held.request) await record(ctx.db, held.request, { statusCode: reply.statusCode, body, headers: headers() });
+      } else if (body === null || !storable(reply.statusCode)) await release(ctx.db, held, held.startedAt);
+      else await complete(ctx.db, held, held.startedAt, { statusCode: reply.statusCode, body, headers: headers() });
     } catch (err) {
       // The answer still goes out; the key stays `running` and is taken over after a minute.
       req.log.error({ err }, 'idempotency key not settled');
@@ -90,6 +163,7 @@ export function installIdempotency(app: FastifyInstance, ctx: AppContext): void 
     const held = req.idempotency;
     if (!held || held.settled) return;
     held.settled = true;
+    if (!held.held) return;
     await release(ctx.db, held, held.startedAt).catch((err: unknown) => req.log.error({ err }, 'idempotency key not freed'));
   };
 
@@ -99,6 +173,7 @@ export function installIdempotency(app: FastifyInstance, ctx: AppContext): void 
     const list = <T>(h: T | T[] | undefined): T[] => (h ? [h].flat() as T[] : []);
     // The access guard (onRequest) and body validation come first: refusals there hold no key.
     route.preHandler = [...list(route.preHandler), before];
+    if (route.config.idempotency === 'in-transaction') route.handler = withTransactionalKey(route.handler);
     route.onSend = [...list(route.onSend), after];
     route.onResponse = [...list(route.onResponse), finally_];
   });

@@ -120,7 +120,7 @@ export const EVENT_CATALOG: { [E in EventName]: { when: string; fields: { [F in 
     fields: { paymentId: 'the payment attempt', subjectType: 'what it pays for: order, subscription, ...', subjectId: 'the order, subscription charge, ...', orderId: 'its order (null for other subjects)', amount: 'the amount paid, in minor units', currency: 'ISO 4217 currency' },
   },
   'payments.failed': {
-    when: 'A waiting payment attempt failed (the provider refused it) or its checkout session expired; an order stays PENDING and may be retried until its payment deadline.',
+    when: 'A waiting payment attempt failed (the provider refused it) or its checkout session expired; an order stays PENDING and may be retried until its payment deadline; or the payment deadline of its subject passed (status EXPIRED; an order is then cancelled with PAYMENT_TIMEOUT).',
     fields: { paymentId: 'the payment attempt', subjectType: 'what it pays for: order, subscription, ...', subjectId: 'the order, subscription charge, ...', orderId: 'its order (null for other subjects)', status: 'FAILED or EXPIRED', reason: "the provider's error message, or why it expired" },
   },
   'payments.refunded': {

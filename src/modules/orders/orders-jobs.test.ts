@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { DomainEvents } from '../../jobs/event-types.js';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
 import { call } from '../../../test/helpers/http.js';
 import { assertMoneyInvariants } from '../../../test/helpers/money-invariants.js';
@@ -6,8 +7,11 @@ import { admin, markOrderPaidForTest, newClient, orderOk, placeOrder, productSta
 
 let t: TestApp;
 let adminToken: string;
+const failedPayments: DomainEvents['payments.failed'][] = [];
 beforeAll(async () => {
-  t = await buildTestApp();
+  t = await buildTestApp({}, undefined, {
+    beforeStart: (app) => app.ctx.events.subscribe('payments.failed', 'test-recorder', async (payload) => void failedPayments.push(payload)),
+  });
   adminToken = (await admin(t)).token;
 });
 afterAll(() => t.close());
@@ -56,6 +60,10 @@ describe('payment deadline', () => {
     const session = [...t.mobilemoney.sessions.values()].find((x) => x.client_reference === unpaid.payment.transactionId)!;
     expect(t.mobilemoney.requests.filter((r) => r.path === `/v1/checkout/sessions/${session.id}/expire`)).toHaveLength(1);
     expect(session.checkout_status).toBe('expired');
+    // The expired attempt is a failed payment for those who follow payments (the paid one is not).
+    expect(failedPayments.filter((e) => e.orderId === unpaid.id || e.orderId === paid.id)).toEqual([
+      { paymentId: unpaid.payment.transactionId, orderId: unpaid.id, status: 'EXPIRED', reason: "the order's payment deadline passed" },
+    ]);
     // Running the job again changes nothing.
     await t.app.jobs.drain();
     expect(await productState(t, p)).toEqual({ quantity: 9, reserved: 1, sold: 0 });

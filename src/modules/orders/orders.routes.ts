@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { transactionalKey } from '../../http/idempotency.js';
 import type { App } from '../../http/types.js';
 import { Ok, OkPage, ok, okPage } from '../../shared/schemas.js';
 import * as S from './orders.schemas.js';
@@ -8,13 +9,11 @@ const pub = { access: 'Public' } as const;
 const auth = { access: 'Auth' } as const;
 const sup = { access: 'SUP' } as const;
 const client = { access: 'CLIENT' } as const;
-// Creating an order moves money: the Idempotency-Key header replays the first answer (src/http/idempotency.ts).
-const clientMoney = { access: 'CLIENT', idempotency: true } as const;
+// Creating an order moves money: the Idempotency-Key header replays the first answer
+// (src/http/idempotency.ts); the key is claimed in the order's own transaction.
+const clientMoney = { access: 'CLIENT', idempotency: 'in-transaction' } as const;
 // The PNG bytes, sent as a Buffer: the schema documents them without serialising anything.
 const Png = Type.Unsafe<Buffer>({ type: 'string', format: 'binary' });
-
-/** The Idempotency-Key header, kept on the order (the idempotency plugin has validated it). */
-const keyOf = (header: string | string[] | undefined) => (typeof header === 'string' ? header : undefined);
 
 export function ordersRoutes(orders: OrdersService) {
   return async (app: App) => {
@@ -23,7 +22,7 @@ export function ordersRoutes(orders: OrdersService) {
       async () => ok(await orders.providers()));
 
     app.post('/orders', { config: clientMoney, schema: { tags, summary: 'Order products of one store: stock reserved, payment started (open payment.redirectUrl to pay)', body: S.CreateOrderBodySchema, errors: [404, 409], response: { 201: Ok(S.CreatedOrderSchema) } } },
-      async (req, reply) => reply.code(201).send(ok(await orders.create(req.user, req.body, keyOf(req.headers['idempotency-key'])))));
+      async (req, reply) => reply.code(201).send(ok(await orders.create(req.user, req.body, transactionalKey(req)))));
 
     app.get('/orders/my-orders', { config: client, schema: { tags, summary: "The caller's orders, newest first, with their payment", querystring: S.MyOrdersQuerySchema, response: { 200: OkPage(S.OrderSchema) } } },
       async (req) => { const r = await orders.listMine(req.user, req.query); return okPage(r.items, r.meta); });

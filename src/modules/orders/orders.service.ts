@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/client.js';
 import { orders, type OrderActorRole, type OrderStatus } from '../../db/schema/orders.js';
 import type { AuthUser } from '../../http/access.js';
+import type { TransactionalKey } from '../../http/idempotency.js';
 import { AppError, conflict, notFound, validationError, type ErrorDetail } from '../../shared/errors.js';
 import { uuidv7 } from '../../shared/ids.js';
 import { normalizePhone } from '../../shared/phone.js';
@@ -163,7 +164,7 @@ export function createOrdersService(ctx: AppContext, deps: OrdersDeps) {
     ...reads,
     tokens,
 
-    async create(user: AuthUser, body: CreateOrderBody, idempotencyKey?: string) {
+    async create(user: AuthUser, body: CreateOrderBody, idempotency?: TransactionalKey) {
       const dupes: ErrorDetail[] = [];
       body.items.forEach((item, n) => {
         if (body.items.findIndex((i) => i.productId === item.productId) < n) dupes.push({ field: `body.items.${n}.productId`, message: 'is already in the order: send it once with the total quantity' });
@@ -174,6 +175,9 @@ export function createOrdersService(ctx: AppContext, deps: OrdersDeps) {
       if (!methods[body.paymentMethod].enabled) throw validationError('body.paymentMethod', 'is not offered at the moment (see GET /orders/payments/providers)');
 
       const { order, payment } = await ctx.db.transaction(async (tx) => {
+        // The Idempotency-Key's row commits with the order (no commit of its own); a refusal below
+        // rolls it back, and the plugin then stores the refusal as the key's answer.
+        await idempotency?.claim(tx);
         const { rows, store } = await checkItems(tx, body);
         const itemsTotal = rows.reduce((s, r) => s + r.product.discountedPrice * r.item.quantity, 0);
         const originalTotal = rows.reduce((s, r) => s + r.product.originalPrice * r.item.quantity, 0);
@@ -205,7 +209,7 @@ export function createOrdersService(ctx: AppContext, deps: OrdersDeps) {
           paymentMethod: body.paymentMethod,
           payerPhone,
           note: body.note ?? null,
-          idempotencyKey: idempotencyKey ?? null,
+          idempotencyKey: idempotency?.key ?? null,
           paymentDeadline: deadline,
           createdAt: t,
           updatedAt: t,
@@ -215,7 +219,7 @@ export function createOrdersService(ctx: AppContext, deps: OrdersDeps) {
           rows.map((r) => ({ id: uuidv7(t.getTime()), orderId: order.id, productId: r.product.id, productName: r.product.name, unitPrice: r.product.discountedPrice, originalUnitPrice: r.product.originalPrice, quantity: r.item.quantity })),
         );
         await history(tx, order, null, 'PENDING', { userId: user.id, role: 'CLIENT' }, null);
-        const payment = await deps.payments.start(tx, { orderId: order.id, method: body.paymentMethod, amount: itemsTotal, currency: business.currency, payerPhone, expiresAt: deadline });
+        const payment = await deps.payments.start(tx, { orderId: order.id, method: body.paymentMethod, amount: itemsTotal, currency: business.currency, payerPhone, expiresAt: deadline, firstOfOrder: true });
         await ctx.jobs.send(PAYMENT_TIMEOUT_JOB, { orderId: order.id }, { tx, startAfterSeconds: business.paymentTimeoutMinutes * 60 });
         await ctx.events.publish(tx, 'orders.created', { orderId: order.id, clientId: user.id, supplierId: supplier.id, storeId: store.id, amount: itemsTotal });
         // Stock is taken last: its guarded UPDATE locks the product rows until commit, so the orders

@@ -220,6 +220,33 @@ describe('POST /orders', () => {
     expect(await productState(t, shop.products[0]!.id)).toEqual({ quantity: 8, reserved: 2, sold: 0 });
   });
 
+  it('creates one order for the same Idempotency-Key sent 20 times at once; a refusal is replayed too', async () => {
+    const shop = await shopWithProducts(t, adminToken, 1, { quantity: 3 });
+    const c = await newClient(t);
+    const body = { items: [{ productId: shop.products[0]!.id, quantity: 1 }], paymentMethod: 'wave' };
+    const headers = { 'idempotency-key': `order-${uuidv7()}` };
+    const answers = await Promise.all(Array.from({ length: 20 }, () => call(t.app, 'POST', '/orders', { token: c.token, body, headers })));
+    const fresh = answers.filter((r) => r.status === 201 && !r.headers['idempotent-replayed']);
+    expect(fresh).toHaveLength(1);
+    for (const r of answers.filter((a) => a !== fresh[0])) {
+      if (r.status === 409) expect(r.body.error.code).toBe('IDEMPOTENCY_KEY_IN_USE');
+      else expect(r.body.data.id).toBe(fresh[0]!.body.data.id);
+    }
+    expect((await call(t.app, 'GET', '/orders/my-orders', { token: c.token })).body.data.map((o: { id: string }) => o.id)).toEqual([fresh[0]!.body.data.id]);
+    expect(await productState(t, shop.products[0]!.id)).toEqual({ quantity: 2, reserved: 1, sold: 0 });
+
+    // Short of stock: nothing reserved, and the same key answers the same refusal.
+    const short = { items: [{ productId: shop.products[0]!.id, quantity: 5 }], paymentMethod: 'wave' };
+    const shortKey = { 'idempotency-key': `order-${uuidv7()}` };
+    const refused = await call(t.app, 'POST', '/orders', { token: c.token, body: short, headers: shortKey });
+    expect(refused.status).toBe(409);
+    const replayed = await call(t.app, 'POST', '/orders', { token: c.token, body: short, headers: shortKey });
+    expect(replayed.headers['idempotent-replayed']).toBe('true');
+    expect(replayed.body).toEqual(refused.body);
+    expect(await productState(t, shop.products[0]!.id)).toEqual({ quantity: 2, reserved: 1, sold: 0 });
+    await assertMoneyInvariants(t.app);
+  });
+
   it('is for clients only', async () => {
     const shop = await shopWithProducts(t, adminToken, 1);
     const body = { items: [{ productId: shop.products[0]!.id, quantity: 1 }], paymentMethod: 'wave' };

@@ -11,9 +11,9 @@ import type { PaymentRecord, PaymentSubject } from './payments.repository.js';
 export const OPEN_SESSION_JOB = 'payments.open-session';
 /** Closes the provider session of a payment whose order was cancelled or timed out. */
 export const EXPIRE_SESSION_JOB = 'payments.expire-session';
-// The inline attempt right after commit normally wins; the job is the safety net, tried with backoff
-// (5 s doubling, 10 tries: beyond any payment deadline the settings allow).
-const OPEN_SESSION_SAFETY_DELAY_S = 30;
+// The inline attempt right after commit normally wins; the job is the safety net, run
+// MOBILEMONEY_SESSION_RETRY_SECONDS after the order and tried with backoff (5 s doubling, 10 tries:
+// beyond any payment deadline the settings allow).
 const SESSION_JOB_RETRIES = { retryLimit: 10, retryDelaySeconds: 5 };
 /** How long an order's answer waits for the provider's session before answering without it. */
 const INLINE_SESSION_WAIT_MS = 3_000;
@@ -52,6 +52,8 @@ export interface PaymentStart {
   currency: string;
   payerPhone: string | null;
   expiresAt: Date;
+  /** The subject was created in this transaction: this is attempt 1, without counting. */
+  firstOfSubject?: boolean;
 }
 
 /**
@@ -71,7 +73,7 @@ export function createPaymentsService(ctx: AppContext, deps: PaymentsDeps) {
       subjectType: o.subject.type,
       subjectId: o.subject.id,
       orderId: o.subject.type === 'order' ? o.subject.id : null,
-      attempt: await repo.nextAttempt(tx, o.subject),
+      attempt: o.firstOfSubject ? 1 : await repo.nextAttempt(tx, o.subject),
       method: o.method,
       amount: o.amount,
       currency: o.currency,
@@ -80,13 +82,20 @@ export function createPaymentsService(ctx: AppContext, deps: PaymentsDeps) {
       updatedAt: t,
       expiresAt: o.expiresAt,
     });
-    await ctx.jobs.send(OPEN_SESSION_JOB, { paymentId: row.id }, { tx, startAfterSeconds: OPEN_SESSION_SAFETY_DELAY_S });
+    await ctx.jobs.send(OPEN_SESSION_JOB, { paymentId: row.id }, { tx, startAfterSeconds: ctx.config.MOBILEMONEY_SESSION_RETRY_SECONDS });
     return row;
   }
 
   async function closeForSubject(tx: Executor, subject: PaymentSubject, status: 'CANCELLED' | 'EXPIRED'): Promise<void> {
     for (const p of await repo.closePending(tx, subject, status, now())) {
       if (p.providerSessionId) await ctx.jobs.send(EXPIRE_SESSION_JOB, { paymentId: p.id }, { tx });
+      // An attempt that expired with its subject's deadline is a failed payment, as one the provider let expire.
+      if (status === 'EXPIRED') {
+        await ctx.events.publish(tx, 'payments.failed', {
+          paymentId: p.id, subjectType: subject.type, subjectId: subject.id, orderId: subject.type === 'order' ? subject.id : null,
+          status, reason: 'the payment deadline passed',
+        });
+      }
     }
   }
 
@@ -165,8 +174,8 @@ export function createPaymentsService(ctx: AppContext, deps: PaymentsDeps) {
     startFor,
 
     /** `startFor` an order. */
-    start: (tx: Executor, o: { orderId: string; method: PaymentMethod; amount: number; currency: string; payerPhone: string | null; expiresAt: Date }) =>
-      startFor(tx, { subject: { type: 'order', id: o.orderId }, method: o.method, amount: o.amount, currency: o.currency, payerPhone: o.payerPhone, expiresAt: o.expiresAt }),
+    start: (tx: Executor, o: { orderId: string; method: PaymentMethod; amount: number; currency: string; payerPhone: string | null; expiresAt: Date; firstOfOrder?: boolean }) =>
+      startFor(tx, { subject: { type: 'order', id: o.orderId }, method: o.method, amount: o.amount, currency: o.currency, payerPhone: o.payerPhone, expiresAt: o.expiresAt, firstOfSubject: o.firstOfOrder }),
 
     /**
      * The inline attempt, after the order committed: the row with its session, or as it was when
