@@ -79,6 +79,10 @@ import { filesRoutes } from './modules/files/files.routes.js';
 import { CacheRegistry } from './shared/cache-registry.js';
 import { ListingCache } from './shared/listing-cache.js';
 import { WorkInProgress } from './shared/work-in-progress.js';
+import { dealsRoutes } from './modules/deals/deals.routes.js';
+import { createBookingsService } from './modules/deals/bookings.service.js';
+import { createDealsSearchService } from './modules/deals/deals-search.service.js';
+import { createDealsService } from './modules/deals/deals.service.js';
 import { createHmac } from 'node:crypto';
 import { AppError } from './shared/errors.js';
 import { StartupError } from './shared/startup-error.js';
@@ -149,7 +153,11 @@ function buildServices(ctx: AppContext, stream: NotificationStream) {
   const releases = createEscrowReleases(ctx, { ledger, payouts, settings, suppliers, notifications });
   const escrowAdmin = createEscrowAdminService(ctx, { escrow, releases, ledger, payouts, payments, suppliers, notifications });
   const reports = createReportsService(ctx, { ledger, orders });
-  return { payouts, escrowAdmin, reports, ledger, escrow, settlement, settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, notifications, products, productsAdmin, productSearch, payments, orders };
+  // deals
+  const deals = createDealsService(ctx, { settings, suppliers, stores, members: storeMembers, notifications });
+  const bookings = createBookingsService(ctx, { stores, members: storeMembers, suppliers, notifications });
+  const dealsSearch = createDealsSearchService(ctx);
+  return { payouts, escrowAdmin, reports, ledger, escrow, settlement, settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, notifications, products, productsAdmin, productSearch, payments, orders, deals, bookings, dealsSearch };
 }
 export type Services = ReturnType<typeof buildServices>;
 
@@ -172,16 +180,18 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 // Routes whose writes can change what public listings show, and the listing scopes (prefixes of
 // `ctx.listings.get` scopes) each can change: a supplier's visibility reaches its stores and their
 // products; a store's state reaches its products. Other scopes keep their cached answers.
-const EVERY_LISTING = ['suppliers.', 'stores.', 'products.'];
+const EVERY_LISTING = ['suppliers.', 'stores.', 'products.', 'deals.'];
 const LISTING_WRITERS: [prefix: string, scopes: string[]][] = [
   ['/suppliers/', EVERY_LISTING],
   ['/supplier/', EVERY_LISTING],
   ['/admin/suppliers', EVERY_LISTING],
   ['/admin/kyc', EVERY_LISTING],
   ['/admin/users', EVERY_LISTING],
-  ['/stores', ['stores.', 'products.']],
+  ['/stores', ['stores.', 'products.', 'deals.']],
   ['/products', ['products.']],
   ['/admin/products', ['products.']],
+  ['/deals', ['deals.']],
+  ['/admin/deals', ['deals.']],
 ].map(([p, scopes]) => [`${API_PREFIX}${p as string}`, scopes as string[]]);
 const listingsChangedBy = (url: string | undefined) => (url === undefined ? undefined : LISTING_WRITERS.find(([p]) => url.startsWith(p))?.[1]);
 
@@ -202,6 +212,7 @@ async function registerApiRoutes(app: App, services: Services, ctx: AppContext, 
   await app.register(paymentsRoutes(services.orders, services.settlement, { appReturnUrl: ctx.config.APP_RETURN_URL }), { prefix: API_PREFIX });
   await app.register(escrowAdminRoutes(services.escrowAdmin), { prefix: API_PREFIX });
   await app.register(reportsRoutes(services.reports), { prefix: API_PREFIX });
+  await app.register(dealsRoutes(services.deals, services.bookings, services.dealsSearch), { prefix: API_PREFIX });
   if (ctx.payments instanceof SandboxPayments) {
     // The sandbox's pages exist only with the sandbox; their webhook goes through this very app.
     ctx.payments.setDelivery(createSandboxDelivery(app, ctx.payments.webhookSecrets[0]!, ctx.clock, ctx.log));

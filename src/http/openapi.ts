@@ -27,6 +27,8 @@ const TAGS = [
   { name: 'admin: reports', description: 'Financial reports from the ledger, as JSON or CSV (ADMIN, SUPER_ADMIN).' },
   { name: 'admin: analytics', description: 'Platform analytics: the top product searches and the products sold most (ADMIN, SUPER_ADMIN).' },
   { name: 'admin: products', description: 'Product moderation (approve, reject, in bulk), status and deletion (ADMIN, SUPER_ADMIN).' },
+  { name: 'deals', description: 'Deals (surprise bags, discounts) of stores: public search and page, booking with a QR code paid at the counter, and the supplier\'s deals and counter validation.' },
+  { name: 'admin: deals', description: 'Deal moderation: pending deals, approval and rejection (ADMIN, SUPER_ADMIN).' },
   { name: 'admin: settings', description: 'Platform settings (business rules, payment methods, feature flags), their history and the caches (ADMIN, SUPER_ADMIN).' },
 ];
 

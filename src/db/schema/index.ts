@@ -16,3 +16,4 @@ export * from './orders.js';
 export * from './payments.js';
 export * from './payouts.js';
 export * from './escrow.js';
+export * from './deals.js';
