@@ -62,8 +62,8 @@ const card = {
   pickupEnd: deals.pickupEnd,
   storeId: deals.storeId,
   // Evaluated for the rows the page returns only (the limit pulls them), a primary-key read each.
-  storeName: sql<string>`(select s.name from ${stores} s where s.id = ${deals.storeId})`,
-  thumbnailKey: sql<string | null>`(${deals.images} -> 0 ->> 'thumbnailKey')`,
+  storeName: sql<string>`(select s.name from ${stores} s where s.id = ${deals.storeId})`.as('store_name'),
+  thumbnailKey: sql<string | null>`(${deals.images} -> 0 ->> 'thumbnailKey')`.as('thumbnail_key'),
 };
 
 const ofStore = (cond: SQL) => sql`exists (select 1 from ${stores} where ${stores.id} = ${deals.storeId} and ${cond})`;
