@@ -89,8 +89,10 @@ const ORDERS: Record<Exclude<DealSort, 'relevance' | 'distance'>, SQL[]> = {
   newest: [desc(deals.createdAt), desc(deals.id)],
 };
 
-async function countCapped(ex: Executor, where: SQL | undefined, cap = LISTING_TOTAL_CAP): Promise<number> {
-  const sub = ex.select({ one: sql`1`.as('one') }).from(deals).where(where).limit(cap + 1).as('c');
+/** Counts up to `cap + 1` rows, in the list's order when given (read from its index, as the page was). */
+async function countCapped(ex: Executor, where: SQL | undefined, cap = LISTING_TOTAL_CAP, order?: SQL[]): Promise<number> {
+  const rows = ex.select({ one: sql`1`.as('one') }).from(deals).where(where);
+  const sub = (order ? rows.orderBy(...order) : rows).limit(cap + 1).as('c');
   const [row] = await ex.select({ n: count() }).from(sub);
   return row?.n ?? 0;
 }
@@ -152,7 +154,7 @@ export async function searchDeals(ex: Executor, f: DealFilter, now: Date, q: Pag
     const order = ORDERS[f.sort as keyof typeof ORDERS] ?? ORDERS.newest;
     const within = and(where, radius);
     const rows = await tx.select({ ...card, d }).from(deals).where(within).orderBy(...order).limit(q.limit + 1).offset((q.page - 1) * q.limit);
-    const meta = await listingMeta(q, rows.length, () => countCapped(tx, within));
+    const meta = await listingMeta(q, rows.length, () => countCapped(tx, within, LISTING_TOTAL_CAP, radius ? undefined : order));
     return { items: rows.slice(0, q.limit), meta };
   };
 
