@@ -7,6 +7,7 @@ import { notifications } from '../src/db/schema/notifications.js';
 import { users } from '../src/db/schema/users.js';
 import { uuidv7 } from '../src/shared/ids.js';
 import { hashPassword } from '../src/shared/passwords.js';
+import { prepareDeals } from './deals-setup.js';
 import { prepareOrders, webhookDeliveries } from './orders-setup.js';
 
 const config = loadConfig({
@@ -74,6 +75,7 @@ await db.insert(notifications).values(
 // Product ids for the product page scenario, drawn from the whole catalogue.
 const productIds = ((await db.execute(sql`select id from products tablesample bernoulli (1) limit 500`)) as unknown as { rows: { id: string }[] }).rows.map((r) => r.id);
 const orderBench = await prepareOrders(app);
+const dealBench = await prepareDeals(app);
 await app.listen({ host: '127.0.0.1', port: config.PORT });
-process.stdout.write(`${JSON.stringify({ ready: true, userId: user.id, phoneNumber: user.phoneNumber, password, accessToken, database: app.database.kind, productIds, ...orderBench })}\n`);
+process.stdout.write(`${JSON.stringify({ ready: true, userId: user.id, phoneNumber: user.phoneNumber, password, accessToken, database: app.database.kind, productIds, ...orderBench, ...dealBench })}\n`);
 process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));
