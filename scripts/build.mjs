@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import process from 'node:process';
 
 const STAMP = 'dist/.build-stamp';
-const EXTRA_ENTRIES = ['bench/server.ts', 'bench/seed.ts', 'bench/orders-setup.ts'];
+const EXTRA_ENTRIES = ['bench/server.ts', 'bench/seed.ts', 'bench/orders-setup.ts', 'bench/deals-setup.ts'];
 
 const files = (dir) =>
   readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
