@@ -116,6 +116,13 @@ export function createBookingsService(ctx: AppContext, deps: BookingsDeps) {
     return b;
   }
 
+  /** 409 when the deal takes no booking now, saying why. */
+  function refuseUnbookable(deal: DealRecord, t: Date): void {
+    if (deal.validUntil <= t) throw conflict('DEAL_EXPIRED', 'This deal has expired');
+    if (deal.status === 'PAUSED') throw conflict('DEAL_PAUSED', 'The supplier has paused this deal');
+    if (deal.status !== 'ACTIVE') throw notFound('Deal');
+  }
+
   /** 409 for a booking that cannot be used any more, saying why. */
   function refuseClosed(b: BookingRecord): never {
     if (b.status === 'USED') {
@@ -137,25 +144,18 @@ export function createBookingsService(ctx: AppContext, deps: BookingsDeps) {
     async book(user: AuthUser, dealId: string, body: BookBody): Promise<BookingView> {
       return ctx.db.transaction(async (tx) => {
         const t = now();
-        // The deal's row lock orders the bookings of one deal: the client's places below cannot be overtaken.
-        const deal = await repo.findDeal(tx, dealId, { lock: true });
+        const deal = await repo.findDeal(tx, dealId);
         if (!deal || deal.status === 'PENDING_REVIEW' || deal.status === 'REJECTED') throw notFound('Deal');
-        if (deal.validUntil <= t) throw conflict('DEAL_EXPIRED', 'This deal has expired');
-        if (deal.status === 'PAUSED') throw conflict('DEAL_PAUSED', 'The supplier has paused this deal');
+        refuseUnbookable(deal, t);
         await deps.stores.assertAcceptingOrders(tx, deal.storeId, t).catch((err: unknown) => {
           if (err instanceof AppError && err.statusCode === 404) throw notFound('Deal');
           throw err;
         });
         const store = (await deps.stores.findStore(tx, deal.storeId))!;
-        const held = await repo.placesOfClient(tx, deal.id, user.id);
-        if (held + body.quantity > deal.placesPerClient) {
-          throw conflict('BOOKING_LIMIT_REACHED', `A client may book ${deal.placesPerClient} place(s) of this deal; you hold ${held}`);
-        }
+        const limit = (held: number) => conflict('BOOKING_LIMIT_REACHED', `A client may book ${deal.placesPerClient} place(s) of this deal; you hold ${held}`);
+        const heldBefore = await repo.placesOfClient(tx, deal.id, user.id);
+        if (heldBefore + body.quantity > deal.placesPerClient) throw limit(heldBefore);
         const pickup = pickupOf(deal, store.timezone, body.pickupDate, t);
-        if (!(await repo.takePlaces(tx, deal.id, body.quantity))) {
-          const left = deal.totalPlaces - deal.placesTaken;
-          throw conflict('DEAL_SOLD_OUT', left > 0 ? `Only ${left} place(s) left` : 'Every place of this deal is booked');
-        }
         let code = newPickupCode();
         while (await repo.codeInUse(tx, store.id, code)) code = newPickupCode();
         const b = await repo.insertBooking(tx, {
@@ -180,6 +180,18 @@ export function createBookingsService(ctx: AppContext, deps: BookingsDeps) {
         await deps.notifications.notify(tx, user.id, 'deal_booked', data, { sourceKey: `booking:${b.id}:booked` });
         const owner = await supplierUser(tx, deal.supplierId);
         if (owner) await deps.notifications.notify(tx, owner, 'deal_booking_received', data, { sourceKey: `booking:${b.id}:received` });
+        // The places are taken last: the guarded UPDATE locks the deal's row until commit, so the
+        // bookings of one deal wait for each other during one statement and the commit, not the whole
+        // booking. Behind that lock the client's places are counted again (this booking included):
+        // a parallel booking of the same client committed before is seen. Refused, all of the above rolls back.
+        if (!(await repo.takePlaces(tx, deal.id, body.quantity, t))) {
+          const now2 = (await repo.findDeal(tx, deal.id))!;
+          refuseUnbookable(now2, t);
+          const left = now2.totalPlaces - now2.placesTaken;
+          throw conflict('DEAL_SOLD_OUT', left > 0 ? `Only ${left} place(s) left` : 'Every place of this deal is booked');
+        }
+        const held = await repo.placesOfClient(tx, deal.id, user.id);
+        if (held > deal.placesPerClient) throw limit(held - body.quantity);
         return toBookingView({ booking: b, dealTitle: deal.title, storeName: store.name });
       });
     },

@@ -85,14 +85,15 @@ export async function listDeals(ex: Executor, f: { supplierId?: string; storeIds
 }
 
 /**
- * Takes `n` places of a deal in one guarded statement: never over the total, whatever runs at
- * the same time (the row is locked by the caller's transaction until it commits). False when too few are left.
+ * Takes `n` places of an ACTIVE, unexpired deal in one guarded statement: never over the total,
+ * whatever runs at the same time (the row stays locked by the caller's transaction until it
+ * commits). False when too few are left or the deal takes no booking any more.
  */
-export async function takePlaces(ex: Executor, dealId: string, n: number): Promise<boolean> {
+export async function takePlaces(ex: Executor, dealId: string, n: number, now: Date): Promise<boolean> {
   const rows = await ex
     .update(deals)
     .set({ placesTaken: sql`${deals.placesTaken} + ${n}` })
-    .where(and(eq(deals.id, dealId), lte(sql`${deals.placesTaken} + ${n}`, deals.totalPlaces)))
+    .where(and(eq(deals.id, dealId), eq(deals.status, 'ACTIVE'), gt(deals.validUntil, now), lte(sql`${deals.placesTaken} + ${n}`, deals.totalPlaces)))
     .returning({ id: deals.id });
   return rows.length === 1;
 }

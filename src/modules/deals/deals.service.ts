@@ -168,6 +168,12 @@ export function createDealsService(ctx: AppContext, deps: DealsDeps) {
       return { items: items.map(view), meta: pageMeta(q, total) };
     },
 
+    /** A supplier's deals in every state but deleted (the seed looks there before creating). */
+    async listOfSupplier(supplierId: string, q: OwnDealsQuery) {
+      const { items, total } = await repo.listDeals(ctx.db, { supplierId, storeId: q.storeId, status: q.status }, q, now());
+      return { items: items.map(view), meta: pageMeta(q, total) };
+    },
+
     async create(user: AuthUser, body: CreateDealBody): Promise<DealView> {
       const t = now();
       return ctx.db.transaction(async (tx) => {
