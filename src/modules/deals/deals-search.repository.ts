@@ -116,6 +116,8 @@ const nearestPrepared = preparedPer((ex) => {
   const d = sql<number>`(${deals.earth} <-> ${sql.placeholder('origin')}::cube)`.mapWith(Number);
   return ex.select({ ...card, d }).from(deals).where(and(isPublicDeal(t), hasPlaces)).orderBy(d).limit(sql.placeholder('n')).prepare('deals_nearest_page');
 });
+/** A store's deals share its position: so many more are read at once for a nearest-first page (see nearestPage). */
+const DEALS_AT_ONE_PLACE = 4;
 const pointOnly = (f: DealFilter) => !f.terms && f.category === undefined && f.kind === undefined && f.maxPrice === undefined && f.storeId === undefined && f.openNow === undefined;
 
 /** The ranked candidates of words: the first RANKED_CANDIDATES_CAP matches, ranked after the limit. */
@@ -149,6 +151,7 @@ export async function searchDeals(ex: Executor, f: DealFilter, now: Date, q: Pag
         (pointOnly(f) && !match
           ? await nearestPrepared(tx).execute({ now: now.toISOString(), origin: earthCube(point.latitude, point.longitude), n })
           : await tx.select({ ...card, d }).from(deals).where(where).orderBy(d).limit(n)) as (DealCardRow & { d: number })[],
+        DEALS_AT_ONE_PLACE,
       );
     }
     const order = ORDERS[f.sort as keyof typeof ORDERS] ?? ORDERS.newest;
