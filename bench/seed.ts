@@ -1,9 +1,11 @@
 // Seeds the benchmark's marketplace: 1,000 verified suppliers owning 10,000 stores spread over
-// Senegal (about 200,000 km2), with a denser cluster around Dakar as in real life, and 100,000
-// public products (ten a store) named and described with French and English food words.
+// Senegal (about 200,000 km2), with a denser cluster around Dakar as in real life, 100,000
+// public products (ten a store) named and described with French and English food words, and
+// 20,000 public deals (two a store).
 import { sql } from 'drizzle-orm';
 import { loadConfig } from '../src/config.js';
 import { createDatabase, type Db } from '../src/db/client.js';
+import { deals } from '../src/db/schema/deals.js';
 import { products } from '../src/db/schema/products.js';
 import { stores } from '../src/db/schema/stores.js';
 import { buildSearchDocument } from '../src/modules/products/product-search-document.js';
@@ -27,7 +29,7 @@ export const FOOD_WORDS = [
 export const pickWords = (i: number, n: number) => Array.from({ length: n }, (_, k) => FOOD_WORDS[(i * 7 + k * 13 + Math.floor(i / 11)) % FOOD_WORDS.length]!);
 const everyDay = Object.fromEntries(['0', '1', '2', '3', '4', '5', '6'].map((d) => [d, ['07:00-22:00']]));
 
-export async function seedMarketplace(db: Db, now: Date, suppliersCount = 1000, storesCount = 10_000, productsPerStore = 10): Promise<void> {
+export async function seedMarketplace(db: Db, now: Date, suppliersCount = 1000, storesCount = 10_000, productsPerStore = 10, dealsPerStore = 2): Promise<void> {
   const pick = <T>(list: T[], i: number) => list[i % list.length]!;
   const supplierIds: string[] = [];
   for (let start = 0; start < suppliersCount; start += 500) {
@@ -88,6 +90,7 @@ export async function seedMarketplace(db: Db, now: Date, suppliersCount = 1000, 
     });
     await db.insert(stores).values(rows);
     await seedProducts(db, now, rows, productsPerStore);
+    await seedDeals(db, now, rows, dealsPerStore);
   }
   await db.execute(sql`analyze`);
 }
@@ -139,6 +142,44 @@ async function seedProducts(db: Db, now: Date, storeRows: { id: string; supplier
     }),
   );
   for (let start = 0; start < rows.length; start += 2000) await db.insert(products).values(rows.slice(start, start + 2000));
+}
+
+const DEAL_KINDS = ['SURPRISE_BAG', 'FIXED_PRICE', 'PERCENTAGE_OFF'] as const;
+
+/** `perStore` public deals for each store, valid from one to ten days (their position and `listed` come from the store by trigger). */
+async function seedDeals(db: Db, now: Date, storeRows: { id: string; supplierId: string }[], perStore: number) {
+  if (!perStore) return;
+  const rows = storeRows.flatMap((st, k) =>
+    Array.from({ length: perStore }, (_, j) => {
+      const i = k * perStore + j;
+      const kind = DEAL_KINDS[i % DEAL_KINDS.length]!;
+      const originalValue = 2000 + (i % 30) * 200;
+      const discountPercent = 40 + (i % 5) * 10;
+      return {
+        id: uuidv7(),
+        supplierId: st.supplierId,
+        storeId: st.id,
+        title: `Panier ${pickWords(i, 2).join(' ')}`,
+        description: `Invendus du soir: ${pickWords(i + 7, 4).join(', ')}`,
+        kind,
+        category: PRODUCT_KINDS[i % PRODUCT_KINDS.length]![0],
+        price: Math.round((originalValue * (100 - discountPercent)) / 100),
+        originalValue,
+        discountPercent,
+        totalPlaces: 20 + (i % 30),
+        placesPerClient: 2,
+        validFrom: now,
+        validUntil: new Date(now.getTime() + (1 + (i % 10)) * 86_400_000),
+        pickupStart: '18:00',
+        pickupEnd: '21:00',
+        status: 'ACTIVE' as const,
+        earth: '(0,0,0)',
+        createdAt: now,
+        updatedAt: now,
+      };
+    }),
+  );
+  for (let start = 0; start < rows.length; start += 2000) await db.insert(deals).values(rows.slice(start, start + 2000));
 }
 
 // Run as a program (by the bench runner, before the server starts, so the seeding's memory is

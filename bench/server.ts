@@ -8,6 +8,7 @@ import { users } from '../src/db/schema/users.js';
 import { uuidv7 } from '../src/shared/ids.js';
 import { hashPassword } from '../src/shared/passwords.js';
 import { prepareAds } from './ads-setup.js';
+import { prepareDeals } from './deals-setup.js';
 import { prepareOrders, webhookDeliveries } from './orders-setup.js';
 import { prepareReviews } from './reviews-setup.js';
 
@@ -92,7 +93,8 @@ const productIds = ((await db.execute(sql`select id from products tablesample be
 const orderBench = await prepareOrders(app);
 const reviewBench = await prepareReviews(app);
 await prepareAds(app, user.id);
+const dealBench = await prepareDeals(app);
 await app.listen({ host: '127.0.0.1', port: config.PORT });
-process.stdout.write(`${JSON.stringify({ ready: true, userId: user.id, phoneNumber: user.phoneNumber, password, accessToken, adminToken, database: app.database.kind, productIds, ...orderBench, ...reviewBench })}
+process.stdout.write(`${JSON.stringify({ ready: true, userId: user.id, phoneNumber: user.phoneNumber, password, accessToken, adminToken, database: app.database.kind, productIds, ...orderBench, ...reviewBench, ...dealBench })}
 `);
 process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));

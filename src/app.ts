@@ -92,6 +92,10 @@ import { filesRoutes } from './modules/files/files.routes.js';
 import { CacheRegistry } from './shared/cache-registry.js';
 import { ListingCache } from './shared/listing-cache.js';
 import { WorkInProgress } from './shared/work-in-progress.js';
+import { dealsRoutes } from './modules/deals/deals.routes.js';
+import { createBookingsService } from './modules/deals/bookings.service.js';
+import { createDealsSearchService } from './modules/deals/deals-search.service.js';
+import { createDealsService } from './modules/deals/deals.service.js';
 import { createHmac } from 'node:crypto';
 import { AppError } from './shared/errors.js';
 import { StartupError } from './shared/startup-error.js';
@@ -189,7 +193,11 @@ function buildServices(ctx: AppContext, stream: NotificationStream) {
   // analytics: the dashboard's figures are read by the modules owning them, registered here
   const analytics = createAnalyticsService(ctx, { users, suppliers, orders });
   registerPlatformFigures(analytics, { users, suppliers, kyc, products, orders, ledger });
-  return { payouts, escrowAdmin, reports, ledger, escrow, settlement, settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, notifications, products, productsAdmin, productSearch, payments, orders, plans, promoCodes, billing, reviews, reviewsModeration, associations, associationsAdmin, donations, advertising, advertisingAdmin, analytics };
+  // deals
+  const deals = createDealsService(ctx, { settings, suppliers, stores, members: storeMembers, notifications });
+  const bookings = createBookingsService(ctx, { stores, members: storeMembers, suppliers, notifications });
+  const dealsSearch = createDealsSearchService(ctx);
+  return { payouts, escrowAdmin, reports, ledger, escrow, settlement, settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, notifications, products, productsAdmin, productSearch, payments, orders, plans, promoCodes, billing, reviews, reviewsModeration, associations, associationsAdmin, donations, advertising, advertisingAdmin, analytics, deals, bookings, dealsSearch };
 }
 export type Services = ReturnType<typeof buildServices>;
 
@@ -212,14 +220,14 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 // Routes whose writes can change what public listings show, and the listing scopes (prefixes of
 // `ctx.listings.get` scopes) each can change: a supplier's visibility reaches its stores and their
 // products; a store's state reaches its products. Other scopes keep their cached answers.
-const EVERY_LISTING = ['suppliers.', 'stores.', 'products.'];
+const EVERY_LISTING = ['suppliers.', 'stores.', 'products.', 'deals.'];
 const LISTING_WRITERS: [prefix: string, scopes: string[]][] = [
   ['/suppliers/', EVERY_LISTING],
   ['/supplier/', EVERY_LISTING],
   ['/admin/suppliers', EVERY_LISTING],
   ['/admin/kyc', EVERY_LISTING],
   ['/admin/users', [...EVERY_LISTING, 'associations.']],
-  ['/stores', ['stores.', 'products.']],
+  ['/stores', ['stores.', 'products.', 'deals.']],
   ['/products', ['products.']],
   ['/admin/products', ['products.']],
   // Reviews change the ratings product and supplier lists show; marks, answers and pictures do not.
@@ -230,6 +238,8 @@ const LISTING_WRITERS: [prefix: string, scopes: string[]][] = [
   ['/admin/reviews', ['products.', 'suppliers.']],
   ['/associations', ['associations.']],
   ['/admin/associations', ['associations.']],
+  ['/deals', ['deals.']],
+  ['/admin/deals', ['deals.']],
 ].map(([p, scopes]) => [`${API_PREFIX}${p as string}`, scopes as string[]]);
 const listingsChangedBy = (url: string | undefined) => (url === undefined ? undefined : LISTING_WRITERS.find(([p]) => url.startsWith(p))?.[1]);
 
@@ -256,6 +266,7 @@ async function registerApiRoutes(app: App, services: Services, ctx: AppContext, 
   await app.register(donationsRoutes(services.donations), { prefix: API_PREFIX });
   await app.register(advertisingRoutes(services.advertising, services.advertisingAdmin), { prefix: API_PREFIX });
   await app.register(analyticsRoutes(services.analytics), { prefix: API_PREFIX });
+  await app.register(dealsRoutes(services.deals, services.bookings, services.dealsSearch), { prefix: API_PREFIX });
   if (ctx.payments instanceof SandboxPayments) {
     // The sandbox's pages exist only with the sandbox; their webhook goes through this very app.
     ctx.payments.setDelivery(createSandboxDelivery(app, ctx.payments.webhookSecrets[0]!, ctx.clock, ctx.log));

@@ -3,6 +3,7 @@ import type { App } from '../http/types.js';
 import type { UserRecord } from '../modules/users/users.repository.js';
 import { normalizePhone } from '../shared/phone.js';
 import { accountLabel, DEMO_ADMIN, seedClients, type DemoAccount } from './accounts.seed.js';
+import { seedDeals } from './deals.seed.js';
 import { seedProducts } from './products.seed.js';
 import { seedSuppliers } from './suppliers.seed.js';
 
@@ -34,7 +35,7 @@ export interface SeedContext {
 
 /** One domain's demo data. A new domain adds its function here, after the ones it builds on. */
 export type Seeder = (s: SeedContext) => Promise<void>;
-export const SEEDERS: Seeder[] = [seedClients, seedSuppliers, seedProducts];
+export const SEEDERS: Seeder[] = [seedClients, seedSuppliers, seedProducts, seedDeals];
 
 export interface SeedReport {
   entries: SeedEntry[];

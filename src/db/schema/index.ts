@@ -20,3 +20,4 @@ export * from './reviews.js';
 export * from './associations.js';
 export * from './donations.js';
 export * from './advertising.js';
+export * from './deals.js';

@@ -226,6 +226,41 @@ const TYPES = {
     title: () => 'Campagne terminée',
     body: (d) => `Votre campagne ${text(d.campaignName, 'publicitaire')} est terminée (date de fin atteinte ou budget dépensé).`,
   },
+  deal_approved: {
+    category: 'account',
+    title: () => 'Bon plan publié',
+    body: (d) => `${text(d.dealTitle, 'Votre bon plan')} a été approuvé et est visible par les clients.`,
+  },
+  deal_rejected: {
+    category: 'account',
+    title: () => 'Bon plan refusé',
+    body: (d) => `${text(d.dealTitle, 'Votre bon plan')} n'a pas été approuvé${text(d.reason) ? ` : ${text(d.reason)}` : '.'} Modifiez-le pour le soumettre à nouveau.`,
+  },
+  deal_booked: {
+    category: 'bookings',
+    title: () => 'Réservation confirmée',
+    body: (d) => `${text(d.dealTitle, 'Votre bon plan')} chez ${text(d.storeName, 'la boutique')} : présentez votre QR code au retrait, à régler sur place.`,
+  },
+  deal_booking_received: {
+    category: 'bookings',
+    title: () => 'Nouvelle réservation',
+    body: (d) => `${typeof d.quantity === 'number' ? d.quantity : 1} place(s) réservée(s) sur ${text(d.dealTitle, 'un bon plan')}.`,
+  },
+  deal_booking_cancelled: {
+    category: 'bookings',
+    title: () => 'Réservation annulée',
+    body: (d) => `Le client a annulé sa réservation de ${typeof d.quantity === 'number' ? d.quantity : 1} place(s) : elles sont de nouveau disponibles.`,
+  },
+  deal_booking_used: {
+    category: 'bookings',
+    title: () => 'Réservation retirée',
+    body: () => 'Votre réservation a été validée en boutique. Merci et bon appétit !',
+  },
+  deal_booking_no_show: {
+    category: 'bookings',
+    title: () => 'Réservation non retirée',
+    body: () => "Le créneau de retrait de votre réservation est passé sans qu'elle soit retirée.",
+  },
   system_announcement: {
     category: 'system',
     title: (d) => text(d.title, 'Information'),
