@@ -10,6 +10,12 @@ export const LISTING_CACHE_BYTES = 16 * 1024 * 1024;
  * budget counted in JSON bytes let the cache alone take the server past 200 MB resident.
  */
 export const HEAP_PER_JSON_BYTE = 3;
+/**
+ * One answer in so many per scope is measured (its JSON's length); the others count as the average
+ * of their scope's measured ones: serialising every answer once more only to weigh it was about a
+ * tenth of an uncached list's own work in the process.
+ */
+export const MEASURE_EVERY = 8;
 
 interface Entry {
   value: Promise<unknown>;
@@ -30,6 +36,7 @@ export class ListingCache {
   private misses = 0;
   private minute = -1;
   private subscriber: Redis | null = null;
+  private weights = new Map<string, { answers: number; measured: number; bytes: number }>();
 
   constructor(
     private readonly clock: Clock,
@@ -66,7 +73,7 @@ export class ListingCache {
       (answer) => {
         // Still the same entry (not dropped meanwhile): count what it holds, then keep to the budget.
         if (this.entries.get(key) !== entry) return;
-        const size = (key.length + (JSON.stringify(answer)?.length ?? 0)) * HEAP_PER_JSON_BYTE;
+        const size = (key.length + this.weigh(scope, answer)) * HEAP_PER_JSON_BYTE;
         this.bytes += size - entry.bytes;
         entry.bytes = size;
         this.evict();
@@ -99,6 +106,17 @@ export class ListingCache {
 
   async close(): Promise<void> {
     await this.subscriber?.quit().catch(() => undefined);
+  }
+
+  /** The JSON length of an answer: measured for the first of a scope and one in MEASURE_EVERY, else the scope's average. */
+  private weigh(scope: string, answer: unknown): number {
+    let w = this.weights.get(scope);
+    if (!w) this.weights.set(scope, (w = { answers: 0, measured: 0, bytes: 0 }));
+    if (w.answers++ % MEASURE_EVERY === 0) {
+      w.measured++;
+      w.bytes += JSON.stringify(answer)?.length ?? 0;
+    }
+    return Math.round(w.bytes / w.measured);
   }
 
   private drop(scopes?: readonly string[]): void {

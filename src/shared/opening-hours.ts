@@ -63,9 +63,22 @@ export function normalizeOpeningHours(hours: OpeningHours): OpeningHours {
 }
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
+type LocalParts = Readonly<{ weekday: Weekday; date: string; time: string; seconds: number }>;
+/** Per zone, the last second read: a page of twenty places in one zone asks the same second twenty times. */
+const lastReading = new Map<string, { second: number; parts: LocalParts }>();
 
 /** The wall clock at `at` in `timezone`: weekday (0 = Sunday), "YYYY-MM-DD", "HH:MM" and seconds. */
-export function localParts(timezone: string, at: Date): { weekday: Weekday; date: string; time: string; seconds: number } {
+export function localParts(timezone: string, at: Date): LocalParts {
+  // formatToParts costs tens of microseconds: it was the largest part of a nearby page's own work.
+  const second = Math.floor(at.getTime() / 1000);
+  const last = lastReading.get(timezone);
+  if (last?.second === second) return last.parts;
+  const parts = readLocalParts(timezone, at);
+  lastReading.set(timezone, { second, parts });
+  return parts;
+}
+
+function readLocalParts(timezone: string, at: Date): LocalParts {
   let f = formatters.get(timezone);
   if (!f) {
     f = new Intl.DateTimeFormat('en-US', {
@@ -83,7 +96,7 @@ export function localParts(timezone: string, at: Date): { weekday: Weekday; date
   }
   const p = Object.fromEntries(f.formatToParts(at).map((x) => [x.type, x.value]));
   const weekday = String(['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'].indexOf(p.weekday!)) as Weekday;
-  return { weekday, date: `${p.year}-${p.month}-${p.day}`, time: `${p.hour}:${p.minute}`, seconds: Number(p.second) };
+  return Object.freeze({ weekday, date: `${p.year}-${p.month}-${p.day}`, time: `${p.hour}:${p.minute}`, seconds: Number(p.second) });
 }
 
 /** The weekday (0 = Sunday) and "HH:MM" wall-clock time at `at` in `timezone`. */

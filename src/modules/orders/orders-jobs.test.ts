@@ -62,7 +62,7 @@ describe('payment deadline', () => {
     expect(session.checkout_status).toBe('expired');
     // The expired attempt is a failed payment for those who follow payments (the paid one is not).
     expect(failedPayments.filter((e) => e.orderId === unpaid.id || e.orderId === paid.id)).toEqual([
-      { paymentId: unpaid.payment.transactionId, orderId: unpaid.id, status: 'EXPIRED', reason: "the order's payment deadline passed" },
+      { paymentId: unpaid.payment.transactionId, subjectType: 'order', subjectId: unpaid.id, orderId: unpaid.id, status: 'EXPIRED', reason: 'the payment deadline passed' },
     ]);
     // Running the job again changes nothing.
     await t.app.jobs.drain();

@@ -129,6 +129,51 @@ function cardsQuery(db: Builder, inner: { as: (alias: string) => unknown }, orde
     .orderBy(...order(p));
 }
 
+/**
+ * The page's rows of a query that read only index columns (`page`: the ids, `d` and the order's
+ * keys, already limited), with the card's fields read from the table for those rows alone (a
+ * primary-key lookup each, LATERAL so the plan is the same whatever the planner expects of the
+ * limit), the store's name and the first picture.
+ */
+function joinedCardsQuery(db: Builder, page: { as: (alias: string) => unknown }, order: (c: Fields) => SQL[], extra: Record<string, SQL> = {}, plain: Builder = db) {
+  const t = page.as('t') as Fields & SQLWrapper;
+  // `plain`: a builder without the outer query's WITH, which the lateral lookup must not repeat.
+  const row = (plain as Executor)
+    .select({ id: products.id, name: products.name, originalPrice: products.originalPrice, discountedPrice: products.discountedPrice, discountPercent: products.discountPercent, currency: products.currency, expiresAt: products.expiresAt, storeId: products.storeId })
+    .from(products)
+    .where(sql`${products.id} = "t"."id"`)
+    .as('p');
+  return (db as Executor)
+    .select({
+      id: row.id,
+      name: row.name,
+      originalPrice: row.originalPrice,
+      discountedPrice: row.discountedPrice,
+      discountPercent: row.discountPercent,
+      currency: row.currency,
+      expiresAt: row.expiresAt,
+      storeId: row.storeId,
+      storeName: sql<string>`(select s.name from ${stores} s where s.id = "p"."store_id")`,
+      thumbnailKey: sql<string | null>`(select i.thumbnail_key from ${productImages} i where i.product_id = "p"."id" order by i.position limit 1)`,
+      d: sql<number | null>`"t"."d"`,
+      ...extra,
+    } as never)
+    .from(t as never)
+    .crossJoinLateral(row)
+    .orderBy(...order(t));
+}
+
+/**
+ * The rows a window near a point reads in the order of `sort` (see ORDERED_WINDOW): the id, the
+ * order's key and the distance, all in the order's index (migration 0023), so the rows passed over
+ * are never fetched from the table.
+ */
+const windowKeys = (sort: 'expiry' | 'popularity', d: SQL): Record<'id' | 'd', SQLWrapper> & Record<string, SQLWrapper> => ({
+  id: products.id,
+  ...(sort === 'expiry' ? { expiresAt: products.expiresAt } : { popularityScore: products.popularityScore }),
+  d: sql<number>`${d}`.as('d'),
+});
+
 // The pages of the bench's hot lists (a point and nothing else), prepared once per connection:
 // planning the nested query cost about as much as running it.
 const at = sql`${sql.placeholder('now')}::timestamptz`;
@@ -140,9 +185,15 @@ const nearestPrepared = preparedPer((ex) =>
 const windowPrepared = (sort: 'expiry' | 'popularity', name: string) =>
   preparedPer((ex) => {
     const until = sort === 'expiry' ? lte(products.expiresAt, sql`${sql.placeholder('until')}::timestamptz`) : undefined;
-    const w = innerOf(ex, preparedD).where(and(isPublicProduct(at), until)).orderBy(...ORDERS[sort](products)).limit(ORDERED_WINDOW).as('w');
-    const near = ex.select().from(w).where(sql`${w.d} <= ${sql.placeholder('chord')}::float8`).orderBy(...ORDERS[sort](w)).limit(sql.placeholder('n'));
-    return cardsQuery(ex, near, ORDERS[sort]).prepare(name);
+    const w = ex
+      .select(windowKeys(sort, preparedD) as { id: typeof products.id; d: SQL.Aliased<number> })
+      .from(products)
+      .where(and(isPublicProduct(at), until))
+      .orderBy(...ORDERS[sort](products))
+      .limit(ORDERED_WINDOW)
+      .as('w');
+    const near = ex.select().from(w).where(sql`${w.d} <= ${sql.placeholder('chord')}::float8`).orderBy(...ORDERS[sort](w as never)).limit(sql.placeholder('n'));
+    return joinedCardsQuery(ex, near, ORDERS[sort]).prepare(name);
   });
 const expiringWindow = windowPrepared('expiry', 'products_expiring_window_page');
 const trendingWindow = windowPrepared('popularity', 'products_trending_window_page');
@@ -183,7 +234,9 @@ export async function searchProducts(ex: Executor, f: ProductFilter, now: Date, 
   if (f.terms) {
     const m = textMatch(products.searchVector, products.searchDocument, f.terms);
     if (f.sort === 'relevance') {
-      const found = await rankedPage(ex, and(where, radius, m.fts)!, d, f.terms, 'fts', q);
+      // Words alone: first from the newest WORDS_WINDOW public products (see rankedPage).
+      const windowed = wordsOnly(f) && !match ? await rankedPage(ex, and(where, m.fts)!, d, f.terms, 'fts', q, where) : undefined;
+      const found = windowed ?? (await rankedPage(ex, and(where, radius, m.fts)!, d, f.terms, 'fts', q));
       if (found.meta.total >= TYPO_FALLBACK_BELOW) return withinRadius(found);
       const terms = f.terms;
       return withinRadius(await withBitmapScans(ex, (tx) => rankedPage(tx, and(where, radius, m.typo)!, d, terms, 'typo', q)));
@@ -252,20 +305,52 @@ function withinRadius(found: { items: { d?: number | null }[]; meta: ListingMeta
  * matches the indexes give, in no order: reading the newest index for a near spelling would test
  * every row.
  */
-async function rankedPage(ex: Executor, where: SQL, d: SQL, terms: SearchTerms, match: 'fts' | 'typo', q: PageQuery) {
+async function rankedPage(ex: Executor, where: SQL, d: SQL, terms: SearchTerms, match: 'fts' | 'typo', q: PageQuery): Promise<RankedPage>;
+async function rankedPage(ex: Executor, where: SQL, d: SQL, terms: SearchTerms, match: 'fts', q: PageQuery, visible: SQL): Promise<RankedPage | undefined>;
+async function rankedPage(ex: Executor, where: SQL, d: SQL, terms: SearchTerms, match: 'fts' | 'typo', q: PageQuery, visible?: SQL): Promise<RankedPage | undefined> {
+  // The candidates carry only what ranks them: the id and the words (and the document for near
+  // spellings), all in the newest index (migration 0023), so the words' newest matches are read
+  // from the index alone; the card's fields are read for the page's rows only.
   const first = ex
-    .select({ ...own, d: sql<number | null>`${d}`.as('d'), sv: sql`${products.searchVector}`.as('sv'), sd: sql`${products.searchDocument}`.as('sd') })
+    .select({ id: products.id, d: sql<number | null>`${d}`.as('d'), sv: sql`${products.searchVector}`.as('sv'), ...(match === 'typo' && { sd: sql`${products.searchDocument}`.as('sd') }) })
     .from(products)
     .where(where);
-  const c0 = (match === 'fts' ? first.orderBy(desc(products.createdAt), desc(products.id)) : first).limit(RANKED_CANDIDATES_CAP + 1).as('c0');
-  const m = textMatch(c0.sv, c0.sd, terms);
-  const { sv: _sv, sd: _sd, ...kept } = c0._.selectedFields;
-  const cand = ex.$with('cand').as(ex.select({ ...kept, rank: sql<number>`${match === 'fts' ? m.ftsRank : m.typoRank}`.as('rank') }).from(c0));
+  let c0 = (match === 'fts' ? first.orderBy(desc(products.createdAt), desc(products.id)) : first).limit(RANKED_CANDIDATES_CAP + 1).as('c0');
+  if (visible) {
+    // `visible`: the words are the only filter. Their newest matches are looked for among the newest
+    // WORDS_WINDOW public products first, in the newest index's order: left to estimate how many
+    // rows two words match together, the planner read that whole index for pairs that are rare.
+    const w = ex
+      .select({ id: products.id, createdAt: products.createdAt, d: sql<number | null>`${d}`.as('d'), sv: sql`${products.searchVector}`.as('sv') })
+      .from(products)
+      .where(visible)
+      .orderBy(desc(products.createdAt), desc(products.id))
+      .limit(WORDS_WINDOW)
+      .as('w');
+    c0 = ex
+      .select({ id: w.id, d: w.d, sv: w.sv })
+      .from(w)
+      .where(textMatch(w.sv, w.sv, terms).fts)
+      .orderBy(desc(w.createdAt), desc(w.id))
+      .limit(RANKED_CANDIDATES_CAP + 1)
+      .as('c0') as unknown as typeof c0;
+  }
+  const m = textMatch(c0.sv, (c0 as unknown as { sd: SQLWrapper }).sd, terms);
+  const cand = ex.$with('cand').as(ex.select({ id: c0.id, d: c0.d, rank: sql<number>`${match === 'fts' ? m.ftsRank : m.typoRank}`.as('rank') }).from(c0));
   const top = ex.select().from(cand).orderBy(desc(cand.rank), asc(cand.id)).limit(q.limit + 1).offset((q.page - 1) * q.limit);
-  const rows = await cards(ex.with(cand), top, (p) => [desc(p.rank!), asc(p.id)], { counted: sql<number>`(select count(*) from cand)`.mapWith(Number) });
+  const rows = (await joinedCardsQuery(ex.with(cand), top, (p) => [desc(p.rank!), asc(p.id)], { counted: sql<number>`(select count(*) from cand)`.mapWith(Number) }, ex)) as unknown as (CardRow & { d: number | null; counted?: number })[];
+  // From the window, only a full set of candidates is the newest matches of all: else ask the table.
+  if (visible && Number(rows[0]?.counted ?? 0) <= RANKED_CANDIDATES_CAP) return undefined;
   const counted = rows[0]?.counted ?? (q.page > 1 ? await countCapped(ex, where, RANKED_CANDIDATES_CAP) : 0);
   return { items: rows.slice(0, q.limit), meta: metaOf(q, Number(counted), rows.length > q.limit, RANKED_CANDIDATES_CAP) };
 }
+type RankedPage = { items: (CardRow & { d: number | null; counted?: number })[]; meta: ListingMeta };
+
+/** Public products in the newest order whose words are matched first for a search of words alone (rankedPage). */
+export const WORDS_WINDOW = 20_000;
+
+/** True when the filter is words and nothing else. */
+const wordsOnly = (f: ProductFilter) => !f.point && f.expiresBefore === undefined && FILTERS.every((k) => f[k] === undefined || (k === 'dietaryTags' && !f.dietaryTags?.length));
 
 /** Public products expiring within `until`, soonest first, optionally within a radius. */
 export async function expiringSoon(ex: Executor, now: Date, until: Date, point: ProductFilter['point'], q: PageQuery) {

@@ -94,7 +94,7 @@ describe('invalidate-cache', () => {
 
     const res = await call(t.app, 'POST', '/admin/settings/invalidate-cache', { token: superAdmin.token });
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ caches: ['dashboard', 'listings', 'notifications', 'settings'], allInstances: redis });
+    expect(res.body.data).toEqual({ caches: ['advertising.ads', 'dashboard', 'listings', 'notifications', 'settings'], allInstances: redis });
     expect(await nearbyIds(where)).toEqual([]);
     expect((await business()).minimumOrderAmount).toBe(250);
     await patch({ business: { minimumOrderAmount: before.minimumOrderAmount } });
