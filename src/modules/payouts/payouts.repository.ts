@@ -3,7 +3,7 @@ import type { Executor } from '../../db/client.js';
 import { payouts, type PayoutState } from '../../db/schema/payouts.js';
 
 export type PayoutRecord = typeof payouts.$inferSelect;
-export type PayoutPatch = Partial<Omit<PayoutRecord, 'id' | 'supplierId' | 'orderId' | 'releaseTransactionId' | 'amount' | 'currency' | 'createdAt'>>;
+export type PayoutPatch = Partial<Omit<PayoutRecord, 'id' | 'supplierId' | 'orderId' | 'associationId' | 'donationId' | 'releaseTransactionId' | 'amount' | 'currency' | 'createdAt'>>;
 
 /** Inserts the payout of a release; undefined when that release already has one. */
 export async function insertPayout(ex: Executor, values: typeof payouts.$inferInsert): Promise<PayoutRecord | undefined> {
@@ -35,6 +35,11 @@ export async function movePayout(ex: Executor, id: string, from: readonly Payout
 export function payoutsOfOrders(ex: Executor, orderIds: readonly string[]): Promise<PayoutRecord[]> {
   if (!orderIds.length) return Promise.resolve([]);
   return ex.select().from(payouts).where(inArray(payouts.orderId, [...orderIds])).orderBy(desc(payouts.createdAt));
+}
+
+export function payoutsOfDonations(ex: Executor, donationIds: readonly string[]): Promise<PayoutRecord[]> {
+  if (!donationIds.length) return Promise.resolve([]);
+  return ex.select().from(payouts).where(inArray(payouts.donationId, [...donationIds])).orderBy(desc(payouts.createdAt));
 }
 
 /** A supplier's payouts a new payout number may unblock: failed for good, or waiting for a number. */
