@@ -96,6 +96,8 @@ import { createAssociationsAdminService } from './modules/associations/associati
 import { createAssociationsService } from './modules/associations/associations.service.js';
 import { donationsRoutes } from './modules/donations/donations.routes.js';
 import { createDonationsService } from './modules/donations/donations.service.js';
+import { createDocumentsService } from './modules/donations/documents.service.js';
+import { createFinancialService } from './modules/donations/financial.service.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -172,8 +174,10 @@ function buildServices(ctx: AppContext, stream: NotificationStream) {
   const associations = createAssociationsService(ctx);
   const associationsAdmin = createAssociationsAdminService(ctx, { notifications });
   // donations
-  const donations = createDonationsService(ctx, { products, suppliers, associations, notifications });
-  return { payouts, escrowAdmin, reports, ledger, escrow, settlement, settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, notifications, products, productsAdmin, productSearch, payments, orders, plans, promoCodes, billing, reviews, reviewsModeration, associations, associationsAdmin, donations };
+  const donationPayments = createFinancialService(ctx, { associations, notifications, payments, payouts, settings });
+  const donations = createDonationsService(ctx, { products, suppliers, associations, notifications, financial: donationPayments });
+  const donationDocuments = createDocumentsService(ctx, { associations, users });
+  return { payouts, escrowAdmin, reports, ledger, escrow, settlement, settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, notifications, products, productsAdmin, productSearch, payments, orders, plans, promoCodes, billing, reviews, reviewsModeration, associations, associationsAdmin, donations, donationPayments, donationDocuments };
 }
 export type Services = ReturnType<typeof buildServices>;
 
@@ -237,7 +241,7 @@ async function registerApiRoutes(app: App, services: Services, ctx: AppContext, 
   await app.register(subscriptionsRoutes({ subscriptions: services.subscriptions, plans: services.plans, promos: services.promoCodes, billing: services.billing, supplierIdOf: services.billing.supplierIdOf }), { prefix: API_PREFIX });
   await app.register(reviewsRoutes(services.reviews, services.reviewsModeration, services.sessions.authenticate), { prefix: API_PREFIX });
   await app.register(associationsRoutes(services.associations, services.associationsAdmin), { prefix: API_PREFIX });
-  await app.register(donationsRoutes(services.donations), { prefix: API_PREFIX });
+  await app.register(donationsRoutes(services.donations, services.donationPayments, services.donationDocuments), { prefix: API_PREFIX });
   if (ctx.payments instanceof SandboxPayments) {
     // The sandbox's pages exist only with the sandbox; their webhook goes through this very app.
     ctx.payments.setDelivery(createSandboxDelivery(app, ctx.payments.webhookSecrets[0]!, ctx.clock, ctx.log));

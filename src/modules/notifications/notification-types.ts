@@ -211,6 +211,21 @@ const TYPES = {
     title: (d) => DONATION_STATUS_TITLES[text(d.status)] ?? 'Don mis à jour',
     body: (d) => `${DONATION_STATUS_TITLES[text(d.status)] ?? 'Don mis à jour'}${text(d.pickupAt) ? ` : retrait prévu le ${text(d.pickupAt)}` : ''}${text(d.reason) ? ` (${text(d.reason)})` : ''}.`,
   },
+  donation_paid: {
+    category: 'donations',
+    title: () => 'Merci pour votre don',
+    body: (d) => `Votre don de ${typeof d.amount === 'number' ? d.amount : ''} ${text(d.currency, 'XOF')}${text(d.associationName) ? ` à ${text(d.associationName)}` : ''} est payé. Votre reçu est disponible.`,
+  },
+  donation_payment_received: {
+    category: 'donations',
+    title: () => 'Don financier reçu',
+    body: (d) => `Vous avez reçu un don de ${typeof d.amount === 'number' ? d.amount : ''} ${text(d.currency, 'XOF')}${d.anonymous ? ' (anonyme)' : ''}. Il vous sera versé sur votre numéro de paiement.`,
+  },
+  donation_payment_refunded: {
+    category: 'donations',
+    title: () => 'Don remboursé',
+    body: (d) => `Votre paiement de ${typeof d.amount === 'number' ? d.amount : ''} ${text(d.currency, 'XOF')} est arrivé après l'expiration ou l'annulation du don : il vous a été remboursé.`,
+  },
   system_announcement: {
     category: 'system',
     title: (d) => text(d.title, 'Information'),
