@@ -78,6 +78,7 @@ describe('receipts of financial donations', () => {
     expect(verified.status).toBe(200);
     expect(verified.body.data).toMatchObject({ valid: true, number: first.body.data.number, kind: 'RECEIPT', association: { id: association.association.id, name: 'Banque alimentaire de Thiès' }, donor: 'Awa Diop', amount: 7500, currency: 'XOF', weightKg: null });
     expect((await call(t.app, 'GET', '/donations/verify/ABCD-EFGH-JKMN')).status).toBe(404);
+    await assertMoneyInvariants(t.app);
   });
 
   it('names nobody on an anonymous donation, and is refused to others and before payment', async () => {
