@@ -102,8 +102,10 @@ export function createDonationsService(ctx: AppContext, deps: DonationsDeps) {
   async function move(user: AuthUser, donationId: string, to: FoodDonationStatus, input: MoveInput = {}) {
     return ctx.db.transaction(async (tx) => {
       const d = await repo.find(tx, donationId, true);
-      if (!d || d.kind !== 'FOOD') throw notFound('Donation');
+      if (!d) throw notFound('Donation');
       const { party, associationUserId } = await partyOf(tx, user, d);
+      // A financial donation moves with its payment; its donor may only cancel it (see `cancel`).
+      if (d.kind !== 'FOOD') throw conflict('INVALID_TRANSITION', `A financial donation cannot be moved to ${to}: it follows its payment`);
       const from = d.status as FoodDonationStatus;
       if (MOVED_BY[to] !== party) {
         throw new AppError(403, 'FORBIDDEN', `Only the ${MOVED_BY[to] === 'DONOR' ? 'donor' : 'receiving association'} may move a donation to ${to}`);
@@ -245,7 +247,9 @@ export function createDonationsService(ctx: AppContext, deps: DonationsDeps) {
     },
     schedulePickup: (user: AuthUser, id: string, body: { pickupAt: string; note?: string }) => move(user, id, 'PICKUP_SCHEDULED', body),
     confirmPickup: (user: AuthUser, id: string) => move(user, id, 'COLLECTED'),
-    setStatus: (user: AuthUser, id: string, body: { status: FoodDonationStatus } & MoveInput) => move(user, id, body.status, body),
+    setStatus(user: AuthUser, id: string, body: { status: FoodDonationStatus } & MoveInput) {
+      return body.status === 'CANCELLED' ? this.cancel(user, id, body.reason) : move(user, id, body.status, body);
+    },
 
     // ---- the receiving association
 

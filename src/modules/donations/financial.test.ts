@@ -76,6 +76,9 @@ describe('giving money to an association', () => {
     const seen = (await call(t.app, 'GET', `/donations/${id}`, { token: association.token })).body.data;
     expect(seen).toMatchObject({ status: 'PAID', payment: null, donorUserId: donor.user.id });
     expect((await call(t.app, 'POST', `/donations/${id}/cancel`, { token: donor.token })).body.error.code).toBe('INVALID_TRANSITION');
+    expect((await call(t.app, 'PATCH', `/donations/${id}/status`, { token: donor.token, body: { status: 'CANCELLED' } })).body.error.code).toBe('INVALID_TRANSITION');
+    expect((await call(t.app, 'POST', `/donations/${id}/confirm-pickup`, { token: association.token })).body.error.code).toBe('INVALID_TRANSITION');
+    expect((await call(t.app, 'PATCH', `/donations/${id}/status`, { token: association.token, body: { status: 'ACCEPTED' } })).body.error.code).toBe('INVALID_TRANSITION');
 
     // The payout job sends the money to the association's number; the provider confirms.
     await t.app.jobs.drain();
@@ -135,7 +138,8 @@ describe('giving money to an association', () => {
     expect((await call(t.app, 'POST', `/donations/${id}/cancel`, { token: stranger.token })).status).toBe(404);
     expect((await call(t.app, 'GET', `/donations/${id}`, { token: stranger.token })).status).toBe(404);
     expect((await call(t.app, 'POST', `/donations/${id}/cancel`, { token: association.token })).status).toBe(403);
-    const cancelled = await call(t.app, 'POST', `/donations/${id}/cancel`, { token: donor.token, body: { reason: 'Erreur de montant' } });
+    expect((await call(t.app, 'PATCH', `/donations/${id}/status`, { token: stranger.token, body: { status: 'CANCELLED' } })).status).toBe(404);
+    const cancelled = await call(t.app, 'PATCH', `/donations/${id}/status`, { token: donor.token, body: { status: 'CANCELLED', reason: 'Erreur de montant' } });
     expect(cancelled.body.data).toMatchObject({ status: 'CANCELLED', closingReason: 'Erreur de montant', payment: { status: 'CANCELLED' } });
     await t.app.jobs.drain();
 
