@@ -95,13 +95,22 @@ describe('giving money to an association', () => {
     await assertMoneyInvariants(t.app);
   });
 
-  it('waits for a payout number before paying an association out', async () => {
+  it('waits for a payout number before paying an association out, and leaves once one is set', async () => {
     const { donor, association } = await setup(null);
     const d = await paidDonation(donor, association.association.id, 2500);
     await t.app.jobs.drain();
     const [payout] = await t.app.services.payouts.ofDonations(t.app.ctx.db, [d.id]);
     expect(payout).toMatchObject({ state: 'PENDING', waitingReason: 'NO_PAYOUT_PHONE' });
+    expect((await inbox(association.token)).some((n) => n.type === 'payout_waiting_for_number' && n.data.donationId === d.id)).toBe(true);
     expect(await balance(associationPayable(association.association.id))).toBe(-2500);
+
+    // A payout number set: the waiting payout leaves to it.
+    expect((await call(t.app, 'PUT', '/associations/me', { token: association.token, body: { payoutPhone: '+221770009876' } })).status).toBe(200);
+    await t.app.jobs.drain();
+    const [sent] = await t.app.services.payouts.ofDonations(t.app.ctx.db, [d.id]);
+    expect(sent).toMatchObject({ state: 'PROCESSING', mobile: '+221770009876', waitingReason: null });
+    await deliverWebhook(t, t.mobilemoney.event('payout.completed', t.mobilemoney.settlePayout(sent!.providerPayoutId!, 'succeeded')));
+    expect(await balance(associationPayable(association.association.id))).toBe(0);
     await assertMoneyInvariants(t.app);
   });
 

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { payouts, type PayoutState } from '../../db/schema/payouts.js';
 
@@ -44,10 +44,19 @@ export function payoutsOfDonations(ex: Executor, donationIds: readonly string[])
 
 /** A supplier's payouts a new payout number may unblock: failed for good, or waiting for a number. */
 export function retryableOfSupplier(ex: Executor, supplierId: string): Promise<PayoutRecord[]> {
+  return retryableOf(ex, eq(payouts.supplierId, supplierId));
+}
+
+/** The same for an association's payouts. */
+export function retryableOfAssociation(ex: Executor, associationId: string): Promise<PayoutRecord[]> {
+  return retryableOf(ex, eq(payouts.associationId, associationId));
+}
+
+function retryableOf(ex: Executor, payee: SQL): Promise<PayoutRecord[]> {
   return ex
     .select()
     .from(payouts)
-    .where(and(eq(payouts.supplierId, supplierId), or(eq(payouts.state, 'FAILED'), and(eq(payouts.state, 'PENDING'), isNotNull(payouts.waitingReason)))))
+    .where(and(payee, or(eq(payouts.state, 'FAILED'), and(eq(payouts.state, 'PENDING'), isNotNull(payouts.waitingReason)))))
     .orderBy(payouts.id)
     .for('update');
 }

@@ -184,15 +184,17 @@ export function createPayoutsService(ctx: AppContext, deps: PayoutsDeps) {
   );
 
   // A new payout number sends again what waited for a number or was refused for the old one.
-  ctx.events.subscribe('suppliers.payout_phone_changed', 'payouts_retry', async ({ supplierId }) => {
+  async function retry(find: (tx: Executor) => Promise<PayoutRecord[]>) {
     await ctx.db.transaction(async (tx) => {
-      for (const p of await repo.retryableOfSupplier(tx, supplierId)) {
+      for (const p of await find(tx)) {
         const t = now();
         const patch = p.state === 'FAILED' ? { state: 'PENDING' as const, generation: p.generation + 1, providerPayoutId: null, failedAt: null, waitingReason: null, updatedAt: t } : { waitingReason: null, updatedAt: t };
         if (await repo.movePayout(tx, p.id, [p.state], patch)) await ctx.jobs.send(SEND_PAYOUT_JOB, { payoutId: p.id }, { tx });
       }
     });
-  });
+  }
+  ctx.events.subscribe('suppliers.payout_phone_changed', 'payouts_retry', ({ supplierId }) => retry((tx) => repo.retryableOfSupplier(tx, supplierId)));
+  ctx.events.subscribe('associations.payout_phone_changed', 'payouts_retry', ({ associationId }) => retry((tx) => repo.retryableOfAssociation(tx, associationId)));
 
   // Money owed to a supplier (a payout not paid yet, or a payable balance) blocks deleting it.
   ctx.workInProgress.register(async (ex, scope) => {
