@@ -106,6 +106,8 @@ import { createAssociationsAdminService } from './modules/associations/associati
 import { createAssociationsService } from './modules/associations/associations.service.js';
 import { donationsRoutes } from './modules/donations/donations.routes.js';
 import { createDonationsService } from './modules/donations/donations.service.js';
+import { createDocumentsService } from './modules/donations/documents.service.js';
+import { createFinancialService } from './modules/donations/financial.service.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -182,7 +184,9 @@ function buildServices(ctx: AppContext, stream: NotificationStream) {
   const associations = createAssociationsService(ctx);
   const associationsAdmin = createAssociationsAdminService(ctx, { notifications });
   // donations
-  const donations = createDonationsService(ctx, { products, suppliers, associations, notifications });
+  const donationPayments = createFinancialService(ctx, { associations, notifications, payments, payouts, settings });
+  const donations = createDonationsService(ctx, { products, suppliers, associations, notifications, financial: donationPayments });
+  const donationDocuments = createDocumentsService(ctx, { associations, users });
   // advertising
   const advertising = createAdvertisingService(ctx, {
     notifications,
@@ -197,7 +201,7 @@ function buildServices(ctx: AppContext, stream: NotificationStream) {
   const deals = createDealsService(ctx, { settings, suppliers, stores, members: storeMembers, notifications });
   const bookings = createBookingsService(ctx, { stores, members: storeMembers, suppliers, notifications });
   const dealsSearch = createDealsSearchService(ctx);
-  return { payouts, escrowAdmin, reports, ledger, escrow, settlement, settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, notifications, products, productsAdmin, productSearch, payments, orders, plans, promoCodes, billing, reviews, reviewsModeration, associations, associationsAdmin, donations, advertising, advertisingAdmin, analytics, deals, bookings, dealsSearch };
+  return { payouts, escrowAdmin, reports, ledger, escrow, settlement, settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, notifications, products, productsAdmin, productSearch, payments, orders, plans, promoCodes, billing, reviews, reviewsModeration, associations, associationsAdmin, donations, donationPayments, donationDocuments, advertising, advertisingAdmin, analytics, deals, bookings, dealsSearch };
 }
 export type Services = ReturnType<typeof buildServices>;
 
@@ -263,7 +267,7 @@ async function registerApiRoutes(app: App, services: Services, ctx: AppContext, 
   await app.register(subscriptionsRoutes({ subscriptions: services.subscriptions, plans: services.plans, promos: services.promoCodes, billing: services.billing, supplierIdOf: services.billing.supplierIdOf }), { prefix: API_PREFIX });
   await app.register(reviewsRoutes(services.reviews, services.reviewsModeration, services.sessions.authenticate), { prefix: API_PREFIX });
   await app.register(associationsRoutes(services.associations, services.associationsAdmin), { prefix: API_PREFIX });
-  await app.register(donationsRoutes(services.donations), { prefix: API_PREFIX });
+  await app.register(donationsRoutes(services.donations, services.donationPayments, services.donationDocuments), { prefix: API_PREFIX });
   await app.register(advertisingRoutes(services.advertising, services.advertisingAdmin), { prefix: API_PREFIX });
   await app.register(analyticsRoutes(services.analytics), { prefix: API_PREFIX });
   await app.register(dealsRoutes(services.deals, services.bookings, services.dealsSearch), { prefix: API_PREFIX });

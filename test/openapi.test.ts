@@ -52,8 +52,14 @@ describe('the OpenAPI document', () => {
     // The probes take no input, are exempt from rate limits and cannot fail on the caller's side,
     // so they have no 4xx response to document. The contract's `/reviews/product/:productId` and
     // `/reviews/:id/<action>` read alike for a review id "product" (a router tells them apart: the
-    // literal segment wins, and "product" is no UUID).
+    // literal segment wins, and "product" is no UUID); so do `/donations/verify/:code` and
+    // `/donations/:donationId/<action>` ("verify" is no UUID).
     expect(seen.sort()).toEqual([
+      'warn no-ambiguous-paths #/paths/~1api~1v1~1donations~1verify~1{code}',
+      'warn no-ambiguous-paths #/paths/~1api~1v1~1donations~1{donationId}~1cancel',
+      'warn no-ambiguous-paths #/paths/~1api~1v1~1donations~1{donationId}~1confirm-pickup',
+      'warn no-ambiguous-paths #/paths/~1api~1v1~1donations~1{donationId}~1schedule-pickup',
+      'warn no-ambiguous-paths #/paths/~1api~1v1~1donations~1{donationId}~1status',
       'warn no-ambiguous-paths #/paths/~1api~1v1~1reviews~1{id}~1helpful',
       'warn no-ambiguous-paths #/paths/~1api~1v1~1reviews~1{id}~1images',
       'warn no-ambiguous-paths #/paths/~1api~1v1~1reviews~1{id}~1reply',

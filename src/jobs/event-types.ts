@@ -9,6 +9,7 @@ export interface DomainEvents {
   'suppliers.verified': { supplierId: string; userId: string };
   'suppliers.rejected': { supplierId: string; userId: string; reason: string };
   'suppliers.payout_phone_changed': { supplierId: string; userId: string };
+  'associations.payout_phone_changed': { associationId: string; userId: string };
   'kyc.decided': { supplierId: string; userId: string; status: 'APPROVED' | 'REJECTED' | 'RESUBMISSION_REQUESTED'; reason?: string };
   'staff.invited': { invitationId: string; storeId: string; userId?: string; phoneNumber?: string; email?: string };
   'products.created': { productId: string; supplierId: string; storeId: string; status: 'PENDING_REVIEW' | 'ACTIVE' };
@@ -52,6 +53,10 @@ export const EVENT_CATALOG: { [E in EventName]: { when: string; fields: { [F in 
   'suppliers.payout_phone_changed': {
     when: 'A supplier set or changed the mobile-money number its payouts are sent to.',
     fields: { supplierId: 'the supplier profile', userId: "the supplier's account" },
+  },
+  'associations.payout_phone_changed': {
+    when: 'An association set or changed the mobile-money number its financial donations are paid out to.',
+    fields: { associationId: 'the association', userId: "the association's account" },
   },
   'kyc.decided': {
     when: "An administrator decided on a supplier's KYC documents.",

@@ -127,8 +127,46 @@ const subscriptionPaymentsCreditedOnce: MoneyInvariant = {
   },
 };
 
+/**
+ * Financial donations: each PAID one holds exactly one succeeded payment, credited once to its
+ * association's association_payable for its amount; no other donation holds a succeeded payment (a
+ * late one was refunded). Each association's payable balance is what its paid donations gave minus
+ * its succeeded payouts (never less than nothing: the sign check above).
+ */
+const donationsCreditedOnce: MoneyInvariant = {
+  name: 'every paid financial donation credits its association once; each association_payable is paid donations minus payouts',
+  async violations(ex) {
+    const donations = await rows<{ id: string; status: string; amount: number | null; n: number; credited: string | null }>(
+      ex,
+      sql`select d.id, d.status, d.amount, count(distinct p.id) filter (where p.status = 'SUCCEEDED')::int as n,
+            sum(l.amount) filter (where p.status = 'SUCCEEDED')::text as credited
+          from donations d
+          left join payments p on p.subject_type = 'donation' and p.subject_id = d.id
+          left join ledger_transactions t on t.idempotency_key = 'payment:' || p.id || ':received'
+          left join ledger_lines l on l.transaction_id = t.id and l.account = 'association_payable:' || d.association_id
+          where d.kind = 'FINANCIAL'
+          group by d.id
+          having case when d.status = 'PAID' then count(distinct p.id) filter (where p.status = 'SUCCEEDED') <> 1 or coalesce(sum(l.amount) filter (where p.status = 'SUCCEEDED'), 0) <> -d.amount
+                 else count(distinct p.id) filter (where p.status = 'SUCCEEDED') <> 0 end`,
+    );
+    const payables = await rows<{ association_id: string; balance: string; expected: string }>(
+      ex,
+      sql`with bal as (select substr(account, 21)::uuid as association_id, sum(amount) as balance from ledger_lines where account like 'association_payable:%' group by account),
+          given as (select association_id, sum(amount) as amount from donations where kind = 'FINANCIAL' and status = 'PAID' group by association_id),
+          out as (select association_id, sum(amount) as amount from payouts where association_id is not null and state = 'SUCCEEDED' group by association_id)
+          select a.id as association_id, coalesce(b.balance, 0)::text as balance, (coalesce(o.amount, 0) - coalesce(g.amount, 0))::text as expected
+          from associations a left join bal b on b.association_id = a.id left join given g on g.association_id = a.id left join out o on o.association_id = a.id
+          where coalesce(b.balance, 0) <> coalesce(o.amount, 0) - coalesce(g.amount, 0)`,
+    );
+    return [
+      ...donations.map((r) => `donation ${r.id} (${r.status}, ${r.amount}): ${r.n} succeeded payment(s) crediting ${r.credited ?? 0}`),
+      ...payables.map((r) => `association ${r.association_id}: association_payable ${r.balance}, paid donations minus payouts say ${r.expected}`),
+    ];
+  },
+};
+
 /** The checks assertMoneyInvariants runs; extend with `MONEY_INVARIANTS.push(check)`. */
-export const MONEY_INVARIANTS: MoneyInvariant[] = [everyTransactionBalances, everyCurrencySumsToZero, signsHold, escrowMatchesState, paymentsCreditedOnce, subscriptionPaymentsCreditedOnce];
+export const MONEY_INVARIANTS: MoneyInvariant[] = [everyTransactionBalances, everyCurrencySumsToZero, signsHold, escrowMatchesState, paymentsCreditedOnce, subscriptionPaymentsCreditedOnce, donationsCreditedOnce];
 
 /** Every failure of every check, as `check: offending row` lines (empty when all hold). */
 export async function moneyInvariantViolations(app: App, opts: { ex?: Executor; checks?: MoneyInvariant[] } = {}): Promise<string[]> {

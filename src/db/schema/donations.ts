@@ -1,16 +1,20 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { associations } from './associations.js';
 import { users } from './users.js';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
-// FINANCIAL donations (paid through the payments machinery) share this table later, with their own
-// states and amount; only FOOD donations are made for now.
+// FOOD donations (items picked up by the association) and FINANCIAL ones (money paid through the
+// payments machinery, owed to the association and paid out to it) share this table, each with its states.
 export const DONATION_KINDS = ['FOOD', 'FINANCIAL'] as const;
 export type DonationKind = (typeof DONATION_KINDS)[number];
 export const FOOD_DONATION_STATUSES = ['PENDING', 'ACCEPTED', 'DECLINED', 'PICKUP_SCHEDULED', 'COLLECTED', 'CANCELLED'] as const;
 export type FoodDonationStatus = (typeof FOOD_DONATION_STATUSES)[number];
+export const FINANCIAL_DONATION_STATUSES = ['PENDING_PAYMENT', 'PAID', 'FAILED', 'EXPIRED', 'CANCELLED'] as const;
+export type FinancialDonationStatus = (typeof FINANCIAL_DONATION_STATUSES)[number];
+export const DONATION_STATUSES = [...new Set([...FOOD_DONATION_STATUSES, ...FINANCIAL_DONATION_STATUSES])] as readonly (FoodDonationStatus | FinancialDonationStatus)[];
+export type DonationStatus = FoodDonationStatus | FinancialDonationStatus;
 
 export const donations = pgTable(
   'donations',
@@ -31,6 +35,9 @@ export const donations = pgTable(
     // FINANCIAL: the amount in the currency's minor unit.
     amount: integer('amount'),
     currency: text('currency'),
+    // FINANCIAL: the donor asked not to be named (receipts say "anonymous", the association sees no name).
+    anonymous: boolean('anonymous').notNull().default(false),
+    paidAt: ts('paid_at'),
     message: text('message'),
     pickupWindowStart: ts('pickup_window_start'),
     pickupWindowEnd: ts('pickup_window_end'),
@@ -82,4 +89,47 @@ export const donationStatusHistory = pgTable(
     at: ts('at').notNull(),
   },
   (t) => [index('donation_status_history_donation_idx').on(t.donationId, t.at)],
+);
+
+export const DONATION_DOCUMENT_KINDS = ['RECEIPT', 'CERTIFICATE'] as const;
+export type DonationDocumentKind = (typeof DONATION_DOCUMENT_KINDS)[number];
+
+/**
+ * A receipt (FINANCIAL, once PAID) or certificate (FOOD, once COLLECTED): one per donation and kind,
+ * numbered without gaps per (kind, year) through donation_document_counters. The PDF is stored
+ * privately; `code` is what GET /donations/verify/:code answers for.
+ */
+export const donationDocuments = pgTable(
+  'donation_documents',
+  {
+    id: uuid('id').primaryKey(),
+    donationId: uuid('donation_id')
+      .notNull()
+      .references(() => donations.id),
+    kind: text('kind').$type<DonationDocumentKind>().notNull(),
+    year: integer('year').notNull(),
+    sequence: integer('sequence').notNull(),
+    // e.g. REC-2026-000001
+    number: text('number').notNull(),
+    code: text('code').notNull(),
+    storageKey: text('storage_key').notNull(),
+    sizeBytes: integer('size_bytes').notNull(),
+    issuedAt: ts('issued_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('donation_documents_donation_key').on(t.donationId, t.kind),
+    uniqueIndex('donation_documents_number_key').on(t.kind, t.year, t.sequence),
+    uniqueIndex('donation_documents_code_key').on(t.code),
+  ],
+);
+
+/** The last number given per (kind, year), taken under a row lock in the issuing transaction. */
+export const donationDocumentCounters = pgTable(
+  'donation_document_counters',
+  {
+    kind: text('kind').$type<DonationDocumentKind>().notNull(),
+    year: integer('year').notNull(),
+    last: integer('last').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.kind, t.year] })],
 );

@@ -1,5 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { associations } from './associations.js';
+import { donations } from './donations.js';
 import { orders } from './orders.js';
 import { supplierProfiles } from './suppliers.js';
 
@@ -17,13 +19,13 @@ export const payouts = pgTable(
   'payouts',
   {
     id: uuid('id').primaryKey(),
-    supplierId: uuid('supplier_id')
-      .notNull()
-      .references(() => supplierProfiles.id),
-    orderId: uuid('order_id')
-      .notNull()
-      .references(() => orders.id),
-    // The escrow_released ledger transaction whose net amount this pays.
+    // The payee: a supplier (an order's released escrow) or an association (a financial donation).
+    supplierId: uuid('supplier_id').references(() => supplierProfiles.id),
+    orderId: uuid('order_id').references(() => orders.id),
+    associationId: uuid('association_id').references(() => associations.id),
+    donationId: uuid('donation_id').references(() => donations.id),
+    // What this pays, unique: the escrow_released ledger transaction of an order, or the donation's
+    // succeeded payment (its payment_received posting).
     releaseTransactionId: uuid('release_transaction_id').notNull(),
     amount: integer('amount').notNull(),
     currency: text('currency').notNull(),
@@ -45,10 +47,15 @@ export const payouts = pgTable(
   },
   (t) => [
     check('payouts_amount', sql`amount > 0 and attempts >= 0 and generation >= 0`),
+    check(
+      'payouts_payee',
+      sql`(supplier_id is not null and order_id is not null and association_id is null and donation_id is null) or (supplier_id is null and order_id is null and association_id is not null and donation_id is not null)`,
+    ),
     check('payouts_state', sql`state in ('PENDING', 'PROCESSING', 'SUCCEEDED', 'FAILED')`),
     uniqueIndex('payouts_release_key').on(t.releaseTransactionId),
     uniqueIndex('payouts_provider_key').on(t.providerPayoutId),
     index('payouts_supplier_idx').on(t.supplierId, t.state),
     index('payouts_order_idx').on(t.orderId),
+    index('payouts_association_idx').on(t.associationId, t.state),
   ],
 );

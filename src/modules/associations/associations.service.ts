@@ -121,7 +121,10 @@ export function createAssociationsService(ctx: AppContext) {
       const patch = stored(body);
       return ctx.db.transaction(async (tx) => {
         const r = await lockOwn(tx, user.id);
-        return ownView(tx, await repo.update(tx, r.id, editPatch(r, patch)));
+        const row = await repo.update(tx, r.id, editPatch(r, patch));
+        // Payouts waiting for a number, or refused for the old one, leave again to the new one.
+        if (row.payoutPhone && row.payoutPhone !== r.payoutPhone) await ctx.events.publish(tx, 'associations.payout_phone_changed', { associationId: r.id, userId: r.userId });
+        return ownView(tx, row);
       });
     },
 

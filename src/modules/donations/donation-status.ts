@@ -1,4 +1,4 @@
-import type { FoodDonationStatus } from '../../db/schema/donations.js';
+import type { FinancialDonationStatus, FoodDonationStatus } from '../../db/schema/donations.js';
 import type { TransitionTable } from '../../shared/state-machine.js';
 
 /**
@@ -30,3 +30,17 @@ export const MOVED_BY: Record<FoodDonationStatus, DonationParty | null> = {
 export const OPEN_STATUSES = ['PENDING', 'ACCEPTED', 'PICKUP_SCHEDULED'] as const satisfies readonly FoodDonationStatus[];
 /** Leaving for one of these gives the units back to the donor's stock. */
 export const GIVES_STOCK_BACK: readonly FoodDonationStatus[] = ['DECLINED', 'CANCELLED'];
+
+/**
+ * A financial donation's states. It waits for its payment (PENDING_PAYMENT); the provider's success
+ * makes it PAID (final: the money is owed to the association and paid out to it), a refused payment
+ * FAILED, the deadline EXPIRED; the donor may cancel it only while it waits. A payment arriving after
+ * EXPIRED, FAILED or CANCELLED is refunded, never applied.
+ */
+export const FINANCIAL_DONATION_TRANSITIONS: TransitionTable<FinancialDonationStatus> = {
+  PENDING_PAYMENT: ['PAID', 'FAILED', 'EXPIRED', 'CANCELLED'],
+  PAID: [],
+  FAILED: [],
+  EXPIRED: [],
+  CANCELLED: [],
+};

@@ -1,6 +1,6 @@
-import { and, asc, count, desc, eq, gte, inArray, isNotNull, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, isNotNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { donationItems, donations as d, donationStatusHistory, type FoodDonationStatus } from '../../db/schema/donations.js';
+import { donationItems, donations as d, donationStatusHistory, type DonationStatus } from '../../db/schema/donations.js';
 import { OPEN_STATUSES } from './donation-status.js';
 
 export type DonationRecord = typeof d.$inferSelect;
@@ -10,7 +10,7 @@ export type HistoryRecord = typeof donationStatusHistory.$inferSelect;
 
 export async function insert(ex: Executor, row: NewDonation, items: (typeof donationItems.$inferInsert)[]) {
   const [donation] = await ex.insert(d).values(row).returning();
-  const rows = await ex.insert(donationItems).values(items).returning();
+  const rows = items.length ? await ex.insert(donationItems).values(items).returning() : [];
   return { donation: donation!, items: rows };
 }
 
@@ -38,7 +38,10 @@ export const historyOf = (ex: Executor, donationId: string) =>
 export interface ListFilter {
   donorUserId?: string;
   associationId?: string;
-  statuses?: readonly FoodDonationStatus[];
+  statuses?: readonly DonationStatus[];
+  kind?: 'FOOD' | 'FINANCIAL';
+  /** Food donations, and financial ones once paid (what an association has received). */
+  receivedOnly?: boolean;
 }
 
 export async function list(ex: Executor, f: ListFilter, page: { limit: number; offset: number }, order: 'newest' | 'pickup' = 'newest') {
@@ -46,6 +49,8 @@ export async function list(ex: Executor, f: ListFilter, page: { limit: number; o
     f.donorUserId ? eq(d.donorUserId, f.donorUserId) : undefined,
     f.associationId ? eq(d.associationId, f.associationId) : undefined,
     f.statuses ? inArray(d.status, [...f.statuses]) : undefined,
+    f.kind ? eq(d.kind, f.kind) : undefined,
+    f.receivedOnly ? or(eq(d.kind, 'FOOD'), eq(d.status, 'PAID')) : undefined,
   );
   const orderBy = order === 'pickup' ? [asc(sql`coalesce(${d.scheduledPickupAt}, ${d.pickupWindowStart})`), asc(d.id)] : [desc(d.createdAt), desc(d.id)];
   const [items, [total]] = await Promise.all([
@@ -57,7 +62,7 @@ export async function list(ex: Executor, f: ListFilter, page: { limit: number; o
 
 /** Open food donations holding units of a product, or of a supplier. */
 export async function openCount(ex: Executor, scope: { productId: string } | { supplierId: string }): Promise<number> {
-  const open = inArray(d.status, [...OPEN_STATUSES]);
+  const open = and(eq(d.kind, 'FOOD'), inArray(d.status, [...OPEN_STATUSES]));
   const where: SQL | undefined =
     'productId' in scope
       ? and(open, sql`exists (select 1 from ${donationItems} i where i.donation_id = ${d.id} and i.product_id = ${scope.productId})`)
@@ -70,7 +75,7 @@ const month = (column: SQL | typeof d.createdAt) => sql<string>`to_char(${column
 
 /** An association's donations: counts by state, and by UTC month received and collected (with their weight). */
 export async function associationStatistics(ex: Executor, associationId: string, since: Date) {
-  const mine = eq(d.associationId, associationId);
+  const mine = and(eq(d.associationId, associationId), eq(d.kind, 'FOOD'));
   const [byStatus, received, collected, [totals]] = await Promise.all([
     ex.select({ status: d.status, n: count() }).from(d).where(mine).groupBy(d.status),
     ex.select({ month: month(d.createdAt), n: count() }).from(d).where(and(mine, gte(d.createdAt, since))).groupBy(month(d.createdAt)),
@@ -82,4 +87,33 @@ export async function associationStatistics(ex: Executor, associationId: string,
     ex.select({ n: count(), grams: sql<number>`coalesce(sum(${d.totalWeightGrams}), 0)`.mapWith(Number) }).from(d).where(and(mine, eq(d.status, 'COLLECTED'))),
   ]);
   return { byStatus, received, collected, totals: totals! };
+}
+
+/** What a donor gave: food donations collected (count, grams) and financial donations paid (count, amount), by currency. */
+export async function donorStatistics(ex: Executor, donorUserId: string) {
+  const mine = eq(d.donorUserId, donorUserId);
+  const [[food], money, [all]] = await Promise.all([
+    ex.select({ n: count(), grams: sql<number>`coalesce(sum(${d.totalWeightGrams}), 0)`.mapWith(Number) }).from(d).where(and(mine, eq(d.kind, 'FOOD'), eq(d.status, 'COLLECTED'))),
+    ex
+      .select({ currency: sql<string>`${d.currency}`, n: count(), amount: sql<number>`coalesce(sum(${d.amount}), 0)`.mapWith(Number) })
+      .from(d)
+      .where(and(mine, eq(d.kind, 'FINANCIAL'), eq(d.status, 'PAID')))
+      .groupBy(d.currency),
+    ex.select({ n: count() }).from(d).where(mine),
+  ]);
+  return { food: food!, money, total: all?.n ?? 0 };
+}
+
+/** An association's paid financial donations: count and amount, in total and by UTC month of payment. */
+export async function associationMoney(ex: Executor, associationId: string, since: Date) {
+  const paid = and(eq(d.associationId, associationId), eq(d.kind, 'FINANCIAL'), eq(d.status, 'PAID'));
+  const [[totals], byMonth] = await Promise.all([
+    ex.select({ n: count(), amount: sql<number>`coalesce(sum(${d.amount}), 0)`.mapWith(Number) }).from(d).where(paid),
+    ex
+      .select({ month: month(sql`${d.paidAt}`), n: count(), amount: sql<number>`coalesce(sum(${d.amount}), 0)`.mapWith(Number) })
+      .from(d)
+      .where(and(paid, gte(d.paidAt, since)))
+      .groupBy(month(sql`${d.paidAt}`)),
+  ]);
+  return { totals: totals!, byMonth };
 }

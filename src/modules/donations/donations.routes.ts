@@ -3,6 +3,8 @@ import type { App } from '../../http/types.js';
 import { Ok, OkPage, ok, okPage } from '../../shared/schemas.js';
 import * as S from './donations.schemas.js';
 import type { DonationsService } from './donations.service.js';
+import type { DocumentsService } from './documents.service.js';
+import type { FinancialService } from './financial.service.js';
 
 const tags = ['donations'];
 const assocTags = ['associations'];
@@ -10,8 +12,23 @@ const auth = { access: 'Auth' } as const;
 const sup = { access: 'SUP' } as const;
 const own = { access: 'ASSOCIATION' } as const;
 
-export function donationsRoutes(donations: DonationsService) {
+export function donationsRoutes(donations: DonationsService, financial: FinancialService, documents: DocumentsService) {
   return async (app: App) => {
+    app.post('/donations/financial', { config: { ...auth, idempotency: true }, schema: { tags, summary: 'Give money to a verified association: pay at payment.redirectUrl; paid out to the association (Idempotency-Key honoured)', body: S.CreateFinancialBodySchema, errors: [404, 409], response: { 201: Ok(S.FinancialAnswerSchema) } } },
+      async (req, reply) => reply.code(201).send(ok(await donations.financialAnswer(req.user, await financial.create(req.user, req.body)))));
+
+    app.get('/donations/my-stats', { config: auth, schema: { tags, summary: 'What the caller gave: donations, kg of food collected, amounts paid, and their impact', response: { 200: Ok(S.MyStatsSchema) } } },
+      async (req) => ok(await donations.myStats(req.user)));
+
+    app.post('/donations/:donationId/receipt', { config: auth, preValidation: bodyMayBeEmpty, schema: { tags, summary: 'The numbered PDF receipt of a paid financial donation (the same one each time), as a 5-minute link', params: S.DonationIdParamsSchema, errors: [404, 409], response: { 200: Ok(S.DocumentSchema) } } },
+      async (req) => ok(await documents.receipt(req.user, req.params.donationId)));
+
+    app.post('/donations/:donationId/certificate', { config: auth, preValidation: bodyMayBeEmpty, schema: { tags, summary: 'The numbered PDF certificate of a collected food donation (the same one each time), as a 5-minute link', params: S.DonationIdParamsSchema, errors: [404, 409], response: { 200: Ok(S.DocumentSchema) } } },
+      async (req) => ok(await documents.certificate(req.user, req.params.donationId)));
+
+    app.get('/donations/verify/:code', { config: { access: 'Public' }, schema: { tags, summary: 'Check a receipt or certificate is genuine by its verification code (the donor is not named when anonymous)', params: S.VerifyParamsSchema, errors: [404], response: { 200: Ok(S.VerificationSchema) } } },
+      async (req) => ok(await documents.verify(req.params.code)));
+
     app.post('/donations/food', { config: sup, schema: { tags, summary: 'Give catalog products (taken from stock) and free-form items to a verified association, with a pickup window', body: S.CreateFoodBodySchema, errors: [404, 409], response: { 201: Ok(S.DonationDetailSchema) } } },
       async (req, reply) => reply.code(201).send(ok(await donations.createFood(req.user, req.body))));
 

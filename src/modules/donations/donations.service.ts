@@ -8,12 +8,14 @@ import { pageMeta, pageOffset, type PageQuery } from '../../shared/schemas.js';
 import { assertTransition } from '../../shared/state-machine.js';
 import type { AssociationsService } from '../associations/associations.service.js';
 import type { NotificationsService } from '../notifications/notifications.service.js';
+import type { FinancialService } from './financial.service.js';
 import type { ProductsService } from '../products/products.service.js';
 import type { SuppliersService } from '../suppliers/suppliers.service.js';
 import { FOOD_DONATION_TRANSITIONS, GIVES_STOCK_BACK, MOVED_BY, OPEN_STATUSES, type DonationParty } from './donation-status.js';
 import * as repo from './donations.repository.js';
 import type { DonationRecord } from './donations.repository.js';
-import type { AssociationStatsView, CreateFoodBody, ListQuery } from './donations.schemas.js';
+import type { AssociationStatsView, CreateFoodBody, ListQuery, MyStatsView } from './donations.schemas.js';
+import { DONATION_CURRENCY } from './financial.service.js';
 import { toDetailView, toDonationView } from './donations.views.js';
 
 /** Conversion factors of the impact figures (docs/donations.md). */
@@ -27,6 +29,7 @@ export interface DonationsDeps {
   suppliers: SuppliersService;
   associations: AssociationsService;
   notifications: NotificationsService;
+  financial: FinancialService;
 }
 
 export interface MoveInput {
@@ -51,14 +54,16 @@ export function createDonationsService(ctx: AppContext, deps: DonationsDeps) {
   const stockLines = (items: { productId: string | null; quantity: number }[]) =>
     items.filter((i) => i.productId).map((i) => ({ productId: i.productId!, quantity: i.quantity }));
 
-  async function detail(ex: Executor, d: DonationRecord) {
-    return toDetailView(d, await repo.itemsOf(ex, [d.id]), await repo.historyOf(ex, d.id));
+  async function detail(ex: Executor, d: DonationRecord, viewerId: string) {
+    // The payment is the donor's business (its link, its failure); the association sees the donation only.
+    const payment = d.kind === 'FINANCIAL' && viewerId === d.donorUserId ? await deps.financial.paymentOf(ex, d.id) : null;
+    return toDetailView(d, await repo.itemsOf(ex, [d.id]), await repo.historyOf(ex, d.id), viewerId, payment);
   }
 
-  async function page(f: repo.ListFilter, q: PageQuery, order: 'newest' | 'pickup' = 'newest') {
+  async function page(viewerId: string, f: repo.ListFilter, q: PageQuery, order: 'newest' | 'pickup' = 'newest') {
     const { items, total } = await repo.list(ctx.db, f, { limit: q.limit, offset: pageOffset(q) }, order);
     const lines = await repo.itemsOf(ctx.db, items.map((d) => d.id));
-    return { items: items.map((d) => toDonationView(d, lines)), meta: pageMeta(q, total) };
+    return { items: items.map((d) => toDonationView(d, lines, viewerId)), meta: pageMeta(q, total) };
   }
 
   /** The caller's part in a donation; someone with none is told it does not exist. */
@@ -97,8 +102,10 @@ export function createDonationsService(ctx: AppContext, deps: DonationsDeps) {
   async function move(user: AuthUser, donationId: string, to: FoodDonationStatus, input: MoveInput = {}) {
     return ctx.db.transaction(async (tx) => {
       const d = await repo.find(tx, donationId, true);
-      if (!d || d.kind !== 'FOOD') throw notFound('Donation');
+      if (!d) throw notFound('Donation');
       const { party, associationUserId } = await partyOf(tx, user, d);
+      // A financial donation moves with its payment; its donor may only cancel it (see `cancel`).
+      if (d.kind !== 'FOOD') throw conflict('INVALID_TRANSITION', `A financial donation cannot be moved to ${to}: it follows its payment`);
       const from = d.status as FoodDonationStatus;
       if (MOVED_BY[to] !== party) {
         throw new AppError(403, 'FORBIDDEN', `Only the ${MOVED_BY[to] === 'DONOR' ? 'donor' : 'receiving association'} may move a donation to ${to}`);
@@ -128,7 +135,7 @@ export function createDonationsService(ctx: AppContext, deps: DonationsDeps) {
         ...(row.scheduledPickupAt && to === 'PICKUP_SCHEDULED' && { pickupAt: row.scheduledPickupAt.toISOString() }),
         ...(input.reason && { reason: input.reason }),
       });
-      return detail(tx, row);
+      return detail(tx, row, user.id);
     });
   }
 
@@ -192,7 +199,7 @@ export function createDonationsService(ctx: AppContext, deps: DonationsDeps) {
         }
         await repo.addHistory(tx, { id: uuidv7(at.getTime()), donationId, fromStatus: null, toStatus: 'PENDING', actorId: user.id, reason: null, at });
         await deps.notifications.notify(tx, association.userId, 'donation_received', { donationId, supplierName: supplier.businessName, weightKg: totalWeightGrams / 1000 });
-        return toDetailView(donation, rows, await repo.historyOf(tx, donationId));
+        return toDetailView(donation, rows, await repo.historyOf(tx, donationId), user.id);
       });
     },
 
@@ -200,39 +207,76 @@ export function createDonationsService(ctx: AppContext, deps: DonationsDeps) {
       const d = await repo.find(ctx.db, donationId);
       if (!d) throw notFound('Donation');
       await partyOf(ctx.db, user, d);
-      return detail(ctx.db, d);
+      return detail(ctx.db, d, user.id);
     },
 
-    mine: (user: AuthUser, q: ListQuery) => page({ donorUserId: user.id, statuses: q.status && [q.status] }, q),
+    mine: (user: AuthUser, q: ListQuery) => page(user.id, { donorUserId: user.id, statuses: q.status && [q.status], kind: q.kind }, q),
 
-    cancel: (user: AuthUser, id: string, reason?: string) => move(user, id, 'CANCELLED', { reason }),
+    /** A food donation goes back to stock; a financial one is cancelled only before it is paid (its payment is closed). */
+    async cancel(user: AuthUser, id: string, reason?: string) {
+      const kind = (await repo.find(ctx.db, id))?.kind;
+      if (kind !== 'FINANCIAL') return move(user, id, 'CANCELLED', { reason });
+      return ctx.db.transaction(async (tx) => {
+        const d = await repo.find(tx, id, true);
+        if (!d) throw notFound('Donation');
+        const { associationUserId } = await partyOf(tx, user, d);
+        const row = await deps.financial.cancel(tx, d, user, reason);
+        await deps.notifications.notify(tx, associationUserId, 'donation_status_changed', { donationId: d.id, status: 'CANCELLED', ...(reason && { reason }) });
+        return detail(tx, row, user.id);
+      });
+    },
+
+    /** A financial donation with its payment, as its donor sees it right after creating it. */
+    async financialAnswer(user: AuthUser, r: { donationId: string }) {
+      const d = (await repo.find(ctx.db, r.donationId))!;
+      const view = await detail(ctx.db, d, user.id);
+      return { donation: view, payment: view.payment };
+    },
+
+    /** What the caller gave: counts, amounts, kg, and the impact of the food collected. */
+    async myStats(user: AuthUser): Promise<MyStatsView> {
+      const s = await repo.donorStatistics(ctx.db, user.id);
+      const grams = s.food.grams;
+      return {
+        donations: s.total,
+        food: { collected: s.food.n, kg: grams / 1000 },
+        financial: s.money.map((m) => ({ currency: m.currency, count: m.n, amount: m.amount })),
+        impact: { kgSaved: grams / 1000, mealsEquivalent: Math.floor(grams / GRAMS_PER_MEAL), co2eAvoidedKg: Math.round(grams * CO2E_KG_PER_KG) / 1000 },
+        generatedAt: now().toISOString(),
+      };
+    },
     schedulePickup: (user: AuthUser, id: string, body: { pickupAt: string; note?: string }) => move(user, id, 'PICKUP_SCHEDULED', body),
     confirmPickup: (user: AuthUser, id: string) => move(user, id, 'COLLECTED'),
-    setStatus: (user: AuthUser, id: string, body: { status: FoodDonationStatus } & MoveInput) => move(user, id, body.status, body),
+    setStatus(user: AuthUser, id: string, body: { status: FoodDonationStatus } & MoveInput) {
+      return body.status === 'CANCELLED' ? this.cancel(user, id, body.reason) : move(user, id, body.status, body);
+    },
 
     // ---- the receiving association
 
-    received: async (user: AuthUser, q: ListQuery) => page({ associationId: (await ownAssociation(user)).id, statuses: q.status && [q.status] }, q),
+    // A financial donation reaches the association's lists once paid: an unpaid one is nothing received yet.
+    received: async (user: AuthUser, q: ListQuery) =>
+      page(user.id, { associationId: (await ownAssociation(user)).id, kind: q.kind, statuses: q.status && [q.status], receivedOnly: true }, q),
 
     pendingPickups: async (user: AuthUser, q: PageQuery) =>
-      page({ associationId: (await ownAssociation(user)).id, statuses: OPEN_STATUSES.filter((s) => s !== 'PENDING') }, q, 'pickup'),
+      page(user.id, { associationId: (await ownAssociation(user)).id, kind: 'FOOD', statuses: OPEN_STATUSES.filter((s) => s !== 'PENDING') }, q, 'pickup'),
 
     async associationStats(user: AuthUser, months: number): Promise<AssociationStatsView> {
       const a = await ownAssociation(user);
       const at = now();
       const since = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() - (months - 1), 1));
-      const s = await repo.associationStatistics(ctx.db, a.id, since);
+      const [s, money] = await Promise.all([repo.associationStatistics(ctx.db, a.id, since), repo.associationMoney(ctx.db, a.id, since)]);
       const byMonth = [];
       for (let i = 0; i < months; i++) {
         const m = new Date(Date.UTC(since.getUTCFullYear(), since.getUTCMonth() + i, 1)).toISOString().slice(0, 7);
         const c = s.collected.find((x) => x.month === m);
-        byMonth.push({ month: m, received: s.received.find((x) => x.month === m)?.n ?? 0, collected: c?.n ?? 0, kgCollected: (c?.grams ?? 0) / 1000 });
+        byMonth.push({ month: m, received: s.received.find((x) => x.month === m)?.n ?? 0, collected: c?.n ?? 0, kgCollected: (c?.grams ?? 0) / 1000, amountReceived: money.byMonth.find((x) => x.month === m)?.amount ?? 0 });
       }
       const grams = s.totals.grams;
       return {
         associationId: a.id,
         received: s.byStatus.reduce((sum, r) => sum + r.n, 0),
         byStatus: Object.fromEntries(s.byStatus.map((r) => [r.status, r.n])),
+        financial: { count: money.totals.n, amount: money.totals.amount, currency: DONATION_CURRENCY },
         collected: { count: s.totals.n, kg: grams / 1000 },
         byMonth,
         impact: { kgCollected: grams / 1000, mealsEquivalent: Math.floor(grams / GRAMS_PER_MEAL), co2eAvoidedKg: Math.round(grams * CO2E_KG_PER_KG) / 1000 },

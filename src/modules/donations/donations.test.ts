@@ -222,7 +222,7 @@ describe('the association side', () => {
     const grams = a.totalWeightGrams as number;
     expect(stats).toMatchObject({ associationId: association.association.id, received: 2, byStatus: { COLLECTED: 1, PENDING: 1 }, collected: { count: 1, kg: grams / 1000 } });
     expect(stats.byMonth).toHaveLength(3);
-    expect(stats.byMonth[2]).toEqual({ month: t.clock.now().toISOString().slice(0, 7), received: 2, collected: 1, kgCollected: grams / 1000 });
+    expect(stats.byMonth[2]).toEqual({ month: t.clock.now().toISOString().slice(0, 7), received: 2, collected: 1, kgCollected: grams / 1000, amountReceived: 0 });
     expect(stats.impact).toEqual({ kgCollected: grams / 1000, mealsEquivalent: Math.floor(grams / 420), co2eAvoidedKg: Math.round(grams * 2.5) / 1000 });
 
     const noProfile = await createSignedIn(t.app, { role: 'ASSOCIATION' });

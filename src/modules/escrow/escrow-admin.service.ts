@@ -66,7 +66,7 @@ function toEscrowView(r: repo.EscrowListRow, payout: Parameters<typeof toPayoutV
 /** Each order's newest payout (`payouts.ofOrders` answers newest first). */
 function newestPerOrder(ps: PayoutRecord[]): Map<string, PayoutRecord> {
   const out = new Map<string, PayoutRecord>();
-  for (const p of ps) if (!out.has(p.orderId)) out.set(p.orderId, p);
+  for (const p of ps) if (p.orderId && !out.has(p.orderId)) out.set(p.orderId, p);
   return out;
 }
 

@@ -51,8 +51,8 @@ export async function completeOrder(t: TestApp, s: { token: string }, order: { i
 
 /**
  * Payouts follow the ledger: a SUCCEEDED payout has exactly its payout posting (payable ->
- * clearing, its amount), any other has none, and the supplier of a SUCCEEDED payout is never
- * owed less than nothing (its payable is not positive).
+ * clearing, its amount), any other has none, and the payee (supplier or association) of a SUCCEEDED
+ * payout is never owed less than nothing (its payable is not positive).
  */
 export const payoutsFollowLedger: MoneyInvariant = {
   name: 'every SUCCEEDED payout (and no other) is posted to the ledger, and its supplier has no negative payable',
@@ -61,8 +61,8 @@ export const payoutsFollowLedger: MoneyInvariant = {
       ex,
       sql`select p.id, p.state, p.amount,
             (select sum(l.amount) from ledger_transactions t join ledger_lines l on l.transaction_id = t.id
-              where t.idempotency_key = 'payout:' || p.id || ':paid' and l.account = 'supplier_payable:' || p.supplier_id)::text as posted,
-            (select sum(l.amount) from ledger_lines l where l.account = 'supplier_payable:' || p.supplier_id)::text as payable
+              where t.idempotency_key = 'payout:' || p.id || ':paid' and l.account = coalesce('supplier_payable:' || p.supplier_id, 'association_payable:' || p.association_id))::text as posted,
+            (select sum(l.amount) from ledger_lines l where l.account = coalesce('supplier_payable:' || p.supplier_id, 'association_payable:' || p.association_id))::text as payable
           from payouts p`,
     );
     return bad

@@ -261,6 +261,21 @@ const TYPES = {
     title: () => 'Réservation non retirée',
     body: () => "Le créneau de retrait de votre réservation est passé sans qu'elle soit retirée.",
   },
+  donation_paid: {
+    category: 'donations',
+    title: () => 'Merci pour votre don',
+    body: (d) => `Votre don de ${typeof d.amount === 'number' ? d.amount : ''} ${text(d.currency, 'XOF')}${text(d.associationName) ? ` à ${text(d.associationName)}` : ''} est payé. Votre reçu est disponible.`,
+  },
+  donation_payment_received: {
+    category: 'donations',
+    title: () => 'Don financier reçu',
+    body: (d) => `Vous avez reçu un don de ${typeof d.amount === 'number' ? d.amount : ''} ${text(d.currency, 'XOF')}${d.anonymous ? ' (anonyme)' : ''}. Il vous sera versé sur votre numéro de paiement.`,
+  },
+  donation_payment_refunded: {
+    category: 'donations',
+    title: () => 'Don remboursé',
+    body: (d) => `Votre paiement de ${typeof d.amount === 'number' ? d.amount : ''} ${text(d.currency, 'XOF')} est arrivé après l'expiration ou l'annulation du don : il vous a été remboursé.`,
+  },
   system_announcement: {
     category: 'system',
     title: (d) => text(d.title, 'Information'),

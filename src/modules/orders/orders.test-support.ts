@@ -72,21 +72,26 @@ export async function productState(t: TestApp, productId: string) {
 
 /**
  * Stock + reserved + sold = initial, in the form the rows allow (the supplier may edit the stock):
- * every product's reserved units are those of its open orders, its sold units those of its
- * completed orders, and none is negative.
+ * every product's reserved units are those of its open orders and open food donations, its sold
+ * units those of its completed orders and collected donations, and none is negative.
  */
 export const stockFollowsOrders: MoneyInvariant = {
-  name: "every product's reserved and sold units match its open and completed orders",
+  name: "every product's reserved and sold units match its open and completed orders and food donations",
   async violations(ex) {
     const bad = await rows<{ id: string; quantity: number; reserved: number; sold: number; open: number; done: number }>(
       ex,
-      sql`select p.id, p.quantity, p.reserved_quantity as reserved, p.sold_quantity as sold,
-            coalesce(sum(i.quantity) filter (where o.status not in ('COMPLETED', 'CANCELLED')), 0)::int as open,
-            coalesce(sum(i.quantity) filter (where o.status = 'COMPLETED'), 0)::int as done
-          from products p left join order_items i on i.product_id = p.id left join orders o on o.id = i.order_id
-          group by p.id
-          having p.quantity < 0 or p.reserved_quantity <> coalesce(sum(i.quantity) filter (where o.status not in ('COMPLETED', 'CANCELLED')), 0)
-             or p.sold_quantity <> coalesce(sum(i.quantity) filter (where o.status = 'COMPLETED'), 0)`,
+      sql`with held as (
+            select i.product_id, coalesce(sum(i.quantity) filter (where o.status not in ('COMPLETED', 'CANCELLED')), 0)::int as open,
+              coalesce(sum(i.quantity) filter (where o.status = 'COMPLETED'), 0)::int as done
+            from order_items i join orders o on o.id = i.order_id group by i.product_id
+            union all
+            select i.product_id, coalesce(sum(i.quantity) filter (where d.status in ('PENDING', 'ACCEPTED', 'PICKUP_SCHEDULED')), 0)::int,
+              coalesce(sum(i.quantity) filter (where d.status = 'COLLECTED'), 0)::int
+            from donation_items i join donations d on d.id = i.donation_id where i.product_id is not null group by i.product_id
+          ), per as (select product_id, sum(open)::int as open, sum(done)::int as done from held group by product_id)
+          select p.id, p.quantity, p.reserved_quantity as reserved, p.sold_quantity as sold, coalesce(h.open, 0) as open, coalesce(h.done, 0) as done
+          from products p left join per h on h.product_id = p.id
+          where p.quantity < 0 or p.reserved_quantity <> coalesce(h.open, 0) or p.sold_quantity <> coalesce(h.done, 0)`,
     );
     return bad.map((r) => `product ${r.id}: stock ${r.quantity}, reserved ${r.reserved} (open orders ${r.open}), sold ${r.sold} (completed ${r.done})`);
   },

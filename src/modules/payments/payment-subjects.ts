@@ -21,9 +21,9 @@ export interface PaymentSubjectHandler<S extends LockedSubject = any> {
   /**
    * Where the money of a succeeded payment is credited (`payment_received`: provider_clearing ->
    * this account), posted by the payments module before `succeeded` runs. Absent: `succeeded` posts
-   * it itself (orders: escrow.hold).
+   * it itself (orders: escrow.hold). `subject` is what `lock` answered (an account may depend on it).
    */
-  creditAccount?: (p: PaymentRecord) => string;
+  creditAccount?: (p: PaymentRecord, subject: S) => string;
 
   /**
    * The payment's money came in. `late`: the attempt had been closed (EXPIRED or CANCELLED) before

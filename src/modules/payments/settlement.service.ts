@@ -115,7 +115,7 @@ export function createSettlementService(ctx: AppContext, deps: SettlementDeps) {
     const late = REFUND_ON_SUCCESS.includes(p.status);
     const paid = (await repo.transition(tx, p.id, p.status, { status: 'SUCCEEDED', providerTransactionId: s.transactionId, paidAt: s.completedAt ?? t, failureReason: null }, t))!;
     await ctx.events.publish(tx, 'payments.succeeded', { paymentId: p.id, ...subjectOf(p), amount: p.amount, currency: p.currency });
-    const account = handler.creditAccount?.(paid);
+    const account = handler.creditAccount?.(paid, subject);
     if (account) await postReceived(tx, paid, account);
     const done = await handler.succeeded(tx, paid, subject, { late });
     if (done !== 'refund') return done;

@@ -1,9 +1,9 @@
-import { and, desc, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { payouts, type PayoutState } from '../../db/schema/payouts.js';
 
 export type PayoutRecord = typeof payouts.$inferSelect;
-export type PayoutPatch = Partial<Omit<PayoutRecord, 'id' | 'supplierId' | 'orderId' | 'releaseTransactionId' | 'amount' | 'currency' | 'createdAt'>>;
+export type PayoutPatch = Partial<Omit<PayoutRecord, 'id' | 'supplierId' | 'orderId' | 'associationId' | 'donationId' | 'releaseTransactionId' | 'amount' | 'currency' | 'createdAt'>>;
 
 /** Inserts the payout of a release; undefined when that release already has one. */
 export async function insertPayout(ex: Executor, values: typeof payouts.$inferInsert): Promise<PayoutRecord | undefined> {
@@ -37,12 +37,26 @@ export function payoutsOfOrders(ex: Executor, orderIds: readonly string[]): Prom
   return ex.select().from(payouts).where(inArray(payouts.orderId, [...orderIds])).orderBy(desc(payouts.createdAt));
 }
 
+export function payoutsOfDonations(ex: Executor, donationIds: readonly string[]): Promise<PayoutRecord[]> {
+  if (!donationIds.length) return Promise.resolve([]);
+  return ex.select().from(payouts).where(inArray(payouts.donationId, [...donationIds])).orderBy(desc(payouts.createdAt));
+}
+
 /** A supplier's payouts a new payout number may unblock: failed for good, or waiting for a number. */
 export function retryableOfSupplier(ex: Executor, supplierId: string): Promise<PayoutRecord[]> {
+  return retryableOf(ex, eq(payouts.supplierId, supplierId));
+}
+
+/** The same for an association's payouts. */
+export function retryableOfAssociation(ex: Executor, associationId: string): Promise<PayoutRecord[]> {
+  return retryableOf(ex, eq(payouts.associationId, associationId));
+}
+
+function retryableOf(ex: Executor, payee: SQL): Promise<PayoutRecord[]> {
   return ex
     .select()
     .from(payouts)
-    .where(and(eq(payouts.supplierId, supplierId), or(eq(payouts.state, 'FAILED'), and(eq(payouts.state, 'PENDING'), isNotNull(payouts.waitingReason)))))
+    .where(and(payee, or(eq(payouts.state, 'FAILED'), and(eq(payouts.state, 'PENDING'), isNotNull(payouts.waitingReason)))))
     .orderBy(payouts.id)
     .for('update');
 }

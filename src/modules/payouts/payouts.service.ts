@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/client.js';
 import { PaymentProviderError, type Payout } from '../../providers/payments/types.js';
 import { uuidv7 } from '../../shared/ids.js';
-import { providerClearing, supplierPayable } from '../ledger/accounts.js';
+import { associationPayable, providerClearing, supplierPayable } from '../ledger/accounts.js';
 import type { LedgerService } from '../ledger/ledger.service.js';
 import type { NotificationsService } from '../notifications/notifications.service.js';
 import type { SuppliersService } from '../suppliers/suppliers.service.js';
@@ -32,10 +32,11 @@ export type PayoutOutcome = 'applied' | 'ignored' | 'unknown_payout';
 /** The provider's idempotency key of a payout's current try: derived from the release it pays. */
 export const payoutKey = (p: PayoutRecord) => `payout:${p.releaseTransactionId}:${p.generation}`;
 
+/** The view of an order's payout (a supplier's; an association's payout has no order). */
 export const toPayoutView = (p: PayoutRecord) => ({
   id: p.id,
-  supplierId: p.supplierId,
-  orderId: p.orderId,
+  supplierId: p.supplierId!,
+  orderId: p.orderId!,
   amount: p.amount,
   currency: p.currency,
   mobile: p.mobile,
@@ -53,15 +54,33 @@ export const toPayoutView = (p: PayoutRecord) => ({
 
 export type PayoutsService = ReturnType<typeof createPayoutsService>;
 
+/** Who a payout pays: the user told, the wallet number (null: it waits for one), the name sent with it. */
+export interface Payee {
+  userId: string;
+  payoutPhone: string | null;
+  name: string;
+}
+/** Finds an association payee (declared by the module that owns associations' money: donations). */
+export type AssociationPayeeLookup = (ex: Executor, associationId: string) => Promise<Payee | undefined>;
+
 export function createPayoutsService(ctx: AppContext, deps: PayoutsDeps) {
   const now = () => ctx.clock.now();
   const provider = () => ctx.payments;
+  let associationPayee: AssociationPayeeLookup | undefined;
+
+  /** A payout pays a supplier (an order's release) or an association (a financial donation). */
+  async function payeeOf(ex: Executor, p: PayoutRecord): Promise<Payee | undefined> {
+    if (p.associationId) return associationPayee?.(ex, p.associationId);
+    const s = await deps.suppliers.findProfile(p.supplierId!, ex);
+    return s && { userId: s.userId, payoutPhone: s.payoutPhone, name: s.businessName };
+  }
+  const payableOf = (p: PayoutRecord) => (p.associationId ? associationPayable(p.associationId) : supplierPayable(p.supplierId!));
 
   async function tellSupplier(tx: Executor, p: PayoutRecord, type: 'payout_sent' | 'payout_failed' | 'payout_waiting_for_number', extra: Record<string, unknown> = {}) {
-    const supplier = await deps.suppliers.findProfile(p.supplierId, tx);
-    if (!supplier) return;
-    const data = { payoutId: p.id, orderId: p.orderId, amount: p.amount, currency: p.currency, mobile: p.mobile, ...extra };
-    await deps.notifications.notify(tx, supplier.userId, type, data, { sourceKey: `payout:${p.id}:${p.generation}:${type}` });
+    const payee = await payeeOf(tx, p);
+    if (!payee) return;
+    const data = { payoutId: p.id, ...(p.donationId ? { donationId: p.donationId } : { orderId: p.orderId }), amount: p.amount, currency: p.currency, mobile: p.mobile, ...extra };
+    await deps.notifications.notify(tx, payee.userId, type, data, { sourceKey: `payout:${p.id}:${p.generation}:${type}` });
   }
 
   async function failForGood(tx: Executor, p: PayoutRecord, error: string, providerPayoutId?: string) {
@@ -88,7 +107,7 @@ export function createPayoutsService(ctx: AppContext, deps: PayoutsDeps) {
         idempotencyKey: `payout:${p.id}:paid`,
         currency: p.currency,
         lines: [
-          { account: supplierPayable(p.supplierId), amount: p.amount },
+          { account: payableOf(p), amount: p.amount },
           { account: providerClearing, amount: -p.amount },
         ],
       });
@@ -111,8 +130,8 @@ export function createPayoutsService(ctx: AppContext, deps: PayoutsDeps) {
       const p = await repo.findPayout(tx, payoutId, { lock: true });
       // Sent and answered already (the check job follows it), settled, or failed: nothing to send.
       if (!p || p.providerPayoutId || (p.state !== 'PENDING' && p.state !== 'PROCESSING')) return null;
-      const supplier = await deps.suppliers.findProfile(p.supplierId, tx);
-      if (!supplier?.payoutPhone && p.state === 'PENDING') {
+      const payee = await payeeOf(tx, p);
+      if (!payee?.payoutPhone && p.state === 'PENDING') {
         if (p.waitingReason !== NO_PAYOUT_PHONE) {
           const row = await repo.movePayout(tx, p.id, ['PENDING'], { waitingReason: NO_PAYOUT_PHONE, updatedAt: now() });
           if (row) await tellSupplier(tx, row, 'payout_waiting_for_number');
@@ -120,10 +139,10 @@ export function createPayoutsService(ctx: AppContext, deps: PayoutsDeps) {
         return null;
       }
       // A retried send keeps the number of its first try: the same key must carry the same request.
-      const mobile = p.state === 'PROCESSING' && p.mobile ? p.mobile : supplier!.payoutPhone!;
+      const mobile = p.state === 'PROCESSING' && p.mobile ? p.mobile : payee!.payoutPhone!;
       const t = now();
       const row = await repo.movePayout(tx, p.id, ['PENDING', 'PROCESSING'], { state: 'PROCESSING', mobile, waitingReason: null, attempts: p.attempts + 1, sentAt: t, updatedAt: t });
-      return row ? { payout: row, name: supplier?.businessName ?? 'Supplier' } : null;
+      return row ? { payout: row, name: payee?.name ?? 'Payee' } : null;
     });
   }
 
@@ -165,15 +184,17 @@ export function createPayoutsService(ctx: AppContext, deps: PayoutsDeps) {
   );
 
   // A new payout number sends again what waited for a number or was refused for the old one.
-  ctx.events.subscribe('suppliers.payout_phone_changed', 'payouts_retry', async ({ supplierId }) => {
+  async function retry(find: (tx: Executor) => Promise<PayoutRecord[]>) {
     await ctx.db.transaction(async (tx) => {
-      for (const p of await repo.retryableOfSupplier(tx, supplierId)) {
+      for (const p of await find(tx)) {
         const t = now();
         const patch = p.state === 'FAILED' ? { state: 'PENDING' as const, generation: p.generation + 1, providerPayoutId: null, failedAt: null, waitingReason: null, updatedAt: t } : { waitingReason: null, updatedAt: t };
         if (await repo.movePayout(tx, p.id, [p.state], patch)) await ctx.jobs.send(SEND_PAYOUT_JOB, { payoutId: p.id }, { tx });
       }
     });
-  });
+  }
+  ctx.events.subscribe('suppliers.payout_phone_changed', 'payouts_retry', ({ supplierId }) => retry((tx) => repo.retryableOfSupplier(tx, supplierId)));
+  ctx.events.subscribe('associations.payout_phone_changed', 'payouts_retry', ({ associationId }) => retry((tx) => repo.retryableOfAssociation(tx, associationId)));
 
   // Money owed to a supplier (a payout not paid yet, or a payable balance) blocks deleting it.
   ctx.workInProgress.register(async (ex, scope) => {
@@ -195,6 +216,22 @@ export function createPayoutsService(ctx: AppContext, deps: PayoutsDeps) {
       if (row) await ctx.jobs.send(SEND_PAYOUT_JOB, { payoutId: row.id }, { tx });
       return row;
     },
+    /** Declares how an association payee is found (its payout number, its user). */
+    setAssociationPayee(lookup: AssociationPayeeLookup) {
+      associationPayee = lookup;
+    },
+    /**
+     * Creates the payout of a financial donation's succeeded payment inside its transaction (the money
+     * is in association_payable), with the job that sends it after commit; the same payment again
+     * answers nothing.
+     */
+    async createForDonation(tx: Executor, d: { associationId: string; donationId: string; paymentId: string; amount: number; currency: string }): Promise<PayoutRecord | undefined> {
+      const t = now();
+      const row = await repo.insertPayout(tx, { id: uuidv7(t.getTime()), associationId: d.associationId, donationId: d.donationId, releaseTransactionId: d.paymentId, amount: d.amount, currency: d.currency, createdAt: t, updatedAt: t });
+      if (row) await ctx.jobs.send(SEND_PAYOUT_JOB, { payoutId: row.id }, { tx });
+      return row;
+    },
+    ofDonations: (ex: Executor, donationIds: readonly string[]) => repo.payoutsOfDonations(ex, donationIds),
     /** The payout event of the provider's webhook (`payout.completed` / `payout.failed`), in its transaction. */
     async applyProviderPayout(tx: Executor, payout: Payout): Promise<PayoutOutcome> {
       const p = (await repo.findByProviderId(tx, payout.id)) ?? (/^[0-9a-f-]{36}$/i.test(payout.clientReference) ? await repo.findPayout(tx, payout.clientReference) : undefined);
