@@ -102,6 +102,7 @@ export interface PlanOptions {
   periodDays?: number | null;
   isActive?: boolean;
   isPublic?: boolean;
+  commissionDiscountBps?: number;
 }
 
 /** A subscription plan with a unique code (the FREE plan comes from the migrations). */
@@ -120,6 +121,7 @@ export async function createPlan(app: App, opts: PlanOptions = {}) {
       periodDays: opts.periodDays === undefined ? (opts.priceAmount ? 30 : null) : opts.periodDays,
       isActive: opts.isActive ?? true,
       isPublic: opts.isPublic ?? true,
+      commissionDiscountBps: opts.commissionDiscountBps ?? 0,
       createdAt: now,
       updatedAt: now,
     })

@@ -12,6 +12,7 @@ import { assertTransition } from '../../shared/state-machine.js';
 import type { NotificationsService } from '../notifications/notifications.service.js';
 import type { PaymentsService } from '../payments/payments.service.js';
 import type { ProductsService } from '../products/products.service.js';
+import type { SubscriptionsService } from '../subscriptions/subscriptions.service.js';
 import type { SettingsService } from '../settings/settings.service.js';
 import type { StoreMembersService } from '../staff/members.service.js';
 import { roleCan, type StoreCapability } from '../staff/store-permissions.js';
@@ -41,6 +42,7 @@ export interface OrdersDeps {
   users: UsersService;
   notifications: NotificationsService;
   payments: PaymentsService;
+  subscriptions: SubscriptionsService;
 }
 
 /** Who acts on an order and in which capacity. */
@@ -202,7 +204,8 @@ export function createOrdersService(ctx: AppContext, deps: OrdersDeps) {
           itemsTotal,
           originalTotal,
           itemsWeightGrams,
-          commissionBps: supplier.commissionRateBps,
+          // The supplier's rate less its plan's discount, frozen: later changes of either do not reach the order.
+          commissionBps: Math.max(0, supplier.commissionRateBps - (await deps.subscriptions.commissionDiscountBps(tx, supplier.id))),
           pickupStartsAt: pickup.startsAt,
           pickupEndsAt: pickup.endsAt,
           pickupCode: newPickupCode(),

@@ -1,9 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
-import { createSignedIn, createStore } from '../../../test/helpers/factories.js';
+import { createPlan, createSignedIn, createStore } from '../../../test/helpers/factories.js';
 import { call } from '../../../test/helpers/http.js';
 import { assertMoneyInvariants } from '../../../test/helpers/money-invariants.js';
+import { orders } from '../../db/schema/orders.js';
 import { products } from '../../db/schema/products.js';
 import { storeMembers } from '../../db/schema/staff.js';
 import { stores } from '../../db/schema/stores.js';
@@ -476,6 +477,25 @@ describe('reading orders', () => {
     expect((await list({ from: 'yesterday' })).status).toBe(400);
     expect((await call(t.app, 'GET', '/orders/supplier-orders', { token: c.token })).status).toBe(403);
     expect((await call(t.app, 'GET', '/orders/my-orders', { token: shop.token })).status).toBe(403);
+  });
+});
+
+describe('commission', () => {
+  it("freezes the supplier's rate less its plan's commission discount, never below zero", async () => {
+    const shop = await shopWithProducts(t, adminToken, 1);
+    const c = await newClient(t);
+    const frozen = async () => {
+      const o = await orderOk(t, c.token, [{ productId: shop.products[0]!.id, quantity: 1 }]);
+      const [row] = await t.app.ctx.db.select({ bps: orders.commissionBps }).from(orders).where(eq(orders.id, o.id));
+      return row!.bps;
+    };
+    expect(await frozen()).toBe(1000);
+    const plan = await createPlan(t.app, { commissionDiscountBps: 400 });
+    const subscribe = (planId: string) => call(t.app, 'POST', '/subscriptions/subscribe', { token: shop.token, body: { planId } });
+    expect((await subscribe(plan.id)).status).toBe(200);
+    expect(await frozen()).toBe(600);
+    expect((await subscribe((await createPlan(t.app, { commissionDiscountBps: 2500 })).id)).status).toBe(200);
+    expect(await frozen()).toBe(0);
   });
 });
 

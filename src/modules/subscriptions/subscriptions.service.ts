@@ -75,6 +75,11 @@ export function createSubscriptionsService(ctx: AppContext) {
 
     getLimits,
     current,
+
+    /** What the supplier's current plan takes off its commission rate, in basis points. */
+    async commissionDiscountBps(ex: Executor, supplierId: string): Promise<number> {
+      return (await current(ex, supplierId)).plan.commissionDiscountBps;
+    },
     freePlan,
 
     /**
