@@ -40,15 +40,14 @@ export const gramsPerPlace = (category: ProductCategory): number => DEFAULT_UNIT
 /**
  * Food of bookings validated at the counter (USED) in [from, to), per UTC period: the places of each
  * booking times its deal's weight per place. The bookings are read from the partial index of used
- * bookings by `used_at` (index-only), grouped by deal before the deals are joined.
+ * bookings by `used_at` (index-only) and joined to their deal's category (docs/analytics.md, "Speed").
  */
 export async function collectedFoodByPeriod(ex: Executor, r: { from: Date; to: Date; unit: PeriodUnit }) {
   const found = await rows<{ period: string; category: ProductCategory; places: string; n: number }>(
     ex,
-    sql`select to_char(b.p, 'YYYY-MM-DD') as period, d.category, sum(b.places)::text as places, sum(b.n)::int as n
-        from (select date_trunc(${r.unit}, used_at at time zone 'UTC') as p, deal_id, sum(quantity) as places, count(*) as n
-              from deal_bookings where status = 'USED' and used_at >= ${r.from} and used_at < ${r.to} group by 1, 2) b
-        join deals d on d.id = b.deal_id
+    sql`select to_char(date_trunc(${r.unit}, b.used_at at time zone 'UTC'), 'YYYY-MM-DD') as period, d.category, sum(b.quantity)::text as places, count(*)::int as n
+        from deal_bookings b join deals d on d.id = b.deal_id
+        where b.status = 'USED' and b.used_at >= ${r.from} and b.used_at < ${r.to}
         group by 1, 2`,
   );
   const byPeriod = new Map<string, { period: string; foodGrams: number; moneyDonated: number; count: number }>();
