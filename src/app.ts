@@ -48,6 +48,7 @@ import { createAdvertisingAdminService } from './modules/advertising/advertising
 import { createAdvertisingService } from './modules/advertising/advertising.service.js';
 import { analyticsRoutes } from './modules/analytics/analytics.routes.js';
 import { createAnalyticsService } from './modules/analytics/analytics.service.js';
+import { registerModuleFigures } from './modules/analytics/module-figures.js';
 import { registerPlatformFigures } from './modules/analytics/platform-figures.js';
 import { createSettlementService } from './modules/payments/settlement.service.js';
 import { healthRoutes } from './modules/health/health.routes.js';
@@ -201,6 +202,8 @@ function buildServices(ctx: AppContext, stream: NotificationStream) {
   const deals = createDealsService(ctx, { settings, suppliers, stores, members: storeMembers, notifications });
   const bookings = createBookingsService(ctx, { stores, members: storeMembers, suppliers, notifications });
   const dealsSearch = createDealsSearchService(ctx);
+  // analytics: the figures of reviews, deals and bookings, associations, food donations and advertising
+  registerModuleFigures(analytics, { reviews, deals, associations, donations, advertising });
   return { payouts, escrowAdmin, reports, ledger, escrow, settlement, settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, notifications, products, productsAdmin, productSearch, payments, orders, plans, promoCodes, billing, reviews, reviewsModeration, associations, associationsAdmin, donations, donationPayments, donationDocuments, advertising, advertisingAdmin, analytics, deals, bookings, dealsSearch };
 }
 export type Services = ReturnType<typeof buildServices>;

@@ -11,6 +11,7 @@ import { assertTransition } from '../../shared/state-machine.js';
 import type { NotificationsService } from '../notifications/notifications.service.js';
 import { platformDay } from './ad-pacing.js';
 import { CLICK_WINDOW_MS, createAdServing } from './ad-serving.js';
+import * as figures from './advertising.figures.js';
 import * as repo from './advertising.repository.js';
 import type { CampaignRecord } from './advertising.repository.js';
 import type {
@@ -107,6 +108,8 @@ export function createAdvertisingService(ctx: AppContext, deps: AdvertisingDeps)
   }
 
   return {
+    /** Dashboard and impact figures from this module's own tables (docs/analytics.md). */
+    figures,
     serving,
     serve: serving.serve,
     click: serving.click,

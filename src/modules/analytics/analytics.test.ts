@@ -10,6 +10,10 @@ import { ROLES, USER_STATUSES } from '../../db/schema/users.js';
 import { KYC_STATUSES, VERIFICATION_STATUSES } from '../../db/schema/suppliers.js';
 import { uuidv7 } from '../../shared/ids.js';
 import { commissionOf } from '../../shared/money.js';
+import { advertiser, campaignBody } from '../advertising/advertising.test-support.js';
+import { createAssociation } from '../associations/associations.test-support.js';
+import { gramsPerPlace } from '../deals/deals.figures.js';
+import { dealBody, publishDeal, supplierWithStore } from '../deals/deals.test-support.js';
 import { admin, completeOrder, paidOrder, payForTest, shop } from '../escrow/escrow.test-support.js';
 import { postMultipart, validParts } from '../kyc/kyc.test-support.js';
 import '../ledger/ledger.test-support.js';
@@ -37,7 +41,9 @@ const fresh = async (query: Record<string, string> = {}) => {
 // file made there, so those figures are exact.
 let day1: Date;
 let s: Awaited<ReturnType<typeof shop>>;
-const known = { commission: 0, clients: 0, suppliers: 0 };
+const known = { commission: 0, clients: 0, suppliers: 0, others: 0 };
+// The food of day 1 by source: order A, one place of a BAKERY deal, a food donation of 2 x 5 kg.
+const FOOD = { orders: 2 * WEIGHT, bookings: gramsPerPlace('BAKERY'), foodDonations: 2 * 5000 };
 beforeAll(async () => {
   t = await buildTestApp();
   adminUser = (await admin(t)).user;
@@ -68,6 +74,7 @@ beforeAll(async () => {
   expect((await call(t.app, 'POST', `/orders/${c.id}/cancel`, { token: clientC.token, body: { reason: 'Changed my mind' } })).status).toBe(200);
   await paidOrder(t, s, { lines: [{ productId: p1 }] });
   known.clients = 4;
+  await moduleActivity(supplierToken, clientA, clientC);
   // A product waiting for review, and a KYC attempt waiting for a decision.
   expect((await call(t.app, 'POST', '/products', { token: supplierToken, body: { storeId: s.store.id, name: 'Beignets', description: 'Beignets du matin, invendus du jour', category: 'BAKERY', originalPrice: 1000, discountedPrice: 400, quantity: 5, expiresAt, pickupStart: '18:00', pickupEnd: '20:00' } })).status).toBe(201);
   const kycSupplier = await createSupplier(t.app, { kycStatus: 'NOT_SUBMITTED' });
@@ -76,6 +83,47 @@ beforeAll(async () => {
   await t.app.jobs.drain();
 });
 afterAll(() => t.close());
+
+/**
+ * What the later modules add on day 1, each through its own routes: a deal waiting for review and a
+ * booking used at the counter, an association waiting for verification, a campaign waiting for
+ * review, a reported review of the shop, and a food donation collected by its association.
+ */
+async function moduleActivity(supplierToken: string, clientA: { token: string }, clientC: { token: string }) {
+  const adminToken = await token();
+  const dealer = await supplierWithStore(t, { role: 'SUPPLIER_DEALS' });
+  known.others++;
+  const deal = await publishDeal(t, dealer, adminToken, { category: 'BAKERY' });
+  const pending = await call(t.app, 'POST', '/supplier/deals', { token: dealer.token, body: dealBody(t, dealer.store.id, { title: 'Panier du soir' }) });
+  expect(pending.body.data.status).toBe('PENDING_REVIEW');
+  const booked = await call(t.app, 'POST', `/deals/${deal.id}/book`, { token: clientA.token, body: { quantity: 1 } });
+  expect(booked.status).toBe(201);
+  const used = await call(t.app, 'POST', '/supplier/deals/bookings/validate', { token: dealer.token, body: { code: booked.body.data.code } });
+  expect(used.body.data.status).toBe('USED');
+
+  await createAssociation(t.app, { verification: 'PENDING' });
+  const association = await createAssociation(t.app);
+  known.others += 2;
+  const ads = await advertiser(t);
+  known.others++;
+  const campaign = await call(t.app, 'POST', '/advertising/campaigns', { token: ads.token, body: campaignBody(t) });
+  expect((await call(t.app, 'POST', `/advertising/campaigns/${campaign.body.data.id}/submit`, { token: ads.token })).body.data.status).toBe('PENDING_REVIEW');
+
+  const review = await call(t.app, 'POST', '/reviews', { token: clientA.token, body: { supplierId: s.profile.id, rating: 4, comment: 'Accueil souriant, paniers généreux' } });
+  expect(review.status).toBe(201);
+  expect((await call(t.app, 'POST', `/reviews/${review.body.data.id}/report`, { token: clientC.token, body: { reason: 'spam' } })).status).toBe(200);
+
+  const at = (hours: number) => new Date(t.clock.now().getTime() + hours * HOUR).toISOString();
+  const given = await call(t.app, 'POST', '/donations/food', {
+    token: supplierToken,
+    body: { associationId: association.association.id, items: [{ name: 'Sacs de riz', quantity: 2, unitWeightGrams: 5000 }], pickupWindowStart: at(1), pickupWindowEnd: at(5) },
+  });
+  expect(given.body.data.totalWeightGrams).toBe(FOOD.foodDonations);
+  const url = `/donations/${given.body.data.id}`;
+  expect((await call(t.app, 'PATCH', `${url}/status`, { token: association.token, body: { status: 'ACCEPTED' } })).status).toBe(200);
+  expect((await call(t.app, 'POST', `${url}/schedule-pickup`, { token: association.token, body: { pickupAt: at(2) } })).status).toBe(200);
+  expect((await call(t.app, 'POST', `${url}/confirm-pickup`, { token: association.token })).body.data.status).toBe('COLLECTED');
+}
 
 type Windows = Record<'today' | 'last7Days' | 'last30Days', { from: string; to: string }>;
 
@@ -126,11 +174,32 @@ async function recompute(windows: Windows, currency = 'XOF') {
     commission[k] = commissionLines.filter((l) => within(l.created_at, w)).reduce((sum, l) => sum - Number(l.amount), 0);
   }
   const count = (st: string) => products.filter((p) => p.status === st).length;
+  // The later modules' figures: deals bookable at the answer's moment, and each moderation queue.
+  const now = new Date(windows.today.to);
+  const deals = await rows<{ status: string; listed: boolean; valid_from: Date; valid_until: Date; places_taken: number; total_places: number }>(
+    db,
+    sql`select status, listed, valid_from, valid_until, places_taken, total_places from deals where status in ('ACTIVE', 'PENDING_REVIEW')`,
+  );
+  const activeDeals = deals.filter((d) => d.status === 'ACTIVE' && d.listed && new Date(d.valid_from) <= now && new Date(d.valid_until) > now && d.places_taken < d.total_places).length;
+  const [queues] = await rows<{ associations: number; campaigns: number; reported: number }>(
+    db,
+    sql`select (select count(*)::int from associations where status = 'PENDING') as associations,
+               (select count(*)::int from ad_campaigns where status = 'PENDING_REVIEW' and deleted_at is null) as campaigns,
+               (select count(distinct review_id)::int from review_reports where closed_at is null) as reported`,
+  );
   return {
     users,
     suppliers,
-    catalog: { activeProducts: count('ACTIVE') },
-    moderation: { suppliers: suppliers.byVerification.PENDING, kyc: Number(kyc?.n ?? 0), products: count('PENDING_REVIEW') },
+    catalog: { activeProducts: count('ACTIVE'), activeDeals },
+    moderation: {
+      suppliers: suppliers.byVerification.PENDING,
+      kyc: Number(kyc?.n ?? 0),
+      products: count('PENDING_REVIEW'),
+      reportedReviews: queues!.reported,
+      deals: deals.filter((d) => d.status === 'PENDING_REVIEW').length,
+      associations: queues!.associations,
+      campaigns: queues!.campaigns,
+    },
     orders,
     money: { commission, escrowHeld: -Number(escrow?.total ?? 0) },
   };
@@ -160,6 +229,8 @@ describe('dashboard stats', () => {
     expect(d.sections.money.commission).toEqual({ today: known.commission, last7Days: known.commission, last30Days: known.commission });
     expect(d.sections.moderation.kyc).toBeGreaterThanOrEqual(1);
     expect(d.sections.moderation.products).toBeGreaterThanOrEqual(1);
+    for (const queue of ['deals', 'associations', 'campaigns', 'reportedReviews']) expect(d.sections.moderation[queue]).toBeGreaterThanOrEqual(1);
+    expect(d.sections.catalog.activeDeals).toBeGreaterThanOrEqual(1);
     expect(d.cachedForSeconds).toBe(DASHBOARD_CACHE_SECONDS);
     await assertMoneyInvariants(t.app);
   });
@@ -190,20 +261,45 @@ describe('dashboard stats', () => {
 const twoDays = () => ({ from: day1.toISOString(), to: new Date(day1.getTime() + 2 * DAY).toISOString() });
 
 describe('impact', () => {
-  it('turns the food of collected orders into kg, meals and CO2e per period', async () => {
+  it('turns the food of collected orders, used bookings and collected donations into kg, meals and CO2e per period', async () => {
     const res = await get('/admin/dashboard/impact', { ...twoDays(), groupBy: 'day' });
     expect(res.status).toBe(200);
     const d = res.body.data;
     expect(d.factors).toEqual({ gramsPerMeal: 420, co2eKgPerKgFood: 2.5 });
-    expect(d.sources).toEqual(['orders']);
-    // Only A was collected: 2 x 750 g = 1.5 kg, 3 meals of 420 g, 1.5 x 2.5 = 3.75 kg CO2e.
-    const a = { foodKg: 1.5, meals: 3, co2eKg: 3.8, moneyDonated: 0, bySource: { orders: { count: 1, foodKg: 1.5, moneyDonated: 0 } } };
-    const none = { foodKg: 0, meals: 0, co2eKg: 0, moneyDonated: 0, bySource: { orders: { count: 0, foodKg: 0, moneyDonated: 0 } } };
-    expect(d.periods).toEqual([{ period: day1.toISOString().slice(0, 10), ...a }, { period: new Date(day1.getTime() + DAY).toISOString().slice(0, 10), ...none }]);
-    expect(d.totals).toEqual(a);
+    expect(d.sources).toEqual(['orders', 'bookings', 'foodDonations']);
+    // A: 2 x 750 g = 1.5 kg; one place of a BAKERY deal: 0.3 kg; the donation: 2 x 5 kg. 11.8 kg in
+    // all: 28 meals of 420 g, 11.8 x 2.5 = 29.5 kg CO2e.
+    expect(FOOD).toEqual({ orders: 1500, bookings: 300, foodDonations: 10_000 });
+    const bySource = (n: number) => ({
+      orders: { count: n, foodKg: n * 1.5, moneyDonated: 0 },
+      bookings: { count: n, foodKg: n * 0.3, moneyDonated: 0 },
+      foodDonations: { count: n, foodKg: n * 10, moneyDonated: 0 },
+    });
+    const day = { foodKg: 11.8, meals: 28, co2eKg: 29.5, moneyDonated: 0, bySource: bySource(1) };
+    const none = { foodKg: 0, meals: 0, co2eKg: 0, moneyDonated: 0, bySource: bySource(0) };
+    expect(d.periods).toEqual([{ period: day1.toISOString().slice(0, 10), ...day }, { period: new Date(day1.getTime() + DAY).toISOString().slice(0, 10), ...none }]);
+    expect(d.totals).toEqual(day);
     const month = (await get('/admin/dashboard/impact', { ...twoDays(), groupBy: 'month' })).body.data;
-    expect(month.totals.foodKg).toBe(1.5);
-    expect(month.periods.reduce((sum: number, p: { meals: number }) => sum + p.meals, 0)).toBe(3);
+    expect(month.totals.foodKg).toBe(11.8);
+    expect(month.periods.reduce((sum: number, p: { meals: number }) => sum + p.meals, 0)).toBe(28);
+  });
+
+  it('equals a recomputation of the bookings and donations from their rows', async () => {
+    const from = new Date(day1.getTime() - 40 * DAY);
+    const to = new Date(day1.getTime() + 2 * DAY);
+    const d = (await get('/admin/dashboard/impact', { from: from.toISOString(), to: to.toISOString(), groupBy: 'month' })).body.data;
+    const places = await rows<{ category: 'BAKERY'; quantity: number }>(
+      t.app.ctx.db,
+      sql`select d.category, b.quantity from deal_bookings b join deals d on d.id = b.deal_id where b.status = 'USED' and b.used_at >= ${from} and b.used_at < ${to}`,
+    );
+    const items = await rows<{ donations: number; grams: string }>(
+      t.app.ctx.db,
+      sql`select count(distinct d.id)::int as donations, coalesce(sum(i.quantity * i.unit_weight_grams), 0)::text as grams from donations d join donation_items i on i.donation_id = d.id
+          where d.kind = 'FOOD' and d.status = 'COLLECTED' and d.collected_at >= ${from} and d.collected_at < ${to}`,
+    );
+    const bookingGrams = places.reduce((sum, p) => sum + p.quantity * gramsPerPlace(p.category), 0);
+    expect(d.totals.bySource.bookings).toEqual({ count: places.length, foodKg: bookingGrams / 1000, moneyDonated: 0 });
+    expect(d.totals.bySource.foodDonations).toEqual({ count: items[0]!.donations, foodKg: Number(items[0]!.grams) / 1000, moneyDonated: 0 });
   });
 
   it('counts whole days from the daily rollup and the partial days at the ends order by order', async () => {
@@ -212,12 +308,12 @@ describe('impact', () => {
     const d = (await get('/admin/dashboard/impact', { from, to, groupBy: 'day' })).body.data;
     expect(d.periods.map((p: { period: string; foodKg: number }) => [p.period, p.foodKg])).toEqual([
       [new Date(day1.getTime() - DAY).toISOString().slice(0, 10), 0],
-      [day1.toISOString().slice(0, 10), 1.5],
+      [day1.toISOString().slice(0, 10), 11.8],
       [new Date(day1.getTime() + DAY).toISOString().slice(0, 10), 0],
     ]);
-    // Ranges inside one day are read order by order: the collection (about 01:02 on day 1) is in the first three hours.
+    // Ranges inside one day are read order by order: the collections (about 01:02 on day 1) are in the first three hours.
     const hours = (await get('/admin/dashboard/impact', { from: day1.toISOString(), to: new Date(day1.getTime() + 3 * HOUR).toISOString() })).body.data;
-    expect(hours.totals.foodKg).toBe(1.5);
+    expect(hours.totals.foodKg).toBe(11.8);
     expect((await get('/admin/dashboard/impact', { from: new Date(day1.getTime() + 3 * HOUR).toISOString(), to: new Date(day1.getTime() + DAY).toISOString() })).body.data.totals.foodKg).toBe(0);
   });
 
@@ -248,7 +344,7 @@ describe('user growth', () => {
     const res = await get('/admin/analytics/user-growth', { ...twoDays(), groupBy: 'day' });
     expect(res.status).toBe(200);
     const [first, second] = res.body.data.periods;
-    expect(first).toMatchObject({ period: day1.toISOString().slice(0, 10), total: known.clients + known.suppliers });
+    expect(first).toMatchObject({ period: day1.toISOString().slice(0, 10), total: known.clients + known.suppliers + known.others });
     expect(first.byRole).toMatchObject({ CLIENT: known.clients, SUPPLIER_FOOD: known.suppliers, ADMIN: 0 });
     expect(second.total).toBe(0);
     expect(res.body.data.totals.byRole.CLIENT).toBe(known.clients);
@@ -275,7 +371,8 @@ describe('supplier performance', () => {
     expect(d.orders).toEqual({ placed: 4, completed: 1, cancelled: 2 });
     expect(d.cancellations).toEqual({ total: 2, supplier: 1, client: 1, admin: 0, system: 0 });
     expect(d.sales).toEqual({ unitsSold: 2, revenueGross: 1200, commission: known.commission, revenueNet: 1200 - known.commission });
-    expect(d.rating).toBeNull();
+    // The rating of the reviews of the supplier (the reported review is still visible: one report).
+    expect(d.rating).toEqual({ average: 4, count: 1 });
     expect(d.responseTime.confirmedOrders).toBe(1);
     expect(d.responseTime.averageSeconds).toBeGreaterThanOrEqual(90);
     expect(d.responseTime.averageSeconds).toBeLessThan(120);
@@ -284,6 +381,8 @@ describe('supplier performance', () => {
     const before = await get(`/admin/analytics/supplier/${s.profile.id}`, { from: new Date(day1.getTime() - 2 * DAY).toISOString(), to: day1.toISOString() });
     expect(before.body.data.orders).toEqual({ placed: 0, completed: 0, cancelled: 0 });
     expect(before.body.data.responseTime).toEqual({ confirmedOrders: 0, averageSeconds: null, medianSeconds: null });
+    expect((await get(`/admin/analytics/supplier/${(await createSupplier(t.app)).profile.id}`, twoDays())).body.data.rating).toBeNull();
+    known.suppliers++;
   });
 
   it('answers 404 for an unknown supplier and 400 for a malformed id or range', async () => {
@@ -298,25 +397,24 @@ describe('supplier performance', () => {
 describe('the registry', () => {
   it('shows the figures, impact and ratings a module registers later, with nothing else changed', async () => {
     const { analytics } = t.app.services;
-    analytics.registerFigures('deals-for-test', async (_ex, scope) => ({ catalog: { activeDeals: 2 }, moderation: { deals: 3 }, deals: { bookedToday: scope.today.from.getTime() === day1.getTime() ? 5 : 0 } }));
-    analytics.registerImpactSource('foodDonations', async (_ex, r) => [{ period: r.from.toISOString().slice(0, 10), foodGrams: 4200, moneyDonated: 0, count: 1 }]);
-    analytics.registerSupplierRating(async (_ex, supplierId) => (supplierId === s.profile.id ? { average: 4.5, count: 2 } : null));
-    expect(() => analytics.registerFigures('deals-for-test', async () => ({}))).toThrow(/already registered/);
+    analytics.registerFigures('later-for-test', async (_ex, scope) => ({ catalog: { activeLoans: 2 }, moderation: { loans: 3 }, loans: { bookedToday: scope.today.from.getTime() === day1.getTime() ? 5 : 0 } }));
+    analytics.registerImpactSource('giftsForTest', async (_ex, r) => [{ period: r.from.toISOString().slice(0, 10), foodGrams: 4200, moneyDonated: 0, count: 1 }]);
+    expect(() => analytics.registerFigures('later-for-test', async () => ({}))).toThrow(/already registered/);
+    expect(() => analytics.registerImpactSource('foodDonations', async () => [])).toThrow(/already registered/);
+    expect(() => analytics.registerSupplierRating(async () => null)).toThrow(/already registered/);
 
     t.clock.advance(day1.getTime() + 2 * HOUR - t.clock.now().getTime());
     const d = await fresh();
-    expect(d.sections.catalog.activeDeals).toBe(2);
-    expect(d.sections.moderation.deals).toBe(3);
-    expect(d.sections.deals).toEqual({ bookedToday: 5 });
+    expect(d.sections.catalog.activeLoans).toBe(2);
+    expect(d.sections.moderation.loans).toBe(3);
+    expect(d.sections.loans).toEqual({ bookedToday: 5 });
     expect(d.sections.catalog.activeProducts).toBeGreaterThan(0);
 
     const impact = (await get('/admin/dashboard/impact', { ...twoDays(), groupBy: 'day' })).body.data;
-    expect(impact.sources).toEqual(['orders', 'foodDonations']);
-    expect(impact.totals).toMatchObject({ foodKg: 5.7, meals: 13, co2eKg: 14.3 });
-    expect(impact.totals.bySource.foodDonations).toEqual({ count: 1, foodKg: 4.2, moneyDonated: 0 });
-    expect(impact.periods[0].bySource.foodDonations.foodKg).toBe(4.2);
-
-    const perf = (await get(`/admin/analytics/supplier/${s.profile.id}`, twoDays())).body.data;
-    expect(perf.rating).toEqual({ average: 4.5, count: 2 });
+    expect(impact.sources).toEqual(['orders', 'bookings', 'foodDonations', 'giftsForTest']);
+    // 11.8 kg of day 1 and 4.2 kg more: 16 kg, 38 meals, 40 kg CO2e.
+    expect(impact.totals).toMatchObject({ foodKg: 16, meals: 38, co2eKg: 40 });
+    expect(impact.totals.bySource.giftsForTest).toEqual({ count: 1, foodKg: 4.2, moneyDonated: 0 });
+    expect(impact.periods[0].bySource.giftsForTest.foodKg).toBe(4.2);
   });
 });

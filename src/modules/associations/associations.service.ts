@@ -11,6 +11,7 @@ import { pageMeta, pageOffset, type PageQuery } from '../../shared/schemas.js';
 import { assertTransition } from '../../shared/state-machine.js';
 import { ASSOCIATION_TRANSITIONS } from './association-status.js';
 import * as search from './associations-search.repository.js';
+import * as figures from './associations.figures.js';
 import * as repo from './associations.repository.js';
 import type { AssociationRecord, NewAssociation } from './associations.repository.js';
 import type { CreateReportBody, NearbyQuery, RegisterBody, SearchQuery, UpdateBody, VerifiedQuery } from './associations.schemas.js';
@@ -85,6 +86,8 @@ export function createAssociationsService(ctx: AppContext) {
   }
 
   return {
+    /** Dashboard and impact figures from this module's own tables (docs/analytics.md). */
+    figures,
     // ---- for other modules
 
     /** The association of a signed-in ASSOCIATION user, or 404 ASSOCIATION_PROFILE_REQUIRED. */

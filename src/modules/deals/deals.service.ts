@@ -16,6 +16,7 @@ import { assertRoleCan } from '../staff/store-permissions.js';
 import type { StoresService } from '../stores/stores.service.js';
 import type { SuppliersService } from '../suppliers/suppliers.service.js';
 import { DEAL_TRANSITIONS, MODERATION_TRANSITIONS, PAUSE_TRANSITIONS, effectiveStatus } from './deal-status.js';
+import * as figures from './deals.figures.js';
 import * as repo from './deals.repository.js';
 import type { DealRecord } from './deals.repository.js';
 import type { CreateDealBody, DealDetailView, DealView, OwnDealsQuery, PendingDealsQuery, UpdateDealBody } from './deals.schemas.js';
@@ -133,6 +134,8 @@ export function createDealsService(ctx: AppContext, deps: DealsDeps) {
   }
 
   return {
+    /** Dashboard and impact figures from this module's own tables (docs/analytics.md). */
+    figures,
     manage,
     view,
 

@@ -12,6 +12,7 @@ import type { FinancialService } from './financial.service.js';
 import type { ProductsService } from '../products/products.service.js';
 import type { SuppliersService } from '../suppliers/suppliers.service.js';
 import { FOOD_DONATION_TRANSITIONS, GIVES_STOCK_BACK, MOVED_BY, OPEN_STATUSES, type DonationParty } from './donation-status.js';
+import * as figures from './donations.figures.js';
 import * as repo from './donations.repository.js';
 import type { DonationRecord } from './donations.repository.js';
 import type { AssociationStatsView, CreateFoodBody, ListQuery, MyStatsView } from './donations.schemas.js';
@@ -144,6 +145,8 @@ export function createDonationsService(ctx: AppContext, deps: DonationsDeps) {
   }
 
   return {
+    /** Dashboard and impact figures from this module's own tables (docs/analytics.md). */
+    figures,
     /** A supplier gives catalog products (taken from stock) and free-form items to a verified association. */
     async createFood(user: AuthUser, body: CreateFoodBody) {
       const window = checkItems(body);

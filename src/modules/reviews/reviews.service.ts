@@ -11,6 +11,7 @@ import type { OrdersService } from '../orders/orders.service.js';
 import type { ProductsService } from '../products/products.service.js';
 import type { SettingsService } from '../settings/settings.service.js';
 import type { SuppliersService } from '../suppliers/suppliers.service.js';
+import * as figures from './reviews.figures.js';
 import * as repo from './reviews.repository.js';
 import type { ReviewRecord, Stars } from './reviews.repository.js';
 import { MAX_REVIEW_IMAGES, type CreateReviewBody, type ReportBody, type ReviewListQuery, type UpdateReviewBody } from './reviews.schemas.js';
@@ -117,6 +118,8 @@ export function createReviewsService(ctx: AppContext, deps: ReviewsDeps) {
   }
 
   return {
+    /** Dashboard and impact figures from this module's own tables (docs/analytics.md). */
+    figures,
     follow,
     own,
     ownView,

@@ -1,0 +1,32 @@
+import type { AdvertisingService } from '../advertising/advertising.service.js';
+import type { AssociationsService } from '../associations/associations.service.js';
+import type { DealsService } from '../deals/deals.service.js';
+import type { DonationsService } from '../donations/donations.service.js';
+import type { ReviewsService } from '../reviews/reviews.service.js';
+import type { AnalyticsService } from './analytics.service.js';
+
+export interface ModuleFigureModules {
+  reviews: ReviewsService;
+  deals: DealsService;
+  associations: AssociationsService;
+  donations: DonationsService;
+  advertising: AdvertisingService;
+}
+
+/**
+ * Plugs the figures of reviews, deals and bookings, associations, food donations and advertising
+ * into the dashboard, impact report and supplier performance, as registerPlatformFigures does for
+ * the earlier modules: each read by its own module's `figures` (its own tables).
+ */
+export function registerModuleFigures(analytics: AnalyticsService, m: ModuleFigureModules): void {
+  analytics.registerFigures('reviews', async (ex) => ({ moderation: { reportedReviews: await m.reviews.figures.reportedCount(ex) } }));
+  analytics.registerFigures('deals', async (ex, s) => {
+    const [active, pending] = await Promise.all([m.deals.figures.activeCount(ex, s.now), m.deals.figures.pendingCount(ex)]);
+    return { catalog: { activeDeals: active }, moderation: { deals: pending } };
+  });
+  analytics.registerFigures('associations', async (ex) => ({ moderation: { associations: await m.associations.figures.pendingCount(ex) } }));
+  analytics.registerFigures('advertising', async (ex) => ({ moderation: { campaigns: await m.advertising.figures.pendingReviewCount(ex) } }));
+  analytics.registerImpactSource('bookings', (ex, r) => m.deals.figures.collectedFoodByPeriod(ex, r));
+  analytics.registerImpactSource('foodDonations', (ex, r) => m.donations.figures.collectedFoodByPeriod(ex, r));
+  analytics.registerSupplierRating((ex, supplierId) => m.reviews.figures.supplierRating(ex, supplierId));
+}

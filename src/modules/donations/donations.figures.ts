@@ -1,0 +1,18 @@
+import { sql } from 'drizzle-orm';
+import { rows, type Executor } from '../../db/client.js';
+import type { PeriodUnit } from '../ledger/ledger.repository.js';
+
+/**
+ * Food of donations collected by their association in [from, to), per UTC period: each donation
+ * weighs its items (quantity x unit weight, summed into `total_weight_grams` when it is given), read
+ * from the partial index of collected food donations by `collected_at` (index-only, migration 0032).
+ */
+export async function collectedFoodByPeriod(ex: Executor, r: { from: Date; to: Date; unit: PeriodUnit }) {
+  const found = await rows<{ period: string; grams: string; n: number }>(
+    ex,
+    sql`select to_char(p, 'YYYY-MM-DD') as period, grams::text as grams, n from (
+          select date_trunc(${r.unit}, collected_at at time zone 'UTC') as p, coalesce(sum(total_weight_grams), 0) as grams, count(*)::int as n
+          from donations where kind = 'FOOD' and status = 'COLLECTED' and collected_at >= ${r.from} and collected_at < ${r.to} group by 1) x`,
+  );
+  return found.map((x) => ({ period: x.period, foodGrams: Number(x.grams), moneyDonated: 0, count: Number(x.n) }));
+}
