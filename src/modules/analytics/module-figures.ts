@@ -14,7 +14,7 @@ export interface ModuleFigureModules {
 }
 
 /**
- * Plugs the figures of reviews, deals and bookings, associations, food donations and advertising
+ * Plugs the figures of reviews, deals and bookings, associations, donations and advertising
  * into the dashboard, impact report and supplier performance, as registerPlatformFigures does for
  * the earlier modules: each read by its own module's `figures` (its own tables).
  */
@@ -28,5 +28,6 @@ export function registerModuleFigures(analytics: AnalyticsService, m: ModuleFigu
   analytics.registerFigures('advertising', async (ex) => ({ moderation: { campaigns: await m.advertising.figures.pendingReviewCount(ex) } }));
   analytics.registerImpactSource('bookings', (ex, r) => m.deals.figures.collectedFoodByPeriod(ex, r));
   analytics.registerImpactSource('foodDonations', (ex, r) => m.donations.figures.collectedFoodByPeriod(ex, r));
+  analytics.registerImpactSource('financialDonations', (ex, r) => m.donations.figures.paidMoneyByPeriod(ex, r));
   analytics.registerSupplierRating((ex, supplierId) => m.reviews.figures.supplierRating(ex, supplierId));
 }

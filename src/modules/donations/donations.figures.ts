@@ -16,3 +16,18 @@ export async function collectedFoodByPeriod(ex: Executor, r: { from: Date; to: D
   );
   return found.map((x) => ({ period: x.period, foodGrams: Number(x.grams), moneyDonated: 0, count: Number(x.n) }));
 }
+
+/**
+ * Money given through paid financial donations in [from, to), per UTC period of their payment, in
+ * the query's currency (a paid donation is never refunded: late payments of unpaid ones are, and
+ * never count). Read from the partial index of paid financial donations by `paid_at` (migration 0033).
+ */
+export async function paidMoneyByPeriod(ex: Executor, r: { from: Date; to: Date; unit: PeriodUnit; currency: string }) {
+  const found = await rows<{ period: string; amount: string; n: number }>(
+    ex,
+    sql`select to_char(p, 'YYYY-MM-DD') as period, amount::text as amount, n from (
+          select date_trunc(${r.unit}, paid_at at time zone 'UTC') as p, coalesce(sum(amount), 0) as amount, count(*)::int as n
+          from donations where kind = 'FINANCIAL' and status = 'PAID' and currency = ${r.currency} and paid_at >= ${r.from} and paid_at < ${r.to} group by 1) x`,
+  );
+  return found.map((x) => ({ period: x.period, foodGrams: 0, moneyDonated: Number(x.amount), count: Number(x.n) }));
+}

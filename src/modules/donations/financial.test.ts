@@ -179,6 +179,27 @@ async function createSignedInAgain(who: { user: Parameters<TestApp['app']['servi
   return { token: (await t.app.services.auth.signIn(who.user, {})).accessToken };
 }
 
+describe('impact figures', () => {
+  it('count paid donations as money donated, on the day they were paid', async () => {
+    // A day of its own, far ahead, that no other test pays a donation on (the database may be shared).
+    t.clock.advance((4000 + Math.floor(Math.random() * 40_000)) * 24 * HOUR);
+    const { donor, association } = await setup();
+    await paidDonation(donor, association.association.id, 7000);
+    await paidDonation(donor, association.association.id, 2500, { anonymous: true });
+    // Given but never paid: not money donated.
+    expect((await give(donor, { associationId: association.association.id, amount: 900, paymentMethod: 'wave' })).status).toBe(201);
+    const day = new Date(Date.UTC(t.clock.now().getUTCFullYear(), t.clock.now().getUTCMonth(), t.clock.now().getUTCDate()));
+    const admin = await createSignedIn(t.app, { role: 'ADMIN' });
+    const query = { from: day.toISOString(), to: new Date(day.getTime() + 24 * HOUR).toISOString(), groupBy: 'day' };
+    const res = await call(t.app, 'GET', '/admin/dashboard/impact', { token: admin.token, query });
+    expect(res.status).toBe(200);
+    expect(res.body.data.totals.bySource.financialDonations).toEqual({ count: 2, foodKg: 0, moneyDonated: 9500 });
+    expect(res.body.data.totals.moneyDonated).toBe(9500);
+    expect(res.body.data.periods).toEqual([expect.objectContaining({ period: day.toISOString().slice(0, 10), moneyDonated: 9500 })]);
+    await assertMoneyInvariants(t.app);
+  });
+});
+
 describe('lists and statistics', () => {
   it('shows paid financial donations to the association and in the donor\'s statistics', async () => {
     const { donor, association } = await setup();
