@@ -60,6 +60,13 @@ describe('subscribing to a paid plan', () => {
     expect((await subscribe(s.token, { planId: plan.id, paymentMethod: 'card' }, 'sub-1')).status).toBe(422);
 
     expect(await pay(res.body.data.payment.transactionId)).toBe('applied');
+    // The payer's return page reads the payment, whatever its subject.
+    const page = await call(t.app, 'GET', '/payments/mobilemoney/success', { query: { ref: res.body.data.payment.transactionId } });
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('data-status="SUCCEEDED"');
+    expect(page.body).toContain(`Abonnement : <code>${res.body.data.charge.id}</code>`);
+    // Not an order's payment: the order routes do not show it.
+    expect((await call(t.app, 'GET', `/orders/payments/${res.body.data.payment.transactionId}/status`, { token: s.token })).status).toBe(404);
     const after = await limits(s.token);
     expect(after).toMatchObject({ maxProducts: 40, remaining: 40, plan: { id: plan.id }, subscription: { status: 'ACTIVE', cancelAtPeriodEnd: false } });
     expect(new Date(after.subscription.endsAt).getTime() - t.clock.now().getTime()).toBeGreaterThan(29 * DAY);
