@@ -1,6 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import type sharpType from 'sharp';
+import type { FileStorage } from '../providers/storage/storage.js';
 import { AppError } from '../shared/errors.js';
+import { uuidv7 } from '../shared/ids.js';
 
 export const MAX_FILE_BYTES = 5 * 1024 * 1024;
 // 40 megapixels: enough for any phone camera, small enough that decoding cannot exhaust memory.
@@ -82,4 +84,28 @@ async function normalise(raw: Buffer, allowPdf: boolean): Promise<Pick<UploadedF
   } catch {
     throw new AppError(415, 'UNSUPPORTED_IMAGE_FORMAT', 'The image could not be decoded (damaged, or larger than 40 megapixels)');
   }
+}
+
+const THUMBNAIL_SIDE = 320;
+const LARGE_SIDE = 1280;
+
+/**
+ * Stores each uploaded picture (already re-encoded by readUploads) in the two public sizes lists and
+ * detail pages show, as `<prefix>/<id>-thumb.<ext>` and `<prefix>/<id>-large.<ext>`.
+ */
+export async function storeImageSizes(storage: FileStorage, prefix: string, files: UploadedFile[], at: Date): Promise<{ id: string; thumbnailKey: string; largeKey: string }[]> {
+  const sharp = await loadSharp();
+  return Promise.all(
+    files.map(async (f) => {
+      const id = uuidv7(at.getTime());
+      const [thumb, large] = await Promise.all([
+        sharp(f.body).resize(THUMBNAIL_SIDE, THUMBNAIL_SIDE, { fit: 'inside', withoutEnlargement: true }).toBuffer(),
+        sharp(f.body).resize(LARGE_SIDE, LARGE_SIDE, { fit: 'inside', withoutEnlargement: true }).toBuffer(),
+      ]);
+      const thumbnailKey = `${prefix}/${id}-thumb.${f.ext}`;
+      const largeKey = `${prefix}/${id}-large.${f.ext}`;
+      await Promise.all([storage.put('public', thumbnailKey, thumb, f.contentType), storage.put('public', largeKey, large, f.contentType)]);
+      return { id, thumbnailKey, largeKey };
+    }),
+  );
 }

@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/client.js';
 import type { DealImage, DealStatus } from '../../db/schema/deals.js';
 import type { AuthUser } from '../../http/access.js';
-import { loadSharp, type UploadedFile } from '../../http/uploads.js';
+import { storeImageSizes, type UploadedFile } from '../../http/uploads.js';
 import { AppError, conflict, forbidden, notFound, validationError, type ErrorDetail } from '../../shared/errors.js';
 import { uuidv7 } from '../../shared/ids.js';
 import { isWithinOpeningHours } from '../../shared/opening-hours.js';
@@ -33,8 +33,6 @@ export interface DealsDeps {
 
 /** Deletes the picture files of deleted deals and pictures, after the deletion committed. */
 export const DEAL_FILES_JOB = 'deals.delete-files';
-const THUMBNAIL_SIDE = 320;
-const LARGE_SIDE = 1280;
 
 type Priced = Pick<DealRecord, 'kind' | 'price' | 'originalValue' | 'discountPercent' | 'totalPlaces' | 'placesPerClient' | 'placesTaken' | 'validFrom' | 'validUntil' | 'pickupStart' | 'pickupEnd'>;
 
@@ -284,20 +282,7 @@ export function createDealsService(ctx: AppContext, deps: DealsDeps) {
       if (!upload.files.length) throw validationError('body.images', `is required (one to ${MAX_DEAL_IMAGES} image files)`);
       await manage(ctx.db, user, id);
       const t = now();
-      const sharp = await loadSharp();
-      const made: DealImage[] = await Promise.all(
-        upload.files.map(async (f) => {
-          const imageId = uuidv7(t.getTime());
-          const [thumb, large] = await Promise.all([
-            sharp(f.body).resize(THUMBNAIL_SIDE, THUMBNAIL_SIDE, { fit: 'inside', withoutEnlargement: true }).toBuffer(),
-            sharp(f.body).resize(LARGE_SIDE, LARGE_SIDE, { fit: 'inside', withoutEnlargement: true }).toBuffer(),
-          ]);
-          const thumbnailKey = `deals/${id}/${imageId}-thumb.${f.ext}`;
-          const largeKey = `deals/${id}/${imageId}-large.${f.ext}`;
-          await Promise.all([ctx.storage.put('public', thumbnailKey, thumb, f.contentType), ctx.storage.put('public', largeKey, large, f.contentType)]);
-          return { id: imageId, thumbnailKey, largeKey };
-        }),
-      );
+      const made: DealImage[] = await storeImageSizes(ctx.storage, `deals/${id}`, upload.files, t);
       try {
         return await ctx.db.transaction(async (tx) => {
           // The deal's row lock orders parallel uploads: each counts what the previous added.

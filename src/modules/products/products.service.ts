@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/client.js';
 import type { ProductStatus } from '../../db/schema/products.js';
 import type { AuthUser } from '../../http/access.js';
-import { loadSharp, type UploadedFile } from '../../http/uploads.js';
+import { storeImageSizes, type UploadedFile } from '../../http/uploads.js';
 import { AppError, conflict, forbidden, notFound, validationError, type ErrorDetail } from '../../shared/errors.js';
 import { uuidv7 } from '../../shared/ids.js';
 import { pageMeta } from '../../shared/schemas.js';
@@ -49,8 +49,6 @@ export type ProductsService = ReturnType<typeof createProductsService>;
 
 // Fields whose change sends an approved product back to review: what moderators judge.
 const SUBSTANTIAL = ['storeId', 'name', 'description', 'category', 'dietaryTags', 'allergens'] as const;
-const THUMBNAIL_SIDE = 320;
-const LARGE_SIDE = 1280;
 const VIEW_FLUSH_MS = 10_000;
 const MAX_PENDING_VIEWS = 10_000;
 /** Deletes picture files of deleted products and pictures, after the deletion committed. */
@@ -306,20 +304,7 @@ export function createProductsService(ctx: AppContext, deps: ProductsDeps) {
       if (!upload.files.length) throw validationError('body.images', 'is required (one to five image files)');
       await manage(ctx.db, user, id);
       const t = now();
-      const sharp = await loadSharp();
-      const made = await Promise.all(
-        upload.files.map(async (f) => {
-          const imageId = uuidv7(t.getTime());
-          const [thumb, large] = await Promise.all([
-            sharp(f.body).resize(THUMBNAIL_SIDE, THUMBNAIL_SIDE, { fit: 'inside', withoutEnlargement: true }).toBuffer(),
-            sharp(f.body).resize(LARGE_SIDE, LARGE_SIDE, { fit: 'inside', withoutEnlargement: true }).toBuffer(),
-          ]);
-          const thumbnailKey = `products/${id}/${imageId}-thumb.${f.ext}`;
-          const largeKey = `products/${id}/${imageId}-large.${f.ext}`;
-          await Promise.all([ctx.storage.put('public', thumbnailKey, thumb, f.contentType), ctx.storage.put('public', largeKey, large, f.contentType)]);
-          return { id: imageId, thumbnailKey, largeKey };
-        }),
-      );
+      const made = await storeImageSizes(ctx.storage, `products/${id}`, upload.files, t);
       const keys = made.flatMap((m) => [m.thumbnailKey, m.largeKey]);
       try {
         return await ctx.db.transaction(async (tx) => {

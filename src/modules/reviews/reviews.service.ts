@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/client.js';
 import type { AuthUser } from '../../http/access.js';
-import { loadSharp, type UploadedFile } from '../../http/uploads.js';
+import { storeImageSizes, type UploadedFile } from '../../http/uploads.js';
 import { AppError, conflict, forbidden, notFound, validationError } from '../../shared/errors.js';
 import { uuidv7 } from '../../shared/ids.js';
 import { assertListingPage, metaOf } from '../../shared/listing-page.js';
@@ -38,8 +38,6 @@ export type ReviewsService = ReturnType<typeof createReviewsService>;
 export const HIDE_AT_REPORTS = 3;
 /** Reviews on a product's page. */
 const LATEST_ON_PRODUCT_PAGE = 3;
-const THUMBNAIL_SIDE = 320;
-const LARGE_SIDE = 1280;
 /** Deletes picture files of deleted reviews and pictures, after the deletion committed. */
 export const DELETE_FILES_JOB = 'reviews.delete-files';
 
@@ -249,20 +247,7 @@ export function createReviewsService(ctx: AppContext, deps: ReviewsDeps) {
       if (!upload.files.length) throw validationError('body.images', `is required (one to ${MAX_REVIEW_IMAGES} image files)`);
       await own(ctx.db, user, id);
       const t = now();
-      const sharp = await loadSharp();
-      const made = await Promise.all(
-        upload.files.map(async (f) => {
-          const imageId = uuidv7(t.getTime());
-          const [thumb, large] = await Promise.all([
-            sharp(f.body).resize(THUMBNAIL_SIDE, THUMBNAIL_SIDE, { fit: 'inside', withoutEnlargement: true }).toBuffer(),
-            sharp(f.body).resize(LARGE_SIDE, LARGE_SIDE, { fit: 'inside', withoutEnlargement: true }).toBuffer(),
-          ]);
-          const thumbnailKey = `reviews/${id}/${imageId}-thumb.${f.ext}`;
-          const largeKey = `reviews/${id}/${imageId}-large.${f.ext}`;
-          await Promise.all([ctx.storage.put('public', thumbnailKey, thumb, f.contentType), ctx.storage.put('public', largeKey, large, f.contentType)]);
-          return { id: imageId, thumbnailKey, largeKey };
-        }),
-      );
+      const made = await storeImageSizes(ctx.storage, `reviews/${id}`, upload.files, t);
       try {
         return await ctx.db.transaction(async (tx) => {
           // The review's row lock orders parallel uploads: each counts what the previous added.
