@@ -22,7 +22,7 @@ export function dashboardSelected(only = process.env.BENCH_ONLY): boolean {
 export async function seedDashboardOrders(db: Db, now: Date, count = DASHBOARD_ORDERS): Promise<void> {
   const at = now.toISOString();
   await db.execute(sql`insert into users (id, phone_number, role, status, first_name, last_name, verified_at, created_at, updated_at)
-    select gen_random_uuid(), '+22178' || lpad(g::text, 7, '0'), 'CLIENT', 'ACTIVE', 'Bench', 'Client ' || g, ${at}::timestamptz,
+    select gen_random_uuid(), '+22176' || lpad(g::text, 7, '0'), 'CLIENT', 'ACTIVE', 'Bench', 'Client ' || g, ${at}::timestamptz,
       ${at}::timestamptz - (g % 365) * interval '1 day', ${at}::timestamptz
     from generate_series(1, ${CLIENTS}) g`);
   // Order g: created g minutes-ish back over 365 days; the last two days' orders are still open,

@@ -1,4 +1,7 @@
-import PDFDocument from 'pdfkit';
+import type PDFKit from 'pdfkit';
+
+// Loaded on the first document: the PDF library and its fonts are megabytes every process would hold.
+let pdfkit: Promise<typeof PDFKit> | undefined;
 
 export interface DocumentContent {
   kind: 'RECEIPT' | 'CERTIFICATE';
@@ -20,7 +23,8 @@ const day = (d: Date) => d.toISOString().slice(0, 10);
  * Renders a receipt or certificate. The dates written in the file (and its creation date) are the
  * document's own, so the same content gives the same bytes; the file is made once and stored anyway.
  */
-export function renderDocument(c: DocumentContent): Promise<Buffer> {
+export async function renderDocument(c: DocumentContent): Promise<Buffer> {
+  const PDFDocument = await (pdfkit ??= import('pdfkit').then((m) => m.default));
   const doc = new PDFDocument({ size: 'A4', margin: 56, info: { Title: `${c.kind === 'RECEIPT' ? 'Reçu de don' : 'Certificat de don'} ${c.number}`, Producer: 'Donations', Creator: 'Donations', CreationDate: c.issuedAt } });
   const chunks: Buffer[] = [];
   doc.on('data', (b: Buffer) => chunks.push(b));
