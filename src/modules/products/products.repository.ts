@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, getTableColumns, inArray, ne, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, inArray, ne, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { preparedPer, type Executor } from '../../db/client.js';
 import { listedColumns } from '../../db/listing-sql.js';
 import { productActivityDaily, productFavorites, productImages, products, storeFollows, type ProductStatus } from '../../db/schema/products.js';
@@ -134,37 +134,41 @@ export async function deleteImagesOf(ex: Executor, productId: string): Promise<I
 
 // ---- public page
 
-// The public page of a product: the bench's detail route, so prepared once per handle.
-const publicDetail = preparedPer((ex) =>
-  ex
-    .select({
-      product: productColumns,
-      // The store without its stored search columns (a tsvector and a cube a page never shows).
-      store: listedColumns(stores),
-      supplier: {
-        id: supplierProfiles.id,
-        businessName: supplierProfiles.businessName,
-        city: supplierProfiles.city,
-        logoKey: supplierProfiles.logoKey,
-        verificationStatus: supplierProfiles.verificationStatus,
-      },
-      images: sql<{ id: string; position: number; thumbnailKey: string; largeKey: string }[]>`coalesce((
-        select json_agg(json_build_object('id', i.id, 'position', i.position, 'thumbnailKey', i.thumbnail_key, 'largeKey', i.large_key) order by i.position)
-        from ${productImages} i where i.product_id = ${products.id}), '[]'::json)`,
-      // Null user (anonymous): the comparison is never true.
-      isFavorite: sql<boolean>`exists (select 1 from ${productFavorites} f where f.product_id = ${products.id} and f.user_id = ${sql.placeholder('userId')}::uuid)`,
-    })
-    .from(products)
-    .innerJoin(stores, eq(stores.id, products.storeId))
-    .innerJoin(supplierProfiles, eq(supplierProfiles.id, products.supplierId))
-    .where(and(eq(products.id, sql.placeholder('id')), isPublicProduct(sql`${sql.placeholder('now')}::timestamptz`)))
-    .limit(1)
-    .prepare('product_public_detail'),
-);
+// The public page of a product: the bench's detail route, so prepared once per handle. `extra`: a
+// column another module adds to the page (the reviews' summary and latest), so the page stays one
+// statement and one round trip.
+export const publicDetailStatement = (extra?: (productId: SQLWrapper) => SQL) =>
+  preparedPer((ex) =>
+    ex
+      .select({
+        product: productColumns,
+        // The store without its stored search columns (a tsvector and a cube a page never shows).
+        store: listedColumns(stores),
+        supplier: {
+          id: supplierProfiles.id,
+          businessName: supplierProfiles.businessName,
+          city: supplierProfiles.city,
+          logoKey: supplierProfiles.logoKey,
+          verificationStatus: supplierProfiles.verificationStatus,
+        },
+        images: sql<{ id: string; position: number; thumbnailKey: string; largeKey: string }[]>`coalesce((
+          select json_agg(json_build_object('id', i.id, 'position', i.position, 'thumbnailKey', i.thumbnail_key, 'largeKey', i.large_key) order by i.position)
+          from ${productImages} i where i.product_id = ${products.id}), '[]'::json)`,
+        // Null user (anonymous): the comparison is never true.
+        isFavorite: sql<boolean>`exists (select 1 from ${productFavorites} f where f.product_id = ${products.id} and f.user_id = ${sql.placeholder('userId')}::uuid)`,
+        extra: extra ? extra(products.id) : sql<unknown>`null`,
+      })
+      .from(products)
+      .innerJoin(stores, eq(stores.id, products.storeId))
+      .innerJoin(supplierProfiles, eq(supplierProfiles.id, products.supplierId))
+      .where(and(eq(products.id, sql.placeholder('id')), isPublicProduct(sql`${sql.placeholder('now')}::timestamptz`)))
+      .limit(1)
+      .prepare('product_public_detail'),
+  );
 
-/** The product, its store and supplier summary, pictures and the caller's favourite flag: one query. */
-export async function findPublicDetail(ex: Executor, id: string, userId: string | null, now: Date) {
-  const [row] = await publicDetail(ex).execute({ id, userId, now: now.toISOString() });
+/** The product, its store and supplier summary, pictures, the caller's favourite flag and `extra`: one query. */
+export async function findPublicDetail(statement: ReturnType<typeof publicDetailStatement>, ex: Executor, id: string, userId: string | null, now: Date) {
+  const [row] = await statement(ex).execute({ id, userId, now: now.toISOString() });
   return row;
 }
 

@@ -1,3 +1,4 @@
+import type { SQL, SQLWrapper } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/client.js';
 import type { ProductStatus } from '../../db/schema/products.js';
@@ -42,8 +43,14 @@ export interface ProductsDeps {
 /** Sales figures of products, by id (the orders module registers one; zero until then). */
 export type SalesFiguresSource = (ex: Executor, productIds: string[]) => Promise<Map<string, SalesFigures>>;
 
-/** The rating and latest reviews of a product's page (the reviews module registers one). */
-export type ProductReviewsSource = (ex: Executor, productId: string) => Promise<{ rating: RatingDetail; latest: ProductReviewView[] }>;
+/**
+ * The rating and latest reviews of a product's page (the reviews module registers one): a column of
+ * the page's statement, and what its value shows.
+ */
+export interface ProductReviewsSource {
+  column: (productId: SQLWrapper) => SQL;
+  toView: (value: unknown, productId: string) => { rating: RatingDetail; latest: ProductReviewView[] };
+}
 
 export type ProductsService = ReturnType<typeof createProductsService>;
 
@@ -72,6 +79,7 @@ export function createProductsService(ctx: AppContext, deps: ProductsDeps) {
   const now = () => ctx.clock.now();
   let salesFigures: SalesFiguresSource = async () => new Map();
   let productReviews: ProductReviewsSource | null = null;
+  let detailStatement: ReturnType<typeof repo.publicDetailStatement> | undefined;
 
   // The plan limit counts the same products as /suppliers/can-create-products.
   deps.subscriptions.registerProductCounter((ex, supplierId) => repo.countCounted(ex, supplierId, now()));
@@ -354,8 +362,11 @@ export function createProductsService(ctx: AppContext, deps: ProductsDeps) {
 
     async getPublic(id: string, userId: string | null): Promise<ProductDetailView> {
       const t = now();
-      const [row, reviews] = await Promise.all([repo.findPublicDetail(ctx.db, id, userId, t), productReviews?.(ctx.db, id)]);
+      // Built at the first page, once every module has registered.
+      detailStatement ??= repo.publicDetailStatement(productReviews?.column);
+      const row = await repo.findPublicDetail(detailStatement, ctx.db, id, userId, t);
       if (!row) throw notFound('Product');
+      const reviews = productReviews?.toView(row.extra, id);
       pendingViews.set(id, (pendingViews.get(id) ?? 0) + 1);
       // Bounded memory: a burst over many products is written early rather than held.
       if (pendingViews.size >= MAX_PENDING_VIEWS) void flushViews();

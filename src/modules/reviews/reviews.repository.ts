@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, isNull, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { rows, type Executor } from '../../db/client.js';
 import { reviewHelpfulVotes, reviewImages, reviewReports, reviews, reviewSummaries } from '../../db/schema/reviews.js';
 import type { PageQuery } from '../../shared/schemas.js';
@@ -138,18 +138,32 @@ export async function pageWithSummary(ex: Executor, targetId: string, q: PageQue
   return { summary: toSummary(targetId, row), page: row?.page ?? [] };
 }
 
-/** The summary and the latest visible reviews of a target (the product page), in one statement. */
-export async function summaryWithLatest(ex: Executor, targetId: string, n: number) {
-  const [row] = await rows<SummaryColumns & { latest: { id: string; rating: number; comment: string | null; author_name: string; created_at: string }[] }>(
-    ex,
-    sql`select s.review_count, s.rating_sum, s.stars_1, s.stars_2, s.stars_3, s.stars_4, s.stars_5,
-          coalesce((select json_agg(p order by p.created_at desc, p.id desc) from (
-            select r.id, r.rating, r.comment, r.author_name, r.created_at from reviews r
-            where r.target_id = t.id and not r.hidden
-            order by r.created_at desc nulls last, r.id desc nulls last limit ${n}) p), '[]'::json) as latest
-        from (select ${targetId}::uuid as id) t left join review_summaries s on s.target_id = t.id`,
-  );
-  return { summary: toSummary(targetId, row), latest: row?.latest ?? [] };
+/** A product's latest visible review, as the product page shows it. */
+export interface LatestReview {
+  id: string;
+  rating: number;
+  comment: string | null;
+  author_name: string;
+  created_at: string;
+}
+
+/**
+ * The summary and the latest `n` visible reviews of a product, as one JSON column of the product
+ * page's statement (`productId`: that statement's product id column).
+ */
+export const summaryWithLatestColumn = (productId: SQLWrapper, n: number) =>
+  sql`json_build_object(
+    's', (select row_to_json(s) from (select review_count, rating_sum, stars_1, stars_2, stars_3, stars_4, stars_5
+      from ${reviewSummaries} where target_id = ${productId}) s),
+    'latest', coalesce((select json_agg(p order by p.created_at desc, p.id desc) from (
+      select r.id, r.rating, r.comment, r.author_name, r.created_at from ${reviews} r
+      where r.target_id = ${productId} and not r.hidden
+      order by r.created_at desc nulls last, r.id desc nulls last limit ${sql.raw(String(Math.trunc(n)))}) p), '[]'::json))`;
+
+/** The value of summaryWithLatestColumn. */
+export function summaryWithLatestOf(targetId: string, value: unknown) {
+  const v = value as { s: SummaryColumns | null; latest: LatestReview[] };
+  return { summary: toSummary(targetId, v.s ?? undefined), latest: v.latest };
 }
 
 export async function listOfAuthor(ex: Executor, authorId: string, page: PageQuery): Promise<{ items: ReviewRecord[]; total: number }> {

@@ -54,10 +54,12 @@ export function createReviewsService(ctx: AppContext, deps: ReviewsDeps) {
     images.length ? ctx.jobs.send(DELETE_FILES_JOB, { keys: images.flatMap((i) => [i.thumbnailKey, i.largeKey]) }, { tx }) : null;
 
   // The product page shows the summary and the latest reviews.
-  deps.products.registerReviews(async (ex, productId) => {
-    const { summary, latest } = await repo.summaryWithLatest(ex, productId, LATEST_ON_PRODUCT_PAGE);
-    const rating = toRatingDetail(summary);
-    return { rating, latest: latest.map((r) => ({ id: r.id, rating: r.rating, comment: r.comment, authorName: r.author_name, createdAt: new Date(r.created_at).toISOString() })) };
+  deps.products.registerReviews({
+    column: (productId) => repo.summaryWithLatestColumn(productId, LATEST_ON_PRODUCT_PAGE),
+    toView: (value, productId) => {
+      const { summary, latest } = repo.summaryWithLatestOf(productId, value);
+      return { rating: toRatingDetail(summary), latest: latest.map((r) => ({ id: r.id, rating: r.rating, comment: r.comment, authorName: r.author_name, createdAt: new Date(r.created_at).toISOString() })) };
+    },
   });
 
   /**
