@@ -42,4 +42,4 @@ HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/api/v1/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # node is PID 1: SIGTERM from `docker stop` reaches the server, which finishes in-flight requests
 # (up to 25 s) and exits. No npm in between, and no rebuild at start.
-CMD ["node", "--enable-source-maps", "--max-semi-space-size=4", "dist/src/server.js"]
+CMD ["node", "--enable-source-maps", "--max-semi-space-size=4", "--heap-growing-percent=100", "dist/src/server.js"]

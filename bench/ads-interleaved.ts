@@ -41,7 +41,7 @@ if (process.env.ADS_BENCH_SERVER) {
   const duration = Number(process.env.BENCH_DURATION ?? 5);
   const dropDatabase = await scratchDatabase();
   const dataDir = mkdtempSync(join(tmpdir(), 'foodsave-ads-bench-'));
-  const server = spawn(process.execPath, ['--import', 'tsx', '--max-semi-space-size=4', fileURLToPath(import.meta.url)], {
+  const server = spawn(process.execPath, ['--import', 'tsx', '--max-semi-space-size=4', '--heap-growing-percent=100', fileURLToPath(import.meta.url)], {
     env: { ...process.env, ADS_BENCH_SERVER: '1', BENCH_PORT: port, BENCH_DATA_DIR: dataDir },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -36,7 +36,7 @@ async function timeStart(): Promise<Start> {
   delete env.DATABASE_URL;
   delete env.REDIS_URL;
   const started = performance.now();
-  const server = spawn(process.execPath, ['--enable-source-maps', '--max-semi-space-size=4', 'dist/src/server.js'], { env, stdio: 'inherit' });
+  const server = spawn(process.execPath, ['--enable-source-maps', '--max-semi-space-size=4', '--heap-growing-percent=100', 'dist/src/server.js'], { env, stdio: 'inherit' });
   const exited = new Promise((resolve) => server.once('exit', resolve));
   try {
     for (;;) {
