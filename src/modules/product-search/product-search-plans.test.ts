@@ -51,6 +51,7 @@ describe('plans of the public product lists with 100,000 products', () => {
     const point = { latitude: -52.5, longitude: -31.5, radiusM: 5000 };
     const page = { page: 1, limit: 20 };
     const plans: [string, string][] = [];
+    let kept: { name: string; generic: number; custom: number }[] = [];
     const explain = async (tx: Executor, name: string, run: () => Promise<unknown>) => {
       for (const c of await capture(run)) {
         const client = (tx as unknown as { session: { client: { query: (q: object) => Promise<{ rows: { 'QUERY PLAN': string }[] }> } } }).session.client;
@@ -84,12 +85,23 @@ describe('plans of the public product lists with 100,000 products', () => {
         for (const sort of ['newest', 'price', '-price', 'expiry', 'popularity', 'discount'] as ProductSort[]) {
           await explain(tx, `sorted by ${sort}`, () => repo.searchProducts(tx, { terms: null, sort }, now, page));
         }
+        // The prepared pages keep one plan after their first runs (preparedPage): planned again on every
+        // run, they cost the database about twice as much.
+        const until = new Date(now.getTime() + EXPIRING_SOON_HOURS * 3_600_000);
+        for (let i = 0; i < 7; i++) {
+          await repo.searchProducts(tx, { terms: null, point, sort: 'distance' }, now, page);
+          await repo.expiringSoon(tx, now, until, point, page);
+          await repo.searchProducts(tx, { terms: null, point, sort: 'popularity' }, now, page);
+        }
+        kept = ((await tx.execute(sql`select name, generic_plans::int as generic, custom_plans::int as custom from pg_prepared_statements where name like 'products%page%'`)) as unknown as { rows: typeof kept }).rows;
         tx.rollback();
       })
       .catch((err: unknown) => {
         if (!(err instanceof Error && err.message.includes('Rollback'))) throw err;
       });
     expect(plans.length).toBeGreaterThanOrEqual(11);
+    expect(kept.map((k) => k.name.replace(/_\d+$/, '')).sort()).toEqual(['products_expiring_window_page', 'products_nearest_page', 'products_trending_window_page']);
+    for (const k of kept) expect(k.generic, k.name).toBeGreaterThan(0);
     for (const [name, plan] of plans) {
       expect(plan, name).not.toContain('Seq Scan on products');
       expect(plan, name).toMatch(/Scan( Backward)? (using|on) products_listed_\w+_idx/);

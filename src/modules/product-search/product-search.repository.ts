@@ -1,5 +1,5 @@
 import { and, arrayContains, asc, count, desc, eq, gt, gte, lte, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
-import { preparedPer, type Executor } from '../../db/client.js';
+import { literalLimit, opaque, preparedPage, type Executor } from '../../db/client.js';
 import { chordToMetres, earthCube, earthPoint, metresToChord, textMatch, withBitmapScans } from '../../db/listing-sql.js';
 import { productImages, productSearches, products } from '../../db/schema/products.js';
 import { stores } from '../../db/schema/stores.js';
@@ -174,29 +174,37 @@ const windowKeys = (sort: 'expiry' | 'popularity', d: SQL): Record<'id' | 'd', S
   d: sql<number>`${d}`.as('d'),
 });
 
-// The pages of the bench's hot lists (a point and nothing else), prepared once per connection:
-// planning the nested query cost about as much as running it.
-const at = sql`${sql.placeholder('now')}::timestamptz`;
+// The pages of the bench's hot lists (a point and nothing else), prepared once per connection with
+// plans kept (preparedPage): planning the nested query cost about as much as running it. The
+// distance is named once (ordered by its column) so the kept plan needs no sort of its own.
+const at = opaque(sql`${sql.placeholder('now')}::timestamptz`);
 const preparedD = sql`(${products.location} <-> ${sql.placeholder('origin')}::cube)`;
-const nearestPrepared = preparedPer((ex) =>
-  cardsQuery(ex, innerOf(ex, preparedD).where(isPublicProduct(at)).orderBy(preparedD).limit(sql.placeholder('n')), (c) => [asc(c.d)]).prepare('products_nearest_page'),
+const nearestPrepared = preparedPage((ex, rows) =>
+  cardsQuery(ex, innerOf(ex, preparedD).where(isPublicProduct(at)).orderBy(sql`"d"`).limit(literalLimit(rows)), (c) => [asc(c.d)]).prepare(`products_nearest_page_${rows}`),
 );
 /** Expiring soon and trending near a point: in the order's index, the radius on at most ORDERED_WINDOW rows. */
 const windowPrepared = (sort: 'expiry' | 'popularity', name: string) =>
-  preparedPer((ex) => {
-    const until = sort === 'expiry' ? lte(products.expiresAt, sql`${sql.placeholder('until')}::timestamptz`) : undefined;
+  preparedPage((ex, rows) => {
+    const until = sort === 'expiry' ? lte(products.expiresAt, opaque(sql`${sql.placeholder('until')}::timestamptz`)) : undefined;
     const w = ex
       .select(windowKeys(sort, preparedD) as { id: typeof products.id; d: SQL.Aliased<number> })
       .from(products)
       .where(and(isPublicProduct(at), until))
       .orderBy(...ORDERS[sort](products))
-      .limit(ORDERED_WINDOW)
+      .limit(literalLimit(ORDERED_WINDOW))
       .as('w');
-    const near = ex.select().from(w).where(sql`${w.d} <= ${sql.placeholder('chord')}::float8`).orderBy(...ORDERS[sort](w as never)).limit(sql.placeholder('n'));
-    return joinedCardsQuery(ex, near, ORDERS[sort]).prepare(name);
+    const chord = opaque(sql`${sql.placeholder('chord')}::float8`);
+    const near = ex.select().from(w).where(sql`${w.d} <= ${chord}`).orderBy(...ORDERS[sort](w as never)).limit(literalLimit(rows));
+    return joinedCardsQuery(ex, near, ORDERS[sort]).prepare(`${name}_${rows}`);
   });
 const expiringWindow = windowPrepared('expiry', 'products_expiring_window_page');
 const trendingWindow = windowPrepared('popularity', 'products_trending_window_page');
+
+/** Runs a preparedPage statement for `n` rows: its rows, at most `n`. */
+async function runPage<R>(page: { statement: { execute: (args: Record<string, unknown>) => Promise<unknown> }; rows: number }, args: Record<string, unknown>, n: number): Promise<R[]> {
+  const found = (await page.statement.execute(args)) as R[];
+  return found.length > n ? found.slice(0, n) : found;
+}
 
 /** True when the filter is a point and nothing else (expiring soon's window aside): the prepared pages answer it. */
 const pointOnly = (f: ProductFilter) =>
@@ -256,7 +264,7 @@ export async function searchProducts(ex: Executor, f: ProductFilter, now: Date, 
         point.radiusM,
         async (n) =>
           (pointOnly(f) && !match
-            ? await nearestPrepared(ex).execute({ now: now.toISOString(), origin: earthCube(point.latitude, point.longitude), n })
+            ? await runPage(nearestPrepared(ex, n), { now: now.toISOString(), origin: earthCube(point.latitude, point.longitude) }, n)
             : await cards(ex, innerOf(ex, d).where(where).orderBy(d).limit(n), byDistance)) as (CardRow & { d: number })[],
         PRODUCTS_AT_ONE_PLACE,
       ),
@@ -268,8 +276,8 @@ export async function searchProducts(ex: Executor, f: ProductFilter, now: Date, 
   if (f.point) {
     // In the list's order from its index, the radius (as a cube distance) applied to at most ORDERED_WINDOW rows.
     const window = pointOnly(f) && !match && (f.sort === 'expiry' ? (f.expiresBefore ? expiringWindow : undefined) : f.sort === 'popularity' ? trendingWindow : undefined);
-    const args = { now: now.toISOString(), until: f.expiresBefore?.toISOString(), origin: earthCube(f.point.latitude, f.point.longitude), chord: metresToChord(f.point.radiusM), n };
-    if (window) rows = (await window(ex).execute(args)) as never;
+    const args = { now: now.toISOString(), until: f.expiresBefore?.toISOString(), origin: earthCube(f.point.latitude, f.point.longitude), chord: metresToChord(f.point.radiusM) };
+    if (window) rows = await runPage(window(ex, n), args, n);
     else {
       const w = innerOf(ex, d).where(where).orderBy(...order(products)).limit(ORDERED_WINDOW).as('w');
       rows = await cards(ex, ex.select().from(w).where(sql`${w.d} <= ${args.chord}::float8`).orderBy(...order(w)).limit(n), order);
