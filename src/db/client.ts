@@ -210,6 +210,11 @@ export function preparedPage<P>(build: (ex: Executor, rows: number) => P): (ex: 
     return { statement, rows };
   };
 }
+/** Runs a preparedPage statement for `n` rows: its rows, at most `n`. */
+export async function runPage<R>(page: { statement: { execute: (args: Record<string, unknown>) => Promise<R[]> } }, args: Record<string, unknown>, n: number): Promise<R[]> {
+  const found = await page.statement.execute(args);
+  return found.length > n ? found.slice(0, n) : found;
+}
 /** The row counts of preparedPage's statements: a page reads at most about twice what it needs. */
 export const PAGE_ROWS = [21, 41, 81, 161, 321, 641, 1281, 2561] as const;
 /** A value the planner does not see (see preparedPage). */

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, lte, sql, type SQL } from 'drizzle-orm';
-import { preparedPer, type Executor } from '../../db/client.js';
+import { literalLimit, opaque, preparedPage, runPage, type Executor } from '../../db/client.js';
 import { chordToMetres, earthCube, earthPoint, searchWords } from '../../db/listing-sql.js';
 import { deals, type DealKind } from '../../db/schema/deals.js';
 import { stores } from '../../db/schema/stores.js';
@@ -109,12 +109,12 @@ export function nearestQuery(ex: Executor, f: DealFilter, now: Date, n: number) 
   return ex.select({ ...card, d }).from(deals).where(filters(f, now)).orderBy(d).limit(n);
 }
 
-// A point and nothing else (the bench's list), prepared once per connection: planning costs about
-// as much as running it.
-const nearestPrepared = preparedPer((ex) => {
-  const t = sql`${sql.placeholder('now')}::timestamptz`;
-  const d = sql<number>`(${deals.earth} <-> ${sql.placeholder('origin')}::cube)`.mapWith(Number);
-  return ex.select({ ...card, d }).from(deals).where(and(isPublicDeal(t), hasPlaces)).orderBy(d).limit(sql.placeholder('n')).prepare('deals_nearest_page');
+// A point and nothing else (the bench's list), prepared once per connection with its plan kept
+// (preparedPage): planning cost about as much as running it.
+const nearestPrepared = preparedPage((ex, rows) => {
+  const t = opaque(sql`${sql.placeholder('now')}::timestamptz`);
+  const d = sql<number>`(${deals.earth} <-> ${sql.placeholder('origin')}::cube)`.mapWith(Number).as('d');
+  return ex.select({ ...card, d }).from(deals).where(and(isPublicDeal(t), hasPlaces)).orderBy(sql`"d"`).limit(literalLimit(rows)).prepare(`deals_nearest_page_${rows}`);
 });
 /** A store's deals share its position: so many more are read at once for a nearest-first page (see nearestPage). */
 const DEALS_AT_ONE_PLACE = 4;
@@ -149,7 +149,7 @@ export async function searchDeals(ex: Executor, f: DealFilter, now: Date, q: Pag
       const point = f.point;
       return nearestPage(q, point.radiusM, async (n) =>
         (pointOnly(f) && !match
-          ? await nearestPrepared(tx).execute({ now: now.toISOString(), origin: earthCube(point.latitude, point.longitude), n })
+          ? await runPage(nearestPrepared(tx, n), { now: now.toISOString(), origin: earthCube(point.latitude, point.longitude) }, n)
           : await tx.select({ ...card, d }).from(deals).where(where).orderBy(d).limit(n)) as (DealCardRow & { d: number })[],
         DEALS_AT_ONE_PLACE,
       );

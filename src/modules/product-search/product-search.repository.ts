@@ -1,5 +1,5 @@
 import { and, arrayContains, asc, count, desc, eq, gt, gte, lte, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
-import { literalLimit, opaque, preparedPage, type Executor } from '../../db/client.js';
+import { literalLimit, opaque, preparedPage, runPage, type Executor } from '../../db/client.js';
 import { chordToMetres, earthCube, earthPoint, metresToChord, textMatch, withBitmapScans } from '../../db/listing-sql.js';
 import { productImages, productSearches, products } from '../../db/schema/products.js';
 import { stores } from '../../db/schema/stores.js';
@@ -199,12 +199,6 @@ const windowPrepared = (sort: 'expiry' | 'popularity', name: string) =>
   });
 const expiringWindow = windowPrepared('expiry', 'products_expiring_window_page');
 const trendingWindow = windowPrepared('popularity', 'products_trending_window_page');
-
-/** Runs a preparedPage statement for `n` rows: its rows, at most `n`. */
-async function runPage<R>(page: { statement: { execute: (args: Record<string, unknown>) => Promise<unknown> }; rows: number }, args: Record<string, unknown>, n: number): Promise<R[]> {
-  const found = (await page.statement.execute(args)) as R[];
-  return found.length > n ? found.slice(0, n) : found;
-}
 
 /** True when the filter is a point and nothing else (expiring soon's window aside): the prepared pages answer it. */
 const pointOnly = (f: ProductFilter) =>

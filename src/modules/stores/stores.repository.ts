@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
-import { preparedPer, type Executor } from '../../db/client.js';
+import { literalLimit, preparedPage, preparedPer, runPage, type Executor } from '../../db/client.js';
 import { nameOrderKey } from '../../db/folding.js';
 import { earthCube, earthPoint, listedColumns, searchWords } from '../../db/listing-sql.js';
 import { LISTING_TOTAL_CAP, RANKED_CANDIDATES_CAP, listingMeta, metaOf, nearestPage, searchTerms, type ListingMeta } from '../../shared/listing-page.js';
@@ -217,15 +217,15 @@ export function nearbyQuery(ex: Executor, n: NearbySearch, now: Date, rows: numb
   return ex.select({ ...listed, d }).from(stores).where(where).orderBy(d).limit(rows);
 }
 
-// The common nearby page (no openNow filter), prepared once per connection: planning the query
-// costs about as much as running it.
-const nearbyPrepared = preparedPer((ex) => {
-  const d = sql<number>`(${stores.earth} <-> ${sql.placeholder('origin')}::cube)`.mapWith(Number);
-  return ex.select({ ...listed, d }).from(stores).where(listedStore).orderBy(d).limit(sql.placeholder('rows')).prepare('stores_nearby_page');
+// The common nearby page (no openNow filter), prepared once per connection with its plan kept
+// (preparedPage): planning the query cost about as much as running it.
+const nearbyPrepared = preparedPage((ex, rows) => {
+  const d = sql<number>`(${stores.earth} <-> ${sql.placeholder('origin')}::cube)`.mapWith(Number).as('d');
+  return ex.select({ ...listed, d }).from(stores).where(listedStore).orderBy(sql`"d"`).limit(literalLimit(rows)).prepare(`stores_nearby_page_${rows}`);
 });
 
 export async function nearbyStores(ex: Executor, n: NearbySearch, now: Date, q: PageQuery) {
   return nearestPage(q, n.radiusKm * 1000, (rows) =>
-    n.openNow === undefined ? nearbyPrepared(ex).execute({ origin: earthCube(n.latitude, n.longitude), rows }) : nearbyQuery(ex, n, now, rows),
+    n.openNow === undefined ? runPage(nearbyPrepared(ex, rows), { origin: earthCube(n.latitude, n.longitude) }, rows) : nearbyQuery(ex, n, now, rows),
   );
 }

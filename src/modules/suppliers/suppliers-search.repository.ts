@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, sql, type SQL } from 'drizzle-orm';
-import { preparedPer, type Executor } from '../../db/client.js';
+import { literalLimit, preparedPage, preparedPer, runPage, type Executor } from '../../db/client.js';
 import { nameOrderKey } from '../../db/folding.js';
 import { earthCube, earthPoint, listedColumns, searchWords } from '../../db/listing-sql.js';
 import { supplierProfiles as sp } from '../../db/schema/suppliers.js';
@@ -122,18 +122,18 @@ export interface NearbyFilter {
  * public suppliers in cube-distance order (`<->`, a chord, which orders points exactly as the
  * great-circle distance does); the radius and ties are applied outside (nearestPage).
  */
-// The common nearby page (no category), prepared once per connection: planning the query costs
-// about as much as running it.
-const nearbyPrepared = preparedPer((ex) => {
-  const d = sql<number>`(${sp.earth} <-> ${sql.placeholder('origin')}::cube)`.mapWith(Number);
+// The common nearby page (no category), prepared once per connection with its plan kept
+// (preparedPage): planning the query cost about as much as running it.
+const nearbyPrepared = preparedPage((ex, rows) => {
+  const d = sql<number>`(${sp.earth} <-> ${sql.placeholder('origin')}::cube)`.mapWith(Number).as('d');
   return ex
     .select({ profile: listed, id: sp.id, d })
     .from(sp)
     .innerJoin(users, eq(users.id, sp.userId))
     .where(publicSupplierCondition())
-    .orderBy(d)
-    .limit(sql.placeholder('rows'))
-    .prepare('suppliers_nearby_page');
+    .orderBy(sql`"d"`)
+    .limit(literalLimit(rows))
+    .prepare(`suppliers_nearby_page_${rows}`);
 });
 
 export async function nearbyPublic(ex: Executor, f: NearbyFilter, q: PageQuery) {
@@ -146,6 +146,6 @@ export async function nearbyPublic(ex: Executor, f: NearbyFilter, q: PageQuery) 
       .innerJoin(users, eq(users.id, sp.userId))
       .where(and(publicSupplierCondition(), f.category ? eq(sp.category, f.category) : undefined));
   return nearestPage(q, f.radiusM, (n) =>
-    f.category ? select().orderBy(d).limit(n) : nearbyPrepared(ex).execute({ origin: earthCube(f.latitude, f.longitude), rows: n }),
+    f.category ? select().orderBy(d).limit(n) : runPage(nearbyPrepared(ex, n), { origin: earthCube(f.latitude, f.longitude) }, n),
   );
 }
