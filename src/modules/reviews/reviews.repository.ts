@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, gt, inArray, isNull, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
-import { rows, type Executor } from '../../db/client.js';
+import { opaque, preparedPage, type Executor } from '../../db/client.js';
 import { reviewHelpfulVotes, reviewImages, reviewReports, reviews, reviewSummaries } from '../../db/schema/reviews.js';
 import type { PageQuery } from '../../shared/schemas.js';
 import { pageOffset } from '../../shared/schemas.js';
@@ -118,24 +118,47 @@ const toSummary = (targetId: string, r: SummaryColumns | undefined): SummaryReco
     : { targetId, reviewCount: r.review_count, ratingSum: r.rating_sum!, stars1: r.stars_1!, stars2: r.stars_2!, stars3: r.stars_3!, stars4: r.stars_4!, stars5: r.stars_5! };
 
 /**
+ * The statement of a page of one sort, with or without a rating filter: prepared, its plan kept
+ * (preparedPage): parsing and planning it again on every request cost about as much as running it.
+ */
+const pageStatement = (sort: ReviewSort, rated: boolean) =>
+  preparedPage((ex, rows) => {
+    const [order, pageOrder] = ORDER[sort];
+    const s = reviewSummaries;
+    return ex
+      .select({
+        review_count: s.reviewCount,
+        rating_sum: s.ratingSum,
+        stars_1: s.stars1,
+        stars_2: s.stars2,
+        stars_3: s.stars3,
+        stars_4: s.stars4,
+        stars_5: s.stars5,
+        page: sql<ListedReview[]>`coalesce((select json_agg(p order by ${pageOrder}) from (
+            select r.id, r.target_type, r.product_id, r.supplier_id, r.author_name, r.rating, r.title, r.comment, r.helpful_count,
+              r.reply, r.replied_at, r.created_at, r.updated_at, ${IMAGES} as images
+            from ${reviews} r
+            where r.target_id = t.id and not r.hidden ${rated ? sql`and r.rating = ${opaque(sql`${sql.placeholder('rating')}::int`)}` : sql``}
+            order by ${order}
+            limit ${sql.raw(String(rows))} offset ${opaque(sql`${sql.placeholder('offset')}::int`)}) p), '[]'::json)`,
+      })
+      .from(sql`(select ${sql.placeholder('id')}::uuid as id) t`)
+      .leftJoin(s, sql`${s.targetId} = t.id`)
+      .prepare(`reviews_page_${sort}_${rated ? 'rated' : 'all'}_${rows}`);
+  });
+const pageStatements = new Map<string, ReturnType<typeof pageStatement>>();
+
+/**
  * The target's summary (undefined when it never had a review) and one page (`take` rows) of its
  * visible reviews with their pictures: one statement, one round trip.
  */
 export async function pageWithSummary(ex: Executor, targetId: string, q: PageQuery & { sort: ReviewSort; rating?: number }, take: number) {
-  const [order, pageOrder] = ORDER[q.sort];
-  const [row] = await rows<SummaryColumns & { page: ListedReview[] }>(
-    ex,
-    sql`select s.review_count, s.rating_sum, s.stars_1, s.stars_2, s.stars_3, s.stars_4, s.stars_5,
-          coalesce((select json_agg(p order by ${pageOrder}) from (
-            select r.id, r.target_type, r.product_id, r.supplier_id, r.author_name, r.rating, r.title, r.comment, r.helpful_count,
-              r.reply, r.replied_at, r.created_at, r.updated_at, ${IMAGES} as images
-            from reviews r
-            where r.target_id = t.id and not r.hidden ${q.rating ? sql`and r.rating = ${q.rating}` : sql``}
-            order by ${order}
-            limit ${take} offset ${pageOffset(q)}) p), '[]'::json) as page
-        from (select ${targetId}::uuid as id) t left join review_summaries s on s.target_id = t.id`,
-  );
-  return { summary: toSummary(targetId, row), page: row?.page ?? [] };
+  const key = `${q.sort} ${Boolean(q.rating)}`;
+  let statement = pageStatements.get(key);
+  if (!statement) pageStatements.set(key, (statement = pageStatement(q.sort, Boolean(q.rating))));
+  const { statement: prepared } = statement(ex, take);
+  const [row] = await prepared.execute({ id: targetId, rating: q.rating, offset: pageOffset(q) });
+  return { summary: toSummary(targetId, row), page: (row?.page ?? []).slice(0, take) };
 }
 
 /** A product's latest visible review, as the product page shows it. */
