@@ -1,10 +1,11 @@
-import { eq, inArray } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { productActivityDaily, products } from '../../db/schema/products.js';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
 import { createSignedIn, createStore } from '../../../test/helpers/factories.js';
 import { call } from '../../../test/helpers/http.js';
 import { HOUR, admin, publishProduct, supplierWithStore } from '../products/products.test-support.js';
+import { popularityAt } from '../products/products.repository.js';
 import { TRENDING_JOB } from './product-search.service.js';
 
 let t: TestApp;
@@ -27,7 +28,8 @@ describe('GET /products/trending and the popularity job', () => {
   };
   const scores = async () => {
     const rows = await t.app.ctx.db.select({ id: products.id, s: products.popularityScore }).from(products).where(inArray(products.id, Object.values(ids)));
-    return Object.fromEntries(rows.map((r) => [Object.entries(ids).find(([, v]) => v === r.id)![0], r.s]));
+    // The score at the test's time, from the stored value (which does not change with time).
+    return Object.fromEntries(rows.map((r) => [Object.entries(ids).find(([, v]) => v === r.id)![0], popularityAt(r.s, t.clock.now())]));
   };
   const runJob = async () => {
     await t.app.ctx.jobs.send(TRENDING_JOB, {});
@@ -65,6 +67,14 @@ describe('GET /products/trending and the popularity job', () => {
     const s = await scores();
     expect(s.b! / s.c!).toBeCloseTo(5 / 3, 5);
     expect(s.a).toBe(0);
+
+    // Without new activity the job writes no row: the stored value does not change with time.
+    const version = async () => ((await t.app.ctx.db.execute(sql`select xmin::text as v from products where id = ${ids.b}`)) as unknown as { rows: { v: string }[] }).rows[0]!.v;
+    const before = await version();
+    t.clock.advance(HOUR);
+    await runJob();
+    expect(await version()).toBe(before);
+    expect((await scores()).b!).toBeCloseTo(s.b! / 2 ** (1 / 24), 4);
   });
 
   it('decays with time, counts a removed favourite out, and zeroes products idle for a week', async () => {

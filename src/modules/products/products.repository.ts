@@ -326,21 +326,38 @@ export async function storeCounts(ex: Executor, storeId: string, now: Date): Pro
 
 // ---- popularity
 
-/** Weights and half-life of the popularity score (docs/product-search.md). */
-export const POPULARITY = { views: 1, favourites: 3, sales: 5, halfLifeHours: 24, windowDays: 7 } as const;
+/** Weights and half-life of the popularity score, and the instant stored scores count from (docs/product-search.md). */
+export const POPULARITY = { views: 1, favourites: 3, sales: 5, halfLifeHours: 24, windowDays: 7, epoch: '2026-01-01T00:00:00Z' } as const;
+const EPOCH_MS = Date.parse(POPULARITY.epoch);
 
 /**
- * Recomputes the stored popularity score from the last `windowDays` of activity, each day's
- * weighted activity halved every `halfLifeHours` from the middle of its day; zeroes the scores of
- * products without activity in the window. One transaction, two statements.
+ * The popularity score at `now` of a stored one. A score halves every `halfLifeHours`, every
+ * product's alike, so the stored value is what does not change with time: log2 of the score as it
+ * would be at the epoch (0: no activity). The job then rewrites only products whose activity
+ * changed, not every active product every 10 minutes (which also cleared the visibility map that
+ * the lists' index-only reads need), and ordering by the stored value is ordering by the score.
+ */
+export const popularityAt = (stored: number, now: Date): number =>
+  stored > 0 ? 2 ** (stored - (now.getTime() - EPOCH_MS) / 3_600_000 / POPULARITY.halfLifeHours) : 0;
+
+/**
+ * Recomputes the stored popularity (see popularityAt) from the last `windowDays` of activity, each
+ * day's weighted activity halved every `halfLifeHours` from the start of its day; zeroes the scores
+ * of products without activity in the window. Rounded, so that a product whose activity did not
+ * change keeps exactly its value and its row is not written. One transaction, two statements.
  */
 export async function recomputePopularity(ex: Executor, now: Date): Promise<void> {
   const from = utcDay(new Date(now.getTime() - POPULARITY.windowDays * 86_400_000));
   const P = POPULARITY;
+  // log2(sum of w x 2^x) computed as m + log2(sum of w x 2^(x - m)), m the largest x: no overflow.
   await ex.execute(sql`update ${products} p set popularity_score = a.score from (
-      select product_id, greatest(0, sum((${P.views} * views + ${P.favourites} * favourites + ${P.sales} * sales)
-        * power(0.5, greatest(0, extract(epoch from (${now.toISOString()}::timestamptz - (day::timestamp at time zone 'UTC' + interval '12 hours'))) / 3600) / ${P.halfLifeHours}))) as score
-      from ${productActivityDaily} where day >= ${from}::date group by product_id) a
+      select product_id, case when s > 0 then round((m + ln(s) / ln(2))::numeric, 9)::float8 else 0 end as score from (
+        select product_id, max(m) as m, sum(w * power(2, x - m)) as s from (
+          select product_id, w, x, max(x) over (partition by product_id) as m from (
+            select product_id, (${P.views} * views + ${P.favourites} * favourites + ${P.sales} * sales)::float8 as w,
+              extract(epoch from (day::timestamp at time zone 'UTC' - ${P.epoch}::timestamptz)) / 3600 / ${P.halfLifeHours} as x
+            from ${productActivityDaily} where day >= ${from}::date) d) e
+        group by product_id) f) a
     where p.id = a.product_id and p.popularity_score is distinct from a.score`);
   await ex.execute(sql`update ${products} p set popularity_score = 0 where p.popularity_score > 0
     and not exists (select 1 from ${productActivityDaily} d where d.product_id = p.id and d.day >= ${from}::date)`);

@@ -157,13 +157,14 @@ export function createProductsService(ctx: AppContext, deps: ProductsDeps) {
 
   async function view(ex: Executor, p: ProductRecord): Promise<ProductView> {
     const [images, sales] = await Promise.all([repo.imagesOf(ex, [p.id]), salesFigures(ex, [p.id])]);
-    return toProductView(p, images.get(p.id) ?? [], ctx.links, sales.get(p.id) ?? NO_SALES);
+    return toProductView(p, images.get(p.id) ?? [], ctx.links, now(), sales.get(p.id) ?? NO_SALES);
   }
 
   async function views(ex: Executor, rows: ProductRecord[]): Promise<ProductView[]> {
     const ids = rows.map((r) => r.id);
     const [images, sales] = await Promise.all([repo.imagesOf(ex, ids), salesFigures(ex, ids)]);
-    return rows.map((p) => toProductView(p, images.get(p.id) ?? [], ctx.links, sales.get(p.id) ?? NO_SALES));
+    const at = now();
+    return rows.map((p) => toProductView(p, images.get(p.id) ?? [], ctx.links, at, sales.get(p.id) ?? NO_SALES));
   }
 
   async function listOfSupplier(supplierId: string, q: OwnProductsQuery) {
@@ -241,7 +242,7 @@ export function createProductsService(ctx: AppContext, deps: ProductsDeps) {
         );
         await ctx.events.publish(tx, 'products.created', { productId: product.id, supplierId: supplier.id, storeId: store.id, status });
         await announce(tx, null, product);
-        return toProductView(product, [], ctx.links);
+        return toProductView(product, [], ctx.links, now());
       });
     },
 
@@ -371,7 +372,7 @@ export function createProductsService(ctx: AppContext, deps: ProductsDeps) {
       // Bounded memory: a burst over many products is written early rather than held.
       if (pendingViews.size >= MAX_PENDING_VIEWS) void flushViews();
       return {
-        ...productFieldsView(row.product, row.images.map((i) => toImageView(i, ctx.links))),
+        ...productFieldsView(row.product, row.images.map((i) => toImageView(i, ctx.links)), t),
         supplier: {
           id: row.supplier.id,
           businessName: row.supplier.businessName,

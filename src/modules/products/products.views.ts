@@ -1,5 +1,5 @@
 import type { FileLinks } from '../../providers/storage/storage.js';
-import type { ImageRecord, ProductRecord } from './products.repository.js';
+import { popularityAt, type ImageRecord, type ProductRecord } from './products.repository.js';
 import type { ImageView, ProductView } from './products.schemas.js';
 
 export interface SalesFigures {
@@ -17,7 +17,7 @@ export const toImageView = (i: Pick<ImageRecord, 'id' | 'position' | 'thumbnailK
 });
 
 /** The fields every product view shares. */
-export function productFieldsView(p: ProductRecord, images: ImageView[]) {
+export function productFieldsView(p: ProductRecord, images: ImageView[], now: Date) {
   return {
     id: p.id,
     supplierId: p.supplierId,
@@ -40,7 +40,7 @@ export function productFieldsView(p: ProductRecord, images: ImageView[]) {
     viewsCount: p.viewsCount,
     favoritesCount: p.favoritesCount,
     salesCount: p.salesCount,
-    popularityScore: p.popularityScore,
+    popularityScore: popularityAt(p.popularityScore, now),
     rating: { average: p.ratingAverage, count: p.ratingCount },
     publishedAt: p.publishedAt?.toISOString() ?? null,
     createdAt: p.createdAt.toISOString(),
@@ -48,9 +48,9 @@ export function productFieldsView(p: ProductRecord, images: ImageView[]) {
   };
 }
 
-export function toProductView(p: ProductRecord, images: ImageRecord[], links: FileLinks, sales: SalesFigures = NO_SALES): ProductView {
+export function toProductView(p: ProductRecord, images: ImageRecord[], links: FileLinks, now: Date, sales: SalesFigures = NO_SALES): ProductView {
   return {
-    ...productFieldsView(p, images.map((i) => toImageView(i, links))),
+    ...productFieldsView(p, images.map((i) => toImageView(i, links)), now),
     status: p.status,
     rejectionReason: p.rejectionReason,
     sales,
