@@ -197,7 +197,7 @@ export function preparedPer<P>(build: (ex: Executor) => P): (ex: Executor) => P 
  * the current time against expiry dates, a LIMIT, a radius. Such values go through `opaque` (a
  * one-row sub-select, evaluated once per run: the same estimate whatever the value), and the row
  * count is a literal, one statement per size class (PAGE_ROWS); after its first five runs a
- * statement keeps one plan. `build` gets the literal row count (for `.limit(rowsLimit(n))`).
+ * statement keeps one plan. `build` gets the literal row count (for `.limit(literalLimit(rows))`).
  */
 export function preparedPage<P>(build: (ex: Executor, rows: number) => P): (ex: Executor, n: number) => { statement: P; rows: number } {
   const cache = new WeakMap<Executor, Map<number, P>>();
