@@ -6,10 +6,22 @@ import type { CacheRegistry } from '../shared/cache-registry.js';
 import { unauthenticated } from '../shared/errors.js';
 import type { ListingCache } from '../shared/listing-cache.js';
 
+// CPU, memory, GC and event loop figures belong to the process, not to an app: collected once per
+// process. prom-client never releases its GC observer and event loop monitor, so collected per app they
+// kept every closed app (its database included) alive in a process that builds several, as tests do.
+let processMetrics: Registry | undefined;
+function processRegistry(): Registry {
+  if (!processMetrics) {
+    processMetrics = new Registry();
+    collectDefaultMetrics({ register: processMetrics });
+  }
+  return processMetrics;
+}
+
 /** Prometheus metrics: process defaults plus request counts and latencies by route template. */
 export function installMetrics(app: FastifyInstance, prefix: string, token: string | undefined): Registry {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+  const defaults = processRegistry();
   const duration = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'Request duration by method, route and status',
@@ -31,7 +43,7 @@ export function installMetrics(app: FastifyInstance, prefix: string, token: stri
   });
   app.get(`${prefix}/metrics`, { schema: { hide: true } }, async (req, reply) => {
     if (token && req.headers.authorization !== `Bearer ${token}`) throw unauthenticated();
-    return reply.type(registry.contentType).send(await registry.metrics());
+    return reply.type(registry.contentType).send(await Registry.merge([defaults, registry]).metrics());
   });
   return registry;
 }

@@ -36,7 +36,8 @@ export class FakeMobileMoney {
   /** Session lifetime the fake gives (the provider's is 30 minutes). */
   sessionMinutes = 30;
   private readonly idempotent = new Map<string, { hash: string; answer: Answer }>();
-  private readonly script: (Answer | 'hang')[] = [];
+  // Scripted answers, each for any path or for one path only.
+  private readonly script: { answer: Answer | 'hang'; path?: string }[] = [];
   private readonly hanging = new Set<() => void>();
   private server?: Server;
   url = '';
@@ -62,14 +63,18 @@ export class FakeMobileMoney {
     return this.url;
   }
 
-  /** The next `count` API calls answer `answer` (default 500) instead of being carried out. */
-  failNext(count = 1, answer: Answer = { status: 500, body: { code: 'internal-server-error', message: 'Internal server error' } }): void {
-    for (let i = 0; i < count; i++) this.script.push(answer);
+  /**
+   * The next `count` API calls (to `path` only, when given) answer `answer` (default 500) instead of
+   * being carried out. With a path, calls the app's background jobs make meanwhile (a reconciliation
+   * run by cron asking for a session) do not use up the outage scripted for another call.
+   */
+  failNext(count = 1, answer: Answer = { status: 500, body: { code: 'internal-server-error', message: 'Internal server error' } }, path?: string): void {
+    for (let i = 0; i < count; i++) this.script.push({ answer, path });
   }
 
-  /** The next `count` API calls never get an answer (until close). */
-  hangNext(count = 1): void {
-    for (let i = 0; i < count; i++) this.script.push('hang');
+  /** The next `count` API calls (to `path` only, when given) never get an answer (until close). */
+  hangNext(count = 1, path?: string): void {
+    for (let i = 0; i < count; i++) this.script.push({ answer: 'hang', path });
   }
 
   /** The client paid: the session is complete and succeeded. Returns the session object. */
@@ -156,8 +161,8 @@ export class FakeMobileMoney {
       return { status: 400, body: { code: 'request-validation-error', message: 'Body is not JSON' } };
     }
     this.requests.push({ method, path, authorization: header(req, 'authorization'), idempotencyKey, body });
-    const scripted = this.script.shift();
-    if (scripted) return scripted;
+    const scripted = this.script.findIndex((x) => x.path === undefined || x.path === path);
+    if (scripted >= 0) return this.script.splice(scripted, 1)[0]!.answer;
     if (header(req, 'authorization') !== `Bearer ${this.apiKey}`) {
       return { status: 401, body: { code: 'missing-auth-header', message: 'Authorization header is missing or invalid' } };
     }

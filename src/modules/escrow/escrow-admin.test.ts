@@ -215,7 +215,7 @@ describe('payouts', () => {
   it('retries through a provider outage, then pays', async () => {
     const s = await shop(t, adminToken);
     const { order } = await paidOrder(t, s, { complete: true });
-    t.mobilemoney.failNext(2, { status: 503, body: { code: 'service-unavailable', message: 'Try later' } });
+    t.mobilemoney.failNext(2, { status: 503, body: { code: 'service-unavailable', message: 'Try later' } }, '/v1/payout');
     await act(order.id, 'release');
     await t.app.jobs.drain();
     let payout = (await detail(order.id)).body.data.escrow.payout;
@@ -236,7 +236,7 @@ describe('payouts', () => {
   it('gives up after the last retry of an outage: FAILED, the supplier told, sent again with a new number', async () => {
     const s = await shop(t, adminToken);
     const { order } = await paidOrder(t, s, { complete: true });
-    t.mobilemoney.failNext(SEND_RETRIES.retryLimit + 1, { status: 503, body: { code: 'service-unavailable', message: 'Down for maintenance' } });
+    t.mobilemoney.failNext(SEND_RETRIES.retryLimit + 1, { status: 503, body: { code: 'service-unavailable', message: 'Down for maintenance' } }, '/v1/payout');
     await act(order.id, 'release');
     for (let i = 0; i <= SEND_RETRIES.retryLimit; i++) {
       await t.app.jobs.drain();

@@ -177,7 +177,7 @@ describe('POST /orders', () => {
   it('still creates the order when the provider is down; the job opens the session later', async () => {
     const shop = await shopWithProducts(t, adminToken, 1);
     const c = await newClient(t);
-    t.mobilemoney.failNext(1, { status: 503, body: { code: 'service-unavailable', message: 'Down for maintenance' } });
+    t.mobilemoney.failNext(1, { status: 503, body: { code: 'service-unavailable', message: 'Down for maintenance' } }, '/v1/checkout/sessions');
     const res = await placeOrder(t, c.token, [{ productId: shop.products[0]!.id }]);
     expect(res.status).toBe(201);
     expect(res.body.data.payment).toMatchObject({ status: 'PENDING', redirectUrl: null });
@@ -195,7 +195,7 @@ describe('POST /orders', () => {
   it('does not hold the client behind a provider that does not answer', async () => {
     const shop = await shopWithProducts(t, adminToken, 1);
     const c = await newClient(t);
-    t.mobilemoney.hangNext(1);
+    t.mobilemoney.hangNext(1, '/v1/checkout/sessions');
     const res = await placeOrder(t, c.token, [{ productId: shop.products[0]!.id }]);
     expect(res.status).toBe(201);
     expect(res.body.data.payment).toMatchObject({ status: 'PENDING', redirectUrl: null });

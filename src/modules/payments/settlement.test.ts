@@ -174,7 +174,7 @@ describe('refunds', () => {
   it('retries a refund through a provider outage (503 twice) and then completes it with the same key', async () => {
     const { c, order, session } = await openOrder();
     await deliver(completed(session.id));
-    t.mobilemoney.failNext(2, { status: 503, body: { code: 'service-unavailable', message: 'down' } });
+    t.mobilemoney.failNext(2, { status: 503, body: { code: 'service-unavailable', message: 'down' } }, `/v1/checkout/sessions/${session.id}/refund`);
     expect((await call(t.app, 'POST', `/orders/${order.id}/cancel`, { token: c.token, body: {} })).status).toBe(200);
     await t.app.jobs.drain();
     expect(refundCalls(session.id)).toHaveLength(1);
@@ -193,9 +193,9 @@ describe('refunds', () => {
   });
 
   it('marks a refund the provider refuses for good, for administrators to settle', async () => {
-    const { c, order } = await openOrder();
+    const { c, order, session } = await openOrder();
     expect((await payThroughWebhook(t, order.id)).outcome).toBe('applied');
-    t.mobilemoney.failNext(1, { status: 400, body: { code: 'checkout-refund-failed', message: 'too late to refund' } });
+    t.mobilemoney.failNext(1, { status: 400, body: { code: 'checkout-refund-failed', message: 'too late to refund' } }, `/v1/checkout/sessions/${session.id}/refund`);
     await call(t.app, 'POST', `/orders/${order.id}/cancel`, { token: c.token, body: {} });
     await t.app.jobs.drain();
     const p = (await payment(order.payment.transactionId))!;
