@@ -15,11 +15,16 @@ export interface CallOptions {
 }
 
 /**
- * The address a test file's requests come from unless a test names one: one of its own, because
- * the files of a run on Redis share the per-address rate limits (127.0.0.1 for all of them made a
- * file's burst of requests count against another's).
+ * The address an app's requests come from unless a test names one: one per app, because the files
+ * of a run on Redis share the per-address rate limits (127.0.0.1 for all of them made one file's
+ * burst of requests count against another's).
  */
-const FILE_ADDRESS = `10.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 254)}`;
+const addresses = new WeakMap<App, string>();
+function addressOf(app: App): string {
+  let address = addresses.get(app);
+  if (!address) addresses.set(app, (address = `10.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 254)}`));
+  return address;
+}
 
 /** Calls the API through Fastify's injector (the full HTTP pipeline, no socket). */
 export async function call<T = any>(app: App, method: string, url: string, opts: CallOptions = {}): Promise<ApiResponse<T>> {
@@ -32,7 +37,7 @@ export async function call<T = any>(app: App, method: string, url: string, opts:
     headers,
     query,
     payload: opts.body as object | undefined,
-    remoteAddress: opts.remoteAddress ?? FILE_ADDRESS,
+    remoteAddress: opts.remoteAddress ?? addressOf(app),
   });
   const type = String(res.headers['content-type'] ?? '');
   return { status: res.statusCode, body: (type.includes("json") ? res.json() : res.body) as T, headers: res.headers };
