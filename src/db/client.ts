@@ -199,7 +199,7 @@ export function preparedPer<P>(build: (ex: Executor) => P): (ex: Executor) => P 
  * count is a literal, one statement per size class (PAGE_ROWS); after its first five runs a
  * statement keeps one plan. `build` gets the literal row count (for `.limit(literalLimit(rows))`).
  */
-export function preparedPage<P>(build: (ex: Executor, rows: number) => P): (ex: Executor, n: number) => { statement: P; rows: number } {
+export function preparedPage<P>(build: (ex: Executor, rows: number) => P): (ex: Executor, n: number) => P {
   const cache = new WeakMap<Executor, Map<number, P>>();
   return (ex, n) => {
     const rows = PAGE_ROWS.find((r) => r >= n) ?? n;
@@ -207,12 +207,12 @@ export function preparedPage<P>(build: (ex: Executor, rows: number) => P): (ex: 
     if (!byRows) cache.set(ex, (byRows = new Map()));
     let statement = byRows.get(rows);
     if (!statement) byRows.set(rows, (statement = build(ex, rows)));
-    return { statement, rows };
+    return statement;
   };
 }
 /** Runs a preparedPage statement for `n` rows: its rows, at most `n`. */
-export async function runPage<R>(page: { statement: { execute: (args: Record<string, unknown>) => Promise<R[]> } }, args: Record<string, unknown>, n: number): Promise<R[]> {
-  const found = await page.statement.execute(args);
+export async function runPage<R>(statement: { execute: (args: Record<string, unknown>) => Promise<R[]> }, args: Record<string, unknown>, n: number): Promise<R[]> {
+  const found = await statement.execute(args);
   return found.length > n ? found.slice(0, n) : found;
 }
 /** The row counts of preparedPage's statements: a page reads at most about twice what it needs. */

@@ -2,6 +2,7 @@ import { getTableColumns, sql } from 'drizzle-orm';
 import { stores } from '../../db/schema/stores.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
+import { explainEach } from '../../../test/helpers/plans.js';
 import type { Executor } from '../../db/client.js';
 import { searchTerms } from '../../shared/listing-page.js';
 import { supplierWithStore } from '../products/products.test-support.js';
@@ -19,27 +20,6 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-type Captured = { text: string; values: unknown[] };
-
-/** Runs `run`, returning every statement it sent through node-postgres. */
-async function capture(run: () => Promise<unknown>): Promise<Captured[]> {
-  const pg = (await import('pg')).default;
-  const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
-  const original = proto.query;
-  const seen: Captured[] = [];
-  proto.query = function (this: unknown, ...args: unknown[]) {
-    const [q, v] = args as [{ text?: string; values?: unknown[] } | string, unknown];
-    if (typeof q === 'object' && q.text) seen.push({ text: q.text, values: q.values ?? (Array.isArray(v) ? v : []) });
-    return original.apply(this, args);
-  };
-  try {
-    await run();
-  } finally {
-    proto.query = original;
-  }
-  return seen;
-}
-
 describe('plans of the public product lists with 100,000 products', () => {
   it('reads every list from an index: no sequential scan of products, no sort of its rows', async (ctx) => {
     if (t.app.database.kind !== 'postgres') {
@@ -53,11 +33,7 @@ describe('plans of the public product lists with 100,000 products', () => {
     const plans: [string, string][] = [];
     let kept: { name: string; generic: number; custom: number }[] = [];
     const explain = async (tx: Executor, name: string, run: () => Promise<unknown>) => {
-      for (const c of await capture(run)) {
-        const client = (tx as unknown as { session: { client: { query: (q: object) => Promise<{ rows: { 'QUERY PLAN': string }[] }> } } }).session.client;
-        const res = await client.query({ text: `explain ${c.text}`, values: c.values });
-        plans.push([name, res.rows.map((r) => r['QUERY PLAN']).join('\n')]);
-      }
+      for (const plan of await explainEach(tx, run)) plans.push([name, plan]);
     };
     await t.app.ctx.db
       .transaction(async (tx) => {

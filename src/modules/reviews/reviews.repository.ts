@@ -156,8 +156,7 @@ export async function pageWithSummary(ex: Executor, targetId: string, q: PageQue
   const key = `${q.sort} ${Boolean(q.rating)}`;
   let statement = pageStatements.get(key);
   if (!statement) pageStatements.set(key, (statement = pageStatement(q.sort, Boolean(q.rating))));
-  const { statement: prepared } = statement(ex, take);
-  const [row] = await prepared.execute({ id: targetId, rating: q.rating, offset: pageOffset(q) });
+  const [row] = await statement(ex, take).execute({ id: targetId, rating: q.rating, offset: pageOffset(q) });
   return { summary: toSummary(targetId, row), page: (row?.page ?? []).slice(0, take) };
 }
 
