@@ -29,9 +29,8 @@ execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
 const dataDir = mkdtempSync(join(tmpdir(), 'foodsave-bench-'));
 const env = { ...process.env, BENCH_PORT: port, BENCH_DATA_DIR: dataDir };
 execFileSync(process.execPath, ['dist/bench/seed.js'], { env, stdio: 'inherit' });
-// BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the server there when it stops (open it in Chrome's DevTools).
-const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-const server = spawn(process.execPath, ['--expose-gc', '--max-semi-space-size=4', '--heap-growing-percent=100', ...profile, 'dist/bench/server.js'], {
+// BENCH_CPU_PROF=<dir>: the server writes a V8 CPU profile of the load there when it stops (open it in Chrome's DevTools).
+const server = spawn(process.execPath, ['--expose-gc', '--max-semi-space-size=4', '--heap-growing-percent=100', 'dist/bench/server.js'], {
   env,
   stdio: ['ignore', 'pipe', 'inherit'],
 });

@@ -1,6 +1,9 @@
 // The benchmark's server process: the real app plus two reference routes, on the database the
 // runner prepared and seeded (DATABASE_URL, or the embedded database in BENCH_DATA_DIR).
 import { eq, sql } from 'drizzle-orm';
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { join } from 'node:path';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { notifications } from '../src/db/schema/notifications.js';
@@ -97,4 +100,17 @@ const dealBench = await prepareDeals(app);
 await app.listen({ host: '127.0.0.1', port: config.PORT });
 process.stdout.write(`${JSON.stringify({ ready: true, userId: user.id, phoneNumber: user.phoneNumber, password, accessToken, adminToken, database: app.database.kind, productIds, ...orderBench, ...reviewBench, ...dealBench })}
 `);
-process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));
+// BENCH_CPU_PROF=<dir>: a V8 CPU profile of the load only (from here to the end), not of the set-up above.
+const profiler = process.env.BENCH_CPU_PROF ? await startProfile() : undefined;
+process.on('SIGTERM', () => void (profiler?.() ?? Promise.resolve()).then(() => app.close()).then(() => process.exit(0)));
+
+async function startProfile(): Promise<() => Promise<void>> {
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return async () => {
+    const { profile } = await session.post('Profiler.stop');
+    writeFileSync(join(process.env.BENCH_CPU_PROF!, `server-${Date.now()}.cpuprofile`), JSON.stringify(profile));
+  };
+}
