@@ -1,5 +1,5 @@
-import { and, eq, lte } from 'drizzle-orm';
-import type { Executor } from '../db/client.js';
+import { and, eq, lte, sql } from 'drizzle-orm';
+import { placeholders, preparedPer, type Executor } from '../db/client.js';
 import { idempotencyKeys } from '../db/schema/idempotency.js';
 
 export const KEY_LIFETIME_MS = 24 * 60 * 60 * 1000;
@@ -71,13 +71,19 @@ export async function claim(db: Executor, r: Request): Promise<Claim> {
  * the primary key until then, and false sends it through `claim` (replay, 409 or 422).
  */
 export async function claimIn(tx: Executor, r: Request): Promise<boolean> {
-  const inserted = await tx
-    .insert(t)
-    .values({ userId: r.userId, key: r.key, route: r.route, requestHash: r.requestHash, state: 'running', startedAt: r.now, createdAt: r.now, expiresAt: new Date(r.now.getTime() + KEY_LIFETIME_MS) })
-    .onConflictDoNothing()
-    .returning({ startedAt: t.startedAt });
+  const inserted = await claimInStatement(tx).execute({ userId: r.userId, key: r.key, route: r.route, requestHash: r.requestHash, now: r.now, expiresAt: new Date(r.now.getTime() + KEY_LIFETIME_MS) });
   return inserted.length > 0;
 }
+// Prepared, as `complete`: every order with a key runs both.
+const claimInStatement = preparedPer((ex) => {
+  const now = sql.placeholder('now');
+  return ex
+    .insert(t)
+    .values({ ...placeholders(['userId', 'key', 'route', 'requestHash', 'expiresAt']), state: 'running', startedAt: now as never, createdAt: now as never })
+    .onConflictDoNothing()
+    .returning({ startedAt: t.startedAt })
+    .prepare('idempotency_claim_in');
+});
 
 /** Stores the answer of a request that holds no row (its claim rolled back with a refusal), unless the key was taken meanwhile. */
 export async function record(db: Executor, r: Request, response: StoredResponse): Promise<void> {
@@ -101,11 +107,15 @@ export async function record(db: Executor, r: Request, response: StoredResponse)
 
 /** Stores the answer, unless another request took the key over meanwhile. */
 export async function complete(db: Executor, r: Pick<Request, 'userId' | 'key'>, startedAt: Date, response: StoredResponse): Promise<void> {
-  await db
-    .update(t)
-    .set({ state: 'done', statusCode: response.statusCode, responseBody: response.body, responseHeaders: response.headers })
-    .where(and(own(r as Request), eq(t.state, 'running'), eq(t.startedAt, startedAt)));
+  await completeStatement(db).execute({ userId: r.userId, key: r.key, startedAt, statusCode: response.statusCode, responseBody: response.body, responseHeaders: response.headers });
 }
+const completeStatement = preparedPer((ex) =>
+  ex
+    .update(t)
+    .set({ state: 'done', ...placeholders(['statusCode', 'responseBody', 'responseHeaders']) })
+    .where(and(eq(t.userId, sql.placeholder('userId')), eq(t.key, sql.placeholder('key')), eq(t.state, 'running'), eq(t.startedAt, sql.placeholder('startedAt'))))
+    .prepare('idempotency_complete'),
+);
 
 /** Frees the key (the request failed without effect): a retry runs the handler again. */
 export async function release(db: Executor, r: Pick<Request, 'userId' | 'key'>, startedAt: Date): Promise<void> {

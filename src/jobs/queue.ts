@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { createHash } from 'node:crypto';
 import PgBoss from 'pg-boss';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { Config } from '../config.js';
@@ -280,11 +281,21 @@ export class JobQueue implements Jobs {
 /** pg-boss's `db` interface on an open application transaction (PGlite or node-postgres). */
 function txBossDb(tx: Executor): BossDb {
   const client = (tx as unknown as { session?: { client?: unknown } }).session?.client as
-    | { query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>; exec?: unknown }
+    | { query(q: string | { name?: string; text: string; values?: unknown[] }, values?: unknown[]): Promise<{ rows: unknown[] }>; exec?: unknown }
     | undefined;
   if (!client || typeof client.query !== 'function') throw new Error('jobs: cannot reach the connection of this transaction');
   if (typeof client.exec === 'function') return runnerBossDb(client as Parameters<typeof runnerBossDb>[0]);
-  return { executeSql: (text, values) => client.query(text, values) };
+  // pg-boss's statements with values are the same few texts (its insert, for one): named, the
+  // connection parses and plans each once instead of on every order (about 0.4 ms of 0.5).
+  return { executeSql: (text, values) => client.query(values === undefined ? text : { name: statementName(text), text, values }) };
+}
+
+const statementNames = new Map<string, string>();
+/** A name per statement text (a connection refuses one name for two texts). */
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (!name) statementNames.set(text, (name = `boss_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`));
+  return name;
 }
 
 export interface QueueSource {

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, gte, inArray, lt, notInArray, or, sql, type SQL } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
+import { placeholders, prefixed, preparedPer, type Executor } from '../../db/client.js';
 import { orderItems, orders, orderStatusHistory, type OrderStatus } from '../../db/schema/orders.js';
 import type { PageQuery } from '../../shared/schemas.js';
 import { pageOffset } from '../../shared/schemas.js';
@@ -12,13 +12,42 @@ export type HistoryRecord = typeof orderStatusHistory.$inferSelect;
 
 const open = notInArray(orders.status, [...FINAL_ORDER_STATUSES]);
 
-export async function insertOrder(ex: Executor, values: typeof orders.$inferInsert): Promise<OrderRecord> {
-  const [row] = await ex.insert(orders).values(values).returning();
-  return row!;
-}
+// What a new order is made of: every key is sent (null when absent), as the prepared insert below names them all.
+const NEW_ORDER_KEYS = [
+  'id', 'clientId', 'supplierId', 'storeId', 'currency', 'itemsTotal', 'originalTotal', 'itemsWeightGrams', 'commissionBps', 'pickupStartsAt',
+  'pickupEndsAt', 'pickupCode', 'paymentMethod', 'payerPhone', 'note', 'idempotencyKey', 'paymentDeadline', 'createdAt', 'updatedAt',
+] as const;
+export type NewOrder = { [K in (typeof NEW_ORDER_KEYS)[number]]-?: Exclude<(typeof orders.$inferInsert)[K], undefined> };
+const HISTORY_KEYS = ['id', 'orderId', 'fromStatus', 'toStatus', 'byUserId', 'byRole', 'reason', 'at'] as const;
+export type NewHistory = { [K in (typeof HISTORY_KEYS)[number]]-?: Exclude<(typeof orderStatusHistory.$inferInsert)[K], undefined> };
 
-export async function insertItems(ex: Executor, values: (typeof orderItems.$inferInsert)[]): Promise<OrderItemRecord[]> {
-  return ex.insert(orderItems).values(values).returning();
+// Every order runs it: prepared, one text whatever the number of lines (they come as arrays).
+const insertOrderStatement = preparedPer((ex) => {
+  const p = (name: string, type: string) => sql`${sql.placeholder(name)}::${sql.raw(type)}[]`;
+  const lines = ex.$with('new_lines', {}).as(sql`insert into ${orderItems} (id, order_id, product_id, product_name, unit_price, original_unit_price, quantity)
+    select l.id, ${sql.placeholder('id')}::uuid, l.product_id, l.product_name, l.unit_price, l.original_unit_price, l.quantity
+    from unnest(${p('lineIds', 'uuid')}, ${p('lineProducts', 'uuid')}, ${p('lineNames', 'text')}, ${p('linePrices', 'int')}, ${p('lineOriginalPrices', 'int')}, ${p('lineQuantities', 'int')})
+      as l(id, product_id, product_name, unit_price, original_unit_price, quantity)`);
+  const entry = ex.$with('new_history', {}).as(ex.insert(orderStatusHistory).values(placeholders(HISTORY_KEYS, 'h_')).getSQL());
+  return ex.with(lines, entry).insert(orders).values(placeholders(NEW_ORDER_KEYS)).returning().prepare('orders_insert');
+});
+
+/**
+ * A new order with its lines and first history entry, in one statement (one round trip instead of
+ * three): the lines' and the entry's foreign keys to the order are checked at the statement's end.
+ */
+export async function insertOrder(ex: Executor, values: NewOrder, items: OrderItemRecord[], first: NewHistory): Promise<OrderRecord> {
+  const [row] = await insertOrderStatement(ex).execute({
+    ...values,
+    ...prefixed(first, 'h_'),
+    lineIds: items.map((i) => i.id),
+    lineProducts: items.map((i) => i.productId),
+    lineNames: items.map((i) => i.productName),
+    linePrices: items.map((i) => i.unitPrice),
+    lineOriginalPrices: items.map((i) => i.originalUnitPrice),
+    lineQuantities: items.map((i) => i.quantity),
+  });
+  return row!;
 }
 
 export async function insertHistory(ex: Executor, values: typeof orderStatusHistory.$inferInsert): Promise<void> {

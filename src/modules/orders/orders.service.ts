@@ -195,8 +195,10 @@ export function createOrdersService(ctx: AppContext, deps: OrdersDeps) {
         const t = now();
         const deadline = new Date(t.getTime() + business.paymentTimeoutMinutes * 60_000);
         const pickup = pickupInstants(window, store.timezone, t);
+        const orderId = uuidv7(t.getTime());
+        const items = rows.map((r) => ({ id: uuidv7(t.getTime()), orderId, productId: r.product.id, productName: r.product.name, unitPrice: r.product.discountedPrice, originalUnitPrice: r.product.originalPrice, quantity: r.item.quantity }));
         const order = await repo.insertOrder(tx, {
-          id: uuidv7(t.getTime()),
+          id: orderId,
           clientId: user.id,
           supplierId: supplier.id,
           storeId: store.id,
@@ -216,12 +218,7 @@ export function createOrdersService(ctx: AppContext, deps: OrdersDeps) {
           paymentDeadline: deadline,
           createdAt: t,
           updatedAt: t,
-        });
-        const items = await repo.insertItems(
-          tx,
-          rows.map((r) => ({ id: uuidv7(t.getTime()), orderId: order.id, productId: r.product.id, productName: r.product.name, unitPrice: r.product.discountedPrice, originalUnitPrice: r.product.originalPrice, quantity: r.item.quantity })),
-        );
-        await history(tx, order, null, 'PENDING', { userId: user.id, role: 'CLIENT' }, null);
+        }, items, { id: uuidv7(t.getTime()), orderId, fromStatus: null, toStatus: 'PENDING', byUserId: user.id, byRole: 'CLIENT', reason: null, at: t });
         const payment = await deps.payments.start(tx, { orderId: order.id, method: body.paymentMethod, amount: itemsTotal, currency: business.currency, payerPhone, expiresAt: deadline, firstOfOrder: true });
         await ctx.jobs.send(PAYMENT_TIMEOUT_JOB, { orderId: order.id }, { tx, startAfterSeconds: business.paymentTimeoutMinutes * 60 });
         await ctx.events.publish(tx, 'orders.created', { orderId: order.id, clientId: user.id, supplierId: supplier.id, storeId: store.id, amount: itemsTotal });

@@ -1,11 +1,20 @@
 import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
+import { placeholders, preparedPer, type Executor } from '../../db/client.js';
 import { payments, providerEvents, type PaymentStatus, type PaymentSubjectType, type ProviderEventOutcome } from '../../db/schema/payments.js';
 
 export type PaymentRecord = typeof payments.$inferSelect;
 
-export async function insertPayment(ex: Executor, values: typeof payments.$inferInsert): Promise<PaymentRecord> {
-  const [row] = await ex.insert(payments).values(values).returning();
+const NEW_PAYMENT_KEYS = [
+  'id', 'subjectType', 'subjectId', 'orderId', 'attempt', 'method', 'amount', 'currency', 'payerPhone',
+  'provider', 'providerSessionId', 'launchUrl', 'createdAt', 'updatedAt', 'expiresAt',
+] as const;
+/** A new attempt: every key is sent (null when absent: no session yet). */
+export type NewPayment = { [K in (typeof NEW_PAYMENT_KEYS)[number]]-?: Exclude<(typeof payments.$inferInsert)[K], undefined> };
+// Every order inserts one: prepared.
+const insertStatement = preparedPer((ex) => ex.insert(payments).values(placeholders(NEW_PAYMENT_KEYS)).returning().prepare('payments_insert'));
+
+export async function insertPayment(ex: Executor, values: NewPayment): Promise<PaymentRecord> {
+  const [row] = await insertStatement(ex).execute(values);
   return row!;
 }
 

@@ -1,11 +1,11 @@
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/client.js';
-import { PAYMENT_METHODS, PaymentProviderError, type PaymentMethod, type PaymentProvider } from '../../providers/payments/types.js';
+import { PAYMENT_METHODS, PaymentProviderError, type CheckoutSession, type CreateSessionInput, type PaymentMethod, type PaymentProvider } from '../../providers/payments/types.js';
 import { uuidv7 } from '../../shared/ids.js';
 import type { SettingsService } from '../settings/settings.service.js';
 import { PaymentSubjects } from './payment-subjects.js';
 import * as repo from './payments.repository.js';
-import type { PaymentRecord, PaymentSubject } from './payments.repository.js';
+import type { NewPayment, PaymentRecord, PaymentSubject } from './payments.repository.js';
 
 /** Opens the provider session of a payment whose inline attempt failed (or never ran: a crash after commit). */
 export const OPEN_SESSION_JOB = 'payments.open-session';
@@ -58,18 +58,38 @@ export interface PaymentStart {
 
 /**
  * Payments of orders and other subjects (subscription charges, ...): one row per attempt, inserted
- * in the subject's transaction. The provider's
- * checkout session is opened after commit (nothing leaves the process inside a transaction),
- * with the payment id as idempotency key, so the inline call and the job never open two.
+ * in the subject's transaction. A remote provider's checkout session is opened after commit
+ * (nothing leaves the process inside a transaction), with the payment id as idempotency key, so
+ * the inline call and the job never open two; the sandbox, which lives in this database, opens it
+ * in the transaction itself.
  */
 export function createPaymentsService(ctx: AppContext, deps: PaymentsDeps) {
   const now = () => ctx.clock.now();
   const subjects = new PaymentSubjects();
 
+  /** What the provider is asked to open for a payment (its id is the idempotency key: one session per payment). */
+  const sessionInput = (p: Pick<PaymentRecord, 'id' | 'amount' | 'currency' | 'method' | 'payerPhone'>): CreateSessionInput => ({
+    amount: p.amount,
+    currency: p.currency,
+    clientReference: p.id,
+    method: p.method,
+    ...deps.returnUrls(p.id),
+    ...(p.payerPhone && { payerPhone: p.payerPhone }),
+    idempotencyKey: p.id,
+  });
+  /** The payment's columns that record its session (it lasts no longer than the payment's own deadline). */
+  const sessionColumns = (provider: PaymentProvider, session: CheckoutSession, expiresAt: Date) => ({
+    provider: provider.name,
+    providerSessionId: session.id,
+    launchUrl: session.launchUrl,
+    expiresAt: expiresAt < session.expiresAt ? expiresAt : session.expiresAt,
+  });
+
   async function startFor(tx: Executor, o: PaymentStart): Promise<PaymentRecord> {
     const t = now();
-    const row = await repo.insertPayment(tx, {
-      id: uuidv7(t.getTime()),
+    const id = uuidv7(t.getTime());
+    const values: NewPayment = {
+      id,
       subjectType: o.subject.type,
       subjectId: o.subject.id,
       orderId: o.subject.type === 'order' ? o.subject.id : null,
@@ -78,10 +98,21 @@ export function createPaymentsService(ctx: AppContext, deps: PaymentsDeps) {
       amount: o.amount,
       currency: o.currency,
       payerPhone: o.payerPhone,
+      provider: null,
+      providerSessionId: null,
+      launchUrl: null,
       createdAt: t,
       updatedAt: t,
       expiresAt: o.expiresAt,
-    });
+    };
+    // A provider inside this database opens its session in this transaction: the payment is
+    // inserted with it, and neither the job nor the call after commit is needed.
+    const provider = deps.provider();
+    if (provider?.createSessionIn) {
+      const session = await provider.createSessionIn(tx, sessionInput(values));
+      return repo.insertPayment(tx, { ...values, ...sessionColumns(provider, session, o.expiresAt) });
+    }
+    const row = await repo.insertPayment(tx, values);
     await ctx.jobs.send(OPEN_SESSION_JOB, { paymentId: row.id }, { tx, startAfterSeconds: ctx.config.MOBILEMONEY_SESSION_RETRY_SECONDS });
     return row;
   }
@@ -106,21 +137,8 @@ export function createPaymentsService(ctx: AppContext, deps: PaymentsDeps) {
     if (!p || p.status !== 'PENDING' || p.providerSessionId) return p;
     const provider = deps.provider();
     if (!provider) throw new PaymentProviderError('no payment provider is configured', true);
-    const session = await provider.createSession({
-      amount: p.amount,
-      currency: p.currency,
-      clientReference: p.id,
-      method: p.method,
-      ...deps.returnUrls(p.id),
-      ...(p.payerPhone && { payerPhone: p.payerPhone }),
-      idempotencyKey: p.id,
-    });
-    const saved = await repo.setSession(
-      ctx.db,
-      p.id,
-      { provider: provider.name, providerSessionId: session.id, launchUrl: session.launchUrl, expiresAt: p.expiresAt < session.expiresAt ? p.expiresAt : session.expiresAt },
-      now(),
-    );
+    const session = await provider.createSession(sessionInput(p));
+    const saved = await repo.setSession(ctx.db, p.id, sessionColumns(provider, session, p.expiresAt), now());
     if (saved) return saved;
     // The order was cancelled while the session was being opened: nobody may pay it.
     const current = await repo.findPayment(ctx.db, p.id);

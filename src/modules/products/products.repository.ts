@@ -376,14 +376,20 @@ const byProduct = (items: readonly StockLine[]) => [...items].sort((a, b) => (a.
  * order (concurrent orders lock rows in the same order: no deadlock). Answers the products that
  * did not have enough stock; the caller rolls back when there are any.
  */
+const reserve = preparedPer((ex) => {
+  const n = sql`${sql.placeholder('quantity')}::int`;
+  return ex
+    .update(products)
+    .set({ quantity: sql`${products.quantity} - ${n}`, reservedQuantity: sql`${products.reservedQuantity} + ${n}`, updatedAt: sql`${sql.placeholder('now')}::timestamptz` })
+    .where(and(eq(products.id, sql.placeholder('productId')), live, sql`${products.quantity} >= ${n}`))
+    .returning({ id: products.id })
+    .prepare('products_reserve');
+});
+
 export async function reserveStock(ex: Executor, items: readonly StockLine[], now: Date): Promise<string[]> {
   const short: string[] = [];
   for (const { productId, quantity } of byProduct(items)) {
-    const done = await ex
-      .update(products)
-      .set({ quantity: sql`${products.quantity} - ${quantity}::int`, reservedQuantity: sql`${products.reservedQuantity} + ${quantity}::int`, updatedAt: now })
-      .where(and(eq(products.id, productId), live, sql`${products.quantity} >= ${quantity}::int`))
-      .returning({ id: products.id });
+    const done = await reserve(ex).execute({ productId, quantity, now });
     if (!done.length) short.push(productId);
   }
   return short;
@@ -426,12 +432,18 @@ export async function markDonated(ex: Executor, items: readonly StockLine[], now
 }
 
 /** Products by id for an order (deleted ones included: the caller says why it cannot order them). */
+// Prepared, as the stock update below: every order runs them.
+const forOrder = preparedPer((ex) =>
+  ex
+    .select({ product: productColumns, visible: sql<boolean>`${isPublicProduct(sql`${sql.placeholder('now')}::timestamptz`)}` })
+    .from(products)
+    .where(sql`${products.id} = any(${sql.placeholder('ids')}::uuid[])`)
+    .prepare('products_for_order'),
+);
+
 export async function findForOrder(ex: Executor, ids: readonly string[], now: Date) {
   if (!ids.length) return [];
-  return ex
-    .select({ product: productColumns, visible: sql<boolean>`${isPublicProduct(now)}` })
-    .from(products)
-    .where(inArray(products.id, [...ids]));
+  return forOrder(ex).execute({ ids: [...ids], now });
 }
 
 /** The rating columns only: no updated_at, a review is not an edit of the product. */

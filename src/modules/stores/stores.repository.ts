@@ -73,13 +73,19 @@ export async function isPublicStore(ex: Executor, id: string): Promise<boolean> 
  * The store as an order or booking sees it, row-share-locked so a concurrent deactivation or
  * closure waits for the caller's transaction; `visible` is false when its supplier is not.
  */
-export async function findStoreForOrder(ex: Executor, id: string) {
-  const [row] = await ex
+// Prepared: every order reads its store (planning it took longer than running it).
+const storeForOrder = preparedPer((ex) =>
+  ex
     .select({ store: stores, visible: sql<boolean>`${supplierVisible}` })
     .from(stores)
-    .where(and(eq(stores.id, id), isNull(stores.deletedAt)))
+    .where(and(eq(stores.id, sql.placeholder('id')), isNull(stores.deletedAt)))
     .for('share', { of: stores })
-    .limit(1);
+    .limit(1)
+    .prepare('store_for_order'),
+);
+
+export async function findStoreForOrder(ex: Executor, id: string) {
+  const [row] = await storeForOrder(ex).execute({ id });
   return row;
 }
 

@@ -78,7 +78,9 @@ export function createSubscriptionsService(ctx: AppContext) {
 
     /** What the supplier's current plan takes off its commission rate, in basis points. */
     async commissionDiscountBps(ex: Executor, supplierId: string): Promise<number> {
-      return (await current(ex, supplierId)).plan.commissionDiscountBps;
+      const bps = await repo.currentDiscountBps(ex, supplierId, ctx.clock.now(), FREE_PLAN_CODE);
+      if (bps === null) throw new Error('The FREE subscription plan is missing (it is seeded by the migrations)');
+      return bps;
     },
     freePlan,
 

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, ilike, isNull, or, sql, type SQL } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
+import { preparedPer, type Executor } from '../../db/client.js';
 import { supplierCommissionChanges, supplierProfiles, type KycStatus, type VerificationStatus } from '../../db/schema/suppliers.js';
 import { users } from '../../db/schema/users.js';
 import { publicSupplierCondition } from './supplier-visibility.js';
@@ -19,12 +19,18 @@ export async function findLiveProfileByUser(ex: Executor, userId: string): Promi
   return row;
 }
 
-export async function findLiveProfile(ex: Executor, id: string): Promise<SupplierRecord | undefined> {
-  const [row] = await ex
+// Prepared: every order reads its supplier.
+const liveProfile = preparedPer((ex) =>
+  ex
     .select()
     .from(supplierProfiles)
-    .where(and(eq(supplierProfiles.id, id), isNull(supplierProfiles.deletedAt)))
-    .limit(1);
+    .where(and(eq(supplierProfiles.id, sql.placeholder('id')), isNull(supplierProfiles.deletedAt)))
+    .limit(1)
+    .prepare('supplier_live_profile'),
+);
+
+export async function findLiveProfile(ex: Executor, id: string): Promise<SupplierRecord | undefined> {
+  const [row] = await liveProfile(ex).execute({ id });
   return row;
 }
 

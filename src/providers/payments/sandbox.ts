@@ -1,6 +1,6 @@
 import { and, eq, gt, sql } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../../db/client.js';
+import { placeholders, preparedPer, type Db, type Executor } from '../../db/client.js';
 import { sandboxCheckoutSessions as sessions, sandboxPayouts as payouts } from '../../db/schema/index.js';
 import type { Clock } from '../../shared/clock.js';
 import { PaymentProviderError, type CheckoutSession, type CreatePayoutInput, type CreateSessionInput, type PaymentProvider, type Payout } from './types.js';
@@ -24,6 +24,17 @@ export interface SandboxDelivered {
 }
 /** Sends a provider event to the API's own webhook (set by the sandbox pages when they are registered). */
 export type SandboxDelivery = (event: SandboxEvent) => Promise<SandboxDelivered | undefined>;
+
+// Prepared: with the sandbox, every order opens a session in its own transaction.
+const SESSION_KEYS = ['id', 'idempotencyKey', 'amount', 'currency', 'clientReference', 'successUrl', 'errorUrl', 'payerMobile', 'createdAt', 'expiresAt'] as const;
+const insertSession = preparedPer((ex) =>
+  ex
+    .insert(sessions)
+    .values({ ...placeholders(SESSION_KEYS), checkoutStatus: 'open', paymentStatus: 'processing' })
+    .onConflictDoNothing({ target: sessions.idempotencyKey })
+    .returning()
+    .prepare('sandbox_session_insert'),
+);
 
 /**
  * The payment provider inside the API (MOBILEMONEY_PROVIDER=sandbox, the default on a bare
@@ -55,29 +66,27 @@ export class SandboxPayments implements PaymentProvider {
     if (delivered) this.deliveryListeners.forEach((listener) => listener(delivered));
   }
 
-  async createSession(input: CreateSessionInput): Promise<CheckoutSession> {
+  createSession(input: CreateSessionInput): Promise<CheckoutSession> {
+    return this.createSessionIn(this.db, input);
+  }
+
+  async createSessionIn(ex: Executor, input: CreateSessionInput): Promise<CheckoutSession> {
     const now = this.clock.now();
     const id = `cos-sbx-${randomUUID()}`;
-    const [created] = await this.db
-      .insert(sessions)
-      .values({
-        id,
-        idempotencyKey: input.idempotencyKey,
-        amount: input.amount,
-        currency: input.currency,
-        clientReference: input.clientReference,
-        checkoutStatus: 'open',
-        paymentStatus: 'processing',
-        successUrl: input.successUrl,
-        errorUrl: input.errorUrl,
-        payerMobile: input.payerPhone ?? null,
-        createdAt: now,
-        expiresAt: new Date(now.getTime() + SANDBOX_SESSION_MINUTES * 60_000),
-      })
-      .onConflictDoNothing({ target: sessions.idempotencyKey })
-      .returning();
+    const [created] = await insertSession(ex).execute({
+      id,
+      idempotencyKey: input.idempotencyKey,
+      amount: input.amount,
+      currency: input.currency,
+      clientReference: input.clientReference,
+      successUrl: input.successUrl,
+      errorUrl: input.errorUrl,
+      payerMobile: input.payerPhone ?? null,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + SANDBOX_SESSION_MINUTES * 60_000),
+    });
     if (created) return this.toSession(created);
-    const [existing] = await this.db.select().from(sessions).where(eq(sessions.idempotencyKey, input.idempotencyKey));
+    const [existing] = await ex.select().from(sessions).where(eq(sessions.idempotencyKey, input.idempotencyKey));
     if (!existing) throw new PaymentProviderError('sandbox: session vanished', true);
     if (existing.amount !== input.amount || existing.clientReference !== input.clientReference || existing.currency !== input.currency) {
       throw new PaymentProviderError('Idempotency-Key reused with another request', false, 422, 'idempotency-mismatch');

@@ -4,6 +4,7 @@
  * MOBILEMONEY_* variables) and `SandboxPayments` (inside the API, the default on a bare machine).
  * Amounts are integers in the currency's minor unit; the wire format's strings stay in the adapter.
  */
+import type { Executor } from '../../db/client.js';
 
 /** The methods offered to clients; their names, fees and switches are the `mobilemoney` settings. */
 export const PAYMENT_METHODS = ['wave', 'orangeMoney', 'freeMoney', 'card'] as const;
@@ -72,6 +73,12 @@ export interface PaymentProvider {
   /** Secrets a webhook signature may be made with (several during a rotation); the webhook route checks against them. */
   readonly webhookSecrets: string[];
   createSession(input: CreateSessionInput): Promise<CheckoutSession>;
+  /**
+   * Only a provider whose sessions live in the application's own database (the sandbox): opens the
+   * session inside the caller's transaction, so the payment is inserted with its session (one
+   * commit, no call after it). Remote providers are called after commit instead.
+   */
+  createSessionIn?(ex: Executor, input: CreateSessionInput): Promise<CheckoutSession>;
   getSession(sessionId: string): Promise<CheckoutSession>;
   /** Closes an unpaid session; expiring one already expired or complete is not an error. */
   expireSession(sessionId: string): Promise<CheckoutSession>;
