@@ -163,7 +163,7 @@ function buildServices(ctx: AppContext, stream: NotificationStream) {
       errorUrl: `${publicBase}${API_PREFIX}/payments/mobilemoney/error?ref=${id}`,
     }),
   });
-  const orders = createOrdersService(ctx, { settings, products, stores, members: storeMembers, suppliers, users, notifications, payments, subscriptions });
+  const orders = createOrdersService(ctx, { settings, products, stores, members: storeMembers, suppliers, users, notifications, payments });
   const settlement = createSettlementService(ctx, { payments, orders, escrow, ledger, notifications, provider: () => ctx.payments });
   const payouts = createPayoutsService(ctx, { ledger, suppliers, notifications });
   // The provider's payout webhooks settle payouts; one we never sent is recorded as unknown.

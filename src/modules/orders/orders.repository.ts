@@ -4,6 +4,7 @@ import { orderItems, orders, orderStatusHistory, type OrderStatus } from '../../
 import type { PageQuery } from '../../shared/schemas.js';
 import { pageOffset } from '../../shared/schemas.js';
 import type { WorkScope } from '../../shared/work-in-progress.js';
+import { planDiscountBps } from '../subscriptions/commission-discount.js';
 import { FINAL_ORDER_STATUSES } from './order-status.js';
 
 export type OrderRecord = typeof orders.$inferSelect;
@@ -14,10 +15,11 @@ const open = notInArray(orders.status, [...FINAL_ORDER_STATUSES]);
 
 // What a new order is made of: every key is sent (null when absent), as the prepared insert below names them all.
 const NEW_ORDER_KEYS = [
-  'id', 'clientId', 'supplierId', 'storeId', 'currency', 'itemsTotal', 'originalTotal', 'itemsWeightGrams', 'commissionBps', 'pickupStartsAt',
+  'id', 'clientId', 'supplierId', 'storeId', 'currency', 'itemsTotal', 'originalTotal', 'itemsWeightGrams', 'pickupStartsAt',
   'pickupEndsAt', 'pickupCode', 'paymentMethod', 'payerPhone', 'note', 'idempotencyKey', 'paymentDeadline', 'createdAt', 'updatedAt',
 ] as const;
-export type NewOrder = { [K in (typeof NEW_ORDER_KEYS)[number]]-?: Exclude<(typeof orders.$inferInsert)[K], undefined> };
+/** `commissionRateBps`: the supplier's rate; the order keeps it less the discount of the supplier's plan at `createdAt`. */
+export type NewOrder = { [K in (typeof NEW_ORDER_KEYS)[number]]-?: Exclude<(typeof orders.$inferInsert)[K], undefined> } & { commissionRateBps: number };
 const HISTORY_KEYS = ['id', 'orderId', 'fromStatus', 'toStatus', 'byUserId', 'byRole', 'reason', 'at'] as const;
 export type NewHistory = { [K in (typeof HISTORY_KEYS)[number]]-?: Exclude<(typeof orderStatusHistory.$inferInsert)[K], undefined> };
 
@@ -29,7 +31,10 @@ const insertOrderStatement = preparedPer((ex) => {
     from unnest(${p('lineIds', 'uuid')}, ${p('lineProducts', 'uuid')}, ${p('lineNames', 'text')}, ${p('linePrices', 'int')}, ${p('lineOriginalPrices', 'int')}, ${p('lineQuantities', 'int')})
       as l(id, product_id, product_name, unit_price, original_unit_price, quantity)`);
   const entry = ex.$with('new_history', {}).as(ex.insert(orderStatusHistory).values(placeholders(HISTORY_KEYS, 'h_')).getSQL());
-  return ex.with(lines, entry).insert(orders).values(placeholders(NEW_ORDER_KEYS)).returning().prepare('orders_insert');
+  // The plan's discount is read here rather than in a round trip of its own; a missing free plan leaves it null (refused).
+  const discount = planDiscountBps(sql`${sql.placeholder('supplierId')}::uuid`, sql`${sql.placeholder('createdAt')}::timestamptz`);
+  const commissionBps = sql`(select case when d is null then null else greatest(0, ${sql.placeholder('commissionRateBps')}::int - d) end from (select ${discount} as d) x)`;
+  return ex.with(lines, entry).insert(orders).values({ ...placeholders(NEW_ORDER_KEYS), commissionBps: commissionBps as never }).returning().prepare('orders_insert');
 });
 
 /**

@@ -12,7 +12,6 @@ import { assertTransition } from '../../shared/state-machine.js';
 import type { NotificationsService } from '../notifications/notifications.service.js';
 import type { PaymentsService } from '../payments/payments.service.js';
 import type { ProductsService } from '../products/products.service.js';
-import type { SubscriptionsService } from '../subscriptions/subscriptions.service.js';
 import type { SettingsService } from '../settings/settings.service.js';
 import type { StoreMembersService } from '../staff/members.service.js';
 import { roleCan, type StoreCapability } from '../staff/store-permissions.js';
@@ -42,7 +41,6 @@ export interface OrdersDeps {
   users: UsersService;
   notifications: NotificationsService;
   payments: PaymentsService;
-  subscriptions: SubscriptionsService;
 }
 
 /** Who acts on an order and in which capacity. */
@@ -151,13 +149,18 @@ export function createOrdersService(ctx: AppContext, deps: OrdersDeps) {
       if (r.product.status !== 'ACTIVE') throw new AppError(409, 'PRODUCT_UNAVAILABLE', `${r.product.name} cannot be ordered`, detail);
     }
     // The store's own refusals (inactive, temporary closure) say why; a store the public cannot see is unavailable.
-    const store = await deps.stores.assertAcceptingOrders(tx, storeId, t).catch((err: unknown) => {
+    let store;
+    try {
+      store = deps.stores.acceptingOrders({ store: rows[0]!.store, visible: rows[0]!.storeVisible }, t);
+    } catch (err) {
       if (err instanceof AppError && err.statusCode === 404) throw new AppError(409, 'PRODUCT_UNAVAILABLE', 'These products cannot be ordered', [{ field: rows[0]!.field, message: 'store not available' }]);
       throw err;
-    });
+    }
     const hidden = rows.find((r) => !r.visible);
     if (hidden) throw new AppError(409, 'PRODUCT_UNAVAILABLE', `${hidden.product.name} cannot be ordered`, [{ field: hidden.field, message: hidden.product.name }]);
-    return { rows, store };
+    // Read with the products: the supplier of the store, live.
+    const supplier = rows[0]!.supplier.deletedAt ? undefined : rows[0]!.supplier;
+    return { rows, store, supplier };
   }
 
   return {
@@ -180,7 +183,7 @@ export function createOrdersService(ctx: AppContext, deps: OrdersDeps) {
         // The Idempotency-Key's row commits with the order (no commit of its own); a refusal below
         // rolls it back, and the plugin then stores the refusal as the key's answer.
         await idempotency?.claim(tx);
-        const { rows, store } = await checkItems(tx, body);
+        const { rows, store, supplier } = await checkItems(tx, body);
         const itemsTotal = rows.reduce((s, r) => s + r.product.discountedPrice * r.item.quantity, 0);
         const originalTotal = rows.reduce((s, r) => s + r.product.originalPrice * r.item.quantity, 0);
         const itemsWeightGrams = rows.reduce((s, r) => s + r.product.unitWeightGrams * r.item.quantity, 0);
@@ -189,7 +192,6 @@ export function createOrdersService(ctx: AppContext, deps: OrdersDeps) {
         }
         const window = commonWindow(rows.map((r) => r.product));
         if (!window) throw conflict('PICKUP_WINDOWS_DO_NOT_OVERLAP', 'These products cannot be collected at the same time: order them separately');
-        const supplier = await deps.suppliers.findProfile(rows[0]!.product.supplierId, tx);
         if (!supplier) throw new AppError(409, 'PRODUCT_UNAVAILABLE', 'These products cannot be ordered');
 
         const t = now();
@@ -206,8 +208,8 @@ export function createOrdersService(ctx: AppContext, deps: OrdersDeps) {
           itemsTotal,
           originalTotal,
           itemsWeightGrams,
-          // The supplier's rate less its plan's discount, frozen: later changes of either do not reach the order.
-          commissionBps: Math.max(0, supplier.commissionRateBps - (await deps.subscriptions.commissionDiscountBps(tx, supplier.id))),
+          // The supplier's rate, less its plan's discount in the insert: frozen, later changes of either do not reach the order.
+          commissionRateBps: supplier.commissionRateBps,
           pickupStartsAt: pickup.startsAt,
           pickupEndsAt: pickup.endsAt,
           pickupCode: newPickupCode(),

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, getTableColumns, inArray, ne, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
-import { preparedPer, type Executor } from '../../db/client.js';
+import { opaque, preparedPer, type Executor } from '../../db/client.js';
 import { listedColumns } from '../../db/listing-sql.js';
 import { productActivityDaily, productFavorites, productImages, products, storeFollows, type ProductStatus } from '../../db/schema/products.js';
 import { stores } from '../../db/schema/stores.js';
@@ -8,6 +8,7 @@ import type { PageQuery } from '../../shared/schemas.js';
 import { pageOffset } from '../../shared/schemas.js';
 import { foldText } from './product-search-document.js';
 import { COUNTED_STATUSES } from './product-status.js';
+import { isPublicSupplier } from '../suppliers/supplier-visibility.js';
 import { isPublicProduct } from './product-visibility.js';
 
 // Every column but the stored position and search words, which only queries read.
@@ -432,12 +433,24 @@ export async function markDonated(ex: Executor, items: readonly StockLine[], now
 }
 
 /** Products by id for an order (deleted ones included: the caller says why it cannot order them). */
-// Prepared, as the stock update below: every order runs them.
+// Prepared, as the stock update below: every order runs them. The products come with their store
+// (share-locked: its deletion waits for the order) and supplier, so that an order reads all three in
+// one round trip; both are soft-deleted, so the inner joins always find them (the caller checks).
+// The values go through `opaque`: with them in sight the planner re-planned the join on every run.
 const forOrder = preparedPer((ex) =>
   ex
-    .select({ product: productColumns, visible: sql<boolean>`${isPublicProduct(sql`${sql.placeholder('now')}::timestamptz`)}` })
+    .select({
+      product: productColumns,
+      visible: sql<boolean>`${isPublicProduct(opaque(sql`${sql.placeholder('now')}::timestamptz`))}`,
+      store: listedColumns(stores),
+      storeVisible: sql<boolean>`${isPublicSupplier(stores.supplierId)}`,
+      supplier: supplierProfiles,
+    })
     .from(products)
-    .where(sql`${products.id} = any(${sql.placeholder('ids')}::uuid[])`)
+    .innerJoin(stores, eq(stores.id, products.storeId))
+    .innerJoin(supplierProfiles, eq(supplierProfiles.id, products.supplierId))
+    .where(sql`${products.id} = any(${opaque(sql`${sql.placeholder('ids')}::uuid[]`)}::uuid[])`) // the cast: an array, not ANY's sub-query form
+    .for('share', { of: stores })
     .prepare('products_for_order'),
 );
 

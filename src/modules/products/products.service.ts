@@ -453,7 +453,7 @@ export function createProductsService(ctx: AppContext, deps: ProductsDeps) {
 
     // ---- stock held by orders, inside the order's transaction
 
-    /** Products of an order being made, with whether the public may order them now. */
+    /** Products of an order being made, with whether the public may order them now, their store (share-locked) and supplier. */
     findForOrder: (ex: Executor, ids: readonly string[]) => repo.findForOrder(ex, ids, now()),
     /** Available -> reserved for every line, or nothing: answers the products short of stock (the caller rolls back). */
     reserveStock: (tx: Executor, items: readonly StockLine[]) => repo.reserveStock(tx, items, now()),

@@ -64,6 +64,20 @@ export function toStoreView(s: ListedStore, at: Date): StoreView {
   };
 }
 
+/**
+ * A store an order or a booking is made at: publicly visible (404), active (409 STORE_INACTIVE) and
+ * not in a temporary closure at `at` (409 STORE_CLOSED). `row`: the store (share-locked by the
+ * caller's read) and whether its supplier is public; undefined or deleted: not found.
+ */
+function acceptingOrders(row: { store: ListedStore; visible: boolean } | undefined, at: Date): StoreView {
+  if (!row?.visible || row.store.deletedAt) throw notFound('Store');
+  if (!row.store.isActive) throw conflict('STORE_INACTIVE', 'The store is not taking orders at the moment');
+  if (closureInEffect(row.store, at)) {
+    throw conflict('STORE_CLOSED', `The store is temporarily closed until ${row.store.closureEndsAt!.toISOString()}`);
+  }
+  return toStoreView(row.store, at);
+}
+
 function invalid(details: ErrorDetail[]): AppError {
   return new AppError(400, 'VALIDATION_ERROR', 'The request is not valid', details);
 }
@@ -163,16 +177,14 @@ export function createStoresService(ctx: AppContext, deps: { suppliers: Supplier
      * Opening hours do not matter here: orders are collected later, during them.
      */
     async assertAcceptingOrders(ex: Executor, storeId: string, at: Date = now()): Promise<StoreView> {
-      const row = await repo.findStoreForOrder(ex, storeId);
-      if (!row?.visible) throw notFound('Store');
-      if (!row.store.isActive) throw conflict('STORE_INACTIVE', 'The store is not taking orders at the moment');
-      if (closureInEffect(row.store, at)) {
-        throw conflict('STORE_CLOSED', `The store is temporarily closed until ${row.store.closureEndsAt!.toISOString()}`);
-      }
-      return toStoreView(row.store, at);
+      return acceptingOrders(await repo.findStoreForOrder(ex, storeId), at);
     },
 
+    /** assertAcceptingOrders on a store already read (and share-locked), with whether its supplier is public. */
+    acceptingOrders,
+
     onStoreDeleted(hook: StoreDeletedHook): void {
+
       deletionHooks.push(hook);
     },
 

@@ -1,5 +1,5 @@
 import { and, asc, count, eq, gt, inArray, isNull, lte, or, sql } from 'drizzle-orm';
-import { preparedPer, type Executor } from '../../db/client.js';
+import type { Executor } from '../../db/client.js';
 import { subscriptionCharges, subscriptionPlans, supplierSubscriptions, type ChargeStatus } from '../../db/schema/subscriptions.js';
 
 export type PlanRecord = typeof subscriptionPlans.$inferSelect;
@@ -77,33 +77,6 @@ export async function findRunning(ex: Executor, supplierId: string, now: Date) {
     )
     .limit(1);
   return row;
-}
-
-// Prepared: every order reads it.
-const discountBps = preparedPer((ex) => {
-  const running = ex
-    .select({ bps: subscriptionPlans.commissionDiscountBps })
-    .from(supplierSubscriptions)
-    .innerJoin(subscriptionPlans, eq(subscriptionPlans.id, supplierSubscriptions.planId))
-    .where(
-      and(
-        eq(supplierSubscriptions.supplierId, sql.placeholder('supplierId')),
-        eq(supplierSubscriptions.status, 'ACTIVE'),
-        or(isNull(supplierSubscriptions.endsAt), gt(supplierSubscriptions.endsAt, sql`${sql.placeholder('now')}::timestamptz`)),
-      ),
-    )
-    .limit(1);
-  const free = ex.select({ bps: subscriptionPlans.commissionDiscountBps }).from(subscriptionPlans).where(eq(subscriptionPlans.code, sql.placeholder('freeCode'))).limit(1);
-  return ex.select({ bps: sql<number | null>`coalesce((${running}), (${free}))` }).from(sql`(select 1) as one`).prepare('subscriptions_discount_bps');
-});
-
-/**
- * What the supplier's plan takes off its commission, in basis points: the running subscription's
- * plan, else the free plan (`freeCode`); null when that plan is missing. One statement.
- */
-export async function currentDiscountBps(ex: Executor, supplierId: string, now: Date, freeCode: string): Promise<number | null> {
-  const [row] = await discountBps(ex).execute({ supplierId, now, freeCode });
-  return row?.bps ?? null;
 }
 
 export async function lockSubscription(ex: Executor, id: string): Promise<SubscriptionRecord | undefined> {

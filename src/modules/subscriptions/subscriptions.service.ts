@@ -2,11 +2,12 @@ import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/client.js';
 import { conflict, notFound } from '../../shared/errors.js';
 import { uuidv7 } from '../../shared/ids.js';
+import { FREE_PLAN_CODE } from './commission-discount.js';
 import * as repo from './subscriptions.repository.js';
 import type { PlanRecord, SubscriptionRecord } from './subscriptions.repository.js';
 import type { LimitsView, PlanView } from './subscriptions.schemas.js';
 
-export const FREE_PLAN_CODE = 'FREE';
+export { FREE_PLAN_CODE };
 const DAY_MS = 86_400_000;
 
 /** Counts a supplier's products (those that count against the plan). */
@@ -76,12 +77,6 @@ export function createSubscriptionsService(ctx: AppContext) {
     getLimits,
     current,
 
-    /** What the supplier's current plan takes off its commission rate, in basis points. */
-    async commissionDiscountBps(ex: Executor, supplierId: string): Promise<number> {
-      const bps = await repo.currentDiscountBps(ex, supplierId, ctx.clock.now(), FREE_PLAN_CODE);
-      if (bps === null) throw new Error('The FREE subscription plan is missing (it is seeded by the migrations)');
-      return bps;
-    },
     freePlan,
 
     /**
