@@ -372,11 +372,7 @@ export interface StockLine {
 }
 const byProduct = (items: readonly StockLine[]) => [...items].sort((a, b) => (a.productId < b.productId ? -1 : a.productId > b.productId ? 1 : 0));
 
-/**
- * Moves each line's quantity from available to reserved, one guarded UPDATE per product in id
- * order (concurrent orders lock rows in the same order: no deadlock). Answers the products that
- * did not have enough stock; the caller rolls back when there are any.
- */
+// Prepared: every order runs it.
 const reserve = preparedPer((ex) => {
   const n = sql`${sql.placeholder('quantity')}::int`;
   return ex
@@ -387,6 +383,11 @@ const reserve = preparedPer((ex) => {
     .prepare('products_reserve');
 });
 
+/**
+ * Moves each line's quantity from available to reserved, one guarded UPDATE per product in id
+ * order (concurrent orders lock rows in the same order: no deadlock). Answers the products that
+ * did not have enough stock; the caller rolls back when there are any.
+ */
 export async function reserveStock(ex: Executor, items: readonly StockLine[], now: Date): Promise<string[]> {
   const short: string[] = [];
   for (const { productId, quantity } of byProduct(items)) {
@@ -432,8 +433,7 @@ export async function markDonated(ex: Executor, items: readonly StockLine[], now
   }
 }
 
-/** Products by id for an order (deleted ones included: the caller says why it cannot order them). */
-// Prepared, as the stock update below: every order runs them. The products come with their store
+// Prepared: every order runs it. The products come with their store
 // (share-locked: its deletion waits for the order) and supplier, so that an order reads all three in
 // one round trip; both are soft-deleted, so the inner joins always find them (the caller checks).
 // The values go through `opaque`: with them in sight the planner re-planned the join on every run.
@@ -454,6 +454,7 @@ const forOrder = preparedPer((ex) =>
     .prepare('products_for_order'),
 );
 
+/** Products by id for an order (deleted ones included: the caller says why it cannot order them). */
 export async function findForOrder(ex: Executor, ids: readonly string[], now: Date) {
   if (!ids.length) return [];
   return forOrder(ex).execute({ ids: [...ids], now });
