@@ -20,7 +20,7 @@ export interface CallOptions {
  * burst of requests count against another's).
  */
 const addresses = new WeakMap<App, string>();
-function addressOf(app: App): string {
+export function addressOf(app: App): string {
   let address = addresses.get(app);
   if (!address) addresses.set(app, (address = `10.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 254)}`));
   return address;
