@@ -31,12 +31,19 @@ describe('readiness and metrics on the test database', () => {
   });
 
   it('adds the listing cache, the cache registry and the PostgreSQL pool to /metrics', async () => {
-    const nearby = `/stores/nearby?latitude=14.7${Math.floor(Math.random() * 1e6)}&longitude=-17.45&radiusKm=2`;
-    const before = await metrics(t);
-    for (let i = 0; i < 3; i++) expect((await call(t.app, 'GET', nearby)).status).toBe(200);
-    const page = await metrics(t);
-    expect(sample(page, 'foodsave_listing_cache_misses_total')! - sample(before, 'foodsave_listing_cache_misses_total')!).toBe(1);
-    expect(sample(page, 'foodsave_listing_cache_hits_total')! - sample(before, 'foodsave_listing_cache_hits_total')!).toBe(2);
+    // Three asks of one new query: one miss, two hits. On Redis another file's write drops the listing caches of
+    // every app of the run (they share the channel, as instances do), and may fall between them: measured again then.
+    let page = '';
+    let counted = { misses: 0, hits: 0 };
+    for (let attempt = 0; attempt < 3 && !(counted.misses === 1 && counted.hits === 2); attempt++) {
+      const nearby = `/stores/nearby?latitude=14.7${Math.floor(Math.random() * 1e6)}&longitude=-17.45&radiusKm=2`;
+      const before = await metrics(t);
+      for (let i = 0; i < 3; i++) expect((await call(t.app, 'GET', nearby)).status).toBe(200);
+      page = await metrics(t);
+      const grew = (name: string) => sample(page, name)! - sample(before, name)!;
+      counted = { misses: grew('foodsave_listing_cache_misses_total'), hits: grew('foodsave_listing_cache_hits_total') };
+    }
+    expect(counted).toEqual({ misses: 1, hits: 2 });
     expect(sample(page, 'foodsave_listing_cache_entries')).toBeGreaterThanOrEqual(1);
     expect(sample(page, 'foodsave_listing_cache_bytes')).toBeGreaterThan(0);
     expect(sample(page, 'foodsave_caches_registered')).toBe(t.app.ctx.caches.names().length);
