@@ -177,9 +177,15 @@ function describeConnectionError(err: unknown, url: string): string {
 
 export const ping = (db: Db) => db.execute(sql`select 1`);
 
-/** The driver's session behind a database handle or a transaction (the connection it runs on). */
-type DriverSession = { constructor: unknown; client: unknown };
-const sessionOf = (ex: Executor) => (ex as unknown as { session: DriverSession }).session;
+/** The driver's session behind a database handle or a transaction (drizzle keeps it as `session`). */
+const sessionOf = (ex: Executor) => (ex as unknown as { session: { constructor: unknown; client: unknown } }).session;
+
+/**
+ * The driver's own connection behind a handle or transaction: a node-postgres pool or client, or the
+ * PGlite instance or transaction. For code that must send a statement on the transaction's connection
+ * without drizzle (the job queue's inserts, plan checks in tests).
+ */
+export const connectionOf = (ex: Executor): unknown => sessionOf(ex).client;
 
 /**
  * A prepared statement built once per driver, for queries on hot paths: the SQL text is generated

@@ -4,7 +4,7 @@ import PgBoss from 'pg-boss';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { Config } from '../config.js';
 import { afterCommit } from '../db/after-commit.js';
-import type { Database, Executor } from '../db/client.js';
+import { connectionOf, type Database, type Executor } from '../db/client.js';
 import type { Clock } from '../shared/clock.js';
 import { pgliteBossDb, runnerBossDb, type BossDb } from './pglite-db.js';
 
@@ -280,7 +280,7 @@ export class JobQueue implements Jobs {
 
 /** pg-boss's `db` interface on an open application transaction (PGlite or node-postgres). */
 function txBossDb(tx: Executor): BossDb {
-  const client = (tx as unknown as { session?: { client?: unknown } }).session?.client as
+  const client = connectionOf(tx) as
     | { query(q: string | { name?: string; text: string; values?: unknown[] }, values?: unknown[]): Promise<{ rows: unknown[] }>; exec?: unknown }
     | undefined;
   if (!client || typeof client.query !== 'function') throw new Error('jobs: cannot reach the connection of this transaction');

@@ -1,4 +1,4 @@
-import type { Executor } from '../../src/db/client.js';
+import { connectionOf, type Executor } from '../../src/db/client.js';
 
 type Captured = { text: string; values: unknown[] };
 
@@ -26,7 +26,7 @@ async function capture(run: () => Promise<unknown>): Promise<Captured[]> {
  * sees the transaction's uncommitted rows).
  */
 export async function explainEach(tx: Executor, run: () => Promise<unknown>): Promise<string[]> {
-  const client = (tx as unknown as { session: { client: { query: (q: object) => Promise<{ rows: { 'QUERY PLAN': string }[] }> } } }).session.client;
+  const client = connectionOf(tx) as { query: (q: object) => Promise<{ rows: { 'QUERY PLAN': string }[] }> };
   const plans: string[] = [];
   for (const c of await capture(run)) {
     const res = await client.query({ text: `explain ${c.text}`, values: c.values });

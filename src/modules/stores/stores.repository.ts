@@ -73,7 +73,7 @@ export async function isPublicStore(ex: Executor, id: string): Promise<boolean> 
  * The store as an order or booking sees it, row-share-locked so a concurrent deactivation or
  * closure waits for the caller's transaction; `visible` is false when its supplier is not.
  */
-// Prepared: every order reads its store (planning it took longer than running it).
+// Prepared: every deal booking reads its store (planning it took longer than running it); orders read it with their products.
 const storeForOrder = preparedPer((ex) =>
   ex
     .select({ store: stores, visible: sql<boolean>`${supplierVisible}` })

@@ -6,7 +6,8 @@ import { recordAdminAction } from '../audit/audit.service.js';
 import * as repo from './subscriptions.repository.js';
 import type { PlanRecord } from './subscriptions.repository.js';
 import type { AdminPlanView, CreatePlanBody, PlanView, UpdatePlanBody } from './subscriptions.schemas.js';
-import { FREE_PLAN_CODE, toPlanView } from './subscriptions.service.js';
+import { FREE_PLAN_CODE } from './commission-discount.js';
+import { toPlanView } from './subscriptions.service.js';
 
 const DEFAULT_PERIOD_DAYS = 30;
 

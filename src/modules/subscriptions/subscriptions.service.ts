@@ -7,7 +7,6 @@ import * as repo from './subscriptions.repository.js';
 import type { PlanRecord, SubscriptionRecord } from './subscriptions.repository.js';
 import type { LimitsView, PlanView } from './subscriptions.schemas.js';
 
-export { FREE_PLAN_CODE };
 const DAY_MS = 86_400_000;
 
 /** Counts a supplier's products (those that count against the plan). */

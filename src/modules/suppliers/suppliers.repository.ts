@@ -19,7 +19,7 @@ export async function findLiveProfileByUser(ex: Executor, userId: string): Promi
   return row;
 }
 
-// Prepared: every order reads its supplier.
+// Prepared: read when an order is paid or cancelled by its client (its creation reads it with its products).
 const liveProfile = preparedPer((ex) =>
   ex
     .select()
