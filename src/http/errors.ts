@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { databaseError } from '../db/errors.js';
 import { AppError, type ErrorDetail } from '../shared/errors.js';
 import { describeValidation } from './validation.js';
 
@@ -31,12 +32,7 @@ const FASTIFY_FAILURES: Record<string, Failure> = {
   FST_INVALID_MULTIPART_CONTENT_TYPE: { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Send multipart/form-data' },
 };
 
-function pgCode(err: unknown): string | undefined {
-  for (let e = err as { code?: unknown; cause?: unknown } | undefined, i = 0; e && i < 4; e = e.cause as typeof e, i++) {
-    if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) return e.code;
-  }
-  return undefined;
-}
+const pgCode = (err: unknown) => databaseError(err)?.code;
 
 // Class 22 is "data exception": the value sent cannot be stored or compared as it is.
 function pgFailure(code: string | undefined): Failure | undefined {

@@ -68,18 +68,30 @@ export async function claim(db: Executor, r: Request): Promise<Claim> {
 /**
  * Claims a new key inside the caller's transaction: true when it was free. The row commits (and
  * the key is held) only if the business commits; a concurrent request with the same key waits on
- * the primary key until then, and false sends it through `claim` (replay, 409 or 422).
+ * the primary key until then, and false sends it through `claim` (replay, 409 or 422). With the
+ * answer, the row is inserted done: nothing is written after the commit.
  */
-export async function claimIn(tx: Executor, r: Request): Promise<boolean> {
-  const inserted = await claimInStatement(tx).execute({ userId: r.userId, key: r.key, route: r.route, requestHash: r.requestHash, now: r.now, expiresAt: new Date(r.now.getTime() + KEY_LIFETIME_MS) });
+export async function claimIn(tx: Executor, r: Request, answer?: StoredResponse): Promise<boolean> {
+  const inserted = await claimInStatement(tx).execute({
+    userId: r.userId,
+    key: r.key,
+    route: r.route,
+    requestHash: r.requestHash,
+    now: r.now,
+    expiresAt: new Date(r.now.getTime() + KEY_LIFETIME_MS),
+    state: answer ? 'done' : 'running',
+    statusCode: answer?.statusCode ?? null,
+    responseBody: answer?.body ?? null,
+    responseHeaders: answer?.headers ?? null,
+  });
   return inserted.length > 0;
 }
-// Prepared, as `complete`: every order with a key runs both.
+// Prepared, as `complete`: every order with a key runs one of them.
 const claimInStatement = preparedPer((ex) => {
   const now = sql.placeholder('now');
   return ex
     .insert(t)
-    .values({ ...placeholders(['userId', 'key', 'route', 'requestHash', 'expiresAt']), state: 'running', startedAt: now as never, createdAt: now as never })
+    .values({ ...placeholders(['userId', 'key', 'route', 'requestHash', 'expiresAt', 'state', 'statusCode', 'responseBody', 'responseHeaders']), startedAt: now as never, createdAt: now as never })
     .onConflictDoNothing()
     .returning({ startedAt: t.startedAt })
     .prepare('idempotency_claim_in');

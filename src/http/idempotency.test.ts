@@ -19,12 +19,15 @@ let calls = 0;
 let committed = 0;
 const Body = Type.Object({ amount: Type.Integer({ minimum: 1 }), outcome: Type.Optional(Type.Union([Type.Literal('crash'), Type.Literal('refuse')])) }, { additionalProperties: false });
 function addTestRoutes(app: App) {
-  const handler = (inTransaction: boolean) => async (req: FastifyRequest, reply: FastifyReply) => {
+  // 'outside': the plugin claims the key; 'claim': the transaction claims it; 'answer': it also stores the answer.
+  const handler = (keyIn: 'outside' | 'claim' | 'answer') => async (req: FastifyRequest, reply: FastifyReply) => {
     calls++;
     const { amount, outcome } = req.body as { amount: number; outcome?: string };
     const orderId = uuidv7();
+    reply.header('location', `/api/v1/test/charges/${orderId}`);
     const posted = await app.ctx.db.transaction(async (tx) => {
-      if (inTransaction) await transactionalKey(req)?.claim(tx);
+      const key = keyIn === 'outside' ? undefined : transactionalKey(req, reply);
+      await key?.claim(tx);
       const p = await app.services.ledger.post(tx, {
         kind: 'payment_received',
         reference: { type: 'order', id: orderId },
@@ -35,17 +38,19 @@ function addTestRoutes(app: App) {
           { account: escrow(orderId), amount: -amount },
         ],
       });
-      // After the posting, inside its transaction: the failure rolls it back.
+      if (keyIn === 'answer') await key?.answer(tx, 201, { orderId, transactionId: p.transactionId });
+      // After the posting (and the answer), inside its transaction: the failure rolls them back.
       if (outcome === 'crash') throw new Error('the disk is on fire');
       if (outcome === 'refuse') throw new AppError(409, 'TEST_REFUSED', 'Refused by the test route');
       return p;
     });
     committed++;
-    return reply.code(201).header('location', `/api/v1/test/charges/${orderId}`).send({ success: true, data: { orderId, transactionId: posted.transactionId } });
+    return reply.code(201).send({ success: true, data: { orderId, transactionId: posted.transactionId } });
   };
-  app.post('/api/v1/test/charges', { config: { access: 'Auth', idempotency: true }, schema: { body: Body } }, handler(false));
+  app.post('/api/v1/test/charges', { config: { access: 'Auth', idempotency: true }, schema: { body: Body } }, handler('outside'));
   // The same route claiming the key in its own transaction (as POST /orders does).
-  app.post('/api/v1/test/charges-tx', { config: { access: 'Auth', idempotency: 'in-transaction' }, schema: { body: Body } }, handler(true));
+  app.post('/api/v1/test/charges-tx', { config: { access: 'Auth', idempotency: 'in-transaction' }, schema: { body: Body } }, handler('claim'));
+  app.post('/api/v1/test/charges-answered', { config: { access: 'Auth', idempotency: 'in-transaction' }, schema: { body: Body } }, handler('answer'));
   app.post('/api/v1/test/acks', { config: { access: 'Auth', idempotency: true } }, async (_req, reply) => {
     calls++;
     return reply.code(204).send();
@@ -289,6 +294,44 @@ describe('Idempotency-Key claimed in the business transaction', () => {
     const replay = await chargeTx(accessToken, key, { amount: 91 });
     expect(replay.headers['idempotent-replayed']).toBe('true');
     expect(replay.body).toEqual(later.body);
+  });
+});
+
+describe('Idempotency-Key answered in the business transaction', () => {
+  const chargeAnswered = (token: string, key: string, body: object) => charge(token, key, body, '/test/charges-answered');
+  const keyRow = async (key: string) =>
+    (await rows<{ state: string; response_body: string | null; response_headers: Record<string, string> }>(t.app.ctx.db, sql`select state, response_body, response_headers from idempotency_keys where key = ${key}`))[0];
+
+  it('stores the answer with the effect: the answer sent is the one replayed, 20 requests at once post once', async () => {
+    const { token } = await createSignedIn(t.app);
+    const key = newKey();
+    const before = committed;
+    const answers = await Promise.all(Array.from({ length: 20 }, () => chargeAnswered(token, key, { amount: 320 })));
+    expect(committed - before).toBe(1);
+    const fresh = answers.filter((r) => r.status === 201 && !r.headers['idempotent-replayed']);
+    expect(fresh).toHaveLength(1);
+    for (const r of answers.filter((a) => a !== fresh[0])) expect([201, 409]).toContain(r.status);
+    const row = await keyRow(key);
+    expect(row?.state).toBe('done');
+    expect(JSON.parse(row!.response_body!)).toEqual(fresh[0]!.body);
+    expect(row?.response_headers).toEqual({ 'content-type': 'application/json; charset=utf-8', location: fresh[0]!.headers.location });
+    const again = await chargeAnswered(token, key, { amount: 320 });
+    expect([again.status, again.headers['idempotent-replayed']]).toEqual([201, 'true']);
+    expect(again.body).toEqual(fresh[0]!.body);
+    expect(again.headers.location).toBe(fresh[0]!.headers.location);
+    expect(await escrowOf(fresh[0]!.body.data.orderId)).toBe(-320);
+  });
+
+  it('loses the answer with the effect when the transaction fails after it: a retry runs again', async () => {
+    const { token } = await createSignedIn(t.app);
+    const key = newKey();
+    const before = committed;
+    expect((await chargeAnswered(token, key, { amount: 61, outcome: 'crash' })).status).toBe(500);
+    expect(await keyRow(key)).toBeUndefined();
+    const retried = await chargeAnswered(token, key, { amount: 61 });
+    expect([retried.status, retried.headers['idempotent-replayed']]).toEqual([201, undefined]);
+    expect(committed - before).toBe(1);
+    await assertMoneyInvariants(t.app);
   });
 });
 

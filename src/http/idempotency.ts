@@ -4,6 +4,7 @@ import type { AppContext } from '../context.js';
 import { afterCommit } from '../db/after-commit.js';
 import type { Executor } from '../db/client.js';
 import { AppError, conflict, validationError } from '../shared/errors.js';
+import { ok } from '../shared/schemas.js';
 import { claim, claimIn, complete, purgeExpired, record, release, type Request as KeyRequest } from './idempotency-store.js';
 
 export const PURGE_JOB = 'idempotency.purge';
@@ -32,27 +33,60 @@ declare module 'fastify' {
 /** The key's claim for a handler's own transaction (routes with `idempotency: 'in-transaction'`). */
 export interface TransactionalKey {
   key: string;
-  /** Call first in the business transaction: the key is held if (and only if) it commits. */
+  /**
+   * Claims the key in the business transaction: it is held if (and only if) that commits. A
+   * concurrent request with the same key waits at the claim until then. Call it before the
+   * transaction's first effect, or after an effect that is itself unique per key (see `taken`).
+   */
   claim(tx: Executor): Promise<void>;
+  /**
+   * Claims the key with the route's success answer (`data`, sent in the envelope with `statusCode`),
+   * in place of `claim` when the answer is known before the commit: the key is settled by the
+   * business commit, with no write after it.
+   */
+  answer(tx: Executor, statusCode: number, data: unknown): Promise<void>;
+  /**
+   * The error to throw when an effect unique per key (the orders' (client, key) index) found it made
+   * by another request with this key: as a claim that found the key taken.
+   */
+  taken(): Error;
 }
 
 /** Thrown by a transactional claim that found the key taken: the transaction rolls back and the plugin answers. */
 class KeyTaken extends Error {}
 
+const keptHeaders = (reply: FastifyReply) => Object.fromEntries(KEPT_HEADERS.flatMap((h) => (reply.hasHeader(h) ? [[h, String(reply.getHeader(h))]] : [])));
+
 /** The request's key, claimed by the handler's transaction; undefined without an Idempotency-Key header. */
-export function transactionalKey(req: FastifyRequest): TransactionalKey | undefined {
+export function transactionalKey(req: FastifyRequest, reply: FastifyReply): TransactionalKey | undefined {
   const held = req.idempotency;
   if (!held) return undefined;
+  // The transaction whose claim inserted the key's row (not committed yet).
+  let claimedIn: Executor | undefined;
   return {
     key: held.key,
     async claim(tx) {
       // Already held: the plugin claimed it outside (a key taken over after it expired or was abandoned).
       if (held.held || !held.request) return;
       if (!(await claimIn(tx, held.request))) throw new KeyTaken();
+      claimedIn = tx;
       afterCommit(tx, () => (held.held = true));
+    },
+    async answer(tx, statusCode, data) {
+      // The route's own serializer, as Fastify's send will use it: the stored body is the one sent.
+      const body = String(reply.code(statusCode).serialize(ok(data)));
+      const response = { statusCode, body, headers: { 'content-type': JSON_TYPE, ...keptHeaders(reply) } };
+      if (held.held || claimedIn === tx) await complete(tx, held, held.startedAt, response);
+      else if (!held.request || !(await claimIn(tx, held.request, response))) throw new KeyTaken();
+      afterCommit(tx, () => (held.settled = held.held = true));
+    },
+    taken() {
+      // Held already (taken over after it expired), the effect is an earlier request's with this key.
+      return held.held ? new AppError(422, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used for an earlier request: use a new key') : new KeyTaken();
     },
   };
 }
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** JSON with object keys sorted, so that the same body written in another order hashes the same. */
 export function canonicalJson(value: unknown): string {
@@ -145,7 +179,7 @@ export function installIdempotency(app: FastifyInstance, ctx: AppContext): void 
     // No payload (204) is an empty body to replay; a stream cannot be replayed, so its key is freed.
     const body = payload == null ? '' : typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : null;
     try {
-      const headers = () => Object.fromEntries(KEPT_HEADERS.flatMap((h) => (reply.hasHeader(h) ? [[h, String(reply.getHeader(h))]] : [])));
+      const headers = () => keptHeaders(reply);
       if (!held.held) {
         // Claimed in a transaction that did not commit (a refusal rolled it back), or never reached:
         // nothing to free; a refusal is stored for replay as on any route.

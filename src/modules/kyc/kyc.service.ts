@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/client.js';
+import { isUniqueViolation } from '../../db/errors.js';
 import type { KycAttemptStatus } from '../../db/schema/kyc.js';
 import type { KycStatus } from '../../db/schema/suppliers.js';
 import type { AuthUser } from '../../http/access.js';
@@ -35,12 +36,6 @@ function assertCanSubmit(status: KycStatus): void {
   }
 }
 
-const isUniqueViolation = (err: unknown) => {
-  for (let e = err as { code?: unknown; cause?: unknown } | undefined, i = 0; e && i < 4; e = e.cause as typeof e, i++) {
-    if (e.code === '23505') return true;
-  }
-  return false;
-};
 
 export function createKycService(ctx: AppContext, deps: { suppliers: SuppliersService }) {
   const { suppliers } = deps;

@@ -22,7 +22,7 @@ export function ordersRoutes(orders: OrdersService) {
       async () => ok(await orders.providers()));
 
     app.post('/orders', { config: clientMoney, schema: { tags, summary: 'Order products of one store: stock reserved, payment started (open payment.redirectUrl to pay)', body: S.CreateOrderBodySchema, errors: [404, 409], response: { 201: Ok(S.CreatedOrderSchema) } } },
-      async (req, reply) => reply.code(201).send(ok(await orders.create(req.user, req.body, transactionalKey(req)))));
+      async (req, reply) => reply.code(201).send(ok(await orders.create(req.user, req.body, transactionalKey(req, reply)))));
 
     app.get('/orders/my-orders', { config: client, schema: { tags, summary: "The caller's orders, newest first, with their payment", querystring: S.MyOrdersQuerySchema, response: { 200: OkPage(S.OrderSchema) } } },
       async (req) => { const r = await orders.listMine(req.user, req.query); return okPage(r.items, r.meta); });

@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/client.js';
+import { isUniqueViolation } from '../../db/errors.js';
 import { orders, type OrderActorRole, type OrderStatus } from '../../db/schema/orders.js';
 import type { AuthUser } from '../../http/access.js';
 import type { TransactionalKey } from '../../http/idempotency.js';
@@ -10,6 +11,7 @@ import { uuidv7 } from '../../shared/ids.js';
 import { normalizePhone } from '../../shared/phone.js';
 import { assertTransition } from '../../shared/state-machine.js';
 import type { NotificationsService } from '../notifications/notifications.service.js';
+import type { PaymentRecord } from '../payments/payments.repository.js';
 import type { PaymentsService } from '../payments/payments.service.js';
 import type { ProductsService } from '../products/products.service.js';
 import type { SettingsService } from '../settings/settings.service.js';
@@ -23,7 +25,7 @@ import { OPEN_ORDER_STATUSES, ORDER_TRANSITIONS, PAYMENT_TIMEOUT } from './order
 import * as stats from './orders-statistics.repository.js';
 import * as repo from './orders.repository.js';
 import * as figures from './orders.figures.js';
-import type { OrderRecord } from './orders.repository.js';
+import type { OrderItemRecord, OrderRecord } from './orders.repository.js';
 import type { CreateOrderBody, StatusBody } from './orders.schemas.js';
 import { createOrderReads } from './orders-reads.js';
 import { newPickupCode, pickupCodeMatches, PickupTokens } from './pickup-code.js';
@@ -49,6 +51,15 @@ export interface OrderActor {
   role: OrderActorRole;
 }
 const SYSTEM: OrderActor = { userId: null, role: 'SYSTEM' };
+
+/** What `POST /orders` answers: the new order, its payment and how to pay it. */
+function answerOf(o: OrderRecord & { items: OrderItemRecord[]; storeName: string }, payment: PaymentRecord) {
+  const view = toOrderView(o, o.items, payment, o.storeName, true);
+  const message = payment.launchUrl
+    ? `Open redirectUrl to pay before ${view.paymentDeadline}`
+    : `The payment page is being prepared: ask for the order again in a moment to get redirectUrl (pay before ${view.paymentDeadline})`;
+  return { ...view, message };
+}
 
 export type OrdersService = ReturnType<typeof createOrdersService>;
 
@@ -179,10 +190,7 @@ export function createOrdersService(ctx: AppContext, deps: OrdersDeps) {
       const [business, methods] = await Promise.all([deps.settings.get('business'), deps.settings.get('mobilemoney')]);
       if (!methods[body.paymentMethod].enabled) throw validationError('body.paymentMethod', 'is not offered at the moment (see GET /orders/payments/providers)');
 
-      const { order, payment } = await ctx.db.transaction(async (tx) => {
-        // The Idempotency-Key's row commits with the order (no commit of its own); a refusal below
-        // rolls it back, and the plugin then stores the refusal as the key's answer.
-        await idempotency?.claim(tx);
+      const created = await ctx.db.transaction(async (tx) => {
         const { rows, store, supplier } = await checkItems(tx, body);
         const itemsTotal = rows.reduce((s, r) => s + r.product.discountedPrice * r.item.quantity, 0);
         const originalTotal = rows.reduce((s, r) => s + r.product.originalPrice * r.item.quantity, 0);
@@ -220,10 +228,21 @@ export function createOrdersService(ctx: AppContext, deps: OrdersDeps) {
           paymentDeadline: deadline,
           createdAt: t,
           updatedAt: t,
-        }, items, { id: uuidv7(t.getTime()), orderId, fromStatus: null, toStatus: 'PENDING', byUserId: user.id, byRole: 'CLIENT', reason: null, at: t });
+        }, items, { id: uuidv7(t.getTime()), orderId, fromStatus: null, toStatus: 'PENDING', byUserId: user.id, byRole: 'CLIENT', reason: null, at: t }).catch((err: unknown) => {
+          // The same key's order, committed by a concurrent request (this insert waited for it).
+          throw idempotency && isUniqueViolation(err, 'orders_client_idempotency_key') ? idempotency.taken() : err;
+        });
         const payment = await deps.payments.start(tx, { orderId: order.id, method: body.paymentMethod, amount: itemsTotal, currency: business.currency, payerPhone, expiresAt: deadline, firstOfOrder: true });
         await ctx.jobs.send(PAYMENT_TIMEOUT_JOB, { orderId: order.id }, { tx, startAfterSeconds: business.paymentTimeoutMinutes * 60 });
         await ctx.events.publish(tx, 'orders.created', { orderId: order.id, clientId: user.id, supplierId: supplier.id, storeId: store.id, amount: itemsTotal });
+        const placed = { ...order, items, storeName: store.name };
+        // The Idempotency-Key's row commits with the order (no commit of its own; a concurrent request
+        // with the key waited at the order's insert above). A session opened in this transaction (the
+        // sandbox) makes the answer final now: it is stored with the key, no write after the commit.
+        // A refusal below rolls the key back, and the plugin then stores the refusal as its answer.
+        const answer = payment.providerSessionId ? answerOf(placed, payment) : undefined;
+        if (answer) await idempotency?.answer(tx, 201, answer);
+        else await idempotency?.claim(tx);
         // Stock is taken last: its guarded UPDATE locks the product rows until commit, so the orders
         // of one popular product wait for each other during one statement, not the whole creation.
         // Short of stock, everything written above rolls back with the refusal.
@@ -232,15 +251,10 @@ export function createOrdersService(ctx: AppContext, deps: OrdersDeps) {
           const missing = rows.filter((r) => short.has(r.product.id));
           throw new AppError(409, 'INSUFFICIENT_STOCK', `Not enough stock of ${missing.map((r) => r.product.name).join(', ')}`, missing.map((r) => ({ field: r.field, message: `${r.product.name}: not enough stock for ${r.item.quantity}` })));
         }
-        return { order: { ...order, items, storeName: store.name }, payment };
+        return { placed, payment, answer };
       });
       // After commit: the provider is called outside the transaction; on failure the job opens the session.
-      const opened = await deps.payments.openAfterCommit(payment);
-      const view = toOrderView(order, order.items, opened, order.storeName, true);
-      const message = opened.launchUrl
-        ? `Open redirectUrl to pay before ${view.paymentDeadline}`
-        : `The payment page is being prepared: ask for the order again in a moment to get redirectUrl (pay before ${view.paymentDeadline})`;
-      return { ...view, message };
+      return created.answer ?? answerOf(created.placed, await deps.payments.openAfterCommit(created.payment));
     },
 
     async changeStatus(user: AuthUser, id: string, body: StatusBody) {

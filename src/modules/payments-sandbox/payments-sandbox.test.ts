@@ -1,8 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
+import { call } from '../../../test/helpers/http.js';
+import { assertMoneyInvariants } from '../../../test/helpers/money-invariants.js';
+import { rows } from '../../db/client.js';
 import { type SandboxDelivered, SandboxPayments } from '../../providers/payments/sandbox.js';
 import { parseProviderEvent, verifyWebhookSignature } from '../../providers/payments/signature.js';
+import { admin, newClient, productState, shopWithProducts } from '../orders/orders.test-support.js';
 
 let t: TestApp;
 let sandbox: SandboxPayments;
@@ -154,5 +159,47 @@ describe('payment sandbox', () => {
     const events = delivered.slice(before).map((d) => parseProviderEvent(d.rawBody));
     expect(events.map((e) => e.type).sort()).toEqual(['payout.completed', 'payout.failed']);
     expect(events.find((e) => e.type === 'payout.completed')).toMatchObject({ payout: { id: ok.id, amount: 9000, status: 'succeeded' } });
+  });
+});
+
+describe('an order paid through the sandbox', () => {
+  it('opens its session with the order, and an Idempotency-Key\'s answer commits with it: the replay is what was sent', async () => {
+    const { token: adminToken } = await admin(t);
+    const shop = await shopWithProducts(t, adminToken, 1);
+    const c = await newClient(t);
+    const key = `order-${randomUUID()}`;
+    const body = { items: [{ productId: shop.products[0]!.id, quantity: 1 }], paymentMethod: 'wave' };
+    const first = await call(t.app, 'POST', '/orders', { token: c.token, body, headers: { 'idempotency-key': key } });
+    expect(first.status).toBe(201);
+    expect(first.body.data.payment.redirectUrl).toMatch(/\/payments\/sandbox\/checkout\/cos-sbx-/);
+    const [row] = await rows<{ state: string; status_code: number; response_body: string }>(t.app.ctx.db, sql`select state, status_code, response_body from idempotency_keys where key = ${key}`);
+    expect(row).toMatchObject({ state: 'done', status_code: 201 });
+    expect(JSON.parse(row!.response_body)).toEqual(first.body);
+    const again = await call(t.app, 'POST', '/orders', { token: c.token, body, headers: { 'idempotency-key': key } });
+    expect([again.status, again.headers['idempotent-replayed']]).toEqual([201, 'true']);
+    expect(again.body).toEqual(first.body);
+    // Past its replay window the key is forgotten, but the order keeps it: no second order.
+    await t.app.ctx.db.execute(sql`update idempotency_keys set expires_at = ${new Date(t.clock.now().getTime() - 1000)} where key = ${key}`);
+    const late = await call(t.app, 'POST', '/orders', { token: c.token, body, headers: { 'idempotency-key': key } });
+    expect([late.status, late.body.error?.code]).toEqual([422, 'IDEMPOTENCY_KEY_REUSED']);
+    expect(await productState(t, shop.products[0]!.id)).toEqual({ quantity: 9, reserved: 1, sold: 0 });
+    await assertMoneyInvariants(t.app);
+  });
+
+  it('creates one order for a key sent 20 times at once (the others wait at the order\'s insert, then replay or get 409)', async () => {
+    const { token: adminToken } = await admin(t);
+    const shop = await shopWithProducts(t, adminToken, 1, { quantity: 5 });
+    const c = await newClient(t);
+    const headers = { 'idempotency-key': `order-${randomUUID()}` };
+    const body = { items: [{ productId: shop.products[0]!.id, quantity: 1 }], paymentMethod: 'wave' };
+    const answers = await Promise.all(Array.from({ length: 20 }, () => call(t.app, 'POST', '/orders', { token: c.token, body, headers })));
+    const fresh = answers.filter((r) => r.status === 201 && !r.headers['idempotent-replayed']);
+    expect(fresh).toHaveLength(1);
+    for (const r of answers.filter((a) => a !== fresh[0])) {
+      if (r.status === 409) expect(r.body.error.code).toBe('IDEMPOTENCY_KEY_IN_USE');
+      else expect([r.status, r.headers['idempotent-replayed'], r.body]).toEqual([201, 'true', fresh[0]!.body]);
+    }
+    expect(await productState(t, shop.products[0]!.id)).toEqual({ quantity: 4, reserved: 1, sold: 0 });
+    await assertMoneyInvariants(t.app);
   });
 });
