@@ -24,6 +24,15 @@ export const earthPoint = (latitude: number, longitude: number): SQL => sql`${ea
 
 /** The great-circle distance, in metres, of a cube (chord) distance `<->` (earthdistance's sec_to_gc). */
 export const chordToMetres = (chord: number): number => 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.max(0, chord) / (2 * EARTH_RADIUS_M)));
+const diameter = sql.raw(String(2 * EARTH_RADIUS_M));
+/**
+ * In SQL: the great-circle distance in km, to the metre, of a cube (chord) distance (as chordToMetres,
+ * rounded as the views round it); null for null (`least` and `greatest` would skip a null: the case keeps it).
+ */
+export const kmOfChordSql = (d: SQLWrapper): SQL => sql`round(${diameter} * asin(case when ${d} >= ${diameter} then 1 else ${d} / ${diameter} end)) / 1000`;
+/** In SQL: a timestamp as JavaScript's toISOString writes it (UTC, milliseconds, `Z`), for JSON built by the database. */
+export const isoSql = (t: SQLWrapper): SQL => sql`to_char(${t} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
 /** The cube (chord) distance `<->` of a great-circle distance in metres: a radius as the GiST index's distance. */
 export const metresToChord = (metres: number): number => 2 * EARTH_RADIUS_M * Math.sin(Math.min(Math.PI / 2, metres / (2 * EARTH_RADIUS_M)));
 

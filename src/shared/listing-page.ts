@@ -1,3 +1,4 @@
+import type { FastifyReply } from 'fastify';
 import { Type, type Static, type TSchema } from 'typebox';
 import { validationError } from './errors.js';
 import { chordToMetres } from '../db/listing-sql.js';
@@ -33,6 +34,22 @@ export const OkListing = <T extends TSchema>(item: T) =>
   Type.Object({ success: Type.Literal(true), data: Type.Array(item), meta: ListingMetaSchema }, titleOf(item, 'Listing'));
 
 export const okListing = <T>(data: T[], meta: ListingMeta) => ({ success: true as const, data, meta });
+
+/**
+ * A listing's items as the database wrote them, one JSON text each, in order: `sendJsonListing`
+ * sends them as they are, so the server neither parses nor maps nor serializes the rows of a hot
+ * list. Anything else that turns them into JSON (the listing cache weighing an answer) sees the items.
+ */
+export class JsonItems {
+  constructor(readonly texts: readonly string[]) {}
+  toJSON(): unknown[] {
+    return this.texts.map((t) => JSON.parse(t) as unknown);
+  }
+}
+
+/** The `OkListing` envelope around items already in JSON: written as text, not serialized again. */
+export const sendJsonListing = (reply: FastifyReply, items: JsonItems, meta: ListingMeta) =>
+  reply.type('application/json; charset=utf-8').send(`{"success":true,"data":[${items.texts.join(',')}],"meta":${JSON.stringify(meta)}}`);
 
 /** The deepest page a listing serves for this page size: its rows end within the counted ones. */
 export const maxListingPage = (limit: number, cap = LISTING_TOTAL_CAP) => Math.max(1, Math.floor(cap / limit));

@@ -118,8 +118,8 @@ export function isWithinOpeningHours(hours: OpeningHours, timezone: string, at: 
  * The same test in SQL, for "open now" filters: the local day's ranges of the row contain the
  * local time. Compared byte-wise (collate "C") so the database's collation cannot change it.
  */
-export function openAtSql(hours: AnyPgColumn, timezone: AnyPgColumn, at: Date): SQL {
-  const local = sql`(${at.toISOString()}::timestamptz at time zone ${timezone})`;
+export function openAtSql(hours: AnyPgColumn, timezone: AnyPgColumn, at: Date | SQL): SQL {
+  const local = sql`(${at instanceof Date ? sql`${at.toISOString()}::timestamptz` : at} at time zone ${timezone})`;
   return sql`exists (
     select 1 from jsonb_array_elements_text(coalesce(${hours} -> (extract(dow from ${local})::int)::text, '[]'::jsonb)) as oh(span)
     where to_char(${local}, 'HH24:MI') collate "C" >= split_part(oh.span, '-', 1) collate "C"

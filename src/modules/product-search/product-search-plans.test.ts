@@ -53,21 +53,21 @@ describe('plans of the public product lists with 100,000 products', () => {
             ${now.toISOString()}::timestamptz - i * interval '1 second', ${now.toISOString()}::timestamptz
           from generate_series(1, 100000) i, (select array_agg(id) ids from stores where supplier_id = ${s.profile.id} and id <> ${s.store.id}) st`);
         await tx.execute(sql`analyze products`);
-        await explain(tx, 'nearby', () => repo.searchProducts(tx, { terms: null, point, sort: 'distance' }, now, page));
-        await explain(tx, 'words', () => repo.searchProducts(tx, { terms: searchTerms('pain'), sort: 'relevance' }, now, page));
-        await explain(tx, 'rare words', () => repo.searchProducts(tx, { terms: searchTerms('panier 4242'), sort: 'relevance' }, now, page));
-        await explain(tx, 'expiring soon near a point', () => repo.expiringSoon(tx, now, new Date(now.getTime() + EXPIRING_SOON_HOURS * 3_600_000), point, page));
-        await explain(tx, 'trending near a point', () => repo.searchProducts(tx, { terms: null, point, sort: 'popularity' }, now, page));
+        await explain(tx, 'nearby', () => repo.searchProducts(tx, { terms: null, point, sort: 'distance' }, now, page, ''));
+        await explain(tx, 'words', () => repo.searchProducts(tx, { terms: searchTerms('pain'), sort: 'relevance' }, now, page, ''));
+        await explain(tx, 'rare words', () => repo.searchProducts(tx, { terms: searchTerms('panier 4242'), sort: 'relevance' }, now, page, ''));
+        await explain(tx, 'expiring soon near a point', () => repo.expiringSoon(tx, now, new Date(now.getTime() + EXPIRING_SOON_HOURS * 3_600_000), point, page, ''));
+        await explain(tx, 'trending near a point', () => repo.searchProducts(tx, { terms: null, point, sort: 'popularity' }, now, page, ''));
         for (const sort of ['newest', 'price', '-price', 'expiry', 'popularity', 'discount'] as ProductSort[]) {
-          await explain(tx, `sorted by ${sort}`, () => repo.searchProducts(tx, { terms: null, sort }, now, page));
+          await explain(tx, `sorted by ${sort}`, () => repo.searchProducts(tx, { terms: null, sort }, now, page, ''));
         }
         // The prepared pages keep one plan after their first runs (preparedPage): planned again on every
         // run, they cost the database about twice as much.
         const until = new Date(now.getTime() + EXPIRING_SOON_HOURS * 3_600_000);
         for (let i = 0; i < 7; i++) {
-          await repo.searchProducts(tx, { terms: null, point, sort: 'distance' }, now, page);
-          await repo.expiringSoon(tx, now, until, point, page);
-          await repo.searchProducts(tx, { terms: null, point, sort: 'popularity' }, now, page);
+          await repo.searchProducts(tx, { terms: null, point, sort: 'distance' }, now, page, '');
+          await repo.expiringSoon(tx, now, until, point, page, '');
+          await repo.searchProducts(tx, { terms: null, point, sort: 'popularity' }, now, page, '');
         }
         kept = ((await tx.execute(sql`select name, generic_plans::int as generic, custom_plans::int as custom from pg_prepared_statements where name like 'products%page%'`)) as unknown as { rows: typeof kept }).rows;
         tx.rollback();

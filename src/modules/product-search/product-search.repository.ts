@@ -1,6 +1,6 @@
 import { and, arrayContains, asc, count, desc, eq, gt, gte, lte, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { literalLimit, opaque, preparedPage, runPage, type Executor } from '../../db/client.js';
-import { chordToMetres, earthCube, earthPoint, metresToChord, textMatch, withBitmapScans } from '../../db/listing-sql.js';
+import { earthCube, earthPoint, isoSql, kmOfChordSql, metresToChord, textMatch, withBitmapScans } from '../../db/listing-sql.js';
 import { productImages, productSearches, products } from '../../db/schema/products.js';
 import { stores } from '../../db/schema/stores.js';
 import type { DietaryTag, ProductCategory } from '../products/product-catalog.js';
@@ -28,19 +28,31 @@ const own = {
   createdAt: products.createdAt,
   popularityScore: products.popularityScore,
 };
+/**
+ * A row of a card query: the card as the API shows it (`ProductCardSchema`), built by PostgreSQL as
+ * JSON text that the server passes on unread, and what the page's logic still needs (the id for ties,
+ * the cube distance `d` for the radius).
+ */
 export interface CardRow {
   id: string;
-  name: string;
-  originalPrice: number;
-  discountedPrice: number;
-  discountPercent: number;
-  currency: string;
-  expiresAt: Date;
-  storeId: string;
-  storeName: string;
-  thumbnailKey: string | null;
-  distanceM?: number;
+  d: number | null;
+  card: string;
+  counted?: number;
 }
+
+/**
+ * The card of the product row `"p"` as JSON text: its own fields, its store's name and first picture
+ * (looked up for the page's rows only, never joined: a join's plan depends on how many rows the
+ * planner expects, which a prepared statement's limit does not tell it), the distance in km from
+ * the cube distance `d` (as chordToMetres, rounded to the metre). `files`: the public files' URL prefix.
+ */
+const cardJson = (files: unknown, d: SQL) => sql<string>`json_build_object(
+  'id', "p"."id", 'name', "p"."name",
+  'thumbnailUrl', ${files}::text || (select i.thumbnail_key from ${productImages} i where i.product_id = "p"."id" order by i.position limit 1),
+  'originalPrice', "p"."original_price", 'discountedPrice', "p"."discounted_price", 'discountPercent', "p"."discount_percent",
+  'currency', "p"."currency", 'expiresAt', ${isoSql(sql`"p"."expires_at"`)},
+  'storeId', "p"."store_id", 'storeName', (select s.name from ${stores} s where s.id = "p"."store_id"),
+  'distanceKm', ${kmOfChordSql(d)})::text`;
 
 export interface ProductFilter {
   terms: SearchTerms | null;
@@ -101,30 +113,15 @@ type Builder = Pick<Executor, 'select'>;
  * The page's rows of an inner query (products alone, already limited), with the store's name and
  * the first picture, in `order`: the store and the picture are looked up for those rows only.
  */
-async function cards(db: Builder, inner: { as: (alias: string) => unknown }, order: (c: Fields) => SQL[], extra: Record<string, SQL> = {}) {
-  return (await cardsQuery(db, inner, order, extra)) as unknown as (CardRow & { d: number | null; counted?: number })[];
+async function cards(db: Builder, files: string, inner: { as: (alias: string) => unknown }, order: (c: Fields) => SQL[]) {
+  return (await cardsQuery(db, files, inner, order)) as unknown as CardRow[];
 }
 
-function cardsQuery(db: Builder, inner: { as: (alias: string) => unknown }, order: (c: Fields) => SQL[], extra: Record<string, SQL> = {}) {
+function cardsQuery(db: Builder, files: unknown, inner: { as: (alias: string) => unknown }, order: (c: Fields) => SQL[]) {
   const p = inner.as('p') as Fields & SQLWrapper;
+  // The page's columns named in full in the card: a subquery's field alone is written unqualified.
   return db
-    .select({
-      id: p.id,
-      name: p.name,
-      originalPrice: p.originalPrice,
-      discountedPrice: p.discountedPrice,
-      discountPercent: p.discountPercent,
-      currency: p.currency,
-      expiresAt: p.expiresAt,
-      storeId: p.storeId,
-      // Looked up per row of the page (a primary-key read each), never joined: a join's plan depends on
-      // how many rows the planner expects, which a prepared statement's limit does not tell it.
-      // (The page's columns named in full: a subquery's field alone is written unqualified.)
-      storeName: sql<string>`(select s.name from ${stores} s where s.id = "p"."store_id")`,
-      thumbnailKey: sql<string | null>`(select i.thumbnail_key from ${productImages} i where i.product_id = "p"."id" order by i.position limit 1)`,
-      d: sql<number | null>`${p.d}`,
-      ...extra,
-    } as never)
+    .select({ id: p.id, d: sql<number | null>`${p.d}`, card: cardJson(files, sql`"p"."d"`) } as never)
     .from(p as never)
     .orderBy(...order(p));
 }
@@ -135,7 +132,7 @@ function cardsQuery(db: Builder, inner: { as: (alias: string) => unknown }, orde
  * primary-key lookup each, LATERAL so the plan is the same whatever the planner expects of the
  * limit), the store's name and the first picture.
  */
-function joinedCardsQuery(db: Builder, page: { as: (alias: string) => unknown }, order: (c: Fields) => SQL[], extra: Record<string, SQL> = {}, plain: Builder = db) {
+function joinedCardsQuery(db: Builder, files: unknown, page: { as: (alias: string) => unknown }, order: (c: Fields) => SQL[], extra: Record<string, SQL> = {}, plain: Builder = db) {
   const t = page.as('t') as Fields & SQLWrapper;
   // `plain`: a builder without the outer query's WITH, which the lateral lookup must not repeat.
   const row = (plain as Executor)
@@ -144,20 +141,7 @@ function joinedCardsQuery(db: Builder, page: { as: (alias: string) => unknown },
     .where(sql`${products.id} = "t"."id"`)
     .as('p');
   return (db as Executor)
-    .select({
-      id: row.id,
-      name: row.name,
-      originalPrice: row.originalPrice,
-      discountedPrice: row.discountedPrice,
-      discountPercent: row.discountPercent,
-      currency: row.currency,
-      expiresAt: row.expiresAt,
-      storeId: row.storeId,
-      storeName: sql<string>`(select s.name from ${stores} s where s.id = "p"."store_id")`,
-      thumbnailKey: sql<string | null>`(select i.thumbnail_key from ${productImages} i where i.product_id = "p"."id" order by i.position limit 1)`,
-      d: sql<number | null>`"t"."d"`,
-      ...extra,
-    } as never)
+    .select({ id: row.id, d: sql<number | null>`"t"."d"`, card: cardJson(files, sql`"t"."d"`), ...extra } as never)
     .from(t as never)
     .crossJoinLateral(row)
     .orderBy(...order(t));
@@ -179,8 +163,9 @@ const windowKeys = (sort: 'expiry' | 'popularity', d: SQL): Record<'id' | 'd', S
 // distance is named once (ordered by its column) so the kept plan needs no sort of its own.
 const at = opaque(sql`${sql.placeholder('now')}::timestamptz`);
 const preparedD = sql`(${products.location} <-> ${sql.placeholder('origin')}::cube)`;
+const files = sql.placeholder('files');
 const nearestPrepared = preparedPage((ex, rows) =>
-  cardsQuery(ex, innerOf(ex, preparedD).where(isPublicProduct(at)).orderBy(sql`"d"`).limit(literalLimit(rows)), (c) => [asc(c.d)]).prepare(`products_nearest_page_${rows}`),
+  cardsQuery(ex, files, innerOf(ex, preparedD).where(isPublicProduct(at)).orderBy(sql`"d"`).limit(literalLimit(rows)), (c) => [asc(c.d)]).prepare(`products_nearest_page_${rows}`),
 );
 /** Expiring soon and trending near a point: in the order's index, the radius on at most ORDERED_WINDOW rows. */
 const windowPrepared = (sort: 'expiry' | 'popularity', name: string) =>
@@ -195,7 +180,7 @@ const windowPrepared = (sort: 'expiry' | 'popularity', name: string) =>
       .as('w');
     const chord = opaque(sql`${sql.placeholder('chord')}::float8`);
     const near = ex.select().from(w).where(sql`${w.d} <= ${chord}`).orderBy(...ORDERS[sort](w as never)).limit(literalLimit(rows));
-    return joinedCardsQuery(ex, near, ORDERS[sort]).prepare(`${name}_${rows}`);
+    return joinedCardsQuery(ex, files, near, ORDERS[sort]).prepare(`${name}_${rows}`);
   });
 const expiringWindow = windowPrepared('expiry', 'products_expiring_window_page');
 const trendingWindow = windowPrepared('popularity', 'products_trending_window_page');
@@ -226,8 +211,11 @@ export const ORDERED_WINDOW = 2000;
 /** A store's products share its position: so many more are read at once for a nearest-first page. */
 const PRODUCTS_AT_ONE_PLACE = 16;
 
-/** A page of a public product list; `match`: the near spellings' condition, when the words alone found too few. */
-export async function searchProducts(ex: Executor, f: ProductFilter, now: Date, q: PageQuery, match?: SQL): Promise<{ items: CardRow[]; meta: ListingMeta }> {
+/**
+ * A page of a public product list: its cards as JSON texts (`files`: the public files' URL prefix);
+ * `match`: the near spellings' condition, when the words alone found too few.
+ */
+export async function searchProducts(ex: Executor, f: ProductFilter, now: Date, q: PageQuery, files: string, match?: SQL): Promise<CardPage> {
   let where = filters(f, now);
   const origin = f.point ? earthPoint(f.point.latitude, f.point.longitude) : undefined;
   const d = origin ? sql<number>`(${products.location} <-> ${origin})` : sql<number>`null::float8`;
@@ -237,14 +225,14 @@ export async function searchProducts(ex: Executor, f: ProductFilter, now: Date, 
     const m = textMatch(products.searchVector, products.searchDocument, f.terms);
     if (f.sort === 'relevance') {
       // Words alone: first from the newest WORDS_WINDOW public products (see rankedPage).
-      const windowed = wordsOnly(f) && !match ? await rankedPage(ex, and(where, m.fts)!, d, f.terms, 'fts', q, where) : undefined;
-      const found = windowed ?? (await rankedPage(ex, and(where, radius, m.fts)!, d, f.terms, 'fts', q));
-      if (found.meta.total >= TYPO_FALLBACK_BELOW) return withinRadius(found);
+      const windowed = wordsOnly(f) && !match ? await rankedPage(ex, files, and(where, m.fts)!, d, f.terms, 'fts', q, where) : undefined;
+      const found = windowed ?? (await rankedPage(ex, files, and(where, radius, m.fts)!, d, f.terms, 'fts', q));
+      if (found.meta.total >= TYPO_FALLBACK_BELOW) return cardPage(found);
       const terms = f.terms;
-      return withinRadius(await withBitmapScans(ex, (tx) => rankedPage(tx, and(where, radius, m.typo)!, d, terms, 'typo', q)));
+      return cardPage(await withBitmapScans(ex, (tx) => rankedPage(tx, files, and(where, radius, m.typo)!, d, terms, 'typo', q)));
     }
     if ((await countCapped(ex, and(where, m.fts), TYPO_FALLBACK_BELOW)) < TYPO_FALLBACK_BELOW) {
-      return withBitmapScans(ex, (tx) => searchProducts(tx, { ...f, terms: null }, now, q, m.typo));
+      return withBitmapScans(ex, (tx) => searchProducts(tx, { ...f, terms: null }, now, q, files, m.typo));
     }
     where = and(where, m.fts)!;
   }
@@ -252,36 +240,36 @@ export async function searchProducts(ex: Executor, f: ProductFilter, now: Date, 
   if (f.point && f.sort === 'distance') {
     const point = f.point;
     const byDistance = (c: Fields) => [asc(c.d)];
-    return withinRadius(
+    return cardPage(
       await nearestPage(
         q,
         point.radiusM,
         async (n) =>
           (pointOnly(f) && !match
-            ? await runPage(nearestPrepared(ex, n), { now: now.toISOString(), origin: earthCube(point.latitude, point.longitude) }, n)
-            : await cards(ex, innerOf(ex, d).where(where).orderBy(d).limit(n), byDistance)) as (CardRow & { d: number })[],
+            ? await runPage(nearestPrepared(ex, n), { now: now.toISOString(), origin: earthCube(point.latitude, point.longitude), files }, n)
+            : await cards(ex, files, innerOf(ex, d).where(where).orderBy(d).limit(n), byDistance)) as (CardRow & { d: number })[],
         PRODUCTS_AT_ONE_PLACE,
       ),
     );
   }
   const order = ORDERS[f.sort as keyof typeof ORDERS] ?? ORDERS.newest;
   const n = offset + q.limit + 1;
-  let rows: (CardRow & { d: number | null })[] = [];
+  let rows: CardRow[] = [];
   if (f.point) {
     // In the list's order from its index, the radius (as a cube distance) applied to at most ORDERED_WINDOW rows.
     const window = pointOnly(f) && !match && (f.sort === 'expiry' ? (f.expiresBefore ? expiringWindow : undefined) : f.sort === 'popularity' ? trendingWindow : undefined);
-    const args = { now: now.toISOString(), until: f.expiresBefore?.toISOString(), origin: earthCube(f.point.latitude, f.point.longitude), chord: metresToChord(f.point.radiusM) };
+    const args = { now: now.toISOString(), until: f.expiresBefore?.toISOString(), origin: earthCube(f.point.latitude, f.point.longitude), chord: metresToChord(f.point.radiusM), files };
     if (window) rows = await runPage(window(ex, n), args, n);
     else {
       const w = innerOf(ex, d).where(where).orderBy(...order(products)).limit(ORDERED_WINDOW).as('w');
-      rows = await cards(ex, ex.select().from(w).where(sql`${w.d} <= ${args.chord}::float8`).orderBy(...order(w)).limit(n), order);
+      rows = await cards(ex, files, ex.select().from(w).where(sql`${w.d} <= ${args.chord}::float8`).orderBy(...order(w)).limit(n), order);
     }
   }
-  if (rows.length < n) rows = await cards(ex, innerOf(ex, d).where(and(where, radius)).orderBy(...order(products)).limit(n), order);
+  if (rows.length < n) rows = await cards(ex, files, innerOf(ex, d).where(and(where, radius)).orderBy(...order(products)).limit(n), order);
   const page = rows.slice(offset);
   // Near a point, counting the radius' rows would read them all: past the page the total is a lower bound.
   const meta = f.point ? nearMeta(q, page.length) : await listingMeta(q, page.length, () => countCapped(ex, where, LISTING_TOTAL_CAP, order(products)));
-  return withinRadius({ items: page.slice(0, q.limit), meta });
+  return cardPage({ items: page.slice(0, q.limit), meta });
 }
 
 /** The meta of a page near a point in another order: exact when the page ends the list, else at least one more row. */
@@ -292,13 +280,9 @@ function nearMeta(q: PageQuery, fetched: number): ListingMeta {
   return { page: q.page, limit: q.limit, total, totalPages: Math.ceil(total / q.limit), hasMore: true, totalIsEstimate: true };
 }
 
-/** Adds the distance to the point (from the cube distance) to the rows that have one. */
-function withinRadius(found: { items: { d?: number | null }[]; meta: ListingMeta }) {
-  return {
-    items: found.items.map(({ d, counted: _counted, ...r }: { d?: number | null; counted?: number }) => ({ ...(r as CardRow), distanceM: d == null ? undefined : chordToMetres(Number(d)) })),
-    meta: found.meta,
-  };
-}
+/** A page of cards: the JSON texts of its items, in order, and its meta. */
+export type CardPage = { cards: string[]; meta: ListingMeta };
+const cardPage = (found: { items: { card: string }[]; meta: ListingMeta }): CardPage => ({ cards: found.items.map((r) => r.card), meta: found.meta });
 
 /**
  * One page of the ranked candidates: the newest RANKED_CANDIDATES_CAP + 1 matches (from the words'
@@ -307,9 +291,9 @@ function withinRadius(found: { items: { d?: number | null }[]; meta: ListingMeta
  * matches the indexes give, in no order: reading the newest index for a near spelling would test
  * every row.
  */
-async function rankedPage(ex: Executor, where: SQL, d: SQL, terms: SearchTerms, match: 'fts' | 'typo', q: PageQuery): Promise<RankedPage>;
-async function rankedPage(ex: Executor, where: SQL, d: SQL, terms: SearchTerms, match: 'fts', q: PageQuery, visible: SQL): Promise<RankedPage | undefined>;
-async function rankedPage(ex: Executor, where: SQL, d: SQL, terms: SearchTerms, match: 'fts' | 'typo', q: PageQuery, visible?: SQL): Promise<RankedPage | undefined> {
+async function rankedPage(ex: Executor, files: string, where: SQL, d: SQL, terms: SearchTerms, match: 'fts' | 'typo', q: PageQuery): Promise<RankedPage>;
+async function rankedPage(ex: Executor, files: string, where: SQL, d: SQL, terms: SearchTerms, match: 'fts', q: PageQuery, visible: SQL): Promise<RankedPage | undefined>;
+async function rankedPage(ex: Executor, files: string, where: SQL, d: SQL, terms: SearchTerms, match: 'fts' | 'typo', q: PageQuery, visible?: SQL): Promise<RankedPage | undefined> {
   // The candidates carry only what ranks them: the id and the words (and the document for near
   // spellings), all in the newest index (migration 0023), so the words' newest matches are read
   // from the index alone; the card's fields are read for the page's rows only.
@@ -340,13 +324,13 @@ async function rankedPage(ex: Executor, where: SQL, d: SQL, terms: SearchTerms, 
   const m = textMatch(c0.sv, (c0 as unknown as { sd: SQLWrapper }).sd, terms);
   const cand = ex.$with('cand').as(ex.select({ id: c0.id, d: c0.d, rank: sql<number>`${match === 'fts' ? m.ftsRank : m.typoRank}`.as('rank') }).from(c0));
   const top = ex.select().from(cand).orderBy(desc(cand.rank), asc(cand.id)).limit(q.limit + 1).offset((q.page - 1) * q.limit);
-  const rows = (await joinedCardsQuery(ex.with(cand), top, (p) => [desc(p.rank!), asc(p.id)], { counted: sql<number>`(select count(*) from cand)`.mapWith(Number) }, ex)) as unknown as (CardRow & { d: number | null; counted?: number })[];
+  const rows = (await joinedCardsQuery(ex.with(cand), files, top, (p) => [desc(p.rank!), asc(p.id)], { counted: sql<number>`(select count(*) from cand)`.mapWith(Number) }, ex)) as unknown as CardRow[];
   // From the window, only a full set of candidates is the newest matches of all: else ask the table.
   if (visible && Number(rows[0]?.counted ?? 0) <= RANKED_CANDIDATES_CAP) return undefined;
   const counted = rows[0]?.counted ?? (q.page > 1 ? await countCapped(ex, where, RANKED_CANDIDATES_CAP) : 0);
   return { items: rows.slice(0, q.limit), meta: metaOf(q, Number(counted), rows.length > q.limit, RANKED_CANDIDATES_CAP) };
 }
-type RankedPage = { items: (CardRow & { d: number | null; counted?: number })[]; meta: ListingMeta };
+type RankedPage = { items: CardRow[]; meta: ListingMeta };
 
 /** Public products in the newest order whose words are matched first for a search of words alone (rankedPage). */
 export const WORDS_WINDOW = 20_000;
@@ -355,8 +339,8 @@ export const WORDS_WINDOW = 20_000;
 const wordsOnly = (f: ProductFilter) => !f.point && f.expiresBefore === undefined && FILTERS.every((k) => f[k] === undefined || (k === 'dietaryTags' && !f.dietaryTags?.length));
 
 /** Public products expiring within `until`, soonest first, optionally within a radius. */
-export async function expiringSoon(ex: Executor, now: Date, until: Date, point: ProductFilter['point'], q: PageQuery) {
-  return searchProducts(ex, { terms: null, expiresBefore: until, point, sort: 'expiry' }, now, q);
+export async function expiringSoon(ex: Executor, now: Date, until: Date, point: ProductFilter['point'], q: PageQuery, files: string) {
+  return searchProducts(ex, { terms: null, expiresBefore: until, point, sort: 'expiry' }, now, q, files);
 }
 
 // ---- recorded searches

@@ -1,16 +1,17 @@
 import type { AppContext } from '../../context.js';
 import { validationError } from '../../shared/errors.js';
-import { RANKED_CANDIDATES_CAP, assertListingPage, searchTerms, type ListingMeta } from '../../shared/listing-page.js';
+import { JsonItems, RANKED_CANDIDATES_CAP, assertListingPage, searchTerms, type ListingMeta } from '../../shared/listing-page.js';
 import { DIETARY_TAGS, type DietaryTag } from '../products/product-catalog.js';
 import { recomputePopularity, utcDay } from '../products/products.repository.js';
 import * as repo from './product-search.repository.js';
-import type { ExpiringSoonQuery, ProductCardView, ProductSearchQuery, TopSearchesQuery, TopSearchesView } from './product-search.schemas.js';
+import type { ExpiringSoonQuery, ProductSearchQuery, TopSearchesQuery, TopSearchesView } from './product-search.schemas.js';
 
 /** What "expiring soon" means: within this many hours. */
 export const EXPIRING_SOON_HOURS = 48;
 const DEFAULT_RADIUS_KM = 5;
 
-type Page = { items: ProductCardView[]; meta: ListingMeta };
+/** A page of product cards (`ProductCardSchema`), as the database wrote them. */
+type Page = { items: JsonItems; meta: ListingMeta };
 
 /** The point of a query, both coordinates or neither (400 naming the missing one). */
 function pointOf(q: { latitude?: number; longitude?: number; radiusKm?: number }) {
@@ -58,19 +59,9 @@ export function createProductSearchService(ctx: AppContext) {
   });
   ctx.jobs.schedule(TRENDING_JOB, '*/10 * * * *');
 
-  const toCard = (r: repo.CardRow): ProductCardView => ({
-    id: r.id,
-    name: r.name,
-    thumbnailUrl: r.thumbnailKey ? ctx.links.publicUrl(r.thumbnailKey) : null,
-    originalPrice: r.originalPrice,
-    discountedPrice: r.discountedPrice,
-    discountPercent: r.discountPercent,
-    currency: r.currency,
-    expiresAt: r.expiresAt.toISOString(),
-    storeId: r.storeId,
-    storeName: r.storeName,
-    distanceKm: r.distanceM === undefined ? null : Math.round(r.distanceM) / 1000,
-  });
+  // The public files' URL prefix the database puts before a thumbnail's key.
+  const files = ctx.links.publicUrl('');
+  const page = (found: repo.CardPage): Page => ({ items: new JsonItems(found.cards), meta: found.meta });
 
   const service = {
     flushSearches,
@@ -118,14 +109,14 @@ export function createProductSearchService(ctx: AppContext) {
       assertListingPage(q, sort === 'relevance' ? RANKED_CANDIDATES_CAP : undefined);
       return ctx.listings.get('products.search', q, async () => {
         const terms = q.q === undefined ? null : searchTerms(q.q);
-        if (q.q !== undefined && !terms) return { items: [], meta: { page: q.page, limit: q.limit, total: 0, totalPages: 0, hasMore: false, totalIsEstimate: false } };
-        const { items, meta } = await repo.searchProducts(
+        if (q.q !== undefined && !terms) return { items: new JsonItems([]), meta: { page: q.page, limit: q.limit, total: 0, totalPages: 0, hasMore: false, totalIsEstimate: false } };
+        return page(await repo.searchProducts(
           ctx.db,
           { ...q, terms, point, sort, dietaryTags: dietaryTags as DietaryTag[] | undefined, expiresBefore: q.expiresBefore ? new Date(q.expiresBefore) : undefined },
           ctx.clock.now(),
           q,
-        );
-        return { items: items.map(toCard), meta };
+          files,
+        ));
       });
     },
 
@@ -135,8 +126,7 @@ export function createProductSearchService(ctx: AppContext) {
       return ctx.listings.get('products.expiring', q, async () => {
         const now = ctx.clock.now();
         const until = new Date(now.getTime() + EXPIRING_SOON_HOURS * 3_600_000);
-        const { items, meta } = await repo.expiringSoon(ctx.db, now, until, point, q);
-        return { items: items.map(toCard), meta };
+        return page(await repo.expiringSoon(ctx.db, now, until, point, q, files));
       });
     },
 
@@ -145,8 +135,7 @@ export function createProductSearchService(ctx: AppContext) {
       const point = pointOf(q);
       assertListingPage(q);
       return ctx.listings.get('products.trending', q, async () => {
-        const { items, meta } = await repo.searchProducts(ctx.db, { terms: null, point, sort: 'popularity' }, ctx.clock.now(), q);
-        return { items: items.map(toCard), meta };
+        return page(await repo.searchProducts(ctx.db, { terms: null, point, sort: 'popularity' }, ctx.clock.now(), q, files));
       });
     },
   };

@@ -147,6 +147,28 @@ describe('nearby (small)', () => {
     expect(wide.body.meta).toEqual({ page: 2, limit: 2, total: 3, totalPages: 2, hasMore: false, totalIsEstimate: false });
   });
 
+  it('shows each store as its own page does (hours, time zone, closures), with its distance; openNow too', async () => {
+    const sup = await createSupplier(t.app);
+    const spot = { latitude: base.latitude + 0.7, longitude: base.longitude };
+    const now = t.clock.now();
+    const hour = 3_600_000;
+    await createStore(t.app, sup, { name: 'Always', openingHours: ALL_DAY, ...spot, pickupInstructions: 'Back door "B"' });
+    await createStore(t.app, sup, { name: 'Elsewhere', timezone: 'Pacific/Kiritimati', openingHours: { [weekdayIn('Pacific/Kiritimati', now)]: ['00:00-24:00'] }, ...spot });
+    await createStore(t.app, sup, { name: 'No hours', openingHours: {}, latitude: spot.latitude + 0.001, longitude: spot.longitude });
+    await createStore(t.app, sup, { name: 'Closed now', openingHours: ALL_DAY, closureStartsAt: new Date(now.getTime() - hour), closureEndsAt: new Date(now.getTime() + hour), closureReason: 'Holiday', ...spot });
+    await createStore(t.app, sup, { name: 'Closing later', openingHours: ALL_DAY, closureStartsAt: new Date(now.getTime() + hour), closureEndsAt: new Date(now.getTime() + 2 * hour), closureReason: 'Stock', ...spot });
+    await createStore(t.app, sup, { name: 'Closure over', openingHours: ALL_DAY, closureStartsAt: new Date(now.getTime() - 2 * hour), closureEndsAt: new Date(now.getTime() - hour), closureReason: 'Past', ...spot });
+    for (const openNow of [undefined, true, false]) {
+      const res = await call(t.app, 'GET', '/stores/nearby', { query: { ...spot, radiusKm: 1, ...(openNow !== undefined && { openNow }) } });
+      expect(res.body.data.length).toBe(openNow === undefined ? 6 : openNow ? 4 : 2);
+      for (const item of res.body.data) {
+        const page = await call(t.app, 'GET', `/stores/${item.id}`);
+        expect(item).toEqual({ ...page.body.data, distanceKm: item.name === 'No hours' ? 0.111 : 0 });
+        if (openNow !== undefined) expect(item.isOpenNow).toBe(openNow);
+      }
+    }
+  });
+
   it('pages through stores at the same distance in id order, each store once', async () => {
     const sup = await createSupplier(t.app);
     const spot = { latitude: base.latitude - 0.5, longitude: base.longitude };

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
-import { literalLimit, preparedPage, preparedPer, runPage, type Executor } from '../../db/client.js';
+import { literalLimit, opaque, preparedPage, preparedPer, runPage, type Executor } from '../../db/client.js';
 import { nameOrderKey } from '../../db/folding.js';
-import { earthCube, earthPoint, listedColumns, searchWords } from '../../db/listing-sql.js';
+import { earthCube, earthPoint, isoSql, kmOfChordSql, listedColumns, searchWords } from '../../db/listing-sql.js';
 import { LISTING_TOTAL_CAP, RANKED_CANDIDATES_CAP, listingMeta, metaOf, nearestPage, searchTerms, type ListingMeta } from '../../shared/listing-page.js';
 import type { PageQuery } from '../../shared/schemas.js';
 import { stores } from '../../db/schema/stores.js';
@@ -214,24 +214,49 @@ function nearbyParts(n: NearbySearch, now: Date) {
 }
 
 /**
+ * A nearby page's row: the store as the API shows it (`NearbyStoreSchema`, as toStoreView at `at`
+ * with its distance), built by PostgreSQL as JSON text the server passes on unread, and the cube
+ * distance `d` and id the page's radius and ties need.
+ */
+export interface NearbyStoreRow {
+  id: string;
+  d: number;
+  card: string;
+}
+function nearbyColumns(at: SQL, d: SQL) {
+  const inEffect = sql`coalesce(${stores.closureStartsAt} <= ${at} and ${at} < ${stores.closureEndsAt}, false)`;
+  const card = sql<string>`json_build_object(
+    'id', ${stores.id}, 'supplierId', ${stores.supplierId}, 'name', ${stores.name}, 'description', ${stores.description},
+    'address', ${stores.address}, 'city', ${stores.city}, 'latitude', ${stores.latitude}, 'longitude', ${stores.longitude},
+    'phone', ${stores.phone}, 'openingHours', ${stores.openingHours}, 'timezone', ${stores.timezone},
+    'pickupInstructions', ${stores.pickupInstructions}, 'isActive', ${stores.isActive},
+    'isOpenNow', ${stores.isActive} and not ${inEffect} and ${openAtSql(stores.openingHours, stores.timezone, at)},
+    'closure', case when ${stores.closureStartsAt} is not null and ${stores.closureEndsAt} > ${at} then json_build_object(
+      'startsAt', ${isoSql(stores.closureStartsAt)}, 'endsAt', ${isoSql(stores.closureEndsAt)}, 'reason', ${stores.closureReason}, 'inEffect', ${inEffect}) end,
+    'createdAt', ${isoSql(stores.createdAt)}, 'updatedAt', ${isoSql(stores.updatedAt)}, 'distanceKm', ${kmOfChordSql(d)})::text`;
+  return { id: stores.id, d: d.mapWith(Number).as('d'), card: card.as('card') };
+}
+
+/**
  * The index's part of a nearby page: the `rows` nearest listed stores in the index's distance
  * order (`<->`, the cube's chord distance, ranks points as the great-circle distance does); the
  * radius and ties are applied outside (see nearestPage). Exported so its plan can be examined.
  */
 export function nearbyQuery(ex: Executor, n: NearbySearch, now: Date, rows: number) {
   const { where, d } = nearbyParts(n, now);
-  return ex.select({ ...listed, d }).from(stores).where(where).orderBy(d).limit(rows);
+  return ex.select(nearbyColumns(sql`${now.toISOString()}::timestamptz`, d)).from(stores).where(where).orderBy(d).limit(rows);
 }
 
 // The common nearby page (no openNow filter), prepared once per connection with its plan kept
 // (preparedPage): planning the query cost about as much as running it.
 const nearbyPrepared = preparedPage((ex, rows) => {
-  const d = sql<number>`(${stores.earth} <-> ${sql.placeholder('origin')}::cube)`.mapWith(Number).as('d');
-  return ex.select({ ...listed, d }).from(stores).where(listedStore).orderBy(sql`"d"`).limit(literalLimit(rows)).prepare(`stores_nearby_page_${rows}`);
+  const d = sql<number>`(${stores.earth} <-> ${sql.placeholder('origin')}::cube)`;
+  const at = opaque(sql`${sql.placeholder('now')}::timestamptz`);
+  return ex.select(nearbyColumns(at, d)).from(stores).where(listedStore).orderBy(sql`"d"`).limit(literalLimit(rows)).prepare(`stores_nearby_page_${rows}`);
 });
 
 export async function nearbyStores(ex: Executor, n: NearbySearch, now: Date, q: PageQuery) {
-  return nearestPage(q, n.radiusKm * 1000, (rows) =>
-    n.openNow === undefined ? runPage(nearbyPrepared(ex, rows), { origin: earthCube(n.latitude, n.longitude) }, rows) : nearbyQuery(ex, n, now, rows),
+  return nearestPage<NearbyStoreRow>(q, n.radiusKm * 1000, (rows) =>
+    n.openNow === undefined ? runPage(nearbyPrepared(ex, rows), { origin: earthCube(n.latitude, n.longitude), now: now.toISOString() }, rows) : nearbyQuery(ex, n, now, rows),
   );
 }

@@ -1,6 +1,6 @@
 import type { App } from '../../http/types.js';
 import { MessageSchema, Ok, OkPage, ok, okPage } from '../../shared/schemas.js';
-import { OkListing, okListing } from '../../shared/listing-page.js';
+import { OkListing, okListing, sendJsonListing } from '../../shared/listing-page.js';
 import * as S from './stores.schemas.js';
 import type { StoresService } from './stores.service.js';
 
@@ -14,7 +14,7 @@ export function storesRoutes(stores: StoresService) {
       async (req) => { const r = await stores.search(req.query); return okListing(r.items, r.meta); });
 
     app.get('/stores/nearby', { config: pub, schema: { tags, summary: 'Stores within radiusKm of a point, nearest first', querystring: S.NearbyQuerySchema, response: { 200: OkListing(S.NearbyStoreSchema) } } },
-      async (req) => { const r = await stores.nearby(req.query); return okListing(r.items, r.meta); });
+      async (req, reply) => { const r = await stores.nearby(req.query); return sendJsonListing(reply, r.items, r.meta); });
 
     app.get('/stores/:storeId', { config: pub, schema: { tags, summary: 'One store', params: S.StoreParamsSchema, response: { 200: Ok(S.StoreSchema) } } },
       async (req) => ok(await stores.getPublic(req.params.storeId)));

@@ -4,7 +4,7 @@ import type { AuthUser } from '../../http/access.js';
 import { AppError, conflict, forbidden, notFound, type ErrorDetail } from '../../shared/errors.js';
 import { uuidv7 } from '../../shared/ids.js';
 import { normalizePhone } from '../../shared/phone.js';
-import { RANKED_CANDIDATES_CAP, assertListingPage, type ListingMeta } from '../../shared/listing-page.js';
+import { JsonItems, RANKED_CANDIDATES_CAP, assertListingPage, type ListingMeta } from '../../shared/listing-page.js';
 import { pageMeta, pageOffset } from '../../shared/schemas.js';
 import type { StoreMembersService } from '../staff/members.service.js';
 import { assertRoleCan, type StoreCapability, type StoreRole } from '../staff/store-permissions.js';
@@ -17,7 +17,6 @@ import type {
   ClosureBody,
   CreateStoreBody,
   NearbyQuery,
-  NearbyStoreView,
   OwnStoresQuery,
   SearchStoresQuery,
   StoreStatistics,
@@ -205,12 +204,12 @@ export function createStoresService(ctx: AppContext, deps: { suppliers: Supplier
       });
     },
 
-    nearby: (q: NearbyQuery): Promise<{ items: NearbyStoreView[]; meta: ListingMeta }> => {
+    /** Items as `NearbyStoreSchema`, written by the database (see repo.nearbyStores). */
+    nearby: (q: NearbyQuery): Promise<{ items: JsonItems; meta: ListingMeta }> => {
       assertListingPage(q);
       return ctx.listings.get('stores.nearby', q, async () => {
-        const at = now();
-        const { items, meta } = await repo.nearbyStores(ctx.db, q, at, q);
-        return { items: items.map((r) => ({ ...toStoreView(r, at), distanceKm: Math.round(r.distanceM) / 1000 })), meta };
+        const { items, meta } = await repo.nearbyStores(ctx.db, q, now(), q);
+        return { items: new JsonItems(items.map((r) => r.card)), meta };
       });
     },
 
