@@ -30,7 +30,7 @@ describe('prepared list pages', () => {
     const kept = await t.app.ctx.db.transaction(async (tx) => {
       for (let i = 0; i < 7; i++) {
         await stores.nearbyStores(tx, { ...point, radiusKm: 5 }, now, page);
-        await suppliers.nearbyPublic(tx, { ...point, radiusM: 5000 }, page);
+        await suppliers.nearbyPublic(tx, { ...point, radiusM: 5000 }, page, now, '');
         await deals.searchDeals(tx, { terms: null, point: { ...point, radiusM: 5000 }, sort: 'distance' }, now, page);
         await reviews.pageWithSummary(tx, randomUUID(), { ...page, page: 1 + i, sort: 'newest' }, page.limit + 1);
       }

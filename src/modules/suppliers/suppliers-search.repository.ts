@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, sql, type SQL } from 'drizzle-orm';
-import { literalLimit, preparedPage, preparedPer, runPage, type Executor } from '../../db/client.js';
+import { literalLimit, opaque, preparedPage, preparedPer, runPage, type Executor } from '../../db/client.js';
 import { nameOrderKey } from '../../db/folding.js';
-import { earthCube, earthPoint, listedColumns, searchWords } from '../../db/listing-sql.js';
+import { earthCube, earthPoint, isoSql, kmOfChordSql, listedColumns, searchWords } from '../../db/listing-sql.js';
 import { supplierProfiles as sp } from '../../db/schema/suppliers.js';
 import { users } from '../../db/schema/users.js';
 import { LISTING_TOTAL_CAP, RANKED_CANDIDATES_CAP, listingMeta, metaOf, nearestPage, searchTerms, type ListingMeta } from '../../shared/listing-page.js';
@@ -118,6 +118,27 @@ export interface NearbyFilter {
 }
 
 /**
+ * A nearby page's row: the supplier as the API shows it (`NearbySupplierSchema`, as toPublicView at
+ * `at` with its distance), built by PostgreSQL as JSON text the server passes on unread, and the
+ * cube distance `d` and id the page's radius and ties need. `files`: the public files' URL prefix.
+ */
+export interface NearbySupplierRow {
+  id: string;
+  d: number;
+  card: string;
+}
+function nearbyColumns(at: SQL, d: SQL, files: unknown) {
+  const card = sql<string>`json_build_object(
+    'id', ${sp.id}, 'businessName', ${sp.businessName}, 'description', ${sp.description}, 'category', ${sp.category},
+    'address', ${sp.address}, 'city', ${sp.city}, 'latitude', ${sp.latitude}, 'longitude', ${sp.longitude},
+    'contactPhone', ${sp.contactPhone}, 'contactEmail', ${sp.contactEmail}, 'logoUrl', ${files}::text || ${sp.logoKey},
+    'openingHours', ${sp.openingHours}, 'timezone', ${sp.timezone}, 'isOpenNow', ${openAtSql(sp.openingHours, sp.timezone, at)},
+    'verifiedAt', ${isoSql(sp.verifiedAt)}, 'rating', json_build_object('average', ${sp.ratingAverage}, 'count', ${sp.ratingCount}),
+    'createdAt', ${isoSql(sp.createdAt)}, 'distanceKm', ${kmOfChordSql(d)})::text`;
+  return { id: sp.id, d: d.mapWith(Number).as('d'), card: card.as('card') };
+}
+
+/**
  * Within the radius, nearest first: the GiST index on the stored `earth` hands over the nearest
  * public suppliers in cube-distance order (`<->`, a chord, which orders points exactly as the
  * great-circle distance does); the radius and ties are applied outside (nearestPage).
@@ -125,9 +146,9 @@ export interface NearbyFilter {
 // The common nearby page (no category), prepared once per connection with its plan kept
 // (preparedPage): planning the query cost about as much as running it.
 const nearbyPrepared = preparedPage((ex, rows) => {
-  const d = sql<number>`(${sp.earth} <-> ${sql.placeholder('origin')}::cube)`.mapWith(Number).as('d');
+  const d = sql<number>`(${sp.earth} <-> ${sql.placeholder('origin')}::cube)`;
   return ex
-    .select({ profile: listed, id: sp.id, d })
+    .select(nearbyColumns(opaque(sql`${sql.placeholder('now')}::timestamptz`), d, sql.placeholder('files')))
     .from(sp)
     .innerJoin(users, eq(users.id, sp.userId))
     .where(publicSupplierCondition())
@@ -136,16 +157,16 @@ const nearbyPrepared = preparedPage((ex, rows) => {
     .prepare(`suppliers_nearby_page_${rows}`);
 });
 
-export async function nearbyPublic(ex: Executor, f: NearbyFilter, q: PageQuery) {
+export async function nearbyPublic(ex: Executor, f: NearbyFilter, q: PageQuery, now: Date, files: string) {
   const origin = earthPoint(f.latitude, f.longitude);
-  const d = sql<number>`(${sp.earth} <-> ${origin})`.mapWith(Number);
+  const d = sql<number>`(${sp.earth} <-> ${origin})`;
   const select = () =>
     ex
-      .select({ profile: listed, id: sp.id, d })
+      .select(nearbyColumns(sql`${now.toISOString()}::timestamptz`, d, files))
       .from(sp)
       .innerJoin(users, eq(users.id, sp.userId))
       .where(and(publicSupplierCondition(), f.category ? eq(sp.category, f.category) : undefined));
-  return nearestPage(q, f.radiusM, (n) =>
-    f.category ? select().orderBy(d).limit(n) : runPage(nearbyPrepared(ex, n), { origin: earthCube(f.latitude, f.longitude) }, n),
+  return nearestPage<NearbySupplierRow>(q, f.radiusM, (n) =>
+    f.category ? select().orderBy(d).limit(n) : runPage(nearbyPrepared(ex, n), { origin: earthCube(f.latitude, f.longitude), now: now.toISOString(), files }, n),
   );
 }

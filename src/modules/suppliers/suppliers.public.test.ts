@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
 import { createSupplier } from '../../../test/helpers/factories.js';
@@ -146,6 +147,8 @@ describe('nearby', () => {
     await at(1, 0, { verification: 'PENDING' });
     await at(1.5, 0, { verification: 'VERIFIED', status: 'SUSPENDED' });
 
+    await t.app.ctx.db.execute(sql`update supplier_profiles set logo_key = ${`logos/${near.id}.webp`}, rating_average = 4.25, rating_count = 4 where id = ${near.id}`);
+
     const res = await call(t.app, 'GET', '/suppliers/nearby', { query: { latitude: lat, longitude: lng, radiusKm: 5 } });
     expect(res.status).toBe(200);
     expect(ids(res)).toEqual([near.id, mid.id, edge.id]);
@@ -154,7 +157,10 @@ describe('nearby', () => {
       const expected = haversineKm(lat, lng, s.latitude, s.longitude);
       // earthdistance uses a slightly larger Earth radius than the haversine here: 0.2 % apart.
       expect(Math.abs(s.distanceKm - expected)).toBeLessThan(expected * 0.003 + 0.002);
+      // The card is the supplier's own page, with its distance.
+      expect(s).toEqual({ ...(await call(t.app, 'GET', `/suppliers/${s.id}`)).body.data, distanceKm: s.distanceKm });
     }
+    expect(res.body.data[0]).toMatchObject({ logoUrl: expect.stringMatching(new RegExp(`/files/public/logos/${near.id}\\.webp$`)), rating: { average: 4.25, count: 4 } });
 
     const wide = await call(t.app, 'GET', '/suppliers/nearby', { query: { latitude: lat, longitude: lng, radiusKm: 50, limit: 2, page: 2 } });
     expect(ids(wide)).toEqual([edge.id, far.id]);

@@ -2,7 +2,7 @@ import type { App } from '../../http/types.js';
 import { readUploads } from '../../http/uploads.js';
 import { IdParamsSchema, Ok, ok } from '../../shared/schemas.js';
 import { ChangePlanBodySchema, LimitsSchema } from '../subscriptions/subscriptions.schemas.js';
-import { OkListing, okListing } from '../../shared/listing-page.js';
+import { OkListing, okListing, sendJsonListing } from '../../shared/listing-page.js';
 import * as S from './suppliers.schemas.js';
 import type { SuppliersService } from './suppliers.service.js';
 
@@ -16,7 +16,7 @@ export function suppliersRoutes(suppliers: SuppliersService) {
       async (req) => { const r = await suppliers.search(req.query); return okListing(r.items, r.meta); });
 
     app.get('/suppliers/nearby', { config: pub, schema: { tags, summary: 'Verified suppliers within a radius, nearest first', querystring: S.NearbyQuerySchema, response: { 200: OkListing(S.NearbySupplierSchema) } } },
-      async (req) => { const r = await suppliers.nearby(req.query); return okListing(r.items, r.meta); });
+      async (req, reply) => { const r = await suppliers.nearby(req.query); return sendJsonListing(reply, r.items, r.meta); });
 
     app.post('/suppliers/profile', { config: sup, schema: { tags, summary: 'Create the supplier profile (submitted for verification)', body: S.CreateProfileBodySchema, errors: [409], response: { 201: Ok(S.OwnSupplierSchema) } } },
       async (req, reply) => reply.code(201).send(ok(await suppliers.create(req.user, req.body))));

@@ -13,7 +13,7 @@ import type { SubscriptionsService } from '../subscriptions/subscriptions.servic
 import { checkOpeningHours } from '../../shared/opening-hours.js';
 import { resolveTimezone, unknownTimezone } from '../../shared/time-zones.js';
 import * as search from './suppliers-search.repository.js';
-import { RANKED_CANDIDATES_CAP, assertListingPage } from '../../shared/listing-page.js';
+import { JsonItems, RANKED_CANDIDATES_CAP, assertListingPage } from '../../shared/listing-page.js';
 import * as repo from './suppliers.repository.js';
 import * as figures from './suppliers.figures.js';
 import type { NewSupplier, SupplierRecord } from './suppliers.repository.js';
@@ -243,14 +243,13 @@ export function createSuppliersService(ctx: AppContext, deps: SuppliersDeps) {
       });
     },
 
+    /** Items as `NearbySupplierSchema`, written by the database (see search.nearbyPublic). */
     nearby: (q: NearbyQuery) => {
       assertListingPage(q);
       return ctx.listings.get('suppliers.nearby', q, async () => {
-        const now = ctx.clock.now();
         const filter = { latitude: q.latitude, longitude: q.longitude, radiusM: q.radiusKm * 1000, category: q.category };
-        const { items, meta } = await search.nearbyPublic(ctx.db, filter, q);
-        const views = items.map((r) => ({ ...toPublicView(r.profile, ctx.links, now), distanceKm: Math.round(r.distanceM) / 1000 }));
-        return { items: views, meta };
+        const { items, meta } = await search.nearbyPublic(ctx.db, filter, q, ctx.clock.now(), ctx.links.publicUrl(''));
+        return { items: new JsonItems(items.map((r) => r.card)), meta };
       });
     },
 
