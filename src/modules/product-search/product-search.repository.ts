@@ -117,11 +117,18 @@ async function cards(db: Builder, files: string, inner: { as: (alias: string) =>
   return (await cardsQuery(db, files, inner, order)) as unknown as CardRow[];
 }
 
-function cardsQuery(db: Builder, files: unknown, inner: { as: (alias: string) => unknown }, order: (c: Fields) => SQL[]) {
+/**
+ * `pageRows`: the rows (by distance, ties by id, counted from 1) whose card is built, `from` exclusive,
+ * `to` inclusive; the others come without one. Nearest-first paging reads rows beyond the page (the
+ * rest of a place's products, see nearestPage) that it needs only for their distance.
+ */
+function cardsQuery(db: Builder, files: unknown, inner: { as: (alias: string) => unknown }, order: (c: Fields) => SQL[], pageRows?: { from: unknown; to: unknown }) {
   const p = inner.as('p') as Fields & SQLWrapper;
   // The page's columns named in full in the card: a subquery's field alone is written unqualified.
+  const card = cardJson(files, sql`"p"."d"`);
+  const rank = sql`row_number() over (order by "p"."d", "p"."id")`;
   return db
-    .select({ id: p.id, d: sql<number | null>`${p.d}`, card: cardJson(files, sql`"p"."d"`) } as never)
+    .select({ id: p.id, d: sql<number | null>`${p.d}`, card: pageRows ? sql`case when ${rank} > ${pageRows.from}::int and ${rank} <= ${pageRows.to}::int then ${card} end` : card } as never)
     .from(p as never)
     .orderBy(...order(p));
 }
@@ -165,7 +172,10 @@ const at = opaque(sql`${sql.placeholder('now')}::timestamptz`);
 const preparedD = sql`(${products.location} <-> ${sql.placeholder('origin')}::cube)`;
 const files = sql.placeholder('files');
 const nearestPrepared = preparedPage((ex, rows) =>
-  cardsQuery(ex, files, innerOf(ex, preparedD).where(isPublicProduct(at)).orderBy(sql`"d"`).limit(literalLimit(rows)), (c) => [asc(c.d)]).prepare(`products_nearest_page_${rows}`),
+  cardsQuery(ex, files, innerOf(ex, preparedD).where(isPublicProduct(at)).orderBy(sql`"d"`).limit(literalLimit(rows)), (c) => [asc(c.d)], {
+    from: sql.placeholder('from'),
+    to: sql.placeholder('to'),
+  }).prepare(`products_nearest_page_${rows}`),
 );
 /** Expiring soon and trending near a point: in the order's index, the radius on at most ORDERED_WINDOW rows. */
 const windowPrepared = (sort: 'expiry' | 'popularity', name: string) =>
@@ -246,7 +256,7 @@ export async function searchProducts(ex: Executor, f: ProductFilter, now: Date, 
         point.radiusM,
         async (n) =>
           (pointOnly(f) && !match
-            ? await runPage(nearestPrepared(ex, n), { now: now.toISOString(), origin: earthCube(point.latitude, point.longitude), files }, n)
+            ? await runPage(nearestPrepared(ex, n), { now: now.toISOString(), origin: earthCube(point.latitude, point.longitude), files, from: offset, to: offset + q.limit + 1 }, n)
             : await cards(ex, files, innerOf(ex, d).where(where).orderBy(d).limit(n), byDistance)) as (CardRow & { d: number })[],
         PRODUCTS_AT_ONE_PLACE,
       ),

@@ -156,3 +156,28 @@ describe('GET /products/search and /products/expiring-soon', () => {
     }
   });
 });
+
+describe('products near a point, page by page', () => {
+  const base = { latitude: -20 - Math.random() * 10, longitude: 100 + Math.random() * 10 };
+  const kmNorth = (km: number) => ({ latitude: base.latitude + km / 111.2, longitude: base.longitude });
+
+  it('gives each product once, nearest first and by id at one place, every card whole', async () => {
+    const adm = await admin(t);
+    const [a, b] = [await supplierWithStore(t), await supplierWithStore(t)];
+    const near = await createStore(t.app, a, { name: 'Near', ...kmNorth(0.2) });
+    const busy = await createStore(t.app, b, { name: 'Busy', ...kmNorth(0.5) });
+    const ids: Record<string, string[]> = { [near.id]: [], [busy.id]: [] };
+    for (const [s, storeId, count] of [[a, near.id, 2], [b, busy.id, 9]] as const) {
+      for (let i = 0; i < count; i++) ids[storeId]!.push((await publishProduct(t, { token: s.token, store: { id: storeId } }, adm.token, { name: `Lot ${i}`, storeId })).id);
+    }
+    // Each page reads the rest of the place's products beyond it, whose cards it does not need.
+    const seen: { id: string; storeName: string; distanceKm: number; name: string }[] = [];
+    for (let page = 1; page <= 3; page++) {
+      const res = await call(t.app, 'GET', '/products/search', { query: { ...base, radiusKm: 2, limit: 4, page } });
+      expect(res.status).toBe(200);
+      seen.push(...res.body.data);
+    }
+    expect(seen.map((p) => p.id)).toEqual([...ids[near.id]!.sort(), ...ids[busy.id]!.sort()]);
+    for (const p of seen) expect(p).toMatchObject({ name: expect.stringMatching(/^Lot /), storeName: expect.stringMatching(/^(Near|Busy)$/), distanceKm: expect.any(Number) });
+  }, 60_000);
+});
