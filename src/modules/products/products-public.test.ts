@@ -42,6 +42,23 @@ describe('GET /products/:id', () => {
     expect((await call(t.app, 'GET', `/products/${uuidv7()}`)).status).toBe(404);
   });
 
+  it('shows the fields its owner sees, the store as its own page does, pictures and the supplier\'s logo', async () => {
+    const s = await supplierWithStore(t);
+    const p = await publishProduct(t, s, adminToken, { dietaryTags: ['VEGAN'], allergens: ['GLUTEN'] });
+    await call(t.app, 'POST', `/products/${p.id}/images`, { token: s.token, body: form([['images', await image(100, 80, 'png'), 'a.png']]) });
+    expect((await call(t.app, 'PATCH', `/admin/products/${p.id}/approve`, { token: adminToken })).status).toBe(200);
+    await t.app.ctx.db.update(supplierProfiles).set({ logoKey: `logos/${s.profile.id}.webp` }).where(eq(supplierProfiles.id, s.profile.id));
+    await t.app.ctx.db.update(stores).set({ closureStartsAt: new Date(t.clock.now().getTime() + HOUR), closureEndsAt: new Date(t.clock.now().getTime() + 2 * HOUR), closureReason: 'Inventaire' }).where(eq(stores.id, s.store.id));
+    const page = (await call(t.app, 'GET', `/products/${p.id}`)).body.data;
+    const own = (await call(t.app, 'GET', '/products/my-products', { token: s.token })).body.data.find((x: { id: string }) => x.id === p.id);
+    const { status: _status, rejectionReason: _reason, sales: _sales, rating: _rating, ...shared } = own;
+    expect(page).toMatchObject(shared);
+    expect(page.images).toHaveLength(1);
+    expect(page.store).toEqual((await call(t.app, 'GET', `/stores/${s.store.id}`)).body.data);
+    expect(page.store.closure).toMatchObject({ reason: 'Inventaire', inEffect: false });
+    expect(page.supplier.logoUrl).toMatch(new RegExp(`/files/public/logos/${s.profile.id}\\.webp$`));
+  });
+
   it('hides the product when its supplier is not public, or its store inactive or closed', async () => {
     const s = await supplierWithStore(t);
     const p = await publishProduct(t, s, adminToken);

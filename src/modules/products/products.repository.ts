@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, getTableColumns, inArray, ne, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { opaque, preparedPer, type Executor } from '../../db/client.js';
-import { listedColumns } from '../../db/listing-sql.js';
+import { isoSql, listedColumns } from '../../db/listing-sql.js';
 import { productActivityDaily, productFavorites, productImages, products, storeFollows, type ProductStatus } from '../../db/schema/products.js';
 import { stores } from '../../db/schema/stores.js';
 import { supplierProfiles } from '../../db/schema/suppliers.js';
@@ -10,6 +10,10 @@ import { foldText } from './product-search-document.js';
 import { COUNTED_STATUSES } from './product-status.js';
 import { isPublicSupplier } from '../suppliers/supplier-visibility.js';
 import { isPublicProduct } from './product-visibility.js';
+import { storeViewPairs } from '../stores/store-view-sql.js';
+import type { StoreView } from '../stores/stores.schemas.js';
+import type { ImageView } from './products.schemas.js';
+import type { productFieldsView } from './products.views.js';
 
 // Every column but the stored position and search words, which only queries read.
 const { location: _location, searchDocument: _searchDocument, searchVector: _searchVector, ...productColumns } = getTableColumns(products);
@@ -139,21 +143,31 @@ export async function deleteImagesOf(ex: Executor, productId: string): Promise<I
 // column another module adds to the page (the reviews' summary and latest), so the page stays one
 // statement and one round trip.
 export const publicDetailStatement = (extra?: (productId: SQLWrapper) => SQL) =>
-  preparedPer((ex) =>
-    ex
+  preparedPer((ex) => {
+    const at = opaque(sql`${sql.placeholder('now')}::timestamptz`);
+    const files = sql`${sql.placeholder('files')}::text`;
+    return ex
       .select({
-        product: productColumns,
-        // The store without its stored search columns (a tsvector and a cube a page never shows).
-        store: listedColumns(stores),
-        supplier: {
-          id: supplierProfiles.id,
-          businessName: supplierProfiles.businessName,
-          city: supplierProfiles.city,
-          logoKey: supplierProfiles.logoKey,
-          verificationStatus: supplierProfiles.verificationStatus,
-        },
-        images: sql<{ id: string; position: number; thumbnailKey: string; largeKey: string }[]>`coalesce((
-          select json_agg(json_build_object('id', i.id, 'position', i.position, 'thumbnailKey', i.thumbnail_key, 'largeKey', i.large_key) order by i.position)
+        // The page's parts as their views show them (productFieldsView, the store's toStoreView, the
+        // supplier's summary, the pictures), written as JSON by the database: a 60-column row parsed
+        // and mapped field by field cost the server more than the query did. What needs the
+        // application (the decayed popularity, the reviews' views) comes beside them.
+        product: sql<PublicProductFields>`json_build_object(
+          'id', ${products.id}, 'supplierId', ${products.supplierId}, 'storeId', ${products.storeId}, 'name', ${products.name},
+          'description', ${products.description}, 'category', ${products.category}, 'originalPrice', ${products.originalPrice},
+          'discountedPrice', ${products.discountedPrice}, 'discountPercent', ${products.discountPercent}, 'currency', ${products.currency},
+          'quantity', ${products.quantity}, 'unitWeightGrams', ${products.unitWeightGrams}, 'expiresAt', ${isoSql(products.expiresAt)},
+          'pickupStart', ${products.pickupStart}, 'pickupEnd', ${products.pickupEnd}, 'dietaryTags', ${products.dietaryTags},
+          'allergens', ${products.allergens}, 'viewsCount', ${products.viewsCount}, 'favoritesCount', ${products.favoritesCount},
+          'salesCount', ${products.salesCount}, 'publishedAt', ${isoSql(products.publishedAt)},
+          'createdAt', ${isoSql(products.createdAt)}, 'updatedAt', ${isoSql(products.updatedAt)})`,
+        popularityScore: products.popularityScore,
+        rating: sql<{ average: number; count: number }>`json_build_object('average', ${products.ratingAverage}, 'count', ${products.ratingCount})`,
+        store: sql<StoreView>`json_build_object(${storeViewPairs(at)})`,
+        supplier: sql<SupplierSummary>`json_build_object('id', ${supplierProfiles.id}, 'businessName', ${supplierProfiles.businessName},
+          'city', ${supplierProfiles.city}, 'logoUrl', ${files} || ${supplierProfiles.logoKey}, 'verified', ${supplierProfiles.verificationStatus} = 'VERIFIED')`,
+        images: sql<ImageView[]>`coalesce((
+          select json_agg(json_build_object('id', i.id, 'position', i.position, 'thumbnailUrl', ${files} || i.thumbnail_key, 'largeUrl', ${files} || i.large_key) order by i.position)
           from ${productImages} i where i.product_id = ${products.id}), '[]'::json)`,
         // Null user (anonymous): the comparison is never true.
         isFavorite: sql<boolean>`exists (select 1 from ${productFavorites} f where f.product_id = ${products.id} and f.user_id = ${sql.placeholder('userId')}::uuid)`,
@@ -164,12 +178,15 @@ export const publicDetailStatement = (extra?: (productId: SQLWrapper) => SQL) =>
       .innerJoin(supplierProfiles, eq(supplierProfiles.id, products.supplierId))
       .where(and(eq(products.id, sql.placeholder('id')), isPublicProduct(sql`${sql.placeholder('now')}::timestamptz`)))
       .limit(1)
-      .prepare('product_public_detail'),
-  );
+      .prepare('product_public_detail');
+  });
+/** The fields of productFieldsView the product page's statement writes (the rest: pictures, popularity, rating). */
+export type PublicProductFields = Omit<ReturnType<typeof productFieldsView>, 'images' | 'popularityScore' | 'rating'>;
+type SupplierSummary = { id: string; businessName: string; city: string; logoUrl: string | null; verified: boolean };
 
 /** The product, its store and supplier summary, pictures, the caller's favourite flag and `extra`: one query. */
-export async function findPublicDetail(statement: ReturnType<typeof publicDetailStatement>, ex: Executor, id: string, userId: string | null, now: Date) {
-  const [row] = await statement(ex).execute({ id, userId, now: now.toISOString() });
+export async function findPublicDetail(statement: ReturnType<typeof publicDetailStatement>, ex: Executor, id: string, userId: string | null, now: Date, files: string) {
+  const [row] = await statement(ex).execute({ id, userId, now: now.toISOString(), files });
   return row;
 }
 

@@ -18,7 +18,7 @@ import { buildSearchDocument } from './product-search-document.js';
 import { PRODUCT_TRANSITIONS, STATUS_TOGGLE_TRANSITIONS } from './product-status.js';
 import * as repo from './products.repository.js';
 import * as figures from './products.figures.js';
-import type { ProductRecord, StockLine } from './products.repository.js';
+import { popularityAt, type ProductRecord, type StockLine } from './products.repository.js';
 import type {
   CreateProductBody,
   FavoriteProductView,
@@ -31,7 +31,7 @@ import type {
   StockBody,
   UpdateProductBody,
 } from './products.schemas.js';
-import { NO_SALES, productFieldsView, toImageView, toProductView, type SalesFigures } from './products.views.js';
+import { NO_SALES, toProductView, type SalesFigures } from './products.views.js';
 
 export interface ProductsDeps {
   settings: SettingsService;
@@ -365,23 +365,19 @@ export function createProductsService(ctx: AppContext, deps: ProductsDeps) {
       const t = now();
       // Built at the first page, once every module has registered.
       detailStatement ??= repo.publicDetailStatement(productReviews?.column);
-      const row = await repo.findPublicDetail(detailStatement, ctx.db, id, userId, t);
+      const row = await repo.findPublicDetail(detailStatement, ctx.db, id, userId, t, ctx.links.publicUrl(''));
       if (!row) throw notFound('Product');
       const reviews = productReviews?.toView(row.extra, id);
       pendingViews.set(id, (pendingViews.get(id) ?? 0) + 1);
       // Bounded memory: a burst over many products is written early rather than held.
       if (pendingViews.size >= MAX_PENDING_VIEWS) void flushViews();
       return {
-        ...productFieldsView(row.product, row.images.map((i) => toImageView(i, ctx.links)), t),
-        supplier: {
-          id: row.supplier.id,
-          businessName: row.supplier.businessName,
-          city: row.supplier.city,
-          logoUrl: row.supplier.logoKey ? ctx.links.publicUrl(row.supplier.logoKey) : null,
-          verified: row.supplier.verificationStatus === 'VERIFIED',
-        },
-        rating: reviews?.rating ?? { average: row.product.ratingAverage, count: row.product.ratingCount, distribution: { 1: 0, 2: 0, 3: 0, 4: 0, 5: 0 } },
-        store: deps.stores.toView(row.store),
+        ...row.product,
+        images: row.images,
+        popularityScore: popularityAt(row.popularityScore, t),
+        supplier: row.supplier,
+        rating: reviews?.rating ?? { ...row.rating, distribution: { 1: 0, 2: 0, 3: 0, 4: 0, 5: 0 } },
+        store: row.store,
         latestReviews: reviews?.latest ?? [],
         isFavorite: row.isFavorite,
       };

@@ -1,12 +1,13 @@
 import { and, asc, count, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { literalLimit, opaque, preparedPage, preparedPer, runPage, type Executor } from '../../db/client.js';
 import { nameOrderKey } from '../../db/folding.js';
-import { earthCube, earthPoint, isoSql, kmOfChordSql, listedColumns, searchWords } from '../../db/listing-sql.js';
+import { earthCube, earthPoint, kmOfChordSql, listedColumns, searchWords } from '../../db/listing-sql.js';
 import { LISTING_TOTAL_CAP, RANKED_CANDIDATES_CAP, listingMeta, metaOf, nearestPage, searchTerms, type ListingMeta } from '../../shared/listing-page.js';
 import type { PageQuery } from '../../shared/schemas.js';
 import { stores } from '../../db/schema/stores.js';
 import { openAtSql } from '../../shared/opening-hours.js';
 import { isLiveSupplier, isPublicSupplier } from '../suppliers/supplier-visibility.js';
+import { storeViewPairs } from './store-view-sql.js';
 import type { StoreSort } from './stores.schemas.js';
 
 export type StoreRecord = typeof stores.$inferSelect;
@@ -224,16 +225,7 @@ export interface NearbyStoreRow {
   card: string;
 }
 function nearbyColumns(at: SQL, d: SQL) {
-  const inEffect = sql`coalesce(${stores.closureStartsAt} <= ${at} and ${at} < ${stores.closureEndsAt}, false)`;
-  const card = sql<string>`json_build_object(
-    'id', ${stores.id}, 'supplierId', ${stores.supplierId}, 'name', ${stores.name}, 'description', ${stores.description},
-    'address', ${stores.address}, 'city', ${stores.city}, 'latitude', ${stores.latitude}, 'longitude', ${stores.longitude},
-    'phone', ${stores.phone}, 'openingHours', ${stores.openingHours}, 'timezone', ${stores.timezone},
-    'pickupInstructions', ${stores.pickupInstructions}, 'isActive', ${stores.isActive},
-    'isOpenNow', ${stores.isActive} and not ${inEffect} and ${openAtSql(stores.openingHours, stores.timezone, at)},
-    'closure', case when ${stores.closureStartsAt} is not null and ${stores.closureEndsAt} > ${at} then json_build_object(
-      'startsAt', ${isoSql(stores.closureStartsAt)}, 'endsAt', ${isoSql(stores.closureEndsAt)}, 'reason', ${stores.closureReason}, 'inEffect', ${inEffect}) end,
-    'createdAt', ${isoSql(stores.createdAt)}, 'updatedAt', ${isoSql(stores.updatedAt)}, 'distanceKm', ${kmOfChordSql(d)})::text`;
+  const card = sql<string>`json_build_object(${storeViewPairs(at)}, 'distanceKm', ${kmOfChordSql(d)})::text`;
   return { id: stores.id, d: d.mapWith(Number).as('d'), card: card.as('card') };
 }
 

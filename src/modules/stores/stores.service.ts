@@ -156,7 +156,6 @@ export function createStoresService(ctx: AppContext, deps: { suppliers: Supplier
     authorize,
     /** The live store (404 otherwise) and the user's role on it, null when none. */
     resolveRole,
-    toView: (s: ListedStore) => toStoreView(s, now()),
 
     /** A store that is not deleted (any state), for other modules; undefined otherwise. */
     findStore: (ex: Executor, storeId: string) => repo.findStore(ex, storeId),
