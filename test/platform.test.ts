@@ -1,5 +1,7 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileEverySchema } from '../src/app.js';
+import { together, type Executor } from '../src/db/client.js';
 import { buildTestApp, type TestApp } from './helpers/app.js';
 import { createSignedIn, uniquePhone } from './helpers/factories.js';
 import { call } from './helpers/http.js';
@@ -160,5 +162,23 @@ describe('rate limits', () => {
     } finally {
       await limited.close();
     }
+  });
+});
+
+describe('reads together (src/db/client.ts)', () => {
+  it('runs them one after the other in a transaction (one connection), at once on the pool', async () => {
+    const log: string[] = [];
+    const read = (ex: Executor, name: string) => async () => {
+      log.push(`start ${name}`);
+      await ex.execute(sql`select pg_sleep(0.01)`);
+      log.push(`end ${name}`);
+      return name;
+    };
+    const inTx = await t.app.ctx.db.transaction((tx) => together(tx, [read(tx, 'a'), read(tx, 'b')]));
+    expect(inTx).toEqual(['a', 'b']);
+    expect(log).toEqual(['start a', 'end a', 'start b', 'end b']);
+    log.length = 0;
+    expect(await together(t.app.ctx.db, [read(t.app.ctx.db, 'a'), read(t.app.ctx.db, 'b')])).toEqual(['a', 'b']);
+    expect(log.slice(0, 2)).toEqual(['start a', 'start b']);
   });
 });

@@ -1,6 +1,6 @@
 import type { PGlite } from '@electric-sql/pglite';
 import { sql, type SQL } from 'drizzle-orm';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { PgTransaction, type PgDatabase, type PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Config } from '../config.js';
@@ -186,6 +186,18 @@ const sessionOf = (ex: Executor) => (ex as unknown as { session: { constructor: 
  * without drizzle (the job queue's inserts, plan checks in tests).
  */
 export const connectionOf = (ex: Executor): unknown => sessionOf(ex).client;
+
+/**
+ * Runs reads on `ex` together: at once on the pool's handle, one after the other in a transaction.
+ * A transaction is one connection, on which pg only queues queries sent at once (deprecated, and
+ * an error from pg 9).
+ */
+export async function together<T extends readonly unknown[]>(ex: Executor, reads: { [K in keyof T]: () => Promise<T[K]> }): Promise<T> {
+  if (!(ex instanceof PgTransaction)) return (await Promise.all(reads.map((read) => read()))) as unknown as T;
+  const out: unknown[] = [];
+  for (const read of reads) out.push(await read());
+  return out as unknown as T;
+}
 
 /**
  * A prepared statement built once per driver, for queries on hot paths: the SQL text is generated

@@ -1,4 +1,4 @@
-import type { Executor } from '../../db/client.js';
+import { together, type Executor } from '../../db/client.js';
 import type { PeriodUnit } from '../ledger/ledger.repository.js';
 
 /** A time window of the dashboard: from its start (a UTC midnight) to the moment of the answer. */
@@ -80,7 +80,7 @@ export class AnalyticsRegistry {
   /** Every source's figures merged by section; a figure given twice is a wiring mistake. */
   async dashboard(ex: Executor, scope: DashboardScope): Promise<Sections> {
     const entries = [...this.figures];
-    const answers = await Promise.all(entries.map(([, source]) => source(ex, scope)));
+    const answers = await together(ex, entries.map(([, source]) => () => source(ex, scope)));
     const merged: Sections = {};
     answers.forEach((sections, i) => {
       for (const [section, figures] of Object.entries(sections)) {
@@ -96,7 +96,7 @@ export class AnalyticsRegistry {
 
   async impactRows(ex: Executor, range: ImpactRange): Promise<[name: string, rows: ImpactRow[]][]> {
     const entries = [...this.impact];
-    const answers = await Promise.all(entries.map(([, source]) => source(ex, range)));
+    const answers = await together(ex, entries.map(([, source]) => () => source(ex, range)));
     return entries.map(([name], i) => [name, answers[i]!]);
   }
 

@@ -1,3 +1,4 @@
+import { together } from '../../db/client.js';
 import type { AdvertisingService } from '../advertising/advertising.service.js';
 import type { AssociationsService } from '../associations/associations.service.js';
 import type { DealsService } from '../deals/deals.service.js';
@@ -21,7 +22,7 @@ export interface ModuleFigureModules {
 export function registerModuleFigures(analytics: AnalyticsService, m: ModuleFigureModules): void {
   analytics.registerFigures('reviews', async (ex) => ({ moderation: { reportedReviews: await m.reviews.figures.reportedCount(ex) } }));
   analytics.registerFigures('deals', async (ex, s) => {
-    const [active, pending] = await Promise.all([m.deals.figures.activeCount(ex, s.now), m.deals.figures.pendingCount(ex)]);
+    const [active, pending] = await together(ex, [() => m.deals.figures.activeCount(ex, s.now), () => m.deals.figures.pendingCount(ex)]);
     return { catalog: { activeDeals: active }, moderation: { deals: pending } };
   });
   analytics.registerFigures('associations', async (ex) => ({ moderation: { associations: await m.associations.figures.pendingCount(ex) } }));

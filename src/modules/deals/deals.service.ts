@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context.js';
-import type { Executor } from '../../db/client.js';
+import { together, type Executor } from '../../db/client.js';
 import type { DealImage, DealStatus } from '../../db/schema/deals.js';
 import type { AuthUser } from '../../http/access.js';
 import { storeImageSizes, type UploadedFile } from '../../http/uploads.js';
@@ -88,7 +88,7 @@ export function createDealsService(ctx: AppContext, deps: DealsDeps) {
 
   /** Auto-approval (the products' flag): ACTIVE at once for a verified supplier. */
   async function autoApproves(ex: Executor, supplierId: string): Promise<boolean> {
-    const [supplier, flags] = await Promise.all([deps.suppliers.findProfile(supplierId, ex), deps.settings.get('features', ex)]);
+    const [supplier, flags] = await together(ex, [() => deps.suppliers.findProfile(supplierId, ex), () => deps.settings.get('features', ex)]);
     return supplier?.verificationStatus === 'VERIFIED' && flags.autoApproveVerifiedSupplierProducts;
   }
 

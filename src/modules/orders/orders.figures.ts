@@ -1,5 +1,5 @@
 import { and, eq, gte, lt, sql } from 'drizzle-orm';
-import { rows, type Executor } from '../../db/client.js';
+import { rows, together, type Executor } from '../../db/client.js';
 import { orders, type OrderActorRole } from '../../db/schema/orders.js';
 import type { PeriodUnit } from '../ledger/ledger.repository.js';
 import { salesTotals } from './orders-statistics.repository.js';
@@ -95,13 +95,13 @@ export async function collectedFoodByPeriod(ex: Executor, r: { from: Date; to: D
   const parts =
     firstDay < endDay
       ? [
-          collectedFromOrders(ex, { from: r.from, to: firstDay, unit: r.unit }),
-          collectedFromDays(ex, { fromDay: firstDay.toISOString().slice(0, 10), toDay: endDay.toISOString().slice(0, 10), unit: r.unit }),
-          collectedFromOrders(ex, { from: endDay, to: r.to, unit: r.unit }),
+          () => collectedFromOrders(ex, { from: r.from, to: firstDay, unit: r.unit }),
+          () => collectedFromDays(ex, { fromDay: firstDay.toISOString().slice(0, 10), toDay: endDay.toISOString().slice(0, 10), unit: r.unit }),
+          () => collectedFromOrders(ex, { from: endDay, to: r.to, unit: r.unit }),
         ]
-      : [collectedFromOrders(ex, r)];
+      : [() => collectedFromOrders(ex, r)];
   const byPeriod = new Map<string, FoodRow>();
-  for (const x of (await Promise.all(parts)).flat()) {
+  for (const x of (await together(ex, parts)).flat()) {
     const row = byPeriod.get(x.period) ?? { period: x.period, foodGrams: 0, moneyDonated: 0, count: 0 };
     row.foodGrams += Number(x.grams);
     row.count += Number(x.n);

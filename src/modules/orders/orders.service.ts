@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import type { Executor } from '../../db/client.js';
+import { together, type Executor } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { orders, type OrderActorRole, type OrderStatus } from '../../db/schema/orders.js';
 import type { AuthUser } from '../../http/access.js';
@@ -130,7 +130,7 @@ export function createOrdersService(ctx: AppContext, deps: OrdersDeps) {
   // A store's statistics page shows its orders: open ones, finished ones and what they brought in.
   deps.stores.registerStatistics('orders', async (ex, storeId) => {
     const scope = eq(orders.storeId, storeId);
-    const [counts, sales] = await Promise.all([stats.countByStatus(ex, scope), stats.salesTotals(ex, scope)]);
+    const [counts, sales] = await together(ex, [() => stats.countByStatus(ex, scope), () => stats.salesTotals(ex, scope)]);
     const open = OPEN_ORDER_STATUSES.reduce((n, st) => n + (counts[st] ?? 0), 0);
     return { open, completed: counts.COMPLETED ?? 0, cancelled: counts.CANCELLED ?? 0, unitsSold: sales.unitsSold, revenueGross: sales.revenueGross };
   });

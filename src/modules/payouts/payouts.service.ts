@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context.js';
-import type { Executor } from '../../db/client.js';
+import { together, type Executor } from '../../db/client.js';
 import { PaymentProviderError, type Payout } from '../../providers/payments/types.js';
 import { uuidv7 } from '../../shared/ids.js';
 import { associationPayable, providerClearing, supplierPayable } from '../ledger/accounts.js';
@@ -199,7 +199,7 @@ export function createPayoutsService(ctx: AppContext, deps: PayoutsDeps) {
   // Money owed to a supplier (a payout not paid yet, or a payable balance) blocks deleting it.
   ctx.workInProgress.register(async (ex, scope) => {
     if (!('supplierId' in scope)) return null;
-    const [n, payable] = await Promise.all([repo.unpaidCount(ex, scope.supplierId), deps.ledger.balance(ex, supplierPayable(scope.supplierId))]);
+    const [n, payable] = await together(ex, [() => repo.unpaidCount(ex, scope.supplierId), () => deps.ledger.balance(ex, supplierPayable(scope.supplierId))]);
     if (n) return `${n} payout${n > 1 ? 's' : ''} not paid yet`;
     return payable < 0 ? `${-payable} owed to the supplier` : null;
   });

@@ -1,6 +1,6 @@
 import type { SQL, SQLWrapper } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import type { Executor } from '../../db/client.js';
+import { together, type Executor } from '../../db/client.js';
 import type { ProductStatus } from '../../db/schema/products.js';
 import type { AuthUser } from '../../http/access.js';
 import { storeImageSizes, type UploadedFile } from '../../http/uploads.js';
@@ -156,13 +156,13 @@ export function createProductsService(ctx: AppContext, deps: ProductsDeps) {
   }
 
   async function view(ex: Executor, p: ProductRecord): Promise<ProductView> {
-    const [images, sales] = await Promise.all([repo.imagesOf(ex, [p.id]), salesFigures(ex, [p.id])]);
+    const [images, sales] = await together(ex, [() => repo.imagesOf(ex, [p.id]), () => salesFigures(ex, [p.id])]);
     return toProductView(p, images.get(p.id) ?? [], ctx.links, now(), sales.get(p.id) ?? NO_SALES);
   }
 
   async function views(ex: Executor, rows: ProductRecord[]): Promise<ProductView[]> {
     const ids = rows.map((r) => r.id);
-    const [images, sales] = await Promise.all([repo.imagesOf(ex, ids), salesFigures(ex, ids)]);
+    const [images, sales] = await together(ex, [() => repo.imagesOf(ex, ids), () => salesFigures(ex, ids)]);
     const at = now();
     return rows.map((p) => toProductView(p, images.get(p.id) ?? [], ctx.links, at, sales.get(p.id) ?? NO_SALES));
   }

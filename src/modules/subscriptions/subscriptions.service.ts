@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context.js';
-import type { Executor } from '../../db/client.js';
+import { together, type Executor } from '../../db/client.js';
 import { conflict, notFound } from '../../shared/errors.js';
 import { uuidv7 } from '../../shared/ids.js';
 import { FREE_PLAN_CODE } from './commission-discount.js';
@@ -50,7 +50,7 @@ export function createSubscriptionsService(ctx: AppContext) {
   }
 
   async function getLimits(ex: Executor, supplierId: string): Promise<LimitsView> {
-    const [{ plan, subscription }, currentProducts] = await Promise.all([current(ex, supplierId), countProducts(ex, supplierId)]);
+    const [{ plan, subscription }, currentProducts] = await together(ex, [() => current(ex, supplierId), () => countProducts(ex, supplierId)]);
     const max = plan.maxProducts;
     return {
       allowed: max === null || currentProducts < max,
