@@ -8,7 +8,7 @@ import { AppError } from '../shared/errors.js';
 import { uuidv7 } from '../shared/ids.js';
 import { buildTestApp, type TestApp } from '../../test/helpers/app.js';
 import { createSignedIn } from '../../test/helpers/factories.js';
-import { call } from '../../test/helpers/http.js';
+import { call, type ApiResponse } from '../../test/helpers/http.js';
 import { assertMoneyInvariants } from '../../test/helpers/money-invariants.js';
 import type { App } from './types.js';
 import { PURGE_JOB, transactionalKey } from './idempotency.js';
@@ -67,6 +67,20 @@ afterAll(() => t.close());
 const charge = (token: string, key: string | undefined, body: object, url = '/test/charges') =>
   call(t.app, 'POST', url, { token, body, headers: key === undefined ? {} : { 'idempotency-key': key } });
 const newKey = () => `key-${uuidv7()}`;
+/**
+ * The answers of 20 requests sent at once with one key: exactly one ran (answered fresh); the others
+ * replay its answer or are told the key is in use. Answers the one that ran.
+ */
+function onlyOneRan(answers: ApiResponse[]): ApiResponse {
+  const fresh = answers.filter((r) => r.status === 201 && !r.headers['idempotent-replayed']);
+  const replayed = answers.filter((r) => r.status === 201 && r.headers['idempotent-replayed'] === 'true');
+  const busy = answers.filter((r) => r.status === 409);
+  expect(fresh).toHaveLength(1);
+  expect(replayed.length + busy.length).toBe(answers.length - 1);
+  for (const r of busy) expect(r.body.error.code).toBe('IDEMPOTENCY_KEY_IN_USE');
+  for (const r of replayed) expect(r.body).toEqual(fresh[0]!.body);
+  return fresh[0]!;
+}
 const escrowOf = async (orderId: string) => t.app.services.ledger.balance(t.app.ctx.db, escrow(orderId));
 
 describe('Idempotency-Key', () => {
@@ -136,14 +150,8 @@ describe('Idempotency-Key', () => {
     const before = calls;
     const answers = await Promise.all(Array.from({ length: 20 }, () => charge(token, key, { amount: 300 })));
     expect(calls - before).toBe(1);
-    const fresh = answers.filter((r) => r.status === 201 && !r.headers['idempotent-replayed']);
-    const replayed = answers.filter((r) => r.status === 201 && r.headers['idempotent-replayed'] === 'true');
-    const busy = answers.filter((r) => r.status === 409);
-    expect(fresh).toHaveLength(1);
-    expect(replayed.length + busy.length).toBe(19);
-    for (const r of busy) expect(r.body.error.code).toBe('IDEMPOTENCY_KEY_IN_USE');
-    for (const r of replayed) expect(r.body).toEqual(fresh[0]!.body);
-    expect(await escrowOf(fresh[0]!.body.data.orderId)).toBe(-300);
+    const ran = onlyOneRan(answers);
+    expect(await escrowOf(ran.body.data.orderId)).toBe(-300);
   });
 
   it('frees the key after a 5xx, so a retry runs again; stores a refusal (4xx) and replays it', async () => {
@@ -243,17 +251,11 @@ describe('Idempotency-Key claimed in the business transaction', () => {
     const before = committed;
     const answers = await Promise.all(Array.from({ length: 20 }, () => chargeTx(token, key, { amount: 310 })));
     expect(committed - before).toBe(1);
-    const fresh = answers.filter((r) => r.status === 201 && !r.headers['idempotent-replayed']);
-    const replayed = answers.filter((r) => r.status === 201 && r.headers['idempotent-replayed'] === 'true');
-    const busy = answers.filter((r) => r.status === 409);
-    expect(fresh).toHaveLength(1);
-    expect(replayed.length + busy.length).toBe(19);
-    for (const r of busy) expect(r.body.error.code).toBe('IDEMPOTENCY_KEY_IN_USE');
-    for (const r of replayed) expect(r.body).toEqual(fresh[0]!.body);
-    expect(await escrowOf(fresh[0]!.body.data.orderId)).toBe(-310);
+    const ran = onlyOneRan(answers);
+    expect(await escrowOf(ran.body.data.orderId)).toBe(-310);
     const again = await chargeTx(token, key, { amount: 310 });
     expect(again.headers['idempotent-replayed']).toBe('true');
-    expect(again.headers.location).toBe(fresh[0]!.headers.location);
+    expect(again.headers.location).toBe(ran.headers.location);
     expect((await chargeTx(token, key, { amount: 311 })).status).toBe(422);
     expect(await keyRow(key)).toEqual({ state: 'done', status_code: 201 });
   });
@@ -308,18 +310,16 @@ describe('Idempotency-Key answered in the business transaction', () => {
     const before = committed;
     const answers = await Promise.all(Array.from({ length: 20 }, () => chargeAnswered(token, key, { amount: 320 })));
     expect(committed - before).toBe(1);
-    const fresh = answers.filter((r) => r.status === 201 && !r.headers['idempotent-replayed']);
-    expect(fresh).toHaveLength(1);
-    for (const r of answers.filter((a) => a !== fresh[0])) expect([201, 409]).toContain(r.status);
+    const ran = onlyOneRan(answers);
     const row = await keyRow(key);
     expect(row?.state).toBe('done');
-    expect(JSON.parse(row!.response_body!)).toEqual(fresh[0]!.body);
-    expect(row?.response_headers).toEqual({ 'content-type': 'application/json; charset=utf-8', location: fresh[0]!.headers.location });
+    expect(JSON.parse(row!.response_body!)).toEqual(ran.body);
+    expect(row?.response_headers).toEqual({ 'content-type': 'application/json; charset=utf-8', location: ran.headers.location });
     const again = await chargeAnswered(token, key, { amount: 320 });
     expect([again.status, again.headers['idempotent-replayed']]).toEqual([201, 'true']);
-    expect(again.body).toEqual(fresh[0]!.body);
-    expect(again.headers.location).toBe(fresh[0]!.headers.location);
-    expect(await escrowOf(fresh[0]!.body.data.orderId)).toBe(-320);
+    expect(again.body).toEqual(ran.body);
+    expect(again.headers.location).toBe(ran.headers.location);
+    expect(await escrowOf(ran.body.data.orderId)).toBe(-320);
   });
 
   it('loses the answer with the effect when the transaction fails after it: a retry runs again', async () => {

@@ -41,8 +41,8 @@ export interface TransactionalKey {
   claim(tx: Executor): Promise<void>;
   /**
    * Claims the key with the route's success answer (`data`, sent in the envelope with `statusCode`),
-   * in place of `claim` when the answer is known before the commit: the key is settled by the
-   * business commit, with no write after it.
+   * in place of `claim` (not after it) when the answer is known before the commit: the key is
+   * settled by the business commit, with no write after it.
    */
   answer(tx: Executor, statusCode: number, data: unknown): Promise<void>;
   /**
@@ -61,22 +61,20 @@ const keptHeaders = (reply: FastifyReply) => Object.fromEntries(KEPT_HEADERS.fla
 export function transactionalKey(req: FastifyRequest, reply: FastifyReply): TransactionalKey | undefined {
   const held = req.idempotency;
   if (!held) return undefined;
-  // The transaction whose claim inserted the key's row (not committed yet).
-  let claimedIn: Executor | undefined;
   return {
     key: held.key,
     async claim(tx) {
       // Already held: the plugin claimed it outside (a key taken over after it expired or was abandoned).
       if (held.held || !held.request) return;
       if (!(await claimIn(tx, held.request))) throw new KeyTaken();
-      claimedIn = tx;
       afterCommit(tx, () => (held.held = true));
     },
     async answer(tx, statusCode, data) {
       // The route's own serializer, as Fastify's send will use it: the stored body is the one sent.
       const body = String(reply.code(statusCode).serialize(ok(data)));
       const response = { statusCode, body, headers: { 'content-type': JSON_TYPE, ...keptHeaders(reply) } };
-      if (held.held || claimedIn === tx) await complete(tx, held, held.startedAt, response);
+      // Held already (claimed outside: a key taken over), its row gets the answer.
+      if (held.held) await complete(tx, held, held.startedAt, response);
       else if (!held.request || !(await claimIn(tx, held.request, response))) throw new KeyTaken();
       afterCommit(tx, () => (held.settled = held.held = true));
     },

@@ -42,9 +42,23 @@ export const okListing = <T>(data: T[], meta: ListingMeta) => ({ success: true a
  */
 export class JsonItems {
   constructor(readonly texts: readonly string[]) {}
+  /** The items of rows that carry their JSON as `card`. */
+  static of(rows: readonly { card: string }[]): JsonItems {
+    return new JsonItems(rows.map((r) => r.card));
+  }
   toJSON(): unknown[] {
     return this.texts.map((t) => JSON.parse(t) as unknown);
   }
+}
+
+/**
+ * A row of a nearest-first page whose item the database writes: its JSON (`card`), and the id and
+ * cube distance `d` the page's radius and ties need (nearestPage).
+ */
+export interface NearbyJsonRow {
+  id: string;
+  d: number;
+  card: string;
 }
 
 /** The `OkListing` envelope around items already in JSON: written as text, not serialized again. */

@@ -237,9 +237,9 @@ export async function searchProducts(ex: Executor, f: ProductFilter, now: Date, 
       // Words alone: first from the newest WORDS_WINDOW public products (see rankedPage).
       const windowed = wordsOnly(f) && !match ? await rankedPage(ex, files, and(where, m.fts)!, d, f.terms, 'fts', q, where) : undefined;
       const found = windowed ?? (await rankedPage(ex, files, and(where, radius, m.fts)!, d, f.terms, 'fts', q));
-      if (found.meta.total >= TYPO_FALLBACK_BELOW) return cardPage(found);
+      if (found.meta.total >= TYPO_FALLBACK_BELOW) return found;
       const terms = f.terms;
-      return cardPage(await withBitmapScans(ex, (tx) => rankedPage(tx, files, and(where, radius, m.typo)!, d, terms, 'typo', q)));
+      return withBitmapScans(ex, (tx) => rankedPage(tx, files, and(where, radius, m.typo)!, d, terms, 'typo', q));
     }
     if ((await countCapped(ex, and(where, m.fts), TYPO_FALLBACK_BELOW)) < TYPO_FALLBACK_BELOW) {
       return withBitmapScans(ex, (tx) => searchProducts(tx, { ...f, terms: null }, now, q, files, m.typo));
@@ -250,16 +250,14 @@ export async function searchProducts(ex: Executor, f: ProductFilter, now: Date, 
   if (f.point && f.sort === 'distance') {
     const point = f.point;
     const byDistance = (c: Fields) => [asc(c.d)];
-    return cardPage(
-      await nearestPage(
-        q,
-        point.radiusM,
-        async (n) =>
-          (pointOnly(f) && !match
-            ? await runPage(nearestPrepared(ex, n), { now: now.toISOString(), origin: earthCube(point.latitude, point.longitude), files, from: offset, to: offset + q.limit + 1 }, n)
-            : await cards(ex, files, innerOf(ex, d).where(where).orderBy(d).limit(n), byDistance)) as (CardRow & { d: number })[],
-        PRODUCTS_AT_ONE_PLACE,
-      ),
+    return nearestPage(
+      q,
+      point.radiusM,
+      async (n) =>
+        (pointOnly(f) && !match
+          ? await runPage(nearestPrepared(ex, n), { now: now.toISOString(), origin: earthCube(point.latitude, point.longitude), files, from: offset, to: offset + q.limit + 1 }, n)
+          : await cards(ex, files, innerOf(ex, d).where(where).orderBy(d).limit(n), byDistance)) as (CardRow & { d: number })[],
+      PRODUCTS_AT_ONE_PLACE,
     );
   }
   const order = ORDERS[f.sort as keyof typeof ORDERS] ?? ORDERS.newest;
@@ -279,7 +277,7 @@ export async function searchProducts(ex: Executor, f: ProductFilter, now: Date, 
   const page = rows.slice(offset);
   // Near a point, counting the radius' rows would read them all: past the page the total is a lower bound.
   const meta = f.point ? nearMeta(q, page.length) : await listingMeta(q, page.length, () => countCapped(ex, where, LISTING_TOTAL_CAP, order(products)));
-  return cardPage({ items: page.slice(0, q.limit), meta });
+  return { items: page.slice(0, q.limit), meta };
 }
 
 /** The meta of a page near a point in another order: exact when the page ends the list, else at least one more row. */
@@ -290,9 +288,8 @@ function nearMeta(q: PageQuery, fetched: number): ListingMeta {
   return { page: q.page, limit: q.limit, total, totalPages: Math.ceil(total / q.limit), hasMore: true, totalIsEstimate: true };
 }
 
-/** A page of cards: the JSON texts of its items, in order, and its meta. */
-export type CardPage = { cards: string[]; meta: ListingMeta };
-const cardPage = (found: { items: { card: string }[]; meta: ListingMeta }): CardPage => ({ cards: found.items.map((r) => r.card), meta: found.meta });
+/** A page of cards: its rows (each card's JSON in `card`), in order, and its meta. */
+export type CardPage = { items: { card: string }[]; meta: ListingMeta };
 
 /**
  * One page of the ranked candidates: the newest RANKED_CANDIDATES_CAP + 1 matches (from the words'

@@ -60,8 +60,8 @@ export function createProductSearchService(ctx: AppContext) {
   ctx.jobs.schedule(TRENDING_JOB, '*/10 * * * *');
 
   // The public files' URL prefix the database puts before a thumbnail's key.
-  const files = ctx.links.publicUrl('');
-  const page = (found: repo.CardPage): Page => ({ items: new JsonItems(found.cards), meta: found.meta });
+  const files = ctx.links.publicPrefix;
+  const page = (found: repo.CardPage): Page => ({ items: JsonItems.of(found.items), meta: found.meta });
 
   const service = {
     flushSearches,

@@ -365,7 +365,7 @@ export function createProductsService(ctx: AppContext, deps: ProductsDeps) {
       const t = now();
       // Built at the first page, once every module has registered.
       detailStatement ??= repo.publicDetailStatement(productReviews?.column);
-      const row = await repo.findPublicDetail(detailStatement, ctx.db, id, userId, t, ctx.links.publicUrl(''));
+      const row = await repo.findPublicDetail(detailStatement, ctx.db, id, userId, t, ctx.links.publicPrefix);
       if (!row) throw notFound('Product');
       const reviews = productReviews?.toView(row.extra, id);
       pendingViews.set(id, (pendingViews.get(id) ?? 0) + 1);

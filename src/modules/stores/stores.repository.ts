@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, inArray, isNull, sql, type SQL } from 'drizz
 import { literalLimit, opaque, preparedPage, preparedPer, runPage, type Executor } from '../../db/client.js';
 import { nameOrderKey } from '../../db/folding.js';
 import { earthCube, earthPoint, kmOfChordSql, listedColumns, searchWords } from '../../db/listing-sql.js';
-import { LISTING_TOTAL_CAP, RANKED_CANDIDATES_CAP, listingMeta, metaOf, nearestPage, searchTerms, type ListingMeta } from '../../shared/listing-page.js';
+import { LISTING_TOTAL_CAP, RANKED_CANDIDATES_CAP, listingMeta, metaOf, nearestPage, searchTerms, type ListingMeta, type NearbyJsonRow } from '../../shared/listing-page.js';
 import type { PageQuery } from '../../shared/schemas.js';
 import { stores } from '../../db/schema/stores.js';
 import { openAtSql } from '../../shared/opening-hours.js';
@@ -214,16 +214,7 @@ function nearbyParts(n: NearbySearch, now: Date) {
   return { where, d, origin };
 }
 
-/**
- * A nearby page's row: the store as the API shows it (`NearbyStoreSchema`, as toStoreView at `at`
- * with its distance), built by PostgreSQL as JSON text the server passes on unread, and the cube
- * distance `d` and id the page's radius and ties need.
- */
-export interface NearbyStoreRow {
-  id: string;
-  d: number;
-  card: string;
-}
+/** A nearby page's columns: the store as `NearbyStoreSchema` shows it at `at` (toStoreView with its distance), as JSON. */
 function nearbyColumns(at: SQL, d: SQL) {
   const card = sql<string>`json_build_object(${storeViewPairs(at)}, 'distanceKm', ${kmOfChordSql(d)})::text`;
   return { id: stores.id, d: d.mapWith(Number).as('d'), card: card.as('card') };
@@ -248,7 +239,7 @@ const nearbyPrepared = preparedPage((ex, rows) => {
 });
 
 export async function nearbyStores(ex: Executor, n: NearbySearch, now: Date, q: PageQuery) {
-  return nearestPage<NearbyStoreRow>(q, n.radiusKm * 1000, (rows) =>
+  return nearestPage<NearbyJsonRow>(q, n.radiusKm * 1000, (rows) =>
     n.openNow === undefined ? runPage(nearbyPrepared(ex, rows), { origin: earthCube(n.latitude, n.longitude), now: now.toISOString() }, rows) : nearbyQuery(ex, n, now, rows),
   );
 }

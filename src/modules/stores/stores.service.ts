@@ -208,7 +208,7 @@ export function createStoresService(ctx: AppContext, deps: { suppliers: Supplier
       assertListingPage(q);
       return ctx.listings.get('stores.nearby', q, async () => {
         const { items, meta } = await repo.nearbyStores(ctx.db, q, now(), q);
-        return { items: new JsonItems(items.map((r) => r.card)), meta };
+        return { items: JsonItems.of(items), meta };
       });
     },
 

@@ -4,7 +4,7 @@ import { nameOrderKey } from '../../db/folding.js';
 import { earthCube, earthPoint, isoSql, kmOfChordSql, listedColumns, searchWords } from '../../db/listing-sql.js';
 import { supplierProfiles as sp } from '../../db/schema/suppliers.js';
 import { users } from '../../db/schema/users.js';
-import { LISTING_TOTAL_CAP, RANKED_CANDIDATES_CAP, listingMeta, metaOf, nearestPage, searchTerms, type ListingMeta } from '../../shared/listing-page.js';
+import { LISTING_TOTAL_CAP, RANKED_CANDIDATES_CAP, listingMeta, metaOf, nearestPage, searchTerms, type ListingMeta, type NearbyJsonRow } from '../../shared/listing-page.js';
 import { openAtSql } from '../../shared/opening-hours.js';
 import type { PageQuery } from '../../shared/schemas.js';
 import type { ListedSupplier } from './suppliers.repository.js';
@@ -118,15 +118,9 @@ export interface NearbyFilter {
 }
 
 /**
- * A nearby page's row: the supplier as the API shows it (`NearbySupplierSchema`, as toPublicView at
- * `at` with its distance), built by PostgreSQL as JSON text the server passes on unread, and the
- * cube distance `d` and id the page's radius and ties need. `files`: the public files' URL prefix.
+ * A nearby page's columns: the supplier as `NearbySupplierSchema` shows it at `at` (toPublicView
+ * with its distance), as JSON. `files`: the public files' URL prefix.
  */
-export interface NearbySupplierRow {
-  id: string;
-  d: number;
-  card: string;
-}
 function nearbyColumns(at: SQL, d: SQL, files: unknown) {
   const card = sql<string>`json_build_object(
     'id', ${sp.id}, 'businessName', ${sp.businessName}, 'description', ${sp.description}, 'category', ${sp.category},
@@ -166,7 +160,7 @@ export async function nearbyPublic(ex: Executor, f: NearbyFilter, q: PageQuery, 
       .from(sp)
       .innerJoin(users, eq(users.id, sp.userId))
       .where(and(publicSupplierCondition(), f.category ? eq(sp.category, f.category) : undefined));
-  return nearestPage<NearbySupplierRow>(q, f.radiusM, (n) =>
+  return nearestPage<NearbyJsonRow>(q, f.radiusM, (n) =>
     f.category ? select().orderBy(d).limit(n) : runPage(nearbyPrepared(ex, n), { origin: earthCube(f.latitude, f.longitude), now: now.toISOString(), files }, n),
   );
 }

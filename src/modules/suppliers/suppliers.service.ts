@@ -248,8 +248,8 @@ export function createSuppliersService(ctx: AppContext, deps: SuppliersDeps) {
       assertListingPage(q);
       return ctx.listings.get('suppliers.nearby', q, async () => {
         const filter = { latitude: q.latitude, longitude: q.longitude, radiusM: q.radiusKm * 1000, category: q.category };
-        const { items, meta } = await search.nearbyPublic(ctx.db, filter, q, ctx.clock.now(), ctx.links.publicUrl(''));
-        return { items: new JsonItems(items.map((r) => r.card)), meta };
+        const { items, meta } = await search.nearbyPublic(ctx.db, filter, q, ctx.clock.now(), ctx.links.publicPrefix);
+        return { items: JsonItems.of(items), meta };
       });
     },
 

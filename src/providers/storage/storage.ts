@@ -68,8 +68,13 @@ export class FileLinks {
     return createHmac('sha256', this.secret).update(`${key}:${expires}`).digest('base64url');
   }
 
+  /** What a public file's URL starts with, before its key: for URLs the database writes (JSON built in SQL). */
+  get publicPrefix(): string {
+    return `${this.prefix}/files/public/`;
+  }
+
   publicUrl(key: string): string {
-    return `${this.prefix}/files/public/${key}`;
+    return this.publicPrefix + key;
   }
 
   privateUrl(key: string, now: Date, ttlSeconds = 300): { url: string; expiresAt: string } {
