@@ -4,28 +4,15 @@ import { MONEY_INVARIANTS, type MoneyInvariant } from '../../../test/helpers/mon
 import { rows } from '../../db/client.js';
 import { createSignedIn } from '../../../test/helpers/factories.js';
 import { call } from '../../../test/helpers/http.js';
-import { admin, productBody, supplierWithStore } from '../products/products.test-support.js';
+import { admin, publishProduct, supplierWithStore } from '../products/products.test-support.js';
 
-export { admin };
-
-/**
- * Creates a product over HTTP and approves it when it waits for review (on PostgreSQL the test
- * files share the settings, and another may have switched auto-approval on meanwhile).
- */
-export async function publish(t: TestApp, s: { token: string; store: { id: string } }, adminToken: string, over: Record<string, unknown> = {}) {
-  const created = await call(t.app, 'POST', '/products', { token: s.token, body: productBody(t, s.store.id, over) });
-  if (created.status !== 201) throw new Error(`product not created: ${JSON.stringify(created.body)}`);
-  if (created.body.data.status === 'ACTIVE') return created.body.data as { id: string };
-  const approved = await call(t.app, 'PATCH', `/admin/products/${created.body.data.id}/approve`, { token: adminToken });
-  if (approved.status !== 200) throw new Error(`product not approved: ${JSON.stringify(approved.body)}`);
-  return approved.body.data as { id: string };
-}
+export { admin, publishProduct as publish };
 
 /** A verified supplier, its store and `count` published products (price 600, was 1500, stock 10 unless `over` says). */
 export async function shopWithProducts(t: TestApp, adminToken: string, count = 1, over: Record<string, unknown> = {}) {
   const s = await supplierWithStore(t);
   const products = [];
-  for (let i = 0; i < count; i++) products.push(await publish(t, s, adminToken, { name: `Panier ${i + 1}`, ...over }));
+  for (let i = 0; i < count; i++) products.push(await publishProduct(t, s, adminToken, { name: `Panier ${i + 1}`, ...over }));
   return { ...s, products };
 }
 
