@@ -66,6 +66,16 @@ export const products = pgTable(
     ratingCount: integer('rating_count').notNull().default(0),
     // The store's position (ll_to_earth of its latitude/longitude), kept in step by a trigger on stores.
     location: earth('location').notNull(),
+    // What a list card shows of the product's store and pictures, kept by triggers from every write
+    // (migration 0034_product_cards): the store's name and the first picture's thumbnail key.
+    storeName: text('store_name').notNull().default(''),
+    thumbnailKey: text('thumbnail_key'),
+    // The card of the public lists as JSON text (its own fields, the store's name), computed when the
+    // row is written so a list reads one column instead of building the object for every row it
+    // shows (product_card in migration 0034; the lists add the picture's URL and the distance).
+    card: text('card')
+      .notNull()
+      .generatedAlwaysAs(sql`product_card(id, name, original_price, discounted_price, currency, expires_at, store_id, store_name)`),
     // Folded words search reads (see products.search-document.ts); indexed by the search module.
     searchDocument: text('search_document').notNull().default(''),
     // The same words, weighted (name A, the rest B), for the GIN full-text index of product search.

@@ -1,7 +1,7 @@
 import { and, arrayContains, asc, count, desc, eq, gt, gte, lte, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { literalLimit, opaque, preparedPage, runPage, type Executor } from '../../db/client.js';
-import { earthCube, earthPoint, isoSql, kmOfChordSql, metresToChord, textMatch, withBitmapScans } from '../../db/listing-sql.js';
-import { productImages, productSearches, products } from '../../db/schema/products.js';
+import { earthCube, earthPoint, kmOfChordSql, metresToChord, textMatch, withBitmapScans } from '../../db/listing-sql.js';
+import { productSearches, products } from '../../db/schema/products.js';
 import { stores } from '../../db/schema/stores.js';
 import type { DietaryTag, ProductCategory } from '../products/product-catalog.js';
 import { isPublicProduct } from '../products/product-visibility.js';
@@ -13,18 +13,16 @@ import type { ProductSort } from './product-search.schemas.js';
 // Public product lists over the stored columns (DESIGN section 8, docs/product-search.md). Every
 // page is read in two steps: an inner query over `products` alone (the visibility rule is a column
 // of the row, `listed`, and the partial index of the list's order or of its words answers it) picks
-// the page's rows, then the outer query adds the store's name and the first picture to those rows only.
+// the page's rows, then the outer query writes the cards of those rows only.
 
-/** What the inner query reads of a product: the card's own fields and the sort keys. */
+/** What the inner query reads of a product: its stored card, its picture and the sort keys. */
 const own = {
   id: products.id,
-  name: products.name,
-  originalPrice: products.originalPrice,
+  card: products.card,
+  thumbnailKey: products.thumbnailKey,
   discountedPrice: products.discountedPrice,
   discountPercent: products.discountPercent,
-  currency: products.currency,
   expiresAt: products.expiresAt,
-  storeId: products.storeId,
   createdAt: products.createdAt,
   popularityScore: products.popularityScore,
 };
@@ -41,18 +39,13 @@ export interface CardRow {
 }
 
 /**
- * The card of the product row `"p"` as JSON text: its own fields, its store's name and first picture
- * (looked up for the page's rows only, never joined: a join's plan depends on how many rows the
- * planner expects, which a prepared statement's limit does not tell it), the distance in km from
- * the cube distance `d` (as chordToMetres, rounded to the metre). `files`: the public files' URL prefix.
+ * The card of the product row `"p"` as JSON text: the stored card (its own fields and its store's
+ * name, written with the row: migration 0034) with the first picture's URL and the distance in km
+ * from the cube distance `d` (as chordToMetres, rounded to the metre) added. `files`: the public
+ * files' URL prefix.
  */
-const cardJson = (files: unknown, d: SQL) => sql<string>`json_build_object(
-  'id', "p"."id", 'name', "p"."name",
-  'thumbnailUrl', ${files}::text || (select i.thumbnail_key from ${productImages} i where i.product_id = "p"."id" order by i.position limit 1),
-  'originalPrice', "p"."original_price", 'discountedPrice', "p"."discounted_price", 'discountPercent', "p"."discount_percent",
-  'currency', "p"."currency", 'expiresAt', ${isoSql(sql`"p"."expires_at"`)},
-  'storeId', "p"."store_id", 'storeName', (select s.name from ${stores} s where s.id = "p"."store_id"),
-  'distanceKm', ${kmOfChordSql(d)})::text`;
+const cardJson = (files: unknown, d: SQL) =>
+  sql<string>`left("p"."card", -1) || ', "thumbnailUrl" : ' || coalesce(to_json(${files}::text || "p"."thumbnail_key")::text, 'null') || ', "distanceKm" : ' || coalesce((${kmOfChordSql(d)})::text, 'null') || '}'`;
 
 export interface ProductFilter {
   terms: SearchTerms | null;
@@ -102,10 +95,7 @@ const ORDERS: Record<Exclude<ProductSort, 'relevance' | 'distance'>, (c: Keyed) 
   discount: (c) => [desc(c.discountPercent), asc(c.id)],
 };
 
-/** The fields of a sort key the inner query must hand over (all are cheap columns of the row). */
-const keyed = { createdAt: products.createdAt, discountPercent: products.discountPercent, popularityScore: products.popularityScore };
-
-const innerOf = (ex: Executor, d: SQL) => ex.select({ ...own, ...keyed, d: sql<number | null>`${d}`.as('d') }).from(products);
+const innerOf = (ex: Executor, d: SQL) => ex.select({ ...own, d: sql<number | null>`${d}`.as('d') }).from(products);
 
 type Fields = Record<keyof typeof own | 'd', SQLWrapper> & Record<string, SQLWrapper>;
 type Builder = Pick<Executor, 'select'>;
@@ -143,7 +133,7 @@ function joinedCardsQuery(db: Builder, files: unknown, page: { as: (alias: strin
   const t = page.as('t') as Fields & SQLWrapper;
   // `plain`: a builder without the outer query's WITH, which the lateral lookup must not repeat.
   const row = (plain as Executor)
-    .select({ id: products.id, name: products.name, originalPrice: products.originalPrice, discountedPrice: products.discountedPrice, discountPercent: products.discountPercent, currency: products.currency, expiresAt: products.expiresAt, storeId: products.storeId })
+    .select({ id: products.id, card: products.card, thumbnailKey: products.thumbnailKey })
     .from(products)
     .where(sql`${products.id} = "t"."id"`)
     .as('p');

@@ -157,6 +157,42 @@ describe('GET /products/search and /products/expiring-soon', () => {
   });
 });
 
+describe('a card in step with its product, store and pictures', () => {
+  it('shows the store\'s new name, the first picture left and the product\'s new price at once', async () => {
+    const adm = await admin(t);
+    const s = await supplierWithStore(t);
+    const { id } = await publishProduct(t, s, adm.token, { name: 'Galette des rois', originalPrice: 3000, discountedPrice: 2000 });
+    const card = async () => {
+      const res = await call(t.app, 'GET', '/products/search', { query: { supplierId: s.profile.id } });
+      expect(res.status).toBe(200);
+      return res.body.data.find((p: { id: string }) => p.id === id);
+    };
+    expect(await card()).toMatchObject({ storeName: s.store.name, thumbnailUrl: null, discountPercent: 33 });
+
+    const renamed = await call(t.app, 'PUT', `/supplier/stores/${s.store.id}`, { token: s.token, body: { name: 'Four du Port' } });
+    expect(renamed.status).toBe(200);
+    expect((await card()).storeName).toBe('Four du Port');
+
+    const at = t.clock.now();
+    const pictures = [0, 1].map((position) => ({ id: uuidv7(), productId: id, position, thumbnailKey: `products/${id}/g${position}-thumb.jpg`, largeKey: `products/${id}/g${position}-large.jpg`, createdAt: at }));
+    await t.app.ctx.db.insert(productImages).values(pictures);
+    t.app.ctx.listings.changed(['products.']);
+    expect((await card()).thumbnailUrl).toMatch(/g0-thumb\.jpg$/);
+    const removed = await call(t.app, 'DELETE', `/products/${id}/images`, { token: s.token, query: { imageId: pictures[0]!.id } });
+    expect(removed.status).toBe(200);
+    expect((await card()).thumbnailUrl).toMatch(/g1-thumb\.jpg$/);
+    await call(t.app, 'DELETE', `/products/${id}/images`, { token: s.token, query: { imageId: pictures[1]!.id } });
+    expect((await card()).thumbnailUrl).toBeNull();
+
+    // A quick stock correction keeps the product listed; its card follows a new price through the review.
+    expect((await call(t.app, 'PATCH', `/products/${id}/stock`, { token: s.token, body: { quantity: 7 } })).status).toBe(200);
+    const edited = await call(t.app, 'PUT', `/products/${id}`, { token: s.token, body: { discountedPrice: 1500 } });
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    if (edited.body.data.status !== 'ACTIVE') await call(t.app, 'PATCH', `/admin/products/${id}/approve`, { token: adm.token });
+    expect(await card()).toMatchObject({ id, name: 'Galette des rois', originalPrice: 3000, discountedPrice: 1500, discountPercent: 50, storeName: 'Four du Port' });
+  });
+});
+
 describe('products near a point, page by page', () => {
   const base = { latitude: -20 - Math.random() * 10, longitude: 100 + Math.random() * 10 };
   const kmNorth = (km: number) => ({ latitude: base.latitude + km / 111.2, longitude: base.longitude });

@@ -16,9 +16,10 @@ import type { ImageView } from './products.schemas.js';
 import type { productFieldsView } from './products.views.js';
 
 // Every column but the stored position and search words, which only queries read.
-const { location: _location, searchDocument: _searchDocument, searchVector: _searchVector, ...productColumns } = getTableColumns(products);
-export type ProductRecord = Omit<typeof products.$inferSelect, 'location' | 'searchDocument' | 'searchVector'>;
-export type NewProduct = Omit<typeof products.$inferInsert, 'location'>;
+// What the lists alone read (their words, position and card) is left out of the product's record.
+const { location: _location, searchDocument: _searchDocument, searchVector: _searchVector, card: _card, storeName: _storeName, thumbnailKey: _thumbnailKey, ...productColumns } = getTableColumns(products);
+export type ProductRecord = Omit<typeof products.$inferSelect, 'location' | 'searchDocument' | 'searchVector' | 'card' | 'storeName' | 'thumbnailKey'>;
+export type NewProduct = Omit<typeof products.$inferInsert, 'location' | 'storeName' | 'thumbnailKey'>;
 export type ImageRecord = typeof productImages.$inferSelect;
 
 const ts = (d: Date) => sql`${d.toISOString()}::timestamptz`;
