@@ -61,6 +61,9 @@ export interface NearbyJsonRow {
   card: string;
 }
 
+/** The `Ok` envelope around data the database wrote as JSON text (one object): sent as it is, not serialized again. */
+export const sendJsonData = (reply: FastifyReply, json: string) => reply.type('application/json; charset=utf-8').send(`{"success":true,"data":${json}}`);
+
 /** The `OkListing` envelope around items already in JSON: written as text, not serialized again. */
 export const sendJsonListing = (reply: FastifyReply, items: JsonItems, meta: ListingMeta) =>
   reply.type('application/json; charset=utf-8').send(`{"success":true,"data":[${items.texts.join(',')}],"meta":${JSON.stringify(meta)}}`);

@@ -100,6 +100,19 @@ describe('GET /products/trending and the popularity job', () => {
     expect(await t.app.ctx.db.select().from(productActivityDaily).where(eq(productActivityDaily.productId, ids.b!))).toHaveLength(1);
   });
 
+  it('shows the decayed score on the product page', async () => {
+    const adm = await admin(t);
+    const other = await supplierWithStore(t);
+    const { id } = await publishProduct(t, other, adm.token, { expiresAt: new Date(t.clock.now().getTime() + 20 * 24 * HOUR).toISOString() });
+    for (let i = 0; i < 3; i++) await call(t.app, 'GET', `/products/${id}`);
+    await t.app.services.products.flushViews();
+    await runJob();
+    t.clock.advance(5 * HOUR);
+    const [row] = await t.app.ctx.db.select({ s: products.popularityScore }).from(products).where(eq(products.id, id));
+    expect(row!.s).toBeGreaterThan(0);
+    expect((await call(t.app, 'GET', `/products/${id}`)).body.data.popularityScore).toBeCloseTo(popularityAt(row!.s, t.clock.now()), 4);
+  });
+
   it('refuses bad points with 400 naming the field', async () => {
     const res = await call(t.app, 'GET', '/products/trending', { query: { longitude: 10 } as never });
     expect(res.status).toBe(400);

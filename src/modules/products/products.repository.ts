@@ -11,9 +11,6 @@ import { COUNTED_STATUSES } from './product-status.js';
 import { isPublicSupplier } from '../suppliers/supplier-visibility.js';
 import { isPublicProduct } from './product-visibility.js';
 import { storeViewPairs } from '../stores/store-view-sql.js';
-import type { StoreView } from '../stores/stores.schemas.js';
-import type { ImageView } from './products.schemas.js';
-import type { productFieldsView } from './products.views.js';
 
 // Every column but the stored position and search words, which only queries read.
 // What the lists alone read (their words, position and card) is left out of the product's record.
@@ -143,17 +140,23 @@ export async function deleteImagesOf(ex: Executor, productId: string): Promise<I
 // The public page of a product: the bench's detail route, so prepared once per handle. `extra`: a
 // column another module adds to the page (the reviews' summary and latest), so the page stays one
 // statement and one round trip.
-export const publicDetailStatement = (extra?: (productId: SQLWrapper) => SQL) =>
+export const publicDetailStatement = (reviews?: ProductPageReviews) =>
   preparedPer((ex) => {
     const at = opaque(sql`${sql.placeholder('now')}::timestamptz`);
     const files = sql`${sql.placeholder('files')}::text`;
+    // Without the reviews module: the rating stored on the product and no reviews.
+    const reviewPairs = reviews
+      ? reviews(products.id)
+      : sql`'rating', json_build_object('average', ${products.ratingAverage}, 'count', ${products.ratingCount},
+          'distribution', json_build_object('1', 0, '2', 0, '3', 0, '4', 0, '5', 0)), 'latestReviews', '[]'::json`;
     return ex
       .select({
-        // The page's parts as their views show them (productFieldsView, the store's toStoreView, the
-        // supplier's summary, the pictures), written as JSON by the database: a 60-column row parsed
-        // and mapped field by field cost the server more than the query did. What needs the
-        // application (the decayed popularity, the reviews' views) comes beside them.
-        product: sql<PublicProductFields>`json_build_object(
+        // The page as its view shows it (ProductDetailSchema: productFieldsView, the store's
+        // toStoreView, the supplier's summary, the pictures, the reviews' part), written as JSON text
+        // by the database and sent as it is: parsing it, copying it into the view and serializing it
+        // again cost the server more than the query did. The decayed popularity (popularityAt) is
+        // added by the application, from the stored score. A null user (anonymous) is never a favourite's.
+        page: sql<string>`json_build_object(
           'id', ${products.id}, 'supplierId', ${products.supplierId}, 'storeId', ${products.storeId}, 'name', ${products.name},
           'description', ${products.description}, 'category', ${products.category}, 'originalPrice', ${products.originalPrice},
           'discountedPrice', ${products.discountedPrice}, 'discountPercent', ${products.discountPercent}, 'currency', ${products.currency},
@@ -161,31 +164,28 @@ export const publicDetailStatement = (extra?: (productId: SQLWrapper) => SQL) =>
           'pickupStart', ${products.pickupStart}, 'pickupEnd', ${products.pickupEnd}, 'dietaryTags', ${products.dietaryTags},
           'allergens', ${products.allergens}, 'viewsCount', ${products.viewsCount}, 'favoritesCount', ${products.favoritesCount},
           'salesCount', ${products.salesCount}, 'publishedAt', ${isoSql(products.publishedAt)},
-          'createdAt', ${isoSql(products.createdAt)}, 'updatedAt', ${isoSql(products.updatedAt)})`,
+          'createdAt', ${isoSql(products.createdAt)}, 'updatedAt', ${isoSql(products.updatedAt)},
+          'images', coalesce((
+            select json_agg(json_build_object('id', i.id, 'position', i.position, 'thumbnailUrl', ${files} || i.thumbnail_key, 'largeUrl', ${files} || i.large_key) order by i.position)
+            from ${productImages} i where i.product_id = ${products.id}), '[]'::json),
+          'store', json_build_object(${storeViewPairs(at)}),
+          'supplier', json_build_object('id', ${supplierProfiles.id}, 'businessName', ${supplierProfiles.businessName},
+            'city', ${supplierProfiles.city}, 'logoUrl', ${files} || ${supplierProfiles.logoKey}, 'verified', ${supplierProfiles.verificationStatus} = 'VERIFIED'),
+          ${reviewPairs},
+          'isFavorite', exists (select 1 from ${productFavorites} f where f.product_id = ${products.id} and f.user_id = ${sql.placeholder('userId')}::uuid))::text`,
         popularityScore: products.popularityScore,
-        rating: sql<{ average: number; count: number }>`json_build_object('average', ${products.ratingAverage}, 'count', ${products.ratingCount})`,
-        store: sql<StoreView>`json_build_object(${storeViewPairs(at)})`,
-        supplier: sql<SupplierSummary>`json_build_object('id', ${supplierProfiles.id}, 'businessName', ${supplierProfiles.businessName},
-          'city', ${supplierProfiles.city}, 'logoUrl', ${files} || ${supplierProfiles.logoKey}, 'verified', ${supplierProfiles.verificationStatus} = 'VERIFIED')`,
-        images: sql<ImageView[]>`coalesce((
-          select json_agg(json_build_object('id', i.id, 'position', i.position, 'thumbnailUrl', ${files} || i.thumbnail_key, 'largeUrl', ${files} || i.large_key) order by i.position)
-          from ${productImages} i where i.product_id = ${products.id}), '[]'::json)`,
-        // Null user (anonymous): the comparison is never true.
-        isFavorite: sql<boolean>`exists (select 1 from ${productFavorites} f where f.product_id = ${products.id} and f.user_id = ${sql.placeholder('userId')}::uuid)`,
-        extra: extra ? extra(products.id) : sql<unknown>`null`,
       })
       .from(products)
       .innerJoin(stores, eq(stores.id, products.storeId))
       .innerJoin(supplierProfiles, eq(supplierProfiles.id, products.supplierId))
       .where(and(eq(products.id, sql.placeholder('id')), isPublicProduct(sql`${sql.placeholder('now')}::timestamptz`)))
       .limit(1)
-      .prepare('product_public_detail');
+      .prepare('product_public_page');
   });
-/** The fields of productFieldsView the product page's statement writes (the rest: pictures, popularity, rating). */
-export type PublicProductFields = Omit<ReturnType<typeof productFieldsView>, 'images' | 'popularityScore' | 'rating'>;
-type SupplierSummary = { id: string; businessName: string; city: string; logoUrl: string | null; verified: boolean };
+/** The product page's `rating` and `latestReviews` as JSON pairs of the product `productId` (the reviews module's). */
+export type ProductPageReviews = (productId: SQLWrapper) => SQL;
 
-/** The product, its store and supplier summary, pictures, the caller's favourite flag and `extra`: one query. */
+/** The product page as JSON text (without its popularity) and the stored popularity score: one query. */
 export async function findPublicDetail(statement: ReturnType<typeof publicDetailStatement>, ex: Executor, id: string, userId: string | null, now: Date, files: string) {
   const [row] = await statement(ex).execute({ id, userId, now: now.toISOString(), files });
   return row;

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Authenticate } from '../../http/access.js';
 import type { App } from '../../http/types.js';
 import { readUploads } from '../../http/uploads.js';
+import { sendJsonData } from '../../shared/listing-page.js';
 import { MessageSchema, Ok, OkPage, ok, okPage } from '../../shared/schemas.js';
 import { MAX_PRODUCT_IMAGES } from './product-catalog.js';
 import type { ProductsAdminService } from './products-admin.service.js';
@@ -34,7 +35,7 @@ export function productsRoutes(products: ProductsService, admin: ProductsAdminSe
       async (req) => { const r = await products.listFavorites(req.user, req.query); return okPage(r.items, r.meta); });
 
     app.get('/products/:id', { config: pub, schema: { tags, summary: 'A public product with its supplier, store, pictures, rating and latest reviews', params: S.ProductParamsSchema, response: { 200: Ok(S.ProductDetailSchema) } } },
-      async (req) => ok(await products.getPublic(req.params.id, await viewer(req))));
+      async (req, reply) => sendJsonData(reply, await products.getPublic(req.params.id, await viewer(req))));
 
     app.post('/products', { config: sup, schema: { tags, summary: 'Create a product (PENDING_REVIEW, or ACTIVE with auto-approval); limited by the plan', body: S.CreateProductBodySchema, errors: [404, 409], response: { 201: Ok(S.ProductSchema) } } },
       async (req, reply) => reply.code(201).send(ok(await products.create(req.user, req.body))));

@@ -1,4 +1,3 @@
-import type { SQL, SQLWrapper } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { together, type Executor } from '../../db/client.js';
 import type { ProductStatus } from '../../db/schema/products.js';
@@ -24,10 +23,7 @@ import type {
   FavoriteProductView,
   FavoritesQuery,
   OwnProductsQuery,
-  ProductDetailView,
-  ProductReviewView,
   ProductView,
-  RatingDetail,
   StockBody,
   UpdateProductBody,
 } from './products.schemas.js';
@@ -47,11 +43,6 @@ export type SalesFiguresSource = (ex: Executor, productIds: string[]) => Promise
  * The rating and latest reviews of a product's page (the reviews module registers one): a column of
  * the page's statement, and what its value shows.
  */
-export interface ProductReviewsSource {
-  column: (productId: SQLWrapper) => SQL;
-  toView: (value: unknown, productId: string) => { rating: RatingDetail; latest: ProductReviewView[] };
-}
-
 export type ProductsService = ReturnType<typeof createProductsService>;
 
 // Fields whose change sends an approved product back to review: what moderators judge.
@@ -78,7 +69,7 @@ function checkProduct(p: { originalPrice: number; discountedPrice: number; picku
 export function createProductsService(ctx: AppContext, deps: ProductsDeps) {
   const now = () => ctx.clock.now();
   let salesFigures: SalesFiguresSource = async () => new Map();
-  let productReviews: ProductReviewsSource | null = null;
+  let productReviews: repo.ProductPageReviews | undefined;
   let detailStatement: ReturnType<typeof repo.publicDetailStatement> | undefined;
 
   // The plan limit counts the same products as /suppliers/can-create-products.
@@ -186,7 +177,7 @@ export function createProductsService(ctx: AppContext, deps: ProductsDeps) {
     registerSalesFigures(source: SalesFiguresSource): void {
       salesFigures = source;
     },
-    registerReviews(source: ProductReviewsSource): void {
+    registerReviews(source: repo.ProductPageReviews): void {
       productReviews = source;
     },
     views,
@@ -361,26 +352,17 @@ export function createProductsService(ctx: AppContext, deps: ProductsDeps) {
 
     // ---- public
 
-    async getPublic(id: string, userId: string | null): Promise<ProductDetailView> {
+    /** The product page (ProductDetailSchema) as JSON text, written by the database but for the decayed popularity. */
+    async getPublic(id: string, userId: string | null): Promise<string> {
       const t = now();
       // Built at the first page, once every module has registered.
-      detailStatement ??= repo.publicDetailStatement(productReviews?.column);
+      detailStatement ??= repo.publicDetailStatement(productReviews);
       const row = await repo.findPublicDetail(detailStatement, ctx.db, id, userId, t, ctx.links.publicPrefix);
       if (!row) throw notFound('Product');
-      const reviews = productReviews?.toView(row.extra, id);
       pendingViews.set(id, (pendingViews.get(id) ?? 0) + 1);
       // Bounded memory: a burst over many products is written early rather than held.
       if (pendingViews.size >= MAX_PENDING_VIEWS) void flushViews();
-      return {
-        ...row.product,
-        images: row.images,
-        popularityScore: popularityAt(row.popularityScore, t),
-        supplier: row.supplier,
-        rating: reviews?.rating ?? { ...row.rating, distribution: { 1: 0, 2: 0, 3: 0, 4: 0, 5: 0 } },
-        store: row.store,
-        latestReviews: reviews?.latest ?? [],
-        isFavorite: row.isFavorite,
-      };
+      return `${row.page.slice(0, -1)},"popularityScore":${JSON.stringify(popularityAt(row.popularityScore, t))}}`;
     },
 
     // ---- favourites and follows

@@ -54,13 +54,7 @@ export function createReviewsService(ctx: AppContext, deps: ReviewsDeps) {
     images.length ? ctx.jobs.send(DELETE_FILES_JOB, { keys: images.flatMap((i) => [i.thumbnailKey, i.largeKey]) }, { tx }) : null;
 
   // The product page shows the summary and the latest reviews.
-  deps.products.registerReviews({
-    column: (productId) => repo.summaryWithLatestColumn(productId, LATEST_ON_PRODUCT_PAGE),
-    toView: (value, productId) => {
-      const { summary, latest } = repo.summaryWithLatestOf(productId, value);
-      return { rating: toRatingDetail(summary), latest: latest.map((r) => ({ id: r.id, rating: r.rating, comment: r.comment, authorName: r.author_name, createdAt: new Date(r.created_at).toISOString() })) };
-    },
-  });
+  deps.products.registerReviews((productId) => repo.productPagePairs(productId, LATEST_ON_PRODUCT_PAGE));
 
   /**
    * Moves one visible review of `remove` stars to `add` stars in its target's summary, and stores the

@@ -109,6 +109,10 @@ describe('lists', () => {
     const second = await call(t.app, 'GET', `/reviews/product/${p}`, { query: { limit: 2, page: 2 } });
     expect(second.body.data.map((x: { id: string }) => x.id)).toEqual([ra.id]);
     expect(second.body.meta).toMatchObject({ page: 2, limit: 2, total: 3, totalPages: 2, hasMore: false, rating: { average: 3.67, count: 3, distribution: { 1: 0, 2: 1, 3: 0, 4: 1, 5: 1 } } });
+    // The product page shows the same summary and the latest three, newest first.
+    const productPage = (await call(t.app, 'GET', `/products/${p}`)).body.data;
+    expect(productPage.rating).toEqual(second.body.meta.rating);
+    expect(productPage.latestReviews.map((x: { id: string }) => x.id)).toEqual([rc.id, rb.id, ra.id]);
     expect((await call(t.app, 'GET', `/reviews/product/${p}`, { query: { limit: 2 } })).body.meta.hasMore).toBe(true);
     expect((await call(t.app, 'GET', `/reviews/product/${p}`, { query: { sort: 'best', rating: 9, extra: 1 } })).status).toBe(400);
     expect((await call(t.app, 'GET', `/reviews/product/${p}`, { query: { limit: 100, page: 11 } })).status).toBe(400);
