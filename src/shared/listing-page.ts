@@ -36,18 +36,24 @@ export const OkListing = <T extends TSchema>(item: T) =>
 export const okListing = <T>(data: T[], meta: ListingMeta) => ({ success: true as const, data, meta });
 
 /**
- * A listing's items as the database wrote them, one JSON text each, in order: `sendJsonListing`
- * sends them as they are, so the server neither parses nor maps nor serializes the rows of a hot
- * list. Anything else that turns them into JSON (the listing cache weighing an answer) sees the items.
+ * A listing's items as the database wrote them, in order: their JSON texts joined by commas (the
+ * inside of the array). `sendJsonListing` sends them as they are, so the server neither parses nor
+ * maps nor serializes the rows of a hot list. Anything else that turns them into JSON (the listing
+ * cache weighing an answer) sees the items.
  */
 export class JsonItems {
-  constructor(readonly texts: readonly string[]) {}
+  private constructor(readonly json: string) {}
   /** The items of rows that carry their JSON as `card`. */
   static of(rows: readonly { card: string }[]): JsonItems {
-    return new JsonItems(rows.map((r) => r.card));
+    return new JsonItems(rows.map((r) => r.card).join(','));
   }
+  /** Items the database joined itself (`string_agg(card, ',')`, null when there are none). */
+  static joined(json: string | null): JsonItems {
+    return new JsonItems(json ?? '');
+  }
+  static readonly none = new JsonItems('');
   toJSON(): unknown[] {
-    return this.texts.map((t) => JSON.parse(t) as unknown);
+    return JSON.parse(`[${this.json}]`) as unknown[];
   }
 }
 
@@ -66,7 +72,7 @@ export const sendJsonData = (reply: FastifyReply, json: string) => reply.type('a
 
 /** The `OkListing` envelope around items already in JSON: written as text, not serialized again. */
 export const sendJsonListing = (reply: FastifyReply, items: JsonItems, meta: ListingMeta) =>
-  reply.type('application/json; charset=utf-8').send(`{"success":true,"data":[${items.texts.join(',')}],"meta":${JSON.stringify(meta)}}`);
+  reply.type('application/json; charset=utf-8').send(`{"success":true,"data":[${items.json}],"meta":${JSON.stringify(meta)}}`);
 
 /** The deepest page a listing serves for this page size: its rows end within the counted ones. */
 export const maxListingPage = (limit: number, cap = LISTING_TOTAL_CAP) => Math.max(1, Math.floor(cap / limit));

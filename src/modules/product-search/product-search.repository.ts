@@ -5,7 +5,7 @@ import { productSearches, products } from '../../db/schema/products.js';
 import { stores } from '../../db/schema/stores.js';
 import type { DietaryTag, ProductCategory } from '../products/product-catalog.js';
 import { isPublicProduct } from '../products/product-visibility.js';
-import { LISTING_TOTAL_CAP, RANKED_CANDIDATES_CAP, TYPO_FALLBACK_BELOW, listingMeta, metaOf, nearestPage, type ListingMeta, type SearchTerms } from '../../shared/listing-page.js';
+import { JsonItems, LISTING_TOTAL_CAP, RANKED_CANDIDATES_CAP, TYPO_FALLBACK_BELOW, listingMeta, metaOf, nearestPage, type ListingMeta, type SearchTerms } from '../../shared/listing-page.js';
 import { openAtSql } from '../../shared/opening-hours.js';
 import type { PageQuery } from '../../shared/schemas.js';
 import type { ProductSort } from './product-search.schemas.js';
@@ -129,7 +129,7 @@ function cardsQuery(db: Builder, files: unknown, inner: { as: (alias: string) =>
  * primary-key lookup each, LATERAL so the plan is the same whatever the planner expects of the
  * limit), the store's name and the first picture.
  */
-function joinedCardsQuery(db: Builder, files: unknown, page: { as: (alias: string) => unknown }, order: (c: Fields) => SQL[], extra: Record<string, SQL> = {}, plain: Builder = db) {
+function joinedCardsQuery(db: Builder, files: unknown, page: { as: (alias: string) => unknown }, order: (c: Fields) => SQL[], extra: Record<string, SQL | SQL.Aliased> = {}, plain: Builder = db) {
   const t = page.as('t') as Fields & SQLWrapper;
   // `plain`: a builder without the outer query's WITH, which the lateral lookup must not repeat.
   const row = (plain as Executor)
@@ -138,7 +138,7 @@ function joinedCardsQuery(db: Builder, files: unknown, page: { as: (alias: strin
     .where(sql`${products.id} = "t"."id"`)
     .as('p');
   return (db as Executor)
-    .select({ id: row.id, d: sql<number | null>`"t"."d"`, card: cardJson(files, sql`"t"."d"`), ...extra } as never)
+    .select({ id: row.id, d: sql<number | null>`"t"."d"`.as('d'), card: cardJson(files, sql`"t"."d"`).as('card'), ...extra } as never)
     .from(t as never)
     .crossJoinLateral(row)
     .orderBy(...order(t));
@@ -179,8 +179,24 @@ const windowPrepared = (sort: 'expiry' | 'popularity', name: string) =>
       .limit(literalLimit(ORDERED_WINDOW))
       .as('w');
     const chord = opaque(sql`${sql.placeholder('chord')}::float8`);
-    const near = ex.select().from(w).where(sql`${w.d} <= ${chord}`).orderBy(...ORDERS[sort](w as never)).limit(literalLimit(rows));
-    return joinedCardsQuery(ex, files, near, ORDERS[sort]).prepare(`${name}_${rows}`);
+    const order = ORDERS[sort](w as never);
+    const key = (sort === 'expiry' ? { expiresAt: (w as never as Keyed).expiresAt } : { popularityScore: (w as never as Keyed).popularityScore }) as unknown as Record<string, SQL>;
+    // Each row's place in the list (rn), so that the page's cards are joined in order and those before it left out.
+    const near = ex
+      .select({ id: w.id, d: w.d, ...key, rn: sql<number>`row_number() over (order by ${sql.join(order, sql`, `)})`.as('rn') })
+      .from(w)
+      .where(sql`${w.d} <= ${chord}`)
+      .orderBy(...order)
+      .limit(literalLimit(rows));
+    const c = joinedCardsQuery(ex, files, near, ORDERS[sort], { rn: sql<number>`"t"."rn"`.as('rn') }).as('c');
+    // One row: how many the window gave (at most `rows`) and the page's cards, rows (from, to], joined by the database.
+    return ex
+      .select({
+        rows: sql<number>`count(*)::int`,
+        cards: sql<string | null>`string_agg("c"."card", ',' order by "c"."rn") filter (where "c"."rn" > ${sql.placeholder('from')}::int and "c"."rn" <= ${sql.placeholder('to')}::int)`,
+      })
+      .from(c)
+      .prepare(`${name}_${rows}`);
   });
 const expiringWindow = windowPrepared('expiry', 'products_expiring_window_page');
 const trendingWindow = windowPrepared('popularity', 'products_trending_window_page');
@@ -257,8 +273,11 @@ export async function searchProducts(ex: Executor, f: ProductFilter, now: Date, 
     // In the list's order from its index, the radius (as a cube distance) applied to at most ORDERED_WINDOW rows.
     const window = pointOnly(f) && !match && (f.sort === 'expiry' ? (f.expiresBefore ? expiringWindow : undefined) : f.sort === 'popularity' ? trendingWindow : undefined);
     const args = { now: now.toISOString(), until: f.expiresBefore?.toISOString(), origin: earthCube(f.point.latitude, f.point.longitude), chord: metresToChord(f.point.radiusM), files };
-    if (window) rows = await runPage(window(ex, n), args, n);
-    else {
+    if (window) {
+      const [found] = (await window(ex, n).execute({ ...args, from: offset, to: offset + q.limit })) as { rows: number; cards: string | null }[];
+      const fetched = Math.min(found?.rows ?? 0, n);
+      if (fetched >= n) return { items: JsonItems.joined(found!.cards), meta: nearMeta(q, fetched - offset) };
+    } else {
       const w = innerOf(ex, d).where(where).orderBy(...order(products)).limit(ORDERED_WINDOW).as('w');
       rows = await cards(ex, files, ex.select().from(w).where(sql`${w.d} <= ${args.chord}::float8`).orderBy(...order(w)).limit(n), order);
     }
@@ -278,8 +297,8 @@ function nearMeta(q: PageQuery, fetched: number): ListingMeta {
   return { page: q.page, limit: q.limit, total, totalPages: Math.ceil(total / q.limit), hasMore: true, totalIsEstimate: true };
 }
 
-/** A page of cards: its rows (each card's JSON in `card`), in order, and its meta. */
-export type CardPage = { items: { card: string }[]; meta: ListingMeta };
+/** A page of cards: its rows (each card's JSON in `card`) in order, or the cards already joined, and its meta. */
+export type CardPage = { items: { card: string }[] | JsonItems; meta: ListingMeta };
 
 /**
  * One page of the ranked candidates: the newest RANKED_CANDIDATES_CAP + 1 matches (from the words'

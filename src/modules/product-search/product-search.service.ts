@@ -61,7 +61,7 @@ export function createProductSearchService(ctx: AppContext) {
 
   // The public files' URL prefix the database puts before a thumbnail's key.
   const files = ctx.links.publicPrefix;
-  const page = (found: repo.CardPage): Page => ({ items: JsonItems.of(found.items), meta: found.meta });
+  const page = (found: repo.CardPage): Page => ({ items: found.items instanceof JsonItems ? found.items : JsonItems.of(found.items), meta: found.meta });
 
   const service = {
     flushSearches,
@@ -109,7 +109,7 @@ export function createProductSearchService(ctx: AppContext) {
       assertListingPage(q, sort === 'relevance' ? RANKED_CANDIDATES_CAP : undefined);
       return ctx.listings.get('products.search', q, async () => {
         const terms = q.q === undefined ? null : searchTerms(q.q);
-        if (q.q !== undefined && !terms) return { items: new JsonItems([]), meta: { page: q.page, limit: q.limit, total: 0, totalPages: 0, hasMore: false, totalIsEstimate: false } };
+        if (q.q !== undefined && !terms) return { items: JsonItems.none, meta: { page: q.page, limit: q.limit, total: 0, totalPages: 0, hasMore: false, totalIsEstimate: false } };
         return page(await repo.searchProducts(
           ctx.db,
           { ...q, terms, point, sort, dietaryTags: dietaryTags as DietaryTag[] | undefined, expiresBefore: q.expiresBefore ? new Date(q.expiresBefore) : undefined },

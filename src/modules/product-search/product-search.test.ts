@@ -115,6 +115,14 @@ describe('GET /products/search and /products/expiring-soon', () => {
     expect(res.status).toBe(200);
     expect(names(res)).toEqual(['Pain de campagne', 'Crème brûlée', 'Thiéboudienne']);
     expect(res.body.data[0].distanceKm).toBeCloseTo(1, 1);
+    // Page by page: the pages the window fills and the last one, which it does not.
+    const pages = [];
+    for (let page = 1; page <= 3; page++) {
+      const one = await call(t.app, 'GET', '/products/expiring-soon', { query: { ...base, radiusKm: 10, limit: 1, page } });
+      expect(one.body.data[0]).toEqual(res.body.data[page - 1]);
+      pages.push(one.body.meta.hasMore);
+    }
+    expect(pages).toEqual([true, true, false]);
     t.clock.advance(11 * HOUR);
     const later = await call(t.app, 'GET', '/products/expiring-soon', { query: { ...base, radiusKm: 10 } });
     // Expired products leave the list at once, without waiting for a job.
