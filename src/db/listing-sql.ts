@@ -40,17 +40,24 @@ export const metresToChord = (metres: number): number => 2 * EARTH_RADIUS_M * Ma
  * The ways a stored document matches search words:
  * - `fts`: every word, the last as a prefix, from the GIN tsvector index;
  * - `typo`: that, or every word (of 4 letters or more) spelt nearly alike (`<%`, pg_trgm word similarity above the
- *   connection's `pg_trgm.word_similarity_threshold`, 0.5), from the GIN trigram index. Both sides
- *   of the `or` are on one table's indexed columns, so the planner combines two bitmap scans.
+ *   connection's `pg_trgm.word_similarity_threshold`, 0.5), from the GIN trigram index, but for the
+ *   words in `spelt`, which match as typed. Both sides of the `or` are on one table's indexed columns,
+ *   so the planner combines two bitmap scans.
  * The ranks weigh the name (A) over the description (B) and the city (C).
  */
-export function textMatch(vector: SQLWrapper, doc: SQLWrapper, terms: SearchTerms) {
+export function textMatch(vector: SQLWrapper, doc: SQLWrapper, terms: SearchTerms, spelt: ReadonlySet<string> = new Set()) {
   const tsq = sql`to_tsquery('simple', ${terms.tsquery})`;
   const fts = sql`${vector} @@ ${tsq}`;
   const ftsRank = sql`ts_rank(${vector}, ${tsq})`;
   // Words of fewer than 4 letters have too few trigrams to tell a typo from another word (and match
   // most documents): they must begin a word of the document instead.
-  const similar = and(...terms.words.map((w) => (w.length >= 4 ? sql`${w} <% ${doc}` : sql`${vector} @@ to_tsquery('simple', ${`${w}:*`})`)))!;
+  const last = terms.words.length - 1;
+  // `spelt`: words known to be spelt right (found as typed, the last as a prefix): those must match as typed.
+  const similar = and(
+    ...terms.words.map((w, i) =>
+      spelt.has(w) ? sql`${vector} @@ to_tsquery('simple', ${i === last ? `${w}:*` : w})` : w.length >= 4 ? sql`${w} <% ${doc}` : sql`${vector} @@ to_tsquery('simple', ${`${w}:*`})`,
+    ),
+  )!;
   const similarity = sql.join(terms.words.map((w) => sql`word_similarity(${w}, ${doc})`), sql` + `);
   return {
     fts,

@@ -188,3 +188,12 @@ export const productSearches = pgTable(
   },
   (t) => [primaryKey({ columns: [t.day, t.query] })],
 );
+
+/**
+ * Every word products' names and descriptions have had (the lexemes of `products.search_vector`),
+ * kept by a trigger on products (migration 0035_search_lexemes) and never removed: what the search
+ * takes as spelt right. Its key is in the "C" collation, so a prefix is a range of the index.
+ */
+export const productSearchLexemes = pgTable('product_search_lexemes', {
+  lexeme: text('lexeme').primaryKey(),
+});

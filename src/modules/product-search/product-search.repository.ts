@@ -1,7 +1,7 @@
 import { and, arrayContains, asc, count, desc, eq, gt, gte, lte, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
-import { literalLimit, opaque, preparedPage, runPage, type Executor } from '../../db/client.js';
+import { literalLimit, opaque, preparedPage, rows, runPage, type Executor } from '../../db/client.js';
 import { earthCube, earthPoint, kmOfChordSql, metresToChord, textMatch, withBitmapScans } from '../../db/listing-sql.js';
-import { productSearches, products } from '../../db/schema/products.js';
+import { productSearchLexemes, productSearches, products } from '../../db/schema/products.js';
 import { stores } from '../../db/schema/stores.js';
 import type { DietaryTag, ProductCategory } from '../products/product-catalog.js';
 import { isPublicProduct } from '../products/product-visibility.js';
@@ -238,17 +238,23 @@ export async function searchProducts(ex: Executor, f: ProductFilter, now: Date, 
   const radius = f.point && and(sql`earth_box(${origin}, ${f.point.radiusM}::float8) @> ${products.location}`, sql`earth_distance(${origin}, ${products.location}) <= ${f.point.radiusM}::float8`);
   const offset = (q.page - 1) * q.limit;
   if (f.terms) {
-    const m = textMatch(products.searchVector, products.searchDocument, f.terms);
+    const terms = f.terms;
+    const m = textMatch(products.searchVector, products.searchDocument, terms);
     if (f.sort === 'relevance') {
       // Words alone: first from the newest WORDS_WINDOW public products (see rankedPage).
-      const windowed = wordsOnly(f) && !match ? await rankedPage(ex, files, and(where, m.fts)!, d, f.terms, 'fts', q, where) : undefined;
-      const found = windowed ?? (await rankedPage(ex, files, and(where, radius, m.fts)!, d, f.terms, 'fts', q));
+      const windowed = wordsOnly(f) && !match ? await rankedPage(ex, files, and(where, m.fts)!, d, terms, 'fts', q, where) : undefined;
+      const found = windowed ?? (await rankedPage(ex, files, and(where, radius, m.fts)!, d, terms, 'fts', q));
       if (found.meta.total >= TYPO_FALLBACK_BELOW) return found;
-      const terms = f.terms;
-      return withBitmapScans(ex, (tx) => rankedPage(tx, files, and(where, radius, m.typo)!, d, terms, 'typo', q));
+      return withBitmapScans(ex, async (tx) => {
+        const near = await nearSpellings(tx, terms);
+        return near ? rankedPage(tx, files, and(where, radius, near)!, d, terms, 'typo', q) : found;
+      });
     }
     if ((await countCapped(ex, and(where, m.fts), TYPO_FALLBACK_BELOW)) < TYPO_FALLBACK_BELOW) {
-      return withBitmapScans(ex, (tx) => searchProducts(tx, { ...f, terms: null }, now, q, files, m.typo));
+      return withBitmapScans(ex, async (tx) => {
+        const near = await nearSpellings(tx, terms);
+        return searchProducts(tx, { ...f, terms: null }, now, q, files, near ?? m.fts);
+      });
     }
     where = and(where, m.fts)!;
   }
@@ -295,6 +301,26 @@ function nearMeta(q: PageQuery, fetched: number): ListingMeta {
   if (fetched <= q.limit) return metaOf(q, offset + fetched, false);
   const total = Math.min(LISTING_TOTAL_CAP, offset + fetched);
   return { page: q.page, limit: q.limit, total, totalPages: Math.ceil(total / q.limit), hasMore: true, totalIsEstimate: true };
+}
+
+/**
+ * The condition of the words' near spellings (textMatch's `typo`), or none when every word is found as
+ * typed among the listed products (the last as a prefix): a word the catalog has is not misspelt, so
+ * when nothing has them all there is nothing nearly spelt to look for. Near spellings tested on
+ * document after document were most of the words search's work, for queries of words that are all
+ * there but never together. One lookup of each word in the catalog's words (product_search_lexemes).
+ */
+async function nearSpellings(ex: Executor, terms: SearchTerms): Promise<SQL | undefined> {
+  const last = terms.words.length - 1;
+  const l = productSearchLexemes.lexeme;
+  // The last word as a prefix: the key's range from it to it followed by the last character there is.
+  const has = terms.words.map((w, i) =>
+    i === last ? sql`exists (select 1 from ${productSearchLexemes} where ${l} >= ${w} and ${l} < ${w} || chr(1114111))` : sql`exists (select 1 from ${productSearchLexemes} where ${l} = ${w})`,
+  );
+  const [row] = await rows<{ found: boolean[] }>(ex, sql`select array[${sql.join(has, sql`, `)}] as found`);
+  const spelt = new Set(terms.words.filter((_, i) => row?.found[i]));
+  if (spelt.size === terms.words.length) return undefined;
+  return textMatch(products.searchVector, products.searchDocument, terms, spelt).typo;
 }
 
 /** A page of cards: its rows (each card's JSON in `card`) in order, or the cards already joined, and its meta. */

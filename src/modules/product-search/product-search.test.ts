@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
 import { createStore } from '../../../test/helpers/factories.js';
 import { call } from '../../../test/helpers/http.js';
-import { productImages } from '../../db/schema/products.js';
+import { inArray } from 'drizzle-orm';
+import { productImages, productSearchLexemes } from '../../db/schema/products.js';
 import { uuidv7 } from '../../shared/ids.js';
 import { HOUR, admin, publishProduct, supplierWithStore } from '../products/products.test-support.js';
 
@@ -62,6 +63,14 @@ describe('GET /products/search and /products/expiring-soon', () => {
     expect(names(await search({ q: 'creme brulee' }))).toEqual(['Crème brûlée']);
     expect(names(await search({ q: 'THIEBOUDIENNE' }))).toEqual(['Thiéboudienne']);
     expect(names(await search({ q: 'thieboudiene' }))).toEqual(['Thiéboudienne']);
+    // A misspelt word beside one spelt as the catalog has it; words all there but never together find nothing.
+    expect(names(await search({ q: 'thieboudiene riz' }))).toEqual(['Thiéboudienne']);
+    expect(names(await search({ q: 'riz thieboudiene', sort: 'price' }))).toEqual(['Thiéboudienne']);
+    expect(names(await search({ q: 'pain creme' }))).toEqual([]);
+    expect(names(await search({ q: 'pain creme', sort: 'price' }))).toEqual([]);
+    // The catalog's words, kept from every product written (names and descriptions).
+    const known = await t.app.ctx.db.select().from(productSearchLexemes).where(inArray(productSearchLexemes.lexeme, ['thieboudienne', 'levain', 'thieboudiene']));
+    expect(known.map((k) => k.lexeme).sort()).toEqual(['levain', 'thieboudienne']);
     // Near spellings keep to their words near a point too, nearest first or in another order.
     for (const sort of ['distance', 'expiry']) {
       const near = await call(t.app, 'GET', '/products/search', { query: { q: 'thieboudiene', ...kmNorth(0), radiusKm: 10, sort } as never });
