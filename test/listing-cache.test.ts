@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { stores } from '../src/db/schema/stores.js';
-import { ListingCache } from '../src/shared/listing-cache.js';
+import { HEAP_PER_JSON_BYTE, ListingCache } from '../src/shared/listing-cache.js';
+import { JsonItems } from '../src/shared/listing-page.js';
 import { buildTestApp, type TestApp } from './helpers/app.js';
 import { createStore, createSupplier } from './helpers/factories.js';
 import { call } from './helpers/http.js';
@@ -82,6 +83,19 @@ describe('the listing cache itself', () => {
     expect(loads).toBe(30);
     await get(0);
     expect(loads).toBe(31);
+  });
+
+  it('weighs items the database wrote by their text, without parsing them', async () => {
+    const cache = new ListingCache(t.clock, null);
+    const parse = vi.spyOn(JsonItems.prototype, 'toJSON');
+    const card = JSON.stringify({ id: 'x'.repeat(100) });
+    await cache.get('products.search', { a: 1 }, async () => ({ items: JsonItems.of([{ card }, { card }]), meta: { page: 1 } }));
+    await new Promise((r) => setImmediate(r));
+    expect(parse).not.toHaveBeenCalled();
+    const json = JSON.stringify({ items: [JSON.parse(card), JSON.parse(card)], meta: { page: 1 } });
+    expect(cache.size.bytes / HEAP_PER_JSON_BYTE).toBeGreaterThanOrEqual(json.length);
+    expect(cache.size.bytes / HEAP_PER_JSON_BYTE).toBeLessThan(json.length + 60);
+    parse.mockRestore();
   });
 
   it('drops only the scopes a write can change', async () => {

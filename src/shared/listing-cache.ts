@@ -17,6 +17,25 @@ export const HEAP_PER_JSON_BYTE = 3;
  */
 export const MEASURE_EVERY = 8;
 
+/**
+ * A part of an answer that knows the length of its own JSON (items the database already wrote): the
+ * cache weighs it by that length instead of turning it into objects to serialize them again.
+ */
+export const JSON_LENGTH = Symbol('jsonLength');
+interface Measured {
+  [JSON_LENGTH](): number;
+}
+const isMeasured = (v: unknown): v is Measured => typeof v === 'object' && v !== null && JSON_LENGTH in v;
+
+/** About the length of an answer's JSON, the measured parts of an object by their own length (JSON.stringify would call their toJSON). */
+function jsonLength(answer: unknown): number {
+  if (isMeasured(answer)) return answer[JSON_LENGTH]();
+  if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) return JSON.stringify(answer)?.length ?? 0;
+  let n = 2;
+  for (const [key, v] of Object.entries(answer)) n += key.length + 4 + (isMeasured(v) ? v[JSON_LENGTH]() : (JSON.stringify(v)?.length ?? 0));
+  return n;
+}
+
 interface Entry {
   value: Promise<unknown>;
   bytes: number;
@@ -114,7 +133,7 @@ export class ListingCache {
     if (!w) this.weights.set(scope, (w = { answers: 0, measured: 0, bytes: 0 }));
     if (w.answers++ % MEASURE_EVERY === 0) {
       w.measured++;
-      w.bytes += JSON.stringify(answer)?.length ?? 0;
+      w.bytes += jsonLength(answer);
     }
     return Math.round(w.bytes / w.measured);
   }

@@ -1,6 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import { Type, type Static, type TSchema } from 'typebox';
 import { validationError } from './errors.js';
+import { JSON_LENGTH } from './listing-cache.js';
 import { chordToMetres } from '../db/listing-sql.js';
 import { titleOf, type PageQuery } from './schemas.js';
 
@@ -54,6 +55,9 @@ export class JsonItems {
   static readonly none = new JsonItems('');
   toJSON(): unknown[] {
     return JSON.parse(`[${this.json}]`) as unknown[];
+  }
+  [JSON_LENGTH](): number {
+    return this.json.length + 2;
   }
 }
 

@@ -232,11 +232,21 @@ const PRODUCTS_AT_ONE_PLACE = 16;
  * `match`: the near spellings' condition, when the words alone found too few.
  */
 export async function searchProducts(ex: Executor, f: ProductFilter, now: Date, q: PageQuery, files: string, match?: SQL): Promise<CardPage> {
+  const offset = (q.page - 1) * q.limit;
+  // A point and nothing else, in the order of expiring soon or trending: the prepared window answers,
+  // before anything else is built (the radius' rows are read below when the window does not fill the page).
+  const window = f.point && pointOnly(f) && !match && (f.sort === 'expiry' ? (f.expiresBefore ? expiringWindow : undefined) : f.sort === 'popularity' ? trendingWindow : undefined);
+  if (window && f.point) {
+    const n = offset + q.limit + 1;
+    const args = { now: now.toISOString(), until: f.expiresBefore?.toISOString(), origin: earthCube(f.point.latitude, f.point.longitude), chord: metresToChord(f.point.radiusM), files };
+    const [found] = (await window(ex, n).execute({ ...args, from: offset, to: offset + q.limit })) as { rows: number; cards: string | null }[];
+    const fetched = Math.min(found?.rows ?? 0, n);
+    if (fetched >= n) return { items: JsonItems.joined(found!.cards), meta: nearMeta(q, fetched - offset) };
+  }
   let where = filters(f, now);
   const origin = f.point ? earthPoint(f.point.latitude, f.point.longitude) : undefined;
   const d = origin ? sql<number>`(${products.location} <-> ${origin})` : sql<number>`null::float8`;
   const radius = f.point && and(sql`earth_box(${origin}, ${f.point.radiusM}::float8) @> ${products.location}`, sql`earth_distance(${origin}, ${products.location}) <= ${f.point.radiusM}::float8`);
-  const offset = (q.page - 1) * q.limit;
   if (f.terms) {
     const terms = f.terms;
     const m = textMatch(products.searchVector, products.searchDocument, terms);
@@ -275,18 +285,10 @@ export async function searchProducts(ex: Executor, f: ProductFilter, now: Date, 
   const order = ORDERS[f.sort as keyof typeof ORDERS] ?? ORDERS.newest;
   const n = offset + q.limit + 1;
   let rows: CardRow[] = [];
-  if (f.point) {
+  if (f.point && !window) {
     // In the list's order from its index, the radius (as a cube distance) applied to at most ORDERED_WINDOW rows.
-    const window = pointOnly(f) && !match && (f.sort === 'expiry' ? (f.expiresBefore ? expiringWindow : undefined) : f.sort === 'popularity' ? trendingWindow : undefined);
-    const args = { now: now.toISOString(), until: f.expiresBefore?.toISOString(), origin: earthCube(f.point.latitude, f.point.longitude), chord: metresToChord(f.point.radiusM), files };
-    if (window) {
-      const [found] = (await window(ex, n).execute({ ...args, from: offset, to: offset + q.limit })) as { rows: number; cards: string | null }[];
-      const fetched = Math.min(found?.rows ?? 0, n);
-      if (fetched >= n) return { items: JsonItems.joined(found!.cards), meta: nearMeta(q, fetched - offset) };
-    } else {
-      const w = innerOf(ex, d).where(where).orderBy(...order(products)).limit(ORDERED_WINDOW).as('w');
-      rows = await cards(ex, files, ex.select().from(w).where(sql`${w.d} <= ${args.chord}::float8`).orderBy(...order(w)).limit(n), order);
-    }
+    const w = innerOf(ex, d).where(where).orderBy(...order(products)).limit(ORDERED_WINDOW).as('w');
+    rows = await cards(ex, files, ex.select().from(w).where(sql`${w.d} <= ${metresToChord(f.point.radiusM)}::float8`).orderBy(...order(w)).limit(n), order);
   }
   if (rows.length < n) rows = await cards(ex, files, innerOf(ex, d).where(and(where, radius)).orderBy(...order(products)).limit(n), order);
   const page = rows.slice(offset);
