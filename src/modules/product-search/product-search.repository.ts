@@ -252,7 +252,7 @@ export async function searchProducts(ex: Executor, f: ProductFilter, now: Date, 
     const m = textMatch(products.searchVector, products.searchDocument, terms);
     if (f.sort === 'relevance') {
       // Words alone: first from the newest WORDS_WINDOW public products (see rankedPage).
-      const windowed = wordsOnly(f) && !match ? await rankedPage(ex, files, and(where, m.fts)!, d, terms, 'fts', q, where) : undefined;
+      const windowed = wordsOnly(f) && !match ? await wordsWindowPage(ex, files, terms, now, q) : undefined;
       const found = windowed ?? (await rankedPage(ex, files, and(where, radius, m.fts)!, d, terms, 'fts', q));
       if (found.meta.total >= TYPO_FALLBACK_BELOW) return found;
       return withBitmapScans(ex, async (tx) => {
@@ -335,9 +335,14 @@ export type CardPage = { items: { card: string }[] | JsonItems; meta: ListingMet
  * matches the indexes give, in no order: reading the newest index for a near spelling would test
  * every row.
  */
-async function rankedPage(ex: Executor, files: string, where: SQL, d: SQL, terms: SearchTerms, match: 'fts' | 'typo', q: PageQuery): Promise<RankedPage>;
-async function rankedPage(ex: Executor, files: string, where: SQL, d: SQL, terms: SearchTerms, match: 'fts', q: PageQuery, visible: SQL): Promise<RankedPage | undefined>;
-async function rankedPage(ex: Executor, files: string, where: SQL, d: SQL, terms: SearchTerms, match: 'fts' | 'typo', q: PageQuery, visible?: SQL): Promise<RankedPage | undefined> {
+async function rankedPage(ex: Executor, files: string, where: SQL, d: SQL, terms: SearchTerms, match: 'fts' | 'typo', q: PageQuery): Promise<RankedPage> {
+  const rows = (await rankedQuery(ex, files, where, d, terms, match, { limit: q.limit + 1, offset: (q.page - 1) * q.limit })) as unknown as CardRow[];
+  const counted = rows[0]?.counted ?? (q.page > 1 ? await countCapped(ex, where, RANKED_CANDIDATES_CAP) : 0);
+  return { items: rows.slice(0, q.limit), meta: metaOf(q, Number(counted), rows.length > q.limit, RANKED_CANDIDATES_CAP) };
+}
+
+/** rankedPage's query: `take` the page's rows (its limit and offset, values or placeholders). */
+function rankedQuery(ex: Executor, files: unknown, where: SQL, d: SQL, terms: SearchTerms, match: 'fts' | 'typo', take: { limit: number; offset: number }, visible?: SQL) {
   // The candidates carry only what ranks them: the id and the words (and the document for near
   // spellings), all in the newest index (migration 0023), so the words' newest matches are read
   // from the index alone; the card's fields are read for the page's rows only.
@@ -367,12 +372,30 @@ async function rankedPage(ex: Executor, files: string, where: SQL, d: SQL, terms
   }
   const m = textMatch(c0.sv, (c0 as unknown as { sd: SQLWrapper }).sd, terms);
   const cand = ex.$with('cand').as(ex.select({ id: c0.id, d: c0.d, rank: sql<number>`${match === 'fts' ? m.ftsRank : m.typoRank}`.as('rank') }).from(c0));
-  const top = ex.select().from(cand).orderBy(desc(cand.rank), asc(cand.id)).limit(q.limit + 1).offset((q.page - 1) * q.limit);
-  const rows = (await joinedCardsQuery(ex.with(cand), files, top, (p) => [desc(p.rank!), asc(p.id)], { counted: sql<number>`(select count(*) from cand)`.mapWith(Number) }, ex)) as unknown as CardRow[];
-  // From the window, only a full set of candidates is the newest matches of all: else ask the table.
-  if (visible && Number(rows[0]?.counted ?? 0) <= RANKED_CANDIDATES_CAP) return undefined;
-  const counted = rows[0]?.counted ?? (q.page > 1 ? await countCapped(ex, where, RANKED_CANDIDATES_CAP) : 0);
-  return { items: rows.slice(0, q.limit), meta: metaOf(q, Number(counted), rows.length > q.limit, RANKED_CANDIDATES_CAP) };
+  const top = ex.select().from(cand).orderBy(desc(cand.rank), asc(cand.id)).limit(take.limit).offset(take.offset);
+  return joinedCardsQuery(ex.with(cand), files, top, (p) => [desc(p.rank!), asc(p.id)], { counted: sql<number>`(select count(*) from cand)`.mapWith(Number).as('counted') }, ex);
+}
+
+/**
+ * Words alone among the newest WORDS_WINDOW public products (rankedPage with `visible`), prepared:
+ * building and planning this nested query on every search cost the server and PostgreSQL more than
+ * running it. The words come as their tsquery text (`tsquery`), the page's offset as `offset`.
+ */
+const wordsWindowPrepared = preparedPage((ex, rows) => {
+  const visible = isPublicProduct(at);
+  const words: SearchTerms = { words: [], tsquery: sql.placeholder('tsquery') as unknown as string, normalised: '' };
+  return rankedQuery(ex, files, visible, sql`null::float8`, words, 'fts', { limit: literalLimit(rows), offset: sql.placeholder('offset') as unknown as number }, visible).prepare(`products_words_window_${rows}`);
+});
+
+/** A page of words alone from the newest WORDS_WINDOW public products, or none when they hold fewer than RANKED_CANDIDATES_CAP + 1 matches. */
+async function wordsWindowPage(ex: Executor, files: string, terms: SearchTerms, now: Date, q: PageQuery): Promise<RankedPage | undefined> {
+  const n = q.limit + 1;
+  const rows = await runPage(wordsWindowPrepared(ex, n), { now: now.toISOString(), tsquery: terms.tsquery, files, offset: (q.page - 1) * q.limit }, n);
+  const counted = Number((rows[0] as { counted?: number } | undefined)?.counted ?? 0);
+  // Only a full set of candidates is the newest matches of all: else the table is asked.
+  if (counted <= RANKED_CANDIDATES_CAP) return undefined;
+  const items = rows as unknown as CardRow[];
+  return { items: items.slice(0, q.limit), meta: metaOf(q, counted, items.length > q.limit, RANKED_CANDIDATES_CAP) };
 }
 type RankedPage = { items: CardRow[]; meta: ListingMeta };
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
 import { createStore } from '../../../test/helpers/factories.js';
 import { call } from '../../../test/helpers/http.js';
-import { inArray } from 'drizzle-orm';
+import { inArray, sql } from 'drizzle-orm';
 import { productImages, productSearchLexemes } from '../../db/schema/products.js';
 import { uuidv7 } from '../../shared/ids.js';
 import { HOUR, admin, publishProduct, supplierWithStore } from '../products/products.test-support.js';
@@ -171,6 +171,29 @@ describe('GET /products/search and /products/expiring-soon', () => {
       expect(res.status, `${url} ${JSON.stringify(query)}`).toBe(400);
       expect(res.body.error.details.map((d: { field: string }) => d.field), JSON.stringify(query)).toContain(field);
     }
+  });
+});
+
+describe('words found in more than the ranked candidates', () => {
+  it('ranks the newest 201 matches and pages through them', async () => {
+    const s = await supplierWithStore(t);
+    const word = `mot${Math.random().toString(36).replace(/[^a-z]/g, '').slice(0, 8)}`;
+    const now = t.clock.now().toISOString();
+    // 230 products with the word, one second apart (i = 1 the newest), inserted at once.
+    const made = await t.app.ctx.db.execute(sql`insert into products (id, supplier_id, store_id, name, description, category, original_price, discounted_price,
+        quantity, unit_weight_grams, expires_at, pickup_start, pickup_end, status, location, search_document, created_at, updated_at)
+      select gen_random_uuid(), ${s.profile.id}, ${s.store.id}, 'Lot ' || i, 'x', 'BAKERY', 1000, 500, 1, 500, ${now}::timestamptz + interval '1 day',
+        '18:00', '20:00', 'ACTIVE', ll_to_earth(0, 0), ${word}, ${now}::timestamptz - i * interval '1 second', ${now}::timestamptz
+      from generate_series(1, 230) i returning id, name`);
+    const rowsMade = (made as unknown as { rows: { id: string; name: string }[] }).rows;
+    // Equal ranks: by id among the newest 201.
+    const newest = rowsMade.filter((r) => Number(r.name.slice(4)) <= 201).map((r) => r.id).sort();
+    const page = async (n: number) => (await call(t.app, 'GET', '/products/search', { query: { q: word, limit: 5, page: n } })).body;
+    const [one, two] = [await page(1), await page(2)];
+    expect(one.data.map((p: { id: string }) => p.id)).toEqual(newest.slice(0, 5));
+    expect(two.data.map((p: { id: string }) => p.id)).toEqual(newest.slice(5, 10));
+    expect(two.meta).toMatchObject({ page: 2, limit: 5, total: 200, hasMore: true });
+    expect(two.data[0]).toMatchObject({ storeName: s.store.name, thumbnailUrl: null, distanceKm: null });
   });
 });
 
