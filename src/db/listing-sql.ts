@@ -43,10 +43,10 @@ export const metresToChord = (metres: number): number => 2 * EARTH_RADIUS_M * Ma
  *   connection's `pg_trgm.word_similarity_threshold`, 0.5), from the GIN trigram index, but for the
  *   words in `spelt`, which match as typed. Both sides of the `or` are on one table's indexed columns,
  *   so the planner combines two bitmap scans.
- * The ranks weigh the name (A) over the description (B) and the city (C).
+ * The ranks weigh the name (A) over the description (B) and the city (C). `tsq`: the words' tsquery,
+ * when it is not the value of `terms.tsquery` (a prepared statement's, evaluated once: see rankedQuery).
  */
-export function textMatch(vector: SQLWrapper, doc: SQLWrapper, terms: SearchTerms, spelt: ReadonlySet<string> = new Set()) {
-  const tsq = sql`to_tsquery('simple', ${terms.tsquery})`;
+export function textMatch(vector: SQLWrapper, doc: SQLWrapper, terms: SearchTerms, spelt: ReadonlySet<string> = new Set(), tsq: SQL = sql`to_tsquery('simple', ${terms.tsquery})`) {
   const fts = sql`${vector} @@ ${tsq}`;
   const ftsRank = sql`ts_rank(${vector}, ${tsq})`;
   // Words of fewer than 4 letters have too few trigrams to tell a typo from another word (and match

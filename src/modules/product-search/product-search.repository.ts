@@ -342,7 +342,7 @@ async function rankedPage(ex: Executor, files: string, where: SQL, d: SQL, terms
 }
 
 /** rankedPage's query: `take` the page's rows (its limit and offset, values or placeholders). */
-function rankedQuery(ex: Executor, files: unknown, where: SQL, d: SQL, terms: SearchTerms, match: 'fts' | 'typo', take: { limit: number; offset: number }, visible?: SQL) {
+function rankedQuery(ex: Executor, files: unknown, where: SQL, d: SQL, terms: SearchTerms, match: 'fts' | 'typo', take: { limit: number; offset: number }, visible?: SQL, tsq?: SQL) {
   // The candidates carry only what ranks them: the id and the words (and the document for near
   // spellings), all in the newest index (migration 0023), so the words' newest matches are read
   // from the index alone; the card's fields are read for the page's rows only.
@@ -365,12 +365,12 @@ function rankedQuery(ex: Executor, files: unknown, where: SQL, d: SQL, terms: Se
     c0 = ex
       .select({ id: w.id, d: w.d, sv: w.sv })
       .from(w)
-      .where(textMatch(w.sv, w.sv, terms).fts)
+      .where(textMatch(w.sv, w.sv, terms, undefined, tsq).fts)
       .orderBy(desc(w.createdAt), desc(w.id))
       .limit(RANKED_CANDIDATES_CAP + 1)
       .as('c0') as unknown as typeof c0;
   }
-  const m = textMatch(c0.sv, (c0 as unknown as { sd: SQLWrapper }).sd, terms);
+  const m = textMatch(c0.sv, (c0 as unknown as { sd: SQLWrapper }).sd, terms, undefined, tsq);
   const cand = ex.$with('cand').as(ex.select({ id: c0.id, d: c0.d, rank: sql<number>`${match === 'fts' ? m.ftsRank : m.typoRank}`.as('rank') }).from(c0));
   const top = ex.select().from(cand).orderBy(desc(cand.rank), asc(cand.id)).limit(take.limit).offset(take.offset);
   return joinedCardsQuery(ex.with(cand), files, top, (p) => [desc(p.rank!), asc(p.id)], { counted: sql<number>`(select count(*) from cand)`.mapWith(Number).as('counted') }, ex);
@@ -383,8 +383,13 @@ function rankedQuery(ex: Executor, files: unknown, where: SQL, d: SQL, terms: Se
  */
 const wordsWindowPrepared = preparedPage((ex, rows) => {
   const visible = isPublicProduct(at);
-  const words: SearchTerms = { words: [], tsquery: sql.placeholder('tsquery') as unknown as string, normalised: '' };
-  return rankedQuery(ex, files, visible, sql`null::float8`, words, 'fts', { limit: literalLimit(rows), offset: sql.placeholder('offset') as unknown as number }, visible).prepare(`products_words_window_${rows}`);
+  // The tsquery made once per run (a sub-select): in a kept plan, to_tsquery of a parameter is not
+  // folded into a constant and was parsed again for every row of the window.
+  const tsq = opaque(sql`to_tsquery('simple', ${sql.placeholder('tsquery')}::text)`);
+  const words: SearchTerms = { words: [], tsquery: '', normalised: '' };
+  return rankedQuery(ex, files, visible, sql`null::float8`, words, 'fts', { limit: literalLimit(rows), offset: sql.placeholder('offset') as unknown as number }, visible, tsq).prepare(
+    `products_words_window_${rows}`,
+  );
 });
 
 /** A page of words alone from the newest WORDS_WINDOW public products, or none when they hold fewer than RANKED_CANDIDATES_CAP + 1 matches. */
