@@ -100,8 +100,8 @@ const innerOf = (ex: Executor, d: SQL) => ex.select({ ...own, d: sql<number | nu
 type Fields = Record<keyof typeof own | 'd', SQLWrapper> & Record<string, SQLWrapper>;
 type Builder = Pick<Executor, 'select'>;
 /**
- * The page's rows of an inner query (products alone, already limited), with the store's name and
- * the first picture, in `order`: the store and the picture are looked up for those rows only.
+ * The page's rows of an inner query (products alone, already limited) with their cards, in `order`:
+ * the cards are written for those rows only.
  */
 async function cards(db: Builder, files: string, inner: { as: (alias: string) => unknown }, order: (c: Fields) => SQL[]) {
   return (await cardsQuery(db, files, inner, order)) as unknown as CardRow[];
@@ -125,9 +125,9 @@ function cardsQuery(db: Builder, files: unknown, inner: { as: (alias: string) =>
 
 /**
  * The page's rows of a query that read only index columns (`page`: the ids, `d` and the order's
- * keys, already limited), with the card's fields read from the table for those rows alone (a
- * primary-key lookup each, LATERAL so the plan is the same whatever the planner expects of the
- * limit), the store's name and the first picture.
+ * keys, already limited), with the stored card and picture read from the table for those rows alone
+ * (a primary-key lookup each, LATERAL so the plan is the same whatever the planner expects of the
+ * limit).
  */
 function joinedCardsQuery(db: Builder, files: unknown, page: { as: (alias: string) => unknown }, order: (c: Fields) => SQL[], extra: Record<string, SQL | SQL.Aliased> = {}, plain: Builder = db) {
   const t = page.as('t') as Fields & SQLWrapper;
