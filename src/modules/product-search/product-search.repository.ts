@@ -4,7 +4,7 @@ import { earthCube, earthPoint, kmOfChordSql, metresToChord, textMatch, withBitm
 import { productSearchLexemes, productSearches, products } from '../../db/schema/products.js';
 import { stores } from '../../db/schema/stores.js';
 import type { DietaryTag, ProductCategory } from '../products/product-catalog.js';
-import { isPublicProduct } from '../products/product-visibility.js';
+import { isPublicAt, isPublicProduct } from '../products/product-visibility.js';
 import { JsonItems, LISTING_TOTAL_CAP, RANKED_CANDIDATES_CAP, TYPO_FALLBACK_BELOW, listingMeta, metaOf, nearestPage, type ListingMeta, type SearchTerms } from '../../shared/listing-page.js';
 import { openAtSql } from '../../shared/opening-hours.js';
 import type { PageQuery } from '../../shared/schemas.js';
@@ -171,8 +171,9 @@ const nearestPrepared = preparedPage((ex, rows) =>
 const windowPrepared = (sort: 'expiry' | 'popularity', name: string) =>
   preparedPage((ex, rows) => {
     const until = sort === 'expiry' ? lte(products.expiresAt, opaque(sql`${sql.placeholder('until')}::timestamptz`)) : undefined;
+    // The card and its picture are in the order's index too (migration 0036): the page is read from the index alone.
     const w = ex
-      .select(windowKeys(sort, preparedD) as { id: typeof products.id; d: SQL.Aliased<number> })
+      .select({ ...(windowKeys(sort, preparedD) as { id: typeof products.id; d: SQL.Aliased<number> }), card: products.card, thumbnailKey: products.thumbnailKey })
       .from(products)
       .where(and(isPublicProduct(at), until))
       .orderBy(...ORDERS[sort](products))
@@ -183,19 +184,19 @@ const windowPrepared = (sort: 'expiry' | 'popularity', name: string) =>
     const key = (sort === 'expiry' ? { expiresAt: (w as never as Keyed).expiresAt } : { popularityScore: (w as never as Keyed).popularityScore }) as unknown as Record<string, SQL>;
     // Each row's place in the list (rn), so that the page's cards are joined in order and those before it left out.
     const near = ex
-      .select({ id: w.id, d: w.d, ...key, rn: sql<number>`row_number() over (order by ${sql.join(order, sql`, `)})`.as('rn') })
+      .select({ id: w.id, d: w.d, ...key, card: w.card, thumbnailKey: w.thumbnailKey, rn: sql<number>`row_number() over (order by ${sql.join(order, sql`, `)})`.as('rn') })
       .from(w)
       .where(sql`${w.d} <= ${chord}`)
       .orderBy(...order)
-      .limit(literalLimit(rows));
-    const c = joinedCardsQuery(ex, files, near, ORDERS[sort], { rn: sql<number>`"t"."rn"`.as('rn') }).as('c');
+      .limit(literalLimit(rows))
+      .as('p');
     // One row: how many the window gave (at most `rows`) and the page's cards, rows (from, to], joined by the database.
     return ex
       .select({
         rows: sql<number>`count(*)::int`,
-        cards: sql<string | null>`string_agg("c"."card", ',' order by "c"."rn") filter (where "c"."rn" > ${sql.placeholder('from')}::int and "c"."rn" <= ${sql.placeholder('to')}::int)`,
+        cards: sql<string | null>`string_agg(${cardJson(files, sql`"p"."d"`)}, ',' order by "p"."rn") filter (where "p"."rn" > ${sql.placeholder('from')}::int and "p"."rn" <= ${sql.placeholder('to')}::int)`,
       })
-      .from(c)
+      .from(near)
       .prepare(`${name}_${rows}`);
   });
 const expiringWindow = windowPrepared('expiry', 'products_expiring_window_page');
@@ -342,7 +343,7 @@ async function rankedPage(ex: Executor, files: string, where: SQL, d: SQL, terms
 }
 
 /** rankedPage's query: `take` the page's rows (its limit and offset, values or placeholders). */
-function rankedQuery(ex: Executor, files: unknown, where: SQL, d: SQL, terms: SearchTerms, match: 'fts' | 'typo', take: { limit: number; offset: number }, visible?: SQL, tsq?: SQL) {
+function rankedQuery(ex: Executor, files: unknown, where: SQL, d: SQL, terms: SearchTerms, match: 'fts' | 'typo', take: { limit: number; offset: number }, windowAt?: SQL, tsq?: SQL) {
   // The candidates carry only what ranks them: the id and the words (and the document for near
   // spellings), all in the newest index (migration 0023), so the words' newest matches are read
   // from the index alone; the card's fields are read for the page's rows only.
@@ -351,21 +352,24 @@ function rankedQuery(ex: Executor, files: unknown, where: SQL, d: SQL, terms: Se
     .from(products)
     .where(where);
   let c0 = (match === 'fts' ? first.orderBy(desc(products.createdAt), desc(products.id)) : first).limit(RANKED_CANDIDATES_CAP + 1).as('c0');
-  if (visible) {
-    // `visible`: the words are the only filter. Their newest matches are looked for among the newest
-    // WORDS_WINDOW public products first, in the newest index's order: left to estimate how many
-    // rows two words match together, the planner read that whole index for pairs that are rare.
+  if (windowAt) {
+    // The words are the only filter. Their newest matches are looked for among the newest
+    // WORDS_WINDOW listed products first, in the newest index's order: left to estimate how many
+    // rows two words match together, the planner read that whole index for pairs that are rare. The
+    // rest of the visibility rule (expiry, closures: `windowAt` is the instant) is tested with the
+    // words, after the window: tested in it, its selectivity unknown (a prepared statement's time),
+    // it made the planner read and sort the whole table for the window instead of the index's first rows.
     const w = ex
-      .select({ id: products.id, createdAt: products.createdAt, d: sql<number | null>`${d}`.as('d'), sv: sql`${products.searchVector}`.as('sv') })
+      .select({ id: products.id, createdAt: products.createdAt, expiresAt: products.expiresAt, storeId: products.storeId, d: sql<number | null>`${d}`.as('d'), sv: sql`${products.searchVector}`.as('sv') })
       .from(products)
-      .where(visible)
+      .where(sql`${products.listed}`)
       .orderBy(desc(products.createdAt), desc(products.id))
       .limit(WORDS_WINDOW)
       .as('w');
     c0 = ex
       .select({ id: w.id, d: w.d, sv: w.sv })
       .from(w)
-      .where(textMatch(w.sv, w.sv, terms, undefined, tsq).fts)
+      .where(and(isPublicAt(w, windowAt), textMatch(w.sv, w.sv, terms, undefined, tsq).fts))
       .orderBy(desc(w.createdAt), desc(w.id))
       .limit(RANKED_CANDIDATES_CAP + 1)
       .as('c0') as unknown as typeof c0;
@@ -382,12 +386,11 @@ function rankedQuery(ex: Executor, files: unknown, where: SQL, d: SQL, terms: Se
  * running it. The words come as their tsquery text (`tsquery`), the page's offset as `offset`.
  */
 const wordsWindowPrepared = preparedPage((ex, rows) => {
-  const visible = isPublicProduct(at);
   // The tsquery made once per run (a sub-select): in a kept plan, to_tsquery of a parameter is not
   // folded into a constant and was parsed again for every row of the window.
   const tsq = opaque(sql`to_tsquery('simple', ${sql.placeholder('tsquery')}::text)`);
   const words: SearchTerms = { words: [], tsquery: '', normalised: '' };
-  return rankedQuery(ex, files, visible, sql`null::float8`, words, 'fts', { limit: literalLimit(rows), offset: sql.placeholder('offset') as unknown as number }, visible, tsq).prepare(
+  return rankedQuery(ex, files, isPublicProduct(at), sql`null::float8`, words, 'fts', { limit: literalLimit(rows), offset: sql.placeholder('offset') as unknown as number }, at, tsq).prepare(
     `products_words_window_${rows}`,
   );
 });

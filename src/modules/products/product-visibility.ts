@@ -1,4 +1,4 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { products } from '../../db/schema/products.js';
 import { stores } from '../../db/schema/stores.js';
 
@@ -14,9 +14,15 @@ import { stores } from '../../db/schema/stores.js';
  * query (an index of closures), not per row.
  * For any query over `products`: `where(and(isPublicProduct(now), ...filters))`.
  */
-export const isPublicProduct = (now: Date | SQL): SQL => {
+export const isPublicProduct = (now: Date | SQL): SQL => sql`(${products.listed} and ${isPublicAt(products, now)})`;
+
+/**
+ * The part of the rule that comes with time, for rows known to be listed (`row`: their expiry and
+ * store, of `products` or of a subquery over it): not expired, the store not in a temporary closure.
+ */
+export const isPublicAt = (row: { expiresAt: SQLWrapper; storeId: SQLWrapper }, now: Date | SQL): SQL => {
   const at = instant(now);
-  return sql`(${products.listed} and ${products.expiresAt} > ${at} and not (${products.storeId} = any(${closedStores(at)})))`;
+  return sql`(${row.expiresAt} > ${at} and not (${row.storeId} = any(${closedStores(at)})))`;
 };
 
 /** A time as SQL: a Date becomes a timestamptz parameter; SQL (a prepared statement's placeholder) is kept. */
