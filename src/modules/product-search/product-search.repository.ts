@@ -1,5 +1,5 @@
 import { and, arrayContains, asc, count, desc, eq, gt, gte, lte, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
-import { literalLimit, opaque, preparedPage, rows, runPage, type Executor } from '../../db/client.js';
+import { literalLimit, opaque, preparedPage, rows as queryRows, runPage, type Executor } from '../../db/client.js';
 import { earthCube, earthPoint, kmOfChordSql, metresToChord, textMatch, withBitmapScans } from '../../db/listing-sql.js';
 import { productSearchLexemes, productSearches, products } from '../../db/schema/products.js';
 import { stores } from '../../db/schema/stores.js';
@@ -256,16 +256,12 @@ export async function searchProducts(ex: Executor, f: ProductFilter, now: Date, 
       const windowed = wordsOnly(f) && !match ? await wordsWindowPage(ex, files, terms, now, q) : undefined;
       const found = windowed ?? (await rankedPage(ex, files, and(where, radius, m.fts)!, d, terms, 'fts', q));
       if (found.meta.total >= TYPO_FALLBACK_BELOW) return found;
-      return withBitmapScans(ex, async (tx) => {
-        const near = await nearSpellings(tx, terms);
-        return near ? rankedPage(tx, files, and(where, radius, near)!, d, terms, 'typo', q) : found;
-      });
+      const near = await nearSpellings(ex, terms);
+      return near ? withBitmapScans(ex, (tx) => rankedPage(tx, files, and(where, radius, near)!, d, terms, 'typo', q)) : found;
     }
     if ((await countCapped(ex, and(where, m.fts), TYPO_FALLBACK_BELOW)) < TYPO_FALLBACK_BELOW) {
-      return withBitmapScans(ex, async (tx) => {
-        const near = await nearSpellings(tx, terms);
-        return searchProducts(tx, { ...f, terms: null }, now, q, files, near ?? m.fts);
-      });
+      const near = await nearSpellings(ex, terms);
+      if (near) return withBitmapScans(ex, (tx) => searchProducts(tx, { ...f, terms: null }, now, q, files, near));
     }
     where = and(where, m.fts)!;
   }
@@ -320,7 +316,7 @@ async function nearSpellings(ex: Executor, terms: SearchTerms): Promise<SQL | un
   const has = terms.words.map((w, i) =>
     i === last ? sql`exists (select 1 from ${productSearchLexemes} where ${l} >= ${w} and ${l} < ${w} || chr(1114111))` : sql`exists (select 1 from ${productSearchLexemes} where ${l} = ${w})`,
   );
-  const [row] = await rows<{ found: boolean[] }>(ex, sql`select array[${sql.join(has, sql`, `)}] as found`);
+  const [row] = await queryRows<{ found: boolean[] }>(ex, sql`select array[${sql.join(has, sql`, `)}] as found`);
   const spelt = new Set(terms.words.filter((_, i) => row?.found[i]));
   if (spelt.size === terms.words.length) return undefined;
   return textMatch(products.searchVector, products.searchDocument, terms, spelt).typo;

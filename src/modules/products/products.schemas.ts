@@ -86,7 +86,6 @@ export const RatingDetailSchema = Type.Object(
   { title: 'RatingDetail' },
 );
 export type RatingDetail = Static<typeof RatingDetailSchema>;
-export type ProductReviewView = Static<typeof ReviewSummarySchema>;
 
 /** The public page of a product. */
 export const ProductDetailSchema = Type.Object(

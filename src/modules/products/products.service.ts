@@ -39,10 +39,6 @@ export interface ProductsDeps {
 /** Sales figures of products, by id (the orders module registers one; zero until then). */
 export type SalesFiguresSource = (ex: Executor, productIds: string[]) => Promise<Map<string, SalesFigures>>;
 
-/**
- * The rating and latest reviews of a product's page (the reviews module registers one): a column of
- * the page's statement, and what its value shows.
- */
 export type ProductsService = ReturnType<typeof createProductsService>;
 
 // Fields whose change sends an approved product back to review: what moderators judge.
