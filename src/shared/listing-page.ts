@@ -59,7 +59,25 @@ export class JsonItems {
   [JSON_LENGTH](): number {
     return this.json.length + 2;
   }
+  /**
+   * The earliest instant (ms) among the items' `field` (an ISO date-time the database wrote), Infinity
+   * when none has it: a key's quoted name cannot occur inside a JSON string, where quotes are escaped.
+   */
+  earliest(field: string): number {
+    const name = `"${field}"`;
+    let min = Infinity;
+    for (let i = this.json.indexOf(name); i >= 0; i = this.json.indexOf(name, i + name.length)) {
+      const start = this.json.indexOf('"', i + name.length) + 1;
+      const at = Date.parse(this.json.slice(start, this.json.indexOf('"', start)));
+      if (at < min) min = at;
+    }
+    return min;
+  }
 }
+
+/** The earliest instant (ms) among the items' `field` (ISO date-times), Infinity when there are none. */
+export const earliestOf = <K extends string>(items: readonly Record<K, string>[], field: K): number =>
+  items.reduce((min, item) => Math.min(min, Date.parse(item[field])), Infinity);
 
 /**
  * A row of a nearest-first page whose item the database writes: its JSON (`card`), and the id and
