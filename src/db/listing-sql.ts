@@ -1,5 +1,5 @@
 import { and, getTableColumns, sql, type SQL, type SQLWrapper, type Table } from 'drizzle-orm';
-import type { Executor } from './client.js';
+import { rows as rowsOf, type Executor } from './client.js';
 import { TYPO_FALLBACK_BELOW, type ListingMeta, type SearchTerms } from '../shared/listing-page.js';
 
 // SQL pieces of the public listings (DESIGN section 8), over the stored columns of
@@ -35,6 +35,25 @@ export const isoSql = (t: SQLWrapper): SQL => sql`to_char(${t} at time zone 'UTC
 
 /** The cube (chord) distance `<->` of a great-circle distance in metres: a radius as the GiST index's distance. */
 export const metresToChord = (metres: number): number => 2 * EARTH_RADIUS_M * Math.sin(Math.min(Math.PI / 2, metres / (2 * EARTH_RADIUS_M)));
+
+/**
+ * Within `radiusM` of `origin` (a cube), as a nearest-first page counts it (nearestPage: the chord
+ * distance `<->` against the radius' chord), with the radius' bounding box first, which the GiST index
+ * of `earth` answers.
+ */
+export const withinRadius = (earth: SQLWrapper, origin: SQL, radiusM: number): SQL =>
+  sql`(earth_box(${origin}, ${radiusM}::float8) @> ${earth} and (${earth} <-> ${origin}) <= ${metresToChord(radiusM)}::float8)`;
+
+/**
+ * How many rows a query has (`rows`: already limited, so the count stops there). The nearby lists
+ * count the radius' rows with it, nearest first (ordered by `<->`, limited to the cap): the GiST
+ * index is then read in its order with the box as its condition and stops at the cap, where an
+ * unordered count let the planner read a bitmap of the whole box.
+ */
+export async function countRows(ex: Executor, rows: { as: (alias: string) => unknown }): Promise<number> {
+  const [row] = await rowsOf<{ n: number }>(ex, sql`select count(*)::int as n from ${rows} as c`);
+  return row?.n ?? 0;
+}
 
 /**
  * The ways a stored document matches search words:

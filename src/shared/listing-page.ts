@@ -2,7 +2,7 @@ import type { FastifyReply } from 'fastify';
 import { Type, type Static, type TSchema } from 'typebox';
 import { validationError } from './errors.js';
 import { JSON_LENGTH } from './listing-cache.js';
-import { chordToMetres } from '../db/listing-sql.js';
+import { chordToMetres, metresToChord } from '../db/listing-sql.js';
 import { titleOf, type PageQuery } from './schemas.js';
 
 // Paging of the public listings (DESIGN section 8). A page reads about `limit` rows from an index;
@@ -181,17 +181,22 @@ export interface Ranked {
  * address: the products of one store), so pages neither repeat nor skip a row.
  *
  * The total is exact whenever the radius holds no more than the rows read (offset + limit); past
- * that nothing is counted: it is estimated from the density of the rows read, and flagged.
+ * that, `within(cap)` counts the radius' rows up to `cap` (withinRadius and countRows of listing-sql:
+ * the same chord distance as here), so the total is exact up to LISTING_TOTAL_CAP and is the cap,
+ * flagged, beyond it.
  */
 export async function nearestPage<R extends Ranked>(
   q: PageQuery,
   radiusM: number,
   nearest: (n: number) => Promise<R[]>,
+  within: (cap: number) => Promise<number>,
   /** Rows often at one place (the products of a store): asked for at once beyond the page. */
   ties = 0,
 ): Promise<{ items: (R & { distanceM: number })[]; meta: ListingMeta }> {
   type T = R & { distanceM: number };
-  const withDistance = (found: R[]): T[] => found.map((r) => ({ ...r, distanceM: chordToMetres(r.d) })).filter((r) => r.distanceM <= radiusM);
+  // The radius as its chord, compared as the count compares it (withinRadius).
+  const chord = metresToChord(radiusM);
+  const withDistance = (found: R[]): T[] => found.filter((r) => r.d <= chord).map((r) => ({ ...r, distanceM: chordToMetres(r.d) }));
   const offset = (q.page - 1) * q.limit;
   const n = offset + q.limit + 1;
   const byOrder = (a: T, b: T) => a.d - b.d || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
@@ -204,14 +209,9 @@ export async function nearestPage<R extends Ranked>(
     found = await nearest(asked);
   }
   const rows = withDistance(found).sort(byOrder);
-  const full = rows.length >= n;
-  const edge = rows[rows.length - 1];
   const page = rows.slice(offset, offset + q.limit + 1);
   const hasMore = page.length > q.limit;
-  if (!full) return { items: page.slice(0, q.limit), meta: metaOf(q, rows.length, hasMore) };
-  // The rows read within the distance of the farthest: as many per unit of area over the whole circle.
-  const reach = edge!.distanceM;
-  const estimate = reach > 0 ? Math.round(rows.length * (radiusM / reach) ** 2) : LISTING_TOTAL_CAP;
-  const total = Math.min(LISTING_TOTAL_CAP, Math.max(rows.length, estimate));
-  return { items: page.slice(0, q.limit), meta: { page: q.page, limit: q.limit, total, totalPages: Math.ceil(total / q.limit), hasMore, totalIsEstimate: true } };
+  // The radius holds more rows than were read: they are counted, up to the cap.
+  const counted = rows.length >= n ? Math.max(rows.length, await within(LISTING_TOTAL_CAP + 1)) : rows.length;
+  return { items: page.slice(0, q.limit), meta: metaOf(q, counted, hasMore) };
 }
