@@ -44,13 +44,13 @@ export const okListing = <T>(data: T[], meta: ListingMeta) => ({ success: true a
  */
 export class JsonItems {
   private constructor(readonly json: string) {}
-  /** The items of rows that carry their JSON as `card`. */
+  /** The items of rows that carry their JSON as `card` (made compact: see compactJson). */
   static of(rows: readonly { card: string }[]): JsonItems {
-    return new JsonItems(rows.map((r) => r.card).join(','));
+    return new JsonItems(compactJson(rows.map((r) => r.card).join(',')));
   }
   /** Items the database joined itself (`string_agg(card, ',')`, null when there are none). */
   static joined(json: string | null): JsonItems {
-    return new JsonItems(json ?? '');
+    return new JsonItems(json ? compactJson(json) : '');
   }
   static readonly none = new JsonItems('');
   toJSON(): unknown[] {
@@ -89,8 +89,19 @@ export interface NearbyJsonRow {
   card: string;
 }
 
-/** The `Ok` envelope around data the database wrote as JSON text (one object): sent as it is, not serialized again. */
-export const sendJsonData = (reply: FastifyReply, json: string) => reply.type('application/json; charset=utf-8').send(`{"success":true,"data":${json}}`);
+/** The `Ok` envelope around data the database wrote as JSON text (one object): sent compact, not serialized again. */
+export const sendJsonData = (reply: FastifyReply, json: string) => reply.type('application/json; charset=utf-8').send(`{"success":true,"data":${compactJson(json)}}`);
+
+/** A JSON string (kept, as group 1) or whitespace between tokens (dropped). */
+const TOKEN_SPACE = /("[^"\\]*(?:\\.[^"\\]*)*")|\s+/g;
+/**
+ * JSON text without the whitespace between its tokens, as every other answer is written: PostgreSQL
+ * writes `json_build_object` as `{"id" : "x", "n" : 1}`, `json_agg` with `, ` and line breaks, jsonb
+ * with `": "`. One native regular expression: strings are matched whole and kept, whitespace outside
+ * them dropped (measured on 3.8 KB of `" : "` text: about 18 us of CPU, against 23 us for
+ * JSON.parse and JSON.stringify, on a busy machine).
+ */
+export const compactJson = (json: string): string => json.replace(TOKEN_SPACE, '$1');
 
 /** The `OkListing` envelope around items already in JSON: written as text, not serialized again. */
 export const sendJsonListing = (reply: FastifyReply, items: JsonItems, meta: ListingMeta) =>
