@@ -192,15 +192,15 @@ export interface Ranked {
  * address: the products of one store), so pages neither repeat nor skip a row.
  *
  * The total is exact whenever the radius holds no more than the rows read (offset + limit); past
- * that, `within(cap)` counts the radius' rows up to `cap` (withinRadius and countRows of listing-sql:
- * the same chord distance as here), so the total is exact up to LISTING_TOTAL_CAP and is the cap,
- * flagged, beyond it.
+ * that, the radius' rows are counted up to the cap (radiusCount), so the total is exact up to
+ * LISTING_TOTAL_CAP and is the cap, flagged, beyond it.
  */
 export async function nearestPage<R extends Ranked>(
   q: PageQuery,
   radiusM: number,
   nearest: (n: number) => Promise<R[]>,
-  within: (cap: number) => Promise<number>,
+  /** Of the `k` nearest rows (distances only), how many were read and how many lie within the radius (countNearest). */
+  within: (k: number) => Promise<{ read: number; inside: number }>,
   /** Rows often at one place (the products of a store): asked for at once beyond the page. */
   ties = 0,
 ): Promise<{ items: (R & { distanceM: number })[]; meta: ListingMeta }> {
@@ -223,6 +223,24 @@ export async function nearestPage<R extends Ranked>(
   const page = rows.slice(offset, offset + q.limit + 1);
   const hasMore = page.length > q.limit;
   // The radius holds more rows than were read: they are counted, up to the cap.
-  const counted = rows.length >= n ? Math.max(rows.length, await within(LISTING_TOTAL_CAP + 1)) : rows.length;
+  const counted = rows.length >= n ? Math.max(rows.length, await radiusCount(within, rows.length, rows[rows.length - 1]!.distanceM, radiusM)) : rows.length;
   return { items: page.slice(0, q.limit), meta: metaOf(q, counted, hasMore) };
+}
+
+/**
+ * The rows within the radius, up to LISTING_TOTAL_CAP + 1, from the nearest rows' distances: once a
+ * row beyond the radius (or the end) is read, every row within it was. `read` rows were found
+ * within `reach` metres: as densely over the circle, the radius holds about read * (radius /
+ * reach)^2; a first look at twice that many (when it is well under the cap) spares a sparse region
+ * the cap's rows, and a dense one goes to the cap at once.
+ */
+async function radiusCount(within: (k: number) => Promise<{ read: number; inside: number }>, read: number, reach: number, radiusM: number): Promise<number> {
+  const cap = LISTING_TOTAL_CAP + 1;
+  const guess = reach > 0 ? read * (radiusM / reach) ** 2 : cap;
+  const first = Math.max(4 * read, Math.ceil(2 * guess));
+  for (const k of first < cap ? [first, cap] : [cap]) {
+    const found = await within(k);
+    if (found.read < k || found.inside < found.read || k === cap) return found.inside;
+  }
+  return cap;
 }

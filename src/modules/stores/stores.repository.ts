@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { literalLimit, opaque, preparedPage, preparedPer, rows, runPage, type Executor } from '../../db/client.js';
 import { nameOrderKey } from '../../db/folding.js';
-import { countRows, earthCube, earthPoint, kmOfChordSql, listedColumns, searchWords, withinRadius } from '../../db/listing-sql.js';
+import { countNearest, earthCube, earthPoint, kmOfChordSql, listedColumns, searchWords } from '../../db/listing-sql.js';
 import { LISTING_TOTAL_CAP, RANKED_CANDIDATES_CAP, listingMeta, metaOf, nearestPage, searchTerms, type ListingMeta, type NearbyJsonRow } from '../../shared/listing-page.js';
 import type { PageQuery } from '../../shared/schemas.js';
 import { stores } from '../../db/schema/stores.js';
@@ -253,11 +253,11 @@ const nearbyPrepared = preparedPage((ex, rows) => {
 
 export async function nearbyStores(ex: Executor, n: NearbySearch, now: Date, q: PageQuery) {
   const radiusM = n.radiusKm * 1000;
-  const { where, d, origin } = nearbyParts(n, now);
+  const { where, d } = nearbyParts(n, now);
   return nearestPage<NearbyJsonRow>(
     q,
     radiusM,
     (rows) => (n.openNow === undefined ? runPage(nearbyPrepared(ex, rows), { origin: earthCube(n.latitude, n.longitude), now: now.toISOString() }, rows) : nearbyQuery(ex, n, now, rows)),
-    (cap) => countRows(ex, ex.select({ one: sql`1` }).from(stores).where(and(where, withinRadius(stores.earth, origin, radiusM))).orderBy(d).limit(cap)),
+    (k) => countNearest(ex, ex.select({ d: sql`${d}`.as('d') }).from(stores).where(where).orderBy(d).limit(k), radiusM),
   );
 }

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { literalLimit, opaque, preparedPage, preparedPer, runPage, type Executor } from '../../db/client.js';
 import { nameOrderKey } from '../../db/folding.js';
-import { countRows, earthCube, earthPoint, isoSql, kmOfChordSql, listedColumns, searchWords, withinRadius } from '../../db/listing-sql.js';
+import { countNearest, earthCube, earthPoint, isoSql, kmOfChordSql, listedColumns, searchWords } from '../../db/listing-sql.js';
 import { supplierProfiles as sp } from '../../db/schema/suppliers.js';
 import { users } from '../../db/schema/users.js';
 import { LISTING_TOTAL_CAP, RANKED_CANDIDATES_CAP, listingMeta, metaOf, nearestPage, searchTerms, type ListingMeta, type NearbyJsonRow } from '../../shared/listing-page.js';
@@ -160,6 +160,6 @@ export async function nearbyPublic(ex: Executor, f: NearbyFilter, q: PageQuery, 
     q,
     f.radiusM,
     (n) => (f.category ? select().orderBy(d).limit(n) : runPage(nearbyPrepared(ex, n), { origin: earthCube(f.latitude, f.longitude), now: now.toISOString(), files }, n)),
-    (cap) => countRows(ex, ex.select({ one: sql`1` }).from(sp).innerJoin(users, eq(users.id, sp.userId)).where(and(where, withinRadius(sp.earth, origin, f.radiusM))).orderBy(d).limit(cap)),
+    (k) => countNearest(ex, ex.select({ d: sql`${d}`.as('d') }).from(sp).innerJoin(users, eq(users.id, sp.userId)).where(where).orderBy(d).limit(k), f.radiusM),
   );
 }
