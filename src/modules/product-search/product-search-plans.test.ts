@@ -75,7 +75,6 @@ describe('plans of the public product lists with 100,000 products', () => {
       .catch((err: unknown) => {
         if (!(err instanceof Error && err.message.includes('Rollback'))) throw err;
       });
-    if (process.env.SHOW_PLANS) for (const [name, plan] of plans) if (name === 'nearby') console.log(plan);
     expect(plans.length).toBeGreaterThanOrEqual(11);
     expect(kept.map((k) => k.name.replace(/_\d+$/, '')).sort()).toEqual(['products_expiring_window_page', 'products_nearest_page', 'products_trending_window_page']);
     for (const k of kept) expect(k.generic, k.name).toBeGreaterThan(0);
