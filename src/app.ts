@@ -92,6 +92,7 @@ import { FileLinks, filesRoot, LocalFileStorage } from './providers/storage/stor
 import { filesRoutes } from './modules/files/files.routes.js';
 import { CacheRegistry } from './shared/cache-registry.js';
 import { ListingCache } from './shared/listing-cache.js';
+import { nextClosureChange } from './modules/stores/stores.repository.js';
 import { WorkInProgress } from './shared/work-in-progress.js';
 import { dealsRoutes } from './modules/deals/deals.routes.js';
 import { createBookingsService } from './modules/deals/bookings.service.js';
@@ -383,7 +384,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
       API_PREFIX,
     ),
     workInProgress: new WorkInProgress(),
-    listings: new ListingCache(clock, redis),
+    listings: new ListingCache(clock, redis, undefined, (now) => nextClosureChange(database.db, now)),
     caches: new CacheRegistry(redis),
   };
   await ctx.listings.start((err) => app.log.warn({ err }, 'redis subscriber error'));

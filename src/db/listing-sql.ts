@@ -1,5 +1,5 @@
 import { and, getTableColumns, sql, type SQL, type SQLWrapper, type Table } from 'drizzle-orm';
-import type { Executor } from './client.js';
+import { rows as rowsOf, type Executor } from './client.js';
 import { TYPO_FALLBACK_BELOW, type ListingMeta, type SearchTerms } from '../shared/listing-page.js';
 
 // SQL pieces of the public listings (DESIGN section 8), over the stored columns of
@@ -35,6 +35,21 @@ export const isoSql = (t: SQLWrapper): SQL => sql`to_char(${t} at time zone 'UTC
 
 /** The cube (chord) distance `<->` of a great-circle distance in metres: a radius as the GiST index's distance. */
 export const metresToChord = (metres: number): number => 2 * EARTH_RADIUS_M * Math.sin(Math.min(Math.PI / 2, metres / (2 * EARTH_RADIUS_M)));
+
+/**
+ * Of the nearest rows `nearest` read (a query of their cube distance `d`, in the GiST index's order,
+ * limited), how many it read and how many lie within `radiusM` (as nearestPage compares them: the
+ * chord). A nearby list counts its radius' rows so: an ordered scan of the index stops at the limit,
+ * where the radius' box as a condition let the planner read a bitmap of the whole box and sort it
+ * (10,665 rows for 5 km in the densest town of 100,000 products).
+ */
+export async function countNearest(ex: Executor, nearest: SQLWrapper, radiusM: number): Promise<{ read: number; inside: number }> {
+  const [row] = await rowsOf<{ read: number; inside: number }>(
+    ex,
+    sql`select count(*)::int as read, (count(*) filter (where c.d <= ${metresToChord(radiusM)}::float8))::int as inside from ${nearest} as c`,
+  );
+  return row ?? { read: 0, inside: 0 };
+}
 
 /**
  * The ways a stored document matches search words:

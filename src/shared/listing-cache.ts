@@ -39,14 +39,25 @@ function jsonLength(answer: unknown): number {
 interface Entry {
   value: Promise<unknown>;
   bytes: number;
+  /** The instant (ms) the answer stops being true: an item expires, a closure starts or ends. */
+  until: number;
 }
+
+/**
+ * The next instant (ms) at which something every list depends on changes with time alone (a store's
+ * temporary closure starts or ends), or Infinity: an answer kept by the cache must not outlive it.
+ */
+export type NextChange = (now: Date) => Promise<number>;
 
 /**
  * Public listings (search and nearby of suppliers, stores, products) are read far more often than
  * the data behind them changes. Answers are kept per query for the current minute (so "open now"
  * is right to the minute) within a byte budget (the oldest go first), and a write drops only the
  * scopes it can change (`stores.` drops `stores.search` and `stores.nearby`); with Redis the other
- * instances hear of it too. Concurrent identical queries share one database round.
+ * instances hear of it too. Concurrent identical queries share one database round. An answer is
+ * never served past the earliest instant it stops being true: the earliest expiry among its items
+ * (`until` of `get`) and the next closure's start or end (`nextChange`, read once until it passes or a
+ * write drops answers), so an item leaves a cached list the second it leaves the database's.
  */
 export class ListingCache {
   private entries = new Map<string, Entry>();
@@ -56,11 +67,13 @@ export class ListingCache {
   private minute = -1;
   private subscriber: Redis | null = null;
   private weights = new Map<string, { answers: number; measured: number; bytes: number }>();
+  private horizon: { at: Promise<number>; known?: number } | null = null;
 
   constructor(
     private readonly clock: Clock,
     private readonly redis: Redis | null,
     private readonly maxBytes = LISTING_CACHE_BYTES,
+    private readonly nextChange: NextChange = async () => Infinity,
   ) {}
 
   async start(onError: (err: unknown) => void): Promise<void> {
@@ -71,27 +84,36 @@ export class ListingCache {
     await this.subscriber.subscribe(CHANNEL);
   }
 
-  get<T>(scope: string, params: object, load: () => Promise<T>): Promise<T> {
-    const minute = Math.floor(this.clock.now().getTime() / 60_000);
+  /**
+   * The answer of `load` for these params, cached. `until`: the instant (ms) the answer stops being
+   * true by itself (its earliest item's expiry), Infinity when none.
+   */
+  get<T>(scope: string, params: object, load: () => Promise<T>, until?: (answer: T) => number): Promise<T> {
+    const now = this.clock.now();
+    const minute = Math.floor(now.getTime() / 60_000);
     if (minute !== this.minute) {
       this.drop();
       this.minute = minute;
     }
     const key = `${scope}|${JSON.stringify(params)}`;
     const hit = this.entries.get(key);
-    if (hit) {
+    if (hit && now.getTime() < hit.until) {
       this.hits++;
       return hit.value as Promise<T>;
     }
+    if (hit) this.remove(key, hit);
     this.misses++;
+    const horizon = this.horizonAt(now);
     const value = load();
-    const entry: Entry = { value, bytes: key.length * HEAP_PER_JSON_BYTE };
+    const entry: Entry = { value, bytes: key.length * HEAP_PER_JSON_BYTE, until: Infinity };
     this.entries.set(key, entry);
     this.bytes += entry.bytes;
-    value.then(
-      (answer) => {
+    Promise.all([value, horizon]).then(
+      ([answer, changes]) => {
         // Still the same entry (not dropped meanwhile): count what it holds, then keep to the budget.
         if (this.entries.get(key) !== entry) return;
+        entry.until = Math.min(changes, until ? until(answer) : Infinity);
+        if (entry.until <= this.clock.now().getTime()) return this.remove(key, entry);
         const size = (key.length + this.weigh(scope, answer)) * HEAP_PER_JSON_BYTE;
         this.bytes += size - entry.bytes;
         entry.bytes = size;
@@ -138,7 +160,19 @@ export class ListingCache {
     return Math.round(w.bytes / w.measured);
   }
 
+  /** The next closure change after `now`, read again once it has passed or answers were dropped (a write). */
+  private horizonAt(now: Date): Promise<number> {
+    const h = this.horizon;
+    if (h && (h.known === undefined || h.known > now.getTime())) return h.at;
+    const next: { at: Promise<number>; known?: number } = { at: this.nextChange(now).catch(() => 0) };
+    void next.at.then((at) => (next.known = at));
+    this.horizon = next;
+    return next.at;
+  }
+
   private drop(scopes?: readonly string[]): void {
+    // A write that dropped answers may have set or moved a closure.
+    this.horizon = null;
     if (!scopes) {
       this.entries.clear();
       this.bytes = 0;

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { nameOrderKey } from '../../db/folding.js';
-import { earthPoint, listedColumns, searchWords } from '../../db/listing-sql.js';
+import { countNearest, earthPoint, listedColumns, searchWords } from '../../db/listing-sql.js';
 import { associations as a, type NeedCategory } from '../../db/schema/associations.js';
 import { users } from '../../db/schema/users.js';
 import { LISTING_TOTAL_CAP, RANKED_CANDIDATES_CAP, listingMeta, metaOf, nearestPage, searchTerms, type ListingMeta } from '../../shared/listing-page.js';
@@ -98,10 +98,10 @@ export interface NearbyFilter {
  * applied by nearestPage.
  */
 /** The `n` nearest public associations in the index's order (`<->`), and nothing else. */
-export function nearbyQuery(ex: Executor, f: Omit<NearbyFilter, 'radiusM'>, n: number) {
+export function nearbyQuery(ex: Executor, f: Omit<NearbyFilter, 'radiusM'>, n: number, fields: Record<string, unknown> = { row: listed, id: a.id }) {
   const d = sql<number>`(${a.earth} <-> ${earthPoint(f.latitude, f.longitude)})`.mapWith(Number);
   return ex
-    .select({ row: listed, id: a.id, d })
+    .select({ ...fields, d } as { row: typeof listed; id: typeof a.id; d: typeof d })
     .from(a)
     .innerJoin(users, eq(users.id, a.userId))
     .where(and(publicAssociationCondition(), hasCategory(f.category)))
@@ -110,5 +110,5 @@ export function nearbyQuery(ex: Executor, f: Omit<NearbyFilter, 'radiusM'>, n: n
 }
 
 export function nearbyPublic(ex: Executor, f: NearbyFilter, q: PageQuery) {
-  return nearestPage(q, f.radiusM, (n) => nearbyQuery(ex, f, n));
+  return nearestPage(q, f.radiusM, (n) => nearbyQuery(ex, f, n), (k) => countNearest(ex, nearbyQuery(ex, f, k, {}), f.radiusM));
 }

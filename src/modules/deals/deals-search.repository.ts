@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, lte, sql, type SQL } from 'drizzle-orm';
 import { literalLimit, opaque, preparedPage, runPage, type Executor } from '../../db/client.js';
-import { chordToMetres, earthCube, earthPoint, searchWords } from '../../db/listing-sql.js';
+import { chordToMetres, countNearest, earthCube, earthPoint, searchWords } from '../../db/listing-sql.js';
 import { deals, type DealKind } from '../../db/schema/deals.js';
 import { stores } from '../../db/schema/stores.js';
 import { LISTING_TOTAL_CAP, RANKED_CANDIDATES_CAP, listingMeta, metaOf, nearestPage, type ListingMeta, type SearchTerms } from '../../shared/listing-page.js';
@@ -147,10 +147,14 @@ export async function searchDeals(ex: Executor, f: DealFilter, now: Date, q: Pag
     const where = and(base, match)!;
     if (f.point && f.sort === 'distance') {
       const point = f.point;
-      return nearestPage(q, point.radiusM, async (n) =>
-        (pointOnly(f) && !match
-          ? await runPage(nearestPrepared(tx, n), { now: now.toISOString(), origin: earthCube(point.latitude, point.longitude) }, n)
-          : await tx.select({ ...card, d }).from(deals).where(where).orderBy(d).limit(n)) as (DealCardRow & { d: number })[],
+      return nearestPage(
+        q,
+        point.radiusM,
+        async (n) =>
+          (pointOnly(f) && !match
+            ? await runPage(nearestPrepared(tx, n), { now: now.toISOString(), origin: earthCube(point.latitude, point.longitude) }, n)
+            : await tx.select({ ...card, d }).from(deals).where(where).orderBy(d).limit(n)) as (DealCardRow & { d: number })[],
+        (k) => countNearest(tx, tx.select({ d: sql`${d}`.as('d') }).from(deals).where(where).orderBy(d).limit(k), point.radiusM),
         DEALS_AT_ONE_PLACE,
       );
     }

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
 import { validationError } from '../../shared/errors.js';
-import { RANKED_CANDIDATES_CAP, assertListingPage, searchTerms, type ListingMeta } from '../../shared/listing-page.js';
+import { RANKED_CANDIDATES_CAP, assertListingPage, earliestOf, searchTerms, type ListingMeta } from '../../shared/listing-page.js';
 import * as repo from './deals-search.repository.js';
 import type { DealCardView, DealSearchQuery } from './deals.schemas.js';
 
@@ -44,7 +44,7 @@ export function createDealsSearchService(ctx: AppContext) {
         if (q.q !== undefined && !terms) return { items: [], meta: { page: q.page, limit: q.limit, total: 0, totalPages: 0, hasMore: false, totalIsEstimate: false } };
         const { items, meta } = await repo.searchDeals(ctx.db, { ...q, terms, point, sort }, ctx.clock.now(), q);
         return { items: items.map(toCard), meta };
-      });
+      }, (page) => earliestOf(page.items, 'validUntil'));
     },
   };
 }

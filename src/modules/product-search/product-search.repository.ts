@@ -1,6 +1,6 @@
 import { and, arrayContains, asc, count, desc, eq, gt, gte, lte, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { literalLimit, opaque, preparedPage, rows as queryRows, runPage, type Executor } from '../../db/client.js';
-import { earthCube, earthPoint, kmOfChordSql, metresToChord, textMatch, withBitmapScans } from '../../db/listing-sql.js';
+import { countNearest, earthCube, earthPoint, kmOfChordSql, metresToChord, textMatch, withBitmapScans } from '../../db/listing-sql.js';
 import { productSearchLexemes, productSearches, products } from '../../db/schema/products.js';
 import { stores } from '../../db/schema/stores.js';
 import type { DietaryTag, ProductCategory } from '../products/product-catalog.js';
@@ -276,6 +276,7 @@ export async function searchProducts(ex: Executor, f: ProductFilter, now: Date, 
         (pointOnly(f) && !match
           ? await runPage(nearestPrepared(ex, n), { now: now.toISOString(), origin: earthCube(point.latitude, point.longitude), files, from: offset, to: offset + q.limit + 1 }, n)
           : await cards(ex, files, innerOf(ex, d).where(where).orderBy(d).limit(n), byDistance)) as (CardRow & { d: number })[],
+      (k) => countNearest(ex, ex.select({ d: sql`${d}`.as('d') }).from(products).where(where).orderBy(d).limit(k), point.radiusM),
       PRODUCTS_AT_ONE_PLACE,
     );
   }

@@ -62,6 +62,8 @@ export function createProductSearchService(ctx: AppContext) {
   // The public files' URL prefix the database puts before a thumbnail's key.
   const files = ctx.links.publicPrefix;
   const page = (found: repo.CardPage): Page => ({ items: found.items instanceof JsonItems ? found.items : JsonItems.of(found.items), meta: found.meta });
+  // A cached page is served until its first product expires, not a second longer.
+  const until = (p: Page) => p.items.earliest('expiresAt');
 
   const service = {
     flushSearches,
@@ -117,7 +119,7 @@ export function createProductSearchService(ctx: AppContext) {
           q,
           files,
         ));
-      });
+      }, until);
     },
 
     expiringSoon(q: ExpiringSoonQuery): Promise<Page> {
@@ -125,9 +127,9 @@ export function createProductSearchService(ctx: AppContext) {
       assertListingPage(q);
       return ctx.listings.get('products.expiring', q, async () => {
         const now = ctx.clock.now();
-        const until = new Date(now.getTime() + EXPIRING_SOON_HOURS * 3_600_000);
-        return page(await repo.expiringSoon(ctx.db, now, until, point, q, files));
-      });
+        const soon = new Date(now.getTime() + EXPIRING_SOON_HOURS * 3_600_000);
+        return page(await repo.expiringSoon(ctx.db, now, soon, point, q, files));
+      }, until);
     },
 
     /** By the stored popularity score, which the `products.trending` job keeps fresh. */
@@ -136,7 +138,7 @@ export function createProductSearchService(ctx: AppContext) {
       assertListingPage(q);
       return ctx.listings.get('products.trending', q, async () => {
         return page(await repo.searchProducts(ctx.db, { terms: null, point, sort: 'popularity' }, ctx.clock.now(), q, files));
-      });
+      }, until);
     },
   };
   return service;

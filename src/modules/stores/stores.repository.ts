@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
-import { literalLimit, opaque, preparedPage, preparedPer, runPage, type Executor } from '../../db/client.js';
+import { literalLimit, opaque, preparedPage, preparedPer, rows, runPage, type Executor } from '../../db/client.js';
 import { nameOrderKey } from '../../db/folding.js';
-import { earthCube, earthPoint, kmOfChordSql, listedColumns, searchWords } from '../../db/listing-sql.js';
+import { countNearest, earthCube, earthPoint, kmOfChordSql, listedColumns, searchWords } from '../../db/listing-sql.js';
 import { LISTING_TOTAL_CAP, RANKED_CANDIDATES_CAP, listingMeta, metaOf, nearestPage, searchTerms, type ListingMeta, type NearbyJsonRow } from '../../shared/listing-page.js';
 import type { PageQuery } from '../../shared/schemas.js';
 import { stores } from '../../db/schema/stores.js';
@@ -25,6 +25,19 @@ function openAt(now: Date): SQL {
   const at = ts(now);
   return sql`(not coalesce(${stores.closureStartsAt} <= ${at} and ${stores.closureEndsAt} > ${at}, false)
     and ${openAtSql(stores.openingHours, stores.timezone, now)})`;
+}
+
+/**
+ * The next instant (ms) after `now` at which a temporary closure starts or ends, Infinity when none:
+ * what the cached lists may not outlive (from `stores_closure_idx`: the closures not over yet).
+ */
+export async function nextClosureChange(ex: Executor, now: Date): Promise<number> {
+  const [row] = await rows<{ at: number | null }>(
+    ex,
+    sql`select extract(epoch from least(min(${stores.closureStartsAt}) filter (where ${stores.closureStartsAt} > ${ts(now)}), min(${stores.closureEndsAt})))::float8 * 1000 as at
+      from ${stores} where ${stores.closureStartsAt} is not null and ${stores.closureEndsAt} > ${ts(now)}`,
+  );
+  return row?.at == null ? Infinity : Number(row.at);
 }
 
 export async function insertStore(ex: Executor, values: NewStore): Promise<StoreRecord> {
@@ -239,7 +252,12 @@ const nearbyPrepared = preparedPage((ex, rows) => {
 });
 
 export async function nearbyStores(ex: Executor, n: NearbySearch, now: Date, q: PageQuery) {
-  return nearestPage<NearbyJsonRow>(q, n.radiusKm * 1000, (rows) =>
-    n.openNow === undefined ? runPage(nearbyPrepared(ex, rows), { origin: earthCube(n.latitude, n.longitude), now: now.toISOString() }, rows) : nearbyQuery(ex, n, now, rows),
+  const radiusM = n.radiusKm * 1000;
+  const { where, d } = nearbyParts(n, now);
+  return nearestPage<NearbyJsonRow>(
+    q,
+    radiusM,
+    (rows) => (n.openNow === undefined ? runPage(nearbyPrepared(ex, rows), { origin: earthCube(n.latitude, n.longitude), now: now.toISOString() }, rows) : nearbyQuery(ex, n, now, rows)),
+    (k) => countNearest(ex, ex.select({ d: sql`${d}`.as('d') }).from(stores).where(where).orderBy(d).limit(k), radiusM),
   );
 }

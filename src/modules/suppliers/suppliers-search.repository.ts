@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { literalLimit, opaque, preparedPage, preparedPer, runPage, type Executor } from '../../db/client.js';
 import { nameOrderKey } from '../../db/folding.js';
-import { earthCube, earthPoint, isoSql, kmOfChordSql, listedColumns, searchWords } from '../../db/listing-sql.js';
+import { countNearest, earthCube, earthPoint, isoSql, kmOfChordSql, listedColumns, searchWords } from '../../db/listing-sql.js';
 import { supplierProfiles as sp } from '../../db/schema/suppliers.js';
 import { users } from '../../db/schema/users.js';
 import { LISTING_TOTAL_CAP, RANKED_CANDIDATES_CAP, listingMeta, metaOf, nearestPage, searchTerms, type ListingMeta, type NearbyJsonRow } from '../../shared/listing-page.js';
@@ -154,13 +154,12 @@ const nearbyPrepared = preparedPage((ex, rows) => {
 export async function nearbyPublic(ex: Executor, f: NearbyFilter, q: PageQuery, now: Date, files: string) {
   const origin = earthPoint(f.latitude, f.longitude);
   const d = sql<number>`(${sp.earth} <-> ${origin})`;
-  const select = () =>
-    ex
-      .select(nearbyColumns(sql`${now.toISOString()}::timestamptz`, d, files))
-      .from(sp)
-      .innerJoin(users, eq(users.id, sp.userId))
-      .where(and(publicSupplierCondition(), f.category ? eq(sp.category, f.category) : undefined));
-  return nearestPage<NearbyJsonRow>(q, f.radiusM, (n) =>
-    f.category ? select().orderBy(d).limit(n) : runPage(nearbyPrepared(ex, n), { origin: earthCube(f.latitude, f.longitude), now: now.toISOString(), files }, n),
+  const where = and(publicSupplierCondition(), f.category ? eq(sp.category, f.category) : undefined);
+  const select = () => ex.select(nearbyColumns(sql`${now.toISOString()}::timestamptz`, d, files)).from(sp).innerJoin(users, eq(users.id, sp.userId)).where(where);
+  return nearestPage<NearbyJsonRow>(
+    q,
+    f.radiusM,
+    (n) => (f.category ? select().orderBy(d).limit(n) : runPage(nearbyPrepared(ex, n), { origin: earthCube(f.latitude, f.longitude), now: now.toISOString(), files }, n)),
+    (k) => countNearest(ex, ex.select({ d: sql`${d}`.as('d') }).from(sp).innerJoin(users, eq(users.id, sp.userId)).where(where).orderBy(d).limit(k), f.radiusM),
   );
 }
