@@ -187,11 +187,12 @@ function buildServices(ctx: AppContext, stream: NotificationStream) {
   const associationsAdmin = createAssociationsAdminService(ctx, { notifications });
   // donations
   const donationPayments = createFinancialService(ctx, { associations, notifications, payments, payouts, settings });
-  const donations = createDonationsService(ctx, { products, suppliers, associations, notifications, financial: donationPayments });
+  const donations = createDonationsService(ctx, { products, suppliers, associations, notifications, financial: donationPayments, settings });
   const donationDocuments = createDocumentsService(ctx, { associations, users });
   // advertising
   const advertising = createAdvertisingService(ctx, {
     notifications,
+    settings,
     apiPrefix: API_PREFIX,
     targets: { product: products.isPublic, store: stores.isPublic, supplier: suppliers.isPublic },
   });
@@ -274,7 +275,7 @@ async function registerApiRoutes(app: App, services: Services, ctx: AppContext, 
   await app.register(donationsRoutes(services.donations, services.donationPayments, services.donationDocuments), { prefix: API_PREFIX });
   await app.register(advertisingRoutes(services.advertising, services.advertisingAdmin), { prefix: API_PREFIX });
   await app.register(analyticsRoutes(services.analytics), { prefix: API_PREFIX });
-  await app.register(dealsRoutes(services.deals, services.bookings, services.dealsSearch), { prefix: API_PREFIX });
+  await app.register(dealsRoutes(services.deals, services.bookings, services.dealsSearch, services.sessions.authenticate), { prefix: API_PREFIX });
   if (ctx.payments instanceof SandboxPayments) {
     // The sandbox's pages exist only with the sandbox; their webhook goes through this very app.
     ctx.payments.setDelivery(createSandboxDelivery(app, ctx.payments.webhookSecrets[0]!, ctx.clock, ctx.log));
@@ -409,7 +410,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   app.decorate('jobs', jobs);
   app.decorate('events', events);
 
-  installAccessControl(app, services.sessions.authenticate);
+  installAccessControl(app, services.sessions.authenticate, { ADVERTISER_OR_ADM: (u) => services.advertising.isAdvertiser(u.id) });
   installIdempotency(app, ctx);
   await app.register(healthRoutes(createReadiness(database.db, database.kind, redis)), { prefix: API_PREFIX });
   if (opts.role !== 'worker') await registerApiRoutes(app, services, ctx, config, stream);

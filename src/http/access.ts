@@ -24,6 +24,11 @@ export interface AuthUser {
 }
 
 export type Authenticate = (token: string) => Promise<AuthUser>;
+/**
+ * Who passes a rule besides its roles, asked only of a signed-in user whose role does not: the
+ * holder of an advertiser profile is an advertiser whatever the account's role.
+ */
+export type AccessGrants = Partial<Record<Access, (user: AuthUser) => Promise<boolean>>>;
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -40,13 +45,13 @@ export function currentUser(req: FastifyRequest): AuthUser {
   return req.user;
 }
 
-function guard(roles: readonly Role[], authenticate: Authenticate): onRequestHookHandler {
+function guard(roles: readonly Role[], authenticate: Authenticate, grant?: (user: AuthUser) => Promise<boolean>): onRequestHookHandler {
   return async (req) => {
     const header = req.headers.authorization;
     const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
     if (!match?.[1]) throw unauthenticated();
     const user = await authenticate(match[1]);
-    if (roles.length > 0 && !roles.includes(user.role)) throw forbidden('FORBIDDEN', 'Your role cannot use this endpoint');
+    if (roles.length > 0 && !roles.includes(user.role) && !(await grant?.(user))) throw forbidden('FORBIDDEN', 'Your role cannot use this endpoint');
     req.user = user;
   };
 }
@@ -56,13 +61,13 @@ function guard(roles: readonly Role[], authenticate: Authenticate): onRequestHoo
  * missing token or wrong role is refused before the body is read. The OpenAPI document reads the
  * same option (src/http/openapi.ts).
  */
-export function installAccessControl(app: FastifyInstance, authenticate: Authenticate): void {
+export function installAccessControl(app: FastifyInstance, authenticate: Authenticate, grants: AccessGrants = {}): void {
   app.decorateRequest('user', null as unknown as AuthUser);
   app.addHook('onRoute', (route) => {
     const access = route.config?.access;
     if (!access || access === 'Public') return;
     const existing = route.onRequest ? [route.onRequest].flat() : [];
     // After hooks added before (the rate limiter), so a flood of bad tokens is still limited.
-    route.onRequest = [...existing, guard(ACCESS[access], authenticate)];
+    route.onRequest = [...existing, guard(ACCESS[access], authenticate, grants[access])];
   });
 }

@@ -4,7 +4,7 @@ import type { RouteOptions } from 'fastify';
 export const ERROR_RESPONSES = {
   400: ['BadRequest', 'VALIDATION_ERROR: `details` lists each bad field as `body.x`, `query.y` or `params.z`. Other codes: INVALID_OTP, OTP_EXPIRED, INVALID_PASSWORD.'],
   401: ['Unauthorized', 'UNAUTHENTICATED: no token, or an invalid, expired or revoked one (INVALID_CREDENTIALS on sign-in).'],
-  403: ['Forbidden', 'FORBIDDEN: the role may not use this endpoint. Other codes: NOT_OWNER, ACCOUNT_NOT_VERIFIED, ACCOUNT_SUSPENDED, PLAN_LIMIT_REACHED.'],
+  403: ['Forbidden', 'FORBIDDEN: the role may not use this endpoint. Other codes: NOT_OWNER, ACCOUNT_NOT_VERIFIED, ACCOUNT_SUSPENDED, PLAN_LIMIT_REACHED, FEATURE_DISABLED (an administrator switched the feature off).'],
   404: ['NotFound', 'NOT_FOUND: no such resource, or one the caller may not see (SUPPLIER_PROFILE_REQUIRED before a supplier profile exists).'],
   409: ['Conflict', 'The current state does not allow it: CONFLICT, ALREADY_EXISTS, INVALID_TRANSITION, HAS_WORK_IN_PROGRESS, KYC_NOT_APPROVED, IDEMPOTENCY_KEY_IN_USE (a request with this Idempotency-Key is still running)...'],
   410: ['Gone', 'INVITATION_EXPIRED: the invitation has expired.'],

@@ -7,6 +7,8 @@ import { AppError } from './errors.js';
  * loses precision, however large the amount.
  */
 export const BPS_SCALE = 10_000;
+/** The currency of every price and payment: amounts are stored as its units, so it is no setting. */
+export const CURRENCY = 'XOF';
 
 export function isMoney(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;

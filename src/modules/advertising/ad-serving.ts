@@ -1,5 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { AppContext } from '../../context.js';
+import { isEnabled } from '../settings/feature-flags.js';
+import type { SettingsReader } from '../settings/settings.service.js';
 import type { CampaignRecord } from './advertising.repository.js';
 import { AppError, notFound } from '../../shared/errors.js';
 import { CachedValue } from '../../shared/cached-value.js';
@@ -37,7 +39,7 @@ class NotCounted extends Error {}
  * instance through the cache registry, or after 30 s); a request filters and ranks them with no
  * database round. Impressions are counted here and written every 10 seconds in one statement.
  */
-export function createAdServing(ctx: AppContext, opts: { apiPrefix: string; onCompleted: (ids: string[]) => Promise<void> }) {
+export function createAdServing(ctx: AppContext, opts: { apiPrefix: string; settings: SettingsReader; onCompleted: (ids: string[]) => Promise<void> }) {
   const tokens = new ClickTokens(createHmac('sha256', ctx.config.JWT_ACCESS_SECRET).update('ad-clicks').digest('hex'));
   const now = () => ctx.clock.now();
 
@@ -105,6 +107,7 @@ export function createAdServing(ctx: AppContext, opts: { apiPrefix: string; onCo
     },
 
     async serve(q: AdsQuery, viewer: { ip: string; viewerKey: string }): Promise<AdView[]> {
+      if (!(await isEnabled(opts.settings, 'advertisingEnabled'))) return [];
       const s = await current();
       const list = s.byPlacement.get(q.placement);
       if (!list) return [];
@@ -156,6 +159,8 @@ export function createAdServing(ctx: AppContext, opts: { apiPrefix: string; onCo
       const campaign = await repo.findCampaign(ctx.db, id);
       if (!campaign) throw notFound('Ad');
       const target = targetOf(campaign, opts.apiPrefix);
+      // Advertising off: an ad shown before still leads where it said, but costs its advertiser nothing.
+      if (!(await isEnabled(opts.settings, 'advertisingEnabled'))) return { counted: false, target };
       const { day } = platformDay(at);
       let charged: { cost: number; completed: boolean } | null = null;
       try {

@@ -23,7 +23,7 @@ export function advertisingRoutes(advertising: AdvertisingService, admin: Advert
     app.post('/advertising/ads/:id/click', { config: { ...pub, rateLimit: { max: AD_CLICK_RATE_LIMIT, timeWindow: '1 minute' } }, schema: { tags, summary: 'Count a click with the token the ad came with: once per viewer and campaign in 30 minutes; answers where it leads', params: S.CampaignParamsSchema, body: S.ClickBodySchema, errors: [404], response: { 200: Ok(S.ClickResultSchema) } } },
       async (req) => ok(await advertising.click(req.params.id, req.body.token)));
 
-    app.post('/advertising/profile', { config: auth, schema: { tags, summary: 'Create the caller\'s advertiser profile (ADVERTISER accounts, and administrators for the platform\'s own ads)', body: S.CreateProfileBodySchema, errors: [409], response: { 201: Ok(S.AdvertiserSchema) } } },
+    app.post('/advertising/profile', { config: auth, schema: { tags, summary: 'Create the caller\'s advertiser profile: any account may advertise, keeping its role; the profile opens the campaign routes', body: S.CreateProfileBodySchema, errors: [409], response: { 201: Ok(S.AdvertiserSchema) } } },
       async (req, reply) => reply.code(201).send(ok(await advertising.createProfile(req.user, req.body))));
 
     app.get('/advertising/profile', { config: auth, schema: { tags, summary: 'The caller\'s advertiser profile', errors: [404], response: { 200: Ok(S.AdvertiserSchema) } } },

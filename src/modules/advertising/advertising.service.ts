@@ -3,12 +3,14 @@ import type { Executor } from '../../db/client.js';
 import type { CampaignStatus } from '../../db/schema/advertising.js';
 import type { AuthUser } from '../../http/access.js';
 import { normaliseImage } from '../../http/uploads.js';
-import { AppError, conflict, forbidden, notFound, validationError } from '../../shared/errors.js';
+import { AppError, conflict, notFound, validationError } from '../../shared/errors.js';
 import { uuidv7 } from '../../shared/ids.js';
 import { normalizeEmail, normalizePhone } from '../../shared/phone.js';
 import { pageMeta } from '../../shared/schemas.js';
 import { assertTransition } from '../../shared/state-machine.js';
 import type { NotificationsService } from '../notifications/notifications.service.js';
+import { requireFeature } from '../settings/feature-flags.js';
+import type { SettingsReader } from '../settings/settings.service.js';
 import { platformDay } from './ad-pacing.js';
 import { CLICK_WINDOW_MS, createAdServing } from './ad-serving.js';
 import * as figures from './advertising.figures.js';
@@ -30,14 +32,13 @@ import { checkFields, decodeImage, mergeFields, type TargetChecks } from './camp
 
 export interface AdvertisingDeps {
   notifications: NotificationsService;
+  settings: SettingsReader;
   targets: TargetChecks;
   apiPrefix: string;
 }
 
 /** Marks campaigns past their end date (or out of budget) COMPLETED, every minute; forgets clicks past their window. */
 export const COMPLETE_JOB = 'advertising.complete';
-/** Roles that may hold an advertiser profile: advertisers, and administrators for the platform's own ads. */
-const PROFILE_ROLES = new Set(['ADVERTISER', 'ADMIN', 'SUPER_ADMIN']);
 const isAdmin = (u: AuthUser) => u.role === 'ADMIN' || u.role === 'SUPER_ADMIN';
 const MAX_STATS_DAYS = 366;
 const DAY_MS = 86_400_000;
@@ -56,7 +57,9 @@ export function createAdvertisingService(ctx: AppContext, deps: AdvertisingDeps)
       }
     });
   }
-  const serving = createAdServing(ctx, { apiPrefix: deps.apiPrefix, onCompleted: notifyCompleted });
+  const serving = createAdServing(ctx, { apiPrefix: deps.apiPrefix, settings: deps.settings, onCompleted: notifyCompleted });
+  /** Advertisers start or change nothing while advertising is off; pausing and deleting stay open. */
+  const open = () => requireFeature(deps.settings, 'advertisingEnabled');
 
   ctx.jobs.work(COMPLETE_JOB, async () => {
     await repo.pruneClickViewers(ctx.db, new Date(now().getTime() - CLICK_WINDOW_MS));
@@ -88,6 +91,7 @@ export function createAdvertisingService(ctx: AppContext, deps: AdvertisingDeps)
 
   /** Moves a campaign along its table; serving is told when an ACTIVE campaign starts or stops. */
   async function move(user: AuthUser, id: string, to: CampaignStatus, extra: Partial<CampaignRecord> = {}): Promise<CampaignView> {
+    if (to !== 'PAUSED') await open();
     const t = now();
     const [before, row] = await ctx.db.transaction(async (tx) => {
       const c = await manage(tx, user, id, { lock: true });
@@ -122,8 +126,11 @@ export function createAdvertisingService(ctx: AppContext, deps: AdvertisingDeps)
 
     // ---- advertiser profile
 
+    /** Whether the user holds an advertiser profile: what gives campaign rights to any account. */
+    isAdvertiser: async (userId: string) => Boolean(await ownProfile(ctx.db, userId)),
+
     async createProfile(user: AuthUser, body: CreateProfileBody) {
-      if (!PROFILE_ROLES.has(user.role)) throw forbidden('FORBIDDEN', 'Advertiser profiles are for advertiser accounts (register with the ADVERTISER role)');
+      await open();
       const b = await checkProfileFields(body);
       const t = now();
       const row = await repo.insertProfile(ctx.db, {
@@ -150,6 +157,7 @@ export function createAdvertisingService(ctx: AppContext, deps: AdvertisingDeps)
     },
 
     async updateProfile(user: AuthUser, body: UpdateProfileBody) {
+      await open();
       const b = await checkProfileFields(body);
       return ctx.db.transaction(async (tx) => {
         const p = await ownProfile(tx, user.id, { lock: true });
@@ -161,6 +169,7 @@ export function createAdvertisingService(ctx: AppContext, deps: AdvertisingDeps)
     // ---- campaigns
 
     async create(user: AuthUser, body: CreateCampaignBody): Promise<CampaignView> {
+      await open();
       const t = now();
       const profile = await ownProfile(ctx.db, user.id);
       if (!profile) throw new AppError(404, 'ADVERTISER_PROFILE_REQUIRED', 'Create your advertiser profile first (POST /advertising/profile)');
@@ -194,6 +203,7 @@ export function createAdvertisingService(ctx: AppContext, deps: AdvertisingDeps)
      * review; a COMPLETED campaign is a record and cannot change.
      */
     async update(user: AuthUser, id: string, body: UpdateCampaignBody): Promise<CampaignView> {
+      await open();
       const t = now();
       const current = await manage(ctx.db, user, id);
       if (!EDITABLE.includes(current.status)) throw conflict('CAMPAIGN_NOT_EDITABLE', `A ${current.status} campaign cannot be changed`);

@@ -55,6 +55,9 @@ export function createBookingsService(ctx: AppContext, deps: BookingsDeps) {
   // Their own key: an order's QR token is not a booking's, nor the reverse.
   const tokens = new PickupTokens(createHmac('sha256', ctx.config.JWT_ACCESS_SECRET).update('deal-booking-codes').digest('hex'));
 
+  /** The client's own view: with the token its QR code carries, so an app can draw it offline. */
+  const forClient = (v: BookingView): BookingView => ({ ...v, qrToken: tokens.sign(v.id, v.code) });
+
   const supplierUser = async (ex: Executor, supplierId: string) => (await deps.suppliers.findProfile(supplierId, ex))?.userId;
 
   async function noShow(tx: Executor, b: BookingRecord): Promise<void> {
@@ -192,7 +195,7 @@ export function createBookingsService(ctx: AppContext, deps: BookingsDeps) {
         }
         const held = await repo.placesOfClient(tx, deal.id, user.id);
         if (held > deal.placesPerClient) throw limit(held - body.quantity);
-        return toBookingView({ booking: b, dealTitle: deal.title, storeName: store.name });
+        return forClient(toBookingView({ booking: b, dealTitle: deal.title, storeName: store.name }));
       });
     },
 
@@ -208,7 +211,7 @@ export function createBookingsService(ctx: AppContext, deps: BookingsDeps) {
         const owner = await supplierUser(tx, b.supplierId);
         if (owner) await deps.notifications.notify(tx, owner, 'deal_booking_cancelled', { bookingId: b.id, dealId: b.dealId, quantity: b.quantity }, { sourceKey: `booking:${b.id}:cancelled` });
       });
-      return viewOf(ctx.db, id);
+      return forClient(await viewOf(ctx.db, id));
     },
 
     /** The PNG of the booking's QR code (a signed token naming it), for its client. */
@@ -221,7 +224,7 @@ export function createBookingsService(ctx: AppContext, deps: BookingsDeps) {
     async listMine(user: AuthUser, q: MyBookingsQuery) {
       const where = and(eq(dealBookings.clientId, user.id), q.status ? eq(dealBookings.status, q.status) : undefined);
       const { items, total } = await repo.listBookings(ctx.db, where, q);
-      return { items: items.map(toBookingView), meta: pageMeta(q, total) };
+      return { items: items.map((r) => forClient(toBookingView(r))), meta: pageMeta(q, total) };
     },
 
     /** Bookings of the stores the user owns, or validates for as a member. */

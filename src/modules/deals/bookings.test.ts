@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
 import { createSignedIn, createSupplier } from '../../../test/helpers/factories.js';
 import { call } from '../../../test/helpers/http.js';
+import { deals } from '../../db/schema/deals.js';
 import { notifications } from '../../db/schema/notifications.js';
 import { storeMembers } from '../../db/schema/staff.js';
 import { stores } from '../../db/schema/stores.js';
@@ -119,6 +120,46 @@ describe('booking a deal', () => {
     expect(png.rawPayload.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
     expect((await call(t.app, 'GET', `/deals/bookings/${b.id}/qr-code`, { token: s.token })).status).toBe(404);
     expect((await call(t.app, 'POST', `/deals/bookings/${b.id}/cancel`, { token: s.token })).status).toBe(404);
+  });
+});
+
+describe('the deal of a booking', () => {
+  it('stays readable to the client holding places once paused or expired; others get 404', async () => {
+    const s = await shop();
+    const holder = await createSignedIn(t.app);
+    const other = await createSignedIn(t.app);
+    const cancelled = await createSignedIn(t.app);
+    expect((await book(holder.token, s.deal.id)).status).toBe(201);
+    const gone = (await book(cancelled.token, s.deal.id)).body.data;
+    expect((await call(t.app, 'POST', `/deals/bookings/${gone.id}/cancel`, { token: cancelled.token })).status).toBe(200);
+    const page = (token?: string) => call(t.app, 'GET', `/deals/${s.deal.id}`, { token });
+
+    expect((await call(t.app, 'POST', `/supplier/deals/${s.deal.id}/toggle-pause`, { token: s.token })).body.data.status).toBe('PAUSED');
+    const seen = await page(holder.token);
+    expect([seen.status, seen.body.data?.id, seen.body.data?.status]).toEqual([200, s.deal.id, 'PAUSED']);
+    for (const res of [await page(), await page(other.token), await page(cancelled.token), await page(s.token)]) expect(res.status).toBe(404);
+
+    await t.app.ctx.db.update(deals).set({ status: 'ACTIVE', validUntil: new Date(t.clock.now().getTime() - 1000) }).where(eq(deals.id, s.deal.id));
+    expect((await page(holder.token)).body.data.status).toBe('EXPIRED');
+    expect((await page()).status).toBe(404);
+    expect((await page(other.token)).status).toBe(404);
+  });
+});
+
+describe('the booking\'s QR token in its JSON', () => {
+  it('is what the QR code encodes, for its client only, and the counter accepts it once', async () => {
+    const s = await shop();
+    const c = await createSignedIn(t.app);
+    const b = (await book(c.token, s.deal.id)).body.data;
+    expect(b.qrToken).toBe(tokenOf(b));
+    const listed = (await call(t.app, 'GET', '/deals/bookings/my-bookings', { token: c.token })).body.data.find((x: { id: string }) => x.id === b.id);
+    expect(listed.qrToken).toBe(b.qrToken);
+    const store = (await call(t.app, 'GET', '/supplier/deals/bookings', { token: s.token })).body.data.find((x: { id: string }) => x.id === b.id);
+    expect(store).not.toHaveProperty('qrToken');
+    const used = await validate(s.token, { token: b.qrToken });
+    expect([used.status, used.body.data?.status]).toEqual([200, 'USED']);
+    expect(used.body.data).not.toHaveProperty('qrToken');
+    expect((await validate(s.token, { token: b.qrToken })).body.error.code).toBe('BOOKING_ALREADY_USED');
   });
 });
 

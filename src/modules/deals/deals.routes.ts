@@ -1,5 +1,7 @@
 import { Type } from 'typebox';
+import type { Authenticate } from '../../http/access.js';
 import type { App } from '../../http/types.js';
+import { viewerOf } from '../products/products.routes.js';
 import { readUploads } from '../../http/uploads.js';
 import { OkListing, okListing } from '../../shared/listing-page.js';
 import { MessageSchema, Ok, OkPage, ok, okPage } from '../../shared/schemas.js';
@@ -14,7 +16,8 @@ const sup = { access: 'SUP' } as const;
 const adm = { access: 'ADM' } as const;
 const Png = Type.Unsafe<Buffer>({ type: 'string', format: 'binary' });
 
-export function dealsRoutes(deals: DealsService, bookings: BookingsService, search: DealsSearchService) {
+export function dealsRoutes(deals: DealsService, bookings: BookingsService, search: DealsSearchService, authenticate: Authenticate) {
+  const viewer = viewerOf(authenticate);
   return async (app: App) => {
     const tags = ['deals'];
     app.get('/deals', { config: pub, schema: { tags, summary: 'Search public deals: words (typos, prefixes), category, kind, price, open now, a point and radius; sorted by relevance, distance, price or ending soon', querystring: S.DealSearchQuerySchema, response: { 200: OkListing(S.DealCardSchema) } } },
@@ -29,8 +32,8 @@ export function dealsRoutes(deals: DealsService, bookings: BookingsService, sear
     app.get('/deals/bookings/:bookingId/qr-code', { config: auth, schema: { tags, summary: 'QR code (PNG) of an own booking: a signed token the store scans once', params: S.BookingParamsSchema, errors: [404], response: { 200: { description: 'PNG image', content: { 'image/png': { schema: Png } } } } } },
       async (req, reply) => reply.type('image/png').header('cache-control', 'private, no-store').send(await bookings.qr(req.user, req.params.bookingId)));
 
-    app.get('/deals/:dealId', { config: pub, schema: { tags, summary: 'A public deal with its store (sold-out deals included)', params: S.DealParamsSchema, response: { 200: Ok(S.DealDetailSchema) } } },
-      async (req) => ok(await deals.getPublic(req.params.dealId)));
+    app.get('/deals/:dealId', { config: pub, schema: { tags, summary: 'A public deal with its store (sold-out deals included); with the token of a client holding a booking of it, also once paused or expired', params: S.DealParamsSchema, response: { 200: Ok(S.DealDetailSchema) } } },
+      async (req) => ok(await deals.getPublic(req.params.dealId, await viewer(req))));
 
     app.post('/deals/:dealId/book', { config: auth, schema: { tags, summary: 'Book places of a deal, paid at the counter; answers the booking with its short code', params: S.DealParamsSchema, body: S.BookBodySchema, errors: [404, 409], response: { 201: Ok(S.BookingSchema) } } },
       async (req, reply) => reply.code(201).send(ok(await bookings.book(req.user, req.params.dealId, req.body))));

@@ -200,6 +200,7 @@ export const BookingSchema = Type.Object(
     pickupStartsAt: TimestampSchema,
     pickupEndsAt: TimestampSchema,
     code: Type.String({ description: 'the short code to show or say at the counter' }),
+    qrToken: Type.Optional(Type.String({ description: 'to the booking\'s client only: the signed token its QR code encodes, for the app to draw the QR itself (offline); the counter validates it as a scan' })),
     status: StringEnum(BOOKING_STATUSES),
     usedAt: Nullable(TimestampSchema),
     cancelledAt: Nullable(TimestampSchema),

@@ -96,6 +96,12 @@ export function createDealsService(ctx: AppContext, deps: DealsDeps) {
    * A deal for a user who manages it: the supplier owning its store or a member whose role has
    * `deals.manage`. Someone else: 404, or 403 NOT_OWNER when the deal is public.
    */
+  /** The deal, whatever its state but deleted, when the viewer holds places on it. */
+  async function heldDeal(id: string, viewerId: string): Promise<DealRecord | undefined> {
+    const deal = await repo.findDeal(ctx.db, id);
+    return deal && deal.status !== 'DELETED' && (await repo.placesOfClient(ctx.db, id, viewerId)) > 0 ? deal : undefined;
+  }
+
   async function manage(ex: Executor, user: AuthUser, id: string, opts: { lock?: boolean } = {}): Promise<DealRecord> {
     const deal = await repo.findDeal(ex, id, opts);
     if (!deal) throw notFound('Deal');
@@ -139,9 +145,13 @@ export function createDealsService(ctx: AppContext, deps: DealsDeps) {
 
     // ---- public
 
-    async getPublic(id: string): Promise<DealDetailView> {
+    /**
+     * A public deal; to a client holding places on it (a booking not cancelled), also once paused,
+     * expired or back in review: the deal of a booking stays readable to its holder until deleted.
+     */
+    async getPublic(id: string, viewerId: string | null = null): Promise<DealDetailView> {
       const t = now();
-      const deal = await repo.findPublicDeal(ctx.db, id, t);
+      const deal = (await repo.findPublicDeal(ctx.db, id, t)) ?? (viewerId ? await heldDeal(id, viewerId) : undefined);
       const store = deal && (await deps.stores.findStore(ctx.db, deal.storeId));
       if (!deal || !store) throw notFound('Deal');
       return {

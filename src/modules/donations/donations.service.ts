@@ -11,6 +11,8 @@ import type { NotificationsService } from '../notifications/notifications.servic
 import type { FinancialService } from './financial.service.js';
 import type { ProductsService } from '../products/products.service.js';
 import type { SuppliersService } from '../suppliers/suppliers.service.js';
+import { requireFeature } from '../settings/feature-flags.js';
+import type { SettingsReader } from '../settings/settings.service.js';
 import { FOOD_DONATION_TRANSITIONS, GIVES_STOCK_BACK, MOVED_BY, OPEN_STATUSES, type DonationParty } from './donation-status.js';
 import * as figures from './donations.figures.js';
 import * as repo from './donations.repository.js';
@@ -31,6 +33,7 @@ export interface DonationsDeps {
   associations: AssociationsService;
   notifications: NotificationsService;
   financial: FinancialService;
+  settings: SettingsReader;
 }
 
 export interface MoveInput {
@@ -149,6 +152,7 @@ export function createDonationsService(ctx: AppContext, deps: DonationsDeps) {
     figures,
     /** A supplier gives catalog products (taken from stock) and free-form items to a verified association. */
     async createFood(user: AuthUser, body: CreateFoodBody) {
+      await requireFeature(deps.settings, 'donationsEnabled');
       const window = checkItems(body);
       const supplier = await deps.suppliers.requireOwnProfile(user.id);
       return ctx.db.transaction(async (tx) => {

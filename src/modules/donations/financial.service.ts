@@ -12,6 +12,7 @@ import type { LockedSubject } from '../payments/payment-subjects.js';
 import { toPaymentView, type PaymentsService } from '../payments/payments.service.js';
 import type { PayoutsService } from '../payouts/payouts.service.js';
 import type { SettingsService } from '../settings/settings.service.js';
+import { requireFeature } from '../settings/feature-flags.js';
 import { FINANCIAL_DONATION_TRANSITIONS } from './donation-status.js';
 import * as repo from './donations.repository.js';
 import type { DonationRecord } from './donations.repository.js';
@@ -102,6 +103,7 @@ export function createFinancialService(ctx: AppContext, deps: FinancialDeps) {
   return {
     /** Any signed-in user gives money to a verified association; answers the donation and its payment. */
     async create(user: AuthUser, body: CreateFinancialBody) {
+      await requireFeature(deps.settings, 'donationsEnabled');
       if (!(await deps.payments.methods()).some((m) => m.method === body.paymentMethod)) {
         throw validationError('body.paymentMethod', 'is not offered at the moment (see GET /orders/payments/providers)');
       }

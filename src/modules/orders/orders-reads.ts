@@ -4,6 +4,7 @@ import type { Executor } from '../../db/client.js';
 import { ORDER_STATUSES, orders, type OrderStatus } from '../../db/schema/orders.js';
 import type { AuthUser } from '../../http/access.js';
 import { notFound } from '../../shared/errors.js';
+import { CURRENCY } from '../../shared/money.js';
 import { pageMeta } from '../../shared/schemas.js';
 import type { StoreCapability } from '../staff/store-permissions.js';
 import { toPaymentView } from '../payments/payments.service.js';
@@ -97,13 +98,12 @@ export function createOrderReads(
     },
 
     async clientStatistics(user: AuthUser) {
-      const [counts, totals, business] = await Promise.all([
+      const [counts, totals] = await Promise.all([
         stats.countByStatus(ctx.db, eq(orders.clientId, user.id)),
         stats.clientTotals(ctx.db, user.id),
-        deps.settings.get('business'),
       ]);
       const ordersByStatus = byStatus(counts);
-      return { currency: business.currency, totalOrders: Object.values(ordersByStatus).reduce((a, b) => a + b, 0), ordersByStatus, ...totals };
+      return { currency: CURRENCY, totalOrders: Object.values(ordersByStatus).reduce((a, b) => a + b, 0), ordersByStatus, ...totals };
     },
 
     async supplierStatistics(user: AuthUser, q: SupplierStatisticsQuery) {
@@ -111,17 +111,16 @@ export function createOrderReads(
       if (!supplierId && !storeIds.length) throw notFound('Supplier profile');
       const scope = stats.sellerScope(supplierId, storeIds, q.storeId);
       const period = q.period ?? 'day';
-      const [counts, sales, perPeriod, popular, business, money] = await Promise.all([
+      const [counts, sales, perPeriod, popular, money] = await Promise.all([
         stats.countByStatus(ctx.db, scope),
         stats.salesTotals(ctx.db, scope),
         stats.perPeriod(ctx.db, scope, period, ctx.clock.now()),
         stats.popularProducts(ctx.db, scope, POPULAR_PRODUCTS),
-        deps.settings.get('business'),
         supplierId && balances ? balances(ctx.db, supplierId) : null,
       ]);
       const ordersByStatus = byStatus(counts);
       return {
-        currency: business.currency,
+        currency: CURRENCY,
         period,
         totalOrders: Object.values(ordersByStatus).reduce((a, b) => a + b, 0),
         ordersByStatus,

@@ -8,6 +8,7 @@ import type { AuthUser } from '../../http/access.js';
 import type { TransactionalKey } from '../../http/idempotency.js';
 import { AppError, conflict, notFound, validationError, type ErrorDetail } from '../../shared/errors.js';
 import { uuidv7 } from '../../shared/ids.js';
+import { CURRENCY } from '../../shared/money.js';
 import { normalizePhone } from '../../shared/phone.js';
 import { assertTransition } from '../../shared/state-machine.js';
 import type { NotificationsService } from '../notifications/notifications.service.js';
@@ -196,7 +197,7 @@ export function createOrdersService(ctx: AppContext, deps: OrdersDeps) {
         const originalTotal = rows.reduce((s, r) => s + r.product.originalPrice * r.item.quantity, 0);
         const itemsWeightGrams = rows.reduce((s, r) => s + r.product.unitWeightGrams * r.item.quantity, 0);
         if (itemsTotal < business.minimumOrderAmount) {
-          throw conflict('ORDER_BELOW_MINIMUM', `An order must come to at least ${business.minimumOrderAmount} ${business.currency}; this one is ${itemsTotal}`);
+          throw conflict('ORDER_BELOW_MINIMUM', `An order must come to at least ${business.minimumOrderAmount} ${CURRENCY}; this one is ${itemsTotal}`);
         }
         const window = commonWindow(rows.map((r) => r.product));
         if (!window) throw conflict('PICKUP_WINDOWS_DO_NOT_OVERLAP', 'These products cannot be collected at the same time: order them separately');
@@ -212,7 +213,7 @@ export function createOrdersService(ctx: AppContext, deps: OrdersDeps) {
           clientId: user.id,
           supplierId: supplier.id,
           storeId: store.id,
-          currency: business.currency,
+          currency: CURRENCY,
           itemsTotal,
           originalTotal,
           itemsWeightGrams,
@@ -232,7 +233,7 @@ export function createOrdersService(ctx: AppContext, deps: OrdersDeps) {
           // The same key's order, committed by a concurrent request (this insert waited for it).
           throw idempotency && isUniqueViolation(err, 'orders_client_idempotency_key') ? idempotency.taken() : err;
         });
-        const payment = await deps.payments.start(tx, { orderId: order.id, method: body.paymentMethod, amount: itemsTotal, currency: business.currency, payerPhone, expiresAt: deadline, firstOfOrder: true });
+        const payment = await deps.payments.start(tx, { orderId: order.id, method: body.paymentMethod, amount: itemsTotal, currency: CURRENCY, payerPhone, expiresAt: deadline, firstOfOrder: true });
         await ctx.jobs.send(PAYMENT_TIMEOUT_JOB, { orderId: order.id }, { tx, startAfterSeconds: business.paymentTimeoutMinutes * 60 });
         await ctx.events.publish(tx, 'orders.created', { orderId: order.id, clientId: user.id, supplierId: supplier.id, storeId: store.id, amount: itemsTotal });
         const placed = { ...order, items, storeName: store.name };

@@ -120,11 +120,12 @@ export function createReviewsService(ctx: AppContext, deps: ReviewsDeps) {
 
     async create(user: AuthUser, body: CreateReviewBody) {
       if ((body.productId === undefined) === (body.supplierId === undefined)) throw validationError('body.productId', 'give exactly one of productId and supplierId');
-      if (user.role !== 'CLIENT') throw forbidden('FORBIDDEN', 'Only clients write reviews');
       const flags = await deps.settings.get('features');
       const t = now();
       return ctx.db.transaction(async (tx) => {
         const target = await findTarget(tx, body.productId ? { productId: body.productId } : { supplierId: body.supplierId! });
+        const supplier = await deps.suppliers.findProfile(target.supplierId, tx);
+        if (supplier?.userId === user.id) throw forbidden('SELF_REVIEW', 'A supplier does not review itself or its own products');
         if (flags.reviewsRequirePurchase) {
           const of = target.productId ? { productId: target.productId } : { supplierId: target.supplierId };
           if (!(await deps.orders.hasCompletedPurchase(tx, user.id, of))) {
@@ -147,7 +148,6 @@ export function createReviewsService(ctx: AppContext, deps: ReviewsDeps) {
         });
         if (!row) throw conflict('ALREADY_REVIEWED', `You have already reviewed this ${target.productId ? 'product' : 'supplier'}: edit your review instead`);
         await follow(tx, row, null, row.rating);
-        const supplier = await deps.suppliers.findProfile(row.supplierId, tx);
         if (supplier) {
           const data = { reviewId: row.id, rating: row.rating, targetType: row.targetType, productId: row.productId, name: target.name };
           await deps.notifications.notify(tx, supplier.userId, 'review_received', data, { sourceKey: `review:${row.id}:created` });

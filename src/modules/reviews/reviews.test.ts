@@ -43,13 +43,31 @@ describe('writing a review', () => {
     expect(page.body.data.latestReviews).toEqual([{ id: res.body.data.id, rating: 4, comment: 'Encore chaud à 19 h.\nMerci !', authorName: res.body.data.authorName, createdAt: res.body.data.createdAt }]);
   });
 
-  it('refuses a second review of the same product (409), a client without a completed order (403) and non-clients (403)', async () => {
+  it('refuses a second review of the same product (409), anyone without a completed order (403) and a supplier reviewing itself (403)', async () => {
     expect((await review(t, a.token, { productId, rating: 2 })).body.error.code).toBe('ALREADY_REVIEWED');
     const none = await review(t, stranger.token, { productId, rating: 5 });
     expect([none.status, none.body.error.code]).toEqual([403, 'PURCHASE_REQUIRED']);
     expect((await review(t, stranger.token, { supplierId: s.profile.id, rating: 5 })).body.error.code).toBe('PURCHASE_REQUIRED');
     const supplier = await review(t, s.token, { productId, rating: 5 });
-    expect([supplier.status, supplier.body.error.code]).toEqual([403, 'FORBIDDEN']);
+    expect([supplier.status, supplier.body.error.code]).toEqual([403, 'SELF_REVIEW']);
+    expect((await review(t, s.token, { supplierId: s.profile.id, rating: 5 })).body.error.code).toBe('SELF_REVIEW');
+    // Any role may review; the purchase rule is what refuses these.
+    for (const role of ['SUPPLIER_DEALS', 'ASSOCIATION', 'ADVERTISER'] as const) {
+      const other = await createSignedIn(t.app, { role });
+      expect((await review(t, other.token, { productId, rating: 5 })).body.error.code, role).toBe('PURCHASE_REQUIRED');
+    }
+  });
+
+  it('lets any signed-in user who completed an order review, whatever the account\'s role now', async () => {
+    const own = await shop(t, adminToken, { products: 1 });
+    const client = await buyer(t, own);
+    const moved = await call(t.app, 'PATCH', `/admin/users/${client.user.id}/role`, { token: adminToken, body: { role: 'ADVERTISER' } });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    const login = await call(t.app, 'POST', '/auth/login', { body: { phoneNumber: client.user.phoneNumber, password: client.user.password } });
+    expect(login.status, JSON.stringify(login.body)).toBe(200);
+    const res = await review(t, login.body.data.accessToken, { productId: own.products[0]!.id, rating: 5 });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.data).toMatchObject({ productId: own.products[0]!.id, rating: 5 });
   });
 
   it('refuses bad input with 400 naming the field, and unknown targets with 404', async () => {
@@ -280,6 +298,11 @@ describe('the feature flag', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     try {
       expect((await review(t, stranger.token, { supplierId: s.profile.id, rating: 3 })).status).toBe(201);
+      // Any signed-in user, not only clients; still never a supplier about itself.
+      const association = await createSignedIn(t.app, { role: 'ASSOCIATION' });
+      const other = await review(t, association.token, { supplierId: s.profile.id, rating: 4 });
+      expect(other.status, JSON.stringify(other.body)).toBe(201);
+      expect((await review(t, s.token, { supplierId: s.profile.id, rating: 5 })).body.error.code).toBe('SELF_REVIEW');
     } finally {
       await set(true);
     }

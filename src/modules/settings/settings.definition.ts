@@ -1,6 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import type { StoredSettingValue } from '../../db/schema/settings.js';
-import { StringEnum } from '../../shared/schemas.js';
 
 /*
  * The one definition of the platform settings: every key with its type, bounds, default and
@@ -31,7 +30,6 @@ const BusinessSettingsSchema = Type.Object(
       default: 48,
       description: 'Hours after an order is completed before its escrowed funds go to the supplier, unless a dispute is open.',
     }),
-    currency: StringEnum(['XOF'], { default: 'XOF', description: 'ISO 4217 currency of prices and payments (XOF has no minor unit).' }),
     minimumOrderAmount: Type.Integer({
       minimum: 0,
       maximum: 10_000_000,

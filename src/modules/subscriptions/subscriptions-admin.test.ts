@@ -3,7 +3,7 @@ import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
 import { createPlan, createSignedIn, createSupplier } from '../../../test/helpers/factories.js';
 import { call } from '../../../test/helpers/http.js';
 import { BULK_ALPHABET, BULK_CODE_LENGTH } from './promo-codes.service.js';
-import { PROMO_VALIDATE_PER_MINUTE } from './subscriptions.routes.js';
+import { PROMO_VALIDATE_LIMIT } from './subscriptions.routes.js';
 
 let t: TestApp;
 let adminToken: string;
@@ -186,14 +186,31 @@ describe('validate and available', () => {
     expect((await call(t.app, 'POST', '/subscriptions/promo-codes/validate', { token: s2.token, body: { code: 'x', planId: plan.id } })).status).toBe(400);
   });
 
-  it('is rate limited per supplier account', async () => {
+  it('lets a typing burst through, then bounds each supplier account to a steady rate', async () => {
     const s = await createSupplier(t.app);
     const plan = await createPlan(t.app, { priceAmount: 1000 });
-    const tries = await Promise.all(Array.from({ length: PROMO_VALIDATE_PER_MINUTE + 2 }, (_, i) => call(t.app, 'POST', '/subscriptions/promo-codes/validate', { token: s.token, body: { code: `GUESS${i}`, planId: plan.id } })));
-    const statuses = tries.map((r) => r.status);
-    expect(statuses.filter((x) => x === 200)).toHaveLength(PROMO_VALIDATE_PER_MINUTE);
-    expect(statuses.filter((x) => x === 429)).toHaveLength(2);
-    expect(tries.find((r) => r.status === 429)!.body.error.code).toBe('RATE_LIMITED');
+    const { burst, perMinute } = PROMO_VALIDATE_LIMIT;
+    const validate = (i: number) => call(t.app, 'POST', '/subscriptions/promo-codes/validate', { token: s.token, body: { code: `GUESS${i}`, planId: plan.id } });
+    const statuses = async (n: number) => (await Promise.all(Array.from({ length: n }, (_, i) => validate(i)))).map((r) => r.status);
+    // Typing a code, one check a keystroke, all at once: the burst passes, beyond it 429 with Retry-After.
+    const typed = await statuses(burst + 2);
+    expect(typed.filter((x) => x === 200)).toHaveLength(burst);
+    expect(typed.filter((x) => x === 429)).toHaveLength(2);
+    const refused = await validate(0);
+    expect([refused.status, refused.body.error.code]).toEqual([429, 'RATE_LIMITED']);
+    const wait = Number(refused.headers['retry-after']);
+    expect(wait).toBe(60 / perMinute);
+    // A token comes back every 60/perMinute seconds, no sooner (the test clock also runs: a margin).
+    t.clock.advance(wait * 1000 - 3000);
+    expect((await validate(0)).status).toBe(429);
+    t.clock.advance(3000);
+    expect((await validate(0)).status).toBe(200);
+    expect((await validate(0)).status).toBe(429);
+    // A minute gives the steady rate, not a new burst.
+    t.clock.advance(60_000);
+    const minute = await statuses(perMinute + 3);
+    expect(minute.filter((x) => x === 200)).toHaveLength(perMinute);
+    expect(minute.filter((x) => x === 429)).toHaveLength(3);
     // Another supplier is not held back.
     const other = await createSupplier(t.app);
     expect((await call(t.app, 'POST', '/subscriptions/promo-codes/validate', { token: other.token, body: { code: 'GUESS', planId: plan.id } })).status).toBe(200);

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { perAccountLimit } from '../../http/rate-limits.js';
+import { perAccountBucket, type TokenBucket } from '../../http/rate-limits.js';
 import type { App } from '../../http/types.js';
 import { Ok, OkPage, ok, okPage } from '../../shared/schemas.js';
 import type { BillingService } from './billing.service.js';
@@ -11,8 +11,11 @@ import type { SubscriptionsService } from './subscriptions.service.js';
 const pub = { access: 'Public' } as const;
 const sup = { access: 'SUP' } as const;
 const adm = { access: 'ADM' } as const;
-/** Validation answers whether a code exists: a guessing oracle without a limit per supplier account. */
-export const PROMO_VALIDATE_PER_MINUTE = 10;
+/**
+ * Validation answers whether a code exists: a guessing oracle without a limit per supplier account.
+ * Apps check as the user types, so a burst passes; the steady rate bounds guessing (600 an hour).
+ */
+export const PROMO_VALIDATE_LIMIT: TokenBucket = { burst: 30, perMinute: 10 };
 
 export interface SubscriptionsRouteDeps {
   subscriptions: SubscriptionsService;
@@ -26,7 +29,7 @@ export interface SubscriptionsRouteDeps {
 export function subscriptionsRoutes(d: SubscriptionsRouteDeps) {
   return async (app: App) => {
     const tags = ['subscriptions'];
-    const validateTries = perAccountLimit(app, 'promo-validate', PROMO_VALIDATE_PER_MINUTE);
+    const validateTries = perAccountBucket(app, 'promo-validate', PROMO_VALIDATE_LIMIT);
 
     app.get('/subscriptions/plans', { config: pub, schema: { tags, summary: 'Public, active plans in display order', response: { 200: Ok(Type.Array(S.PlanSchema)) } } },
       async () => ok(await d.plans.listPublic()));
