@@ -138,12 +138,12 @@ export async function storeImageSizes(
   at: Date,
 ): Promise<{ id: string; thumbnailKey: string; largeKey: string }[]> {
   const sharp = await loadSharp();
-  const resize = (f: UploadedFile, side: number) =>
-    images.run(() => sharp(f.body).resize(side, side, { fit: 'inside', withoutEnlargement: true }).toBuffer());
+  const resize = (f: UploadedFile, side: number) => sharp(f.body).resize(side, side, { fit: 'inside', withoutEnlargement: true }).toBuffer();
   return Promise.all(
     files.map(async (f) => {
       const id = uuidv7(at.getTime());
-      const [thumb, large] = await Promise.all([resize(f, THUMBNAIL_SIDE), resize(f, LARGE_SIDE)]);
+      // One place in the queue, one size after the other: a picture never holds two threads.
+      const [thumb, large] = await images.run(async () => [await resize(f, THUMBNAIL_SIDE), await resize(f, LARGE_SIDE)]);
       const thumbnailKey = `${prefix}/${id}-thumb.${f.ext}`;
       const largeKey = `${prefix}/${id}-large.${f.ext}`;
       await Promise.all([storage.put('public', thumbnailKey, thumb, f.contentType), storage.put('public', largeKey, large, f.contentType)]);
