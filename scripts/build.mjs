@@ -1,5 +1,5 @@
 // Compiles the TypeScript of src/ and bench/ to dist/ file by file (no bundling) and copies the
-// SQL migrations beside the compiled database client.
+// data files read at run time (SQL migrations, password lists) beside the compiled code.
 //
 // `--if-stale` (what `npm start` runs) builds only when dist/ is missing or older than its
 // sources, and then writes nothing: a production image ships a prebuilt dist/ without the
@@ -56,7 +56,7 @@ try {
     sourcemap: true,
     logLevel: 'warning',
   });
-  cpSync('src/db/migrations', join(out, 'src/db/migrations'), { recursive: true });
+  for (const data of ['src/db/migrations', 'src/shared/password-lists']) cpSync(data, join(out, data), { recursive: true });
   writeFileSync(join(out, '.build-stamp'), `${new Date().toISOString()}\n`);
   rmSync('dist', { recursive: true, force: true });
   renameSync(out, 'dist');

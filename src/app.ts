@@ -14,6 +14,7 @@ import { createJobQueue, type JobQueue } from './jobs/queue.js';
 import { installAccessControl } from './http/access.js';
 import { installIdempotency } from './http/idempotency.js';
 import { errorForLog, installErrorHandling, sendError } from './http/errors.js';
+import { ImageWork } from './http/image-work.js';
 import { LazyCompilers } from './http/lazy-compile.js';
 import { installDependencyMetrics, installMetrics } from './http/metrics.js';
 import { installOpenApi } from './http/openapi.js';
@@ -380,6 +381,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     jobs,
     events,
     storage: new LocalFileStorage(filesRoot(config.FILES_DIR, config.DATA_DIR)),
+    images: new ImageWork(config.IMAGE_CONCURRENCY, config.IMAGE_QUEUE_MAX),
     links: new FileLinks(
       config.FILES_SIGNING_SECRET ?? createHmac('sha256', config.JWT_ACCESS_SECRET).update('file-links').digest('hex'),
       API_PREFIX,

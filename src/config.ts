@@ -85,6 +85,11 @@ const ConfigSchema = Type.Object({
   METRICS_TOKEN: Opt(),
 
   FILES_DIR: Opt(),
+  // Picture decoding and resizing at once per instance, and waiting; each running one holds a thread of
+  // libuv's pool (UV_THREADPOOL_SIZE, read by Node at start), which also hashes passwords.
+  IMAGE_CONCURRENCY: Int(2, 1, 64),
+  IMAGE_QUEUE_MAX: Int(32, 0, 10_000),
+  UV_THREADPOOL_SIZE: Int(4, 1, 1024),
   FILES_SIGNING_SECRET: Type.Optional(Type.String({ minLength: 32 })),
   DEFAULT_COMMISSION_BPS: Int(1000, 0, 10_000),
 });
@@ -209,6 +214,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     }
   }
   problems.push(...paymentProblems(cfg, prod));
+  if (cfg.IMAGE_CONCURRENCY >= cfg.UV_THREADPOOL_SIZE) {
+    problems.push(`IMAGE_CONCURRENCY: must be below UV_THREADPOOL_SIZE (${cfg.UV_THREADPOOL_SIZE}), or pictures could hold every thread password checks need`);
+  }
   if (cfg.EMAIL_PROVIDER === 'smtp' && !cfg.SMTP_URL) problems.push('SMTP_URL: required when EMAIL_PROVIDER=smtp');
   const idp = [cfg.IDP_JWKS_URL, cfg.IDP_ISSUER, cfg.IDP_AUDIENCE];
   if (idp.some(Boolean) && !idp.every(Boolean)) {

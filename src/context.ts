@@ -12,6 +12,7 @@ import type { PushSender } from './providers/push/push.js';
 import type { SmsSender } from './providers/sms/sms.js';
 import type { FileLinks, FileStorage } from './providers/storage/storage.js';
 import type { CacheRegistry } from './shared/cache-registry.js';
+import type { ImageWork } from './http/image-work.js';
 import type { Clock } from './shared/clock.js';
 import type { ListingCache } from './shared/listing-cache.js';
 import type { WorkInProgress } from './shared/work-in-progress.js';
@@ -36,6 +37,8 @@ export interface AppContext {
   /** Domain events, published inside the business transaction and handled after commit. */
   events: Events;
   storage: FileStorage;
+  /** Bounds the picture work (decode, re-encode, resize) of this instance; see src/http/image-work.ts. */
+  images: ImageWork;
   links: FileLinks;
   workInProgress: WorkInProgress;
   listings: ListingCache;

@@ -10,10 +10,10 @@ export const ERROR_RESPONSES = {
   410: ['Gone', 'INVITATION_EXPIRED: the invitation has expired.'],
   413: ['PayloadTooLarge', 'PAYLOAD_TOO_LARGE: the body is over 1 MB, or a file over 5 MB.'],
   415: ['UnsupportedMediaType', 'UNSUPPORTED_MEDIA_TYPE (send JSON, or multipart/form-data to uploads) or UNSUPPORTED_IMAGE_FORMAT (JPEG, PNG, WebP; PDF where allowed).'],
-  422: ['UnprocessableContent', 'TOO_MANY_FILES: more files than the upload takes. IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used for another request.'],
+  422: ['UnprocessableContent', 'TOO_MANY_FILES: more files than the upload takes. IMAGE_TOO_LARGE: a picture has more pixels than its kind allows. IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used for another request.'],
   429: ['TooManyRequests', 'RATE_LIMITED or OTP_RESEND_LIMIT; `Retry-After` gives the seconds to wait.'],
   500: ['InternalError', 'INTERNAL_ERROR: something went wrong on the server; the `requestId` finds it in the logs.'],
-  503: ['ServiceUnavailable', 'SERVICE_UNAVAILABLE: a service this endpoint needs is not configured or cannot be reached.'],
+  503: ['ServiceUnavailable', 'SERVICE_UNAVAILABLE: a service this endpoint needs is not configured or cannot be reached, or (uploads) too many pictures are waiting to be processed: `Retry-After` gives the seconds to wait.'],
 } as const;
 export type ErrorStatus = keyof typeof ERROR_RESPONSES;
 
@@ -31,7 +31,7 @@ const isMultipart = (schema: RouteOptions['schema']) => schema?.consumes?.includ
 /**
  * The error statuses a route can answer, from its options: 400 when it takes input (path, query,
  * body; a body sent to a bodiless route is refused too), 401 and 403 unless public, 404 with path
- * parameters, 413 and 415 when it reads a body, 422 on uploads, 429 unless exempt from rate
+ * parameters, 413 and 415 when it reads a body, 422 and 503 on uploads, 429 unless exempt from rate
  * limits, 409 and 422 with `Idempotency-Key`, 500 always; plus the route's own `schema.errors`.
  */
 export function documentedErrors(route: Pick<RouteOptions, 'method' | 'url' | 'schema' | 'config'>): ErrorStatus[] {
@@ -50,7 +50,10 @@ export function documentedErrors(route: Pick<RouteOptions, 'method' | 'url' | 's
     found.add(413);
     found.add(415);
   }
-  if (multipart) found.add(422);
+  if (multipart) {
+    found.add(422);
+    found.add(503);
+  }
   if (config?.idempotency) {
     found.add(409);
     found.add(422);

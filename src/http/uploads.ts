@@ -3,11 +3,26 @@ import type sharpType from 'sharp';
 import type { FileStorage } from '../providers/storage/storage.js';
 import { AppError } from '../shared/errors.js';
 import { uuidv7 } from '../shared/ids.js';
+import type { ImageWork } from './image-work.js';
 
 export const MAX_FILE_BYTES = 5 * 1024 * 1024;
-// 40 megapixels: enough for any phone camera, small enough that decoding cannot exhaust memory.
-const MAX_PIXELS = 40_000_000;
 const IMAGE_FORMATS = { jpeg: 'jpg', png: 'png', webp: 'webp' } as const;
+
+/**
+ * The most pixels each kind of picture may have, read from the file's header before anything is
+ * decoded: a few kilobytes of PNG can declare 40 megapixels, 160 MB once decoded. Photos (24 MP)
+ * take any phone camera's usual setting; logos and advertising pictures are shown small.
+ */
+export const IMAGE_KINDS = {
+  product: { name: 'a product picture', megapixels: 24 },
+  deal: { name: 'a deal picture', megapixels: 24 },
+  review: { name: 'a review picture', megapixels: 24 },
+  kyc: { name: 'a KYC document', megapixels: 24 },
+  association: { name: 'an association document', megapixels: 24 },
+  logo: { name: 'a logo', megapixels: 16 },
+  advertising: { name: 'an advertising picture', megapixels: 16 },
+} as const;
+export type ImageKind = keyof typeof IMAGE_KINDS;
 
 export interface UploadedFile {
   field: string;
@@ -18,6 +33,8 @@ export interface UploadedFile {
 }
 
 export interface UploadOptions {
+  /** Sets the pixel limit (IMAGE_KINDS). */
+  kind: ImageKind;
   maxFiles: number;
   allowPdf?: boolean;
   /** Code when more than maxFiles arrive (422). */
@@ -45,7 +62,8 @@ export async function readUploads(req: FastifyRequest, opts: UploadOptions) {
     if (files.length >= opts.maxFiles) {
       throw new AppError(422, opts.tooManyCode ?? 'TOO_MANY_FILES', `At most ${opts.maxFiles} file(s) per request`);
     }
-    files.push({ field: part.fieldname, filename: part.filename, ...(await normalise(raw, opts.allowPdf ?? false)) });
+    const image = { work: req.server.ctx.images, kind: opts.kind, field: `body.${part.fieldname}` };
+    files.push({ field: part.fieldname, filename: part.filename, ...(await normalise(raw, image, opts.allowPdf ?? false)) });
   }
   return { files, fields };
 }
@@ -53,37 +71,57 @@ export async function readUploads(req: FastifyRequest, opts: UploadOptions) {
 // Loaded on the first upload: the image library costs memory a process without uploads need not pay.
 let sharpModule: Promise<typeof sharpType> | undefined;
 /** The image library, loaded on first use (also by the services that resize uploaded pictures). */
-export const loadSharp = () => (sharpModule ??= import('sharp').then((m) => m.default));
+export const loadSharp = () =>
+  (sharpModule ??= import('sharp').then(({ default: sharp }) => {
+    // Every upload is a new picture: libvips' cache of recent operations would only hold memory.
+    sharp.cache(false);
+    // One libvips thread per operation: parallelism comes from ImageWork, whose bound then holds for the CPU too.
+    sharp.concurrency(1);
+    return sharp;
+  }));
+
+interface ImageTarget {
+  work: ImageWork;
+  kind: ImageKind;
+  /** The field named in errors (`body.images`). */
+  field: string;
+}
 
 /**
  * The same rules for a file that arrived another way (an image sent as base64 in a JSON body):
  * type from the bytes, size and pixel limits, re-encoded without metadata.
  */
-export async function normaliseImage(raw: Buffer): Promise<Pick<UploadedFile, 'ext' | 'contentType' | 'body'>> {
+export async function normaliseImage(raw: Buffer, target: ImageTarget): Promise<Pick<UploadedFile, 'ext' | 'contentType' | 'body'>> {
   if (raw.length > MAX_FILE_BYTES) throw new AppError(413, 'PAYLOAD_TOO_LARGE', `A file may be at most ${MAX_FILE_BYTES / 1024 / 1024} MB`);
-  return normalise(raw, false);
+  return normalise(raw, target, false);
 }
 
-async function normalise(raw: Buffer, allowPdf: boolean): Promise<Pick<UploadedFile, 'ext' | 'contentType' | 'body'>> {
+function tooManyPixels(target: ImageTarget, width: number, height: number): AppError {
+  const { name, megapixels } = IMAGE_KINDS[target.kind];
+  const found = `${width}x${height} pixels (${(width * height / 1e6).toFixed(1)} megapixels)`;
+  return new AppError(422, 'IMAGE_TOO_LARGE', `The picture has too many pixels: ${name} may have at most ${megapixels} megapixels`, [
+    { field: target.field, message: `is ${found}; ${name} may have at most ${megapixels} megapixels` },
+  ]);
+}
+
+async function normalise(raw: Buffer, target: ImageTarget, allowPdf: boolean): Promise<Pick<UploadedFile, 'ext' | 'contentType' | 'body'>> {
   const sharp = await loadSharp();
   if (raw.subarray(0, 5).toString('latin1') === '%PDF-') {
     if (!allowPdf) throw unsupported(false);
     return { ext: 'pdf', contentType: 'application/pdf', body: raw };
   }
-  let format: string | undefined;
-  try {
-    format = (await sharp(raw, { limitInputPixels: MAX_PIXELS }).metadata()).format;
-  } catch {
-    throw unsupported(allowPdf);
-  }
-  const ext = IMAGE_FORMATS[format as keyof typeof IMAGE_FORMATS];
-  if (!ext) throw unsupported(allowPdf);
-  try {
-    const body = await sharp(raw, { limitInputPixels: MAX_PIXELS }).rotate().toFormat(format as keyof sharpType.FormatEnum).toBuffer();
-    return { ext, contentType: `image/${format}`, body };
-  } catch {
-    throw new AppError(415, 'UNSUPPORTED_IMAGE_FORMAT', 'The image could not be decoded (damaged, or larger than 40 megapixels)');
-  }
+  // The header only: nothing is decoded before the pixel count is known.
+  const read = () => sharp(raw, { limitInputPixels: false }).metadata().catch(() => Promise.reject(unsupported(allowPdf)));
+  const meta = await target.work.run(read);
+  const ext = IMAGE_FORMATS[meta.format as keyof typeof IMAGE_FORMATS];
+  if (!ext || !meta.width || !meta.height) throw unsupported(allowPdf);
+  const limit = IMAGE_KINDS[target.kind].megapixels * 1_000_000;
+  if (meta.width * meta.height > limit) throw tooManyPixels(target, meta.width, meta.height);
+  const damaged = () => new AppError(415, 'UNSUPPORTED_IMAGE_FORMAT', 'The image could not be decoded (damaged or truncated)');
+  const encode = () =>
+    sharp(raw, { limitInputPixels: limit }).rotate().toFormat(meta.format as keyof sharpType.FormatEnum).toBuffer()
+      .catch(() => Promise.reject(damaged()));
+  return { ext, contentType: `image/${meta.format}`, body: await target.work.run(encode) };
 }
 
 const THUMBNAIL_SIDE = 320;
@@ -93,15 +131,19 @@ const LARGE_SIDE = 1280;
  * Stores each uploaded picture (already re-encoded by readUploads) in the two public sizes lists and
  * detail pages show, as `<prefix>/<id>-thumb.<ext>` and `<prefix>/<id>-large.<ext>`.
  */
-export async function storeImageSizes(storage: FileStorage, prefix: string, files: UploadedFile[], at: Date): Promise<{ id: string; thumbnailKey: string; largeKey: string }[]> {
+export async function storeImageSizes(
+  { storage, images }: { storage: FileStorage; images: ImageWork },
+  prefix: string,
+  files: UploadedFile[],
+  at: Date,
+): Promise<{ id: string; thumbnailKey: string; largeKey: string }[]> {
   const sharp = await loadSharp();
+  const resize = (f: UploadedFile, side: number) => sharp(f.body).resize(side, side, { fit: 'inside', withoutEnlargement: true }).toBuffer();
   return Promise.all(
     files.map(async (f) => {
       const id = uuidv7(at.getTime());
-      const [thumb, large] = await Promise.all([
-        sharp(f.body).resize(THUMBNAIL_SIDE, THUMBNAIL_SIDE, { fit: 'inside', withoutEnlargement: true }).toBuffer(),
-        sharp(f.body).resize(LARGE_SIDE, LARGE_SIDE, { fit: 'inside', withoutEnlargement: true }).toBuffer(),
-      ]);
+      // One place in the queue, one size after the other: a picture never holds two threads.
+      const [thumb, large] = await images.run(async () => [await resize(f, THUMBNAIL_SIDE), await resize(f, LARGE_SIDE)]);
       const thumbnailKey = `${prefix}/${id}-thumb.${f.ext}`;
       const largeKey = `${prefix}/${id}-large.${f.ext}`;
       await Promise.all([storage.put('public', thumbnailKey, thumb, f.contentType), storage.put('public', largeKey, large, f.contentType)]);

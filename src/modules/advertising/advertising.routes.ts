@@ -32,7 +32,7 @@ export function advertisingRoutes(advertising: AdvertisingService, admin: Advert
     app.put('/advertising/profile', { config: auth, schema: { tags, summary: 'Change the caller\'s advertiser profile (only the fields sent)', body: S.UpdateProfileBodySchema, errors: [404], response: { 200: Ok(S.AdvertiserSchema) } } },
       async (req) => ok(await advertising.updateProfile(req.user, req.body)));
 
-    app.post('/advertising/campaigns', { config: adv, bodyLimit: CAMPAIGN_BODY_LIMIT, schema: { tags, summary: 'Create a campaign (DRAFT); its picture, if any, as base64 in creative.image', body: S.CreateCampaignBodySchema, errors: [404, 415], response: { 201: Ok(S.CampaignSchema) } } },
+    app.post('/advertising/campaigns', { config: adv, bodyLimit: CAMPAIGN_BODY_LIMIT, schema: { tags, summary: 'Create a campaign (DRAFT); its picture, if any, as base64 in creative.image', body: S.CreateCampaignBodySchema, errors: [404, 415, 422, 503], response: { 201: Ok(S.CampaignSchema) } } },
       async (req, reply) => reply.code(201).send(ok(await advertising.create(req.user, req.body))));
 
     app.get('/advertising/campaigns', { config: adv, schema: { tags, summary: 'The caller\'s campaigns, newest first', querystring: S.OwnCampaignsQuerySchema, response: { 200: OkPage(S.CampaignSchema) } } },
@@ -41,7 +41,7 @@ export function advertisingRoutes(advertising: AdvertisingService, admin: Advert
     app.get('/advertising/campaigns/:id', { config: adv, schema: { tags, summary: 'One campaign (the owner\'s, or any for an administrator)', params: S.CampaignParamsSchema, errors: [404], response: { 200: Ok(S.CampaignSchema) } } },
       async (req) => ok(await advertising.get(req.user, req.params.id)));
 
-    app.put('/advertising/campaigns/:id', { config: adv, bodyLimit: CAMPAIGN_BODY_LIMIT, schema: { tags, summary: 'Change a campaign; a REJECTED, ACTIVE or PAUSED one goes back to review', params: S.CampaignParamsSchema, body: S.UpdateCampaignBodySchema, errors: [404, 409, 415], response: { 200: Ok(S.CampaignSchema) } } },
+    app.put('/advertising/campaigns/:id', { config: adv, bodyLimit: CAMPAIGN_BODY_LIMIT, schema: { tags, summary: 'Change a campaign; a REJECTED, ACTIVE or PAUSED one goes back to review', params: S.CampaignParamsSchema, body: S.UpdateCampaignBodySchema, errors: [404, 409, 415, 422, 503], response: { 200: Ok(S.CampaignSchema) } } },
       async (req) => ok(await advertising.update(req.user, req.params.id, req.body)));
 
     app.post('/advertising/campaigns/:id/submit', { config: adv, schema: { tags, summary: 'Submit a DRAFT campaign for moderation', params: S.CampaignParamsSchema, errors: [404, 409], response: { 200: Ok(S.CampaignSchema) } } },

@@ -82,7 +82,7 @@ export function createAdvertisingService(ctx: AppContext, deps: AdvertisingDeps)
 
   /** Stores a picture sent with a campaign, by the upload rules; answers its key. */
   async function storeImage(campaignId: string, data: string): Promise<string> {
-    const file = await normaliseImage(decodeImage(data));
+    const file = await normaliseImage(decodeImage(data), { work: ctx.images, kind: 'advertising', field: 'body.creative.image' });
     const key = `ads/${campaignId}/creative-${uuidv7()}.${file.ext}`;
     await ctx.storage.put('public', key, file.body, file.contentType);
     return key;

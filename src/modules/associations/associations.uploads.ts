@@ -3,7 +3,7 @@ import type { UploadedFile, UploadOptions } from '../../http/uploads.js';
 import { AppError, type ErrorDetail } from '../../shared/errors.js';
 
 /** One file per request, image or PDF (the type is read from the bytes). */
-export const ASSOCIATION_UPLOAD: UploadOptions = { maxFiles: 1, allowPdf: true, tooManyCode: 'TOO_MANY_FILES' };
+export const ASSOCIATION_UPLOAD: UploadOptions = { kind: 'association', maxFiles: 1, allowPdf: true, tooManyCode: 'TOO_MANY_FILES' };
 
 type Upload = { files: UploadedFile[]; fields: Record<string, string> };
 

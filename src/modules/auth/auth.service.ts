@@ -3,7 +3,8 @@ import type { AppContext } from '../../context.js';
 import type { OtpChannel, OtpPurpose } from '../../db/schema/users.js';
 import type { AuthUser } from '../../http/access.js';
 import { AppError, badRequest, conflict, forbidden, validationError } from '../../shared/errors.js';
-import { assertPasswordPolicy, hashPassword, verifyPassword } from '../../shared/passwords.js';
+import { assertPasswordPolicy } from '../../shared/password-policy.js';
+import { hashPassword, verifyPassword } from '../../shared/passwords.js';
 import { normalizeEmail, normalizePhone } from '../../shared/phone.js';
 import type { UserRecord } from '../users/users.repository.js';
 import type { RegisterBody } from '../users/users.schemas.js';
@@ -76,9 +77,9 @@ export function createAuthService(ctx: AppContext, deps: { users: UsersService; 
      * A verified phone is taken.
      */
     async register(body: RegisterBody) {
-      assertPasswordPolicy(body.password);
       const phoneNumber = normalizePhone(body.phoneNumber);
       const email = body.email ? normalizeEmail(body.email) : null;
+      assertPasswordPolicy(body.password, { phoneNumber, email });
       const passwordHash = await hashPassword(body.password);
       const target = { channel: 'sms', destination: phoneNumber, purpose: 'registration' } as const;
       const user = await ctx.db.transaction(async (tx) => {
@@ -164,9 +165,11 @@ export function createAuthService(ctx: AppContext, deps: { users: UsersService; 
     },
 
     async resetPassword(body: ResetPasswordBody) {
-      assertPasswordPolicy(body.newPassword, 'body.newPassword');
       const by = pickContact(body);
+      const contact = by.channel === 'sms' ? { phoneNumber: by.destination } : { email: by.destination };
+      assertPasswordPolicy(body.newPassword, contact, 'body.newPassword');
       const { record, user } = await verifyCode(by.channel, by.destination, 'password_reset', body.code);
+      assertPasswordPolicy(body.newPassword, user, 'body.newPassword');
       const passwordHash = await hashPassword(body.newPassword);
       await ctx.db.transaction(async (tx) => {
         await otp.consume(tx, record);
@@ -184,7 +187,7 @@ export function createAuthService(ctx: AppContext, deps: { users: UsersService; 
         ]);
       }
       if (currentPassword === newPassword) throw validationError('body.newPassword', 'must differ from the current password');
-      assertPasswordPolicy(newPassword, 'body.newPassword');
+      assertPasswordPolicy(newPassword, actor.account, 'body.newPassword');
       const passwordHash = await hashPassword(newPassword);
       await ctx.db.transaction(async (tx) => {
         await users.update(tx, actor.id, { passwordHash });

@@ -60,7 +60,7 @@ export function dealsRoutes(deals: DealsService, bookings: BookingsService, sear
       async (req) => ok(await deals.remove(req.user, req.params.dealId)));
 
     app.post('/supplier/deals/:dealId/images', { config: sup, schema: { tags, summary: `Add pictures: multipart/form-data, files in the field "images" (JPEG, PNG or WebP; at most ${S.MAX_DEAL_IMAGES} per deal)`, consumes: ['multipart/form-data'], form: S.ImagesFormSchema, params: S.DealParamsSchema, errors: [404, 415, 422], response: { 200: Ok(S.DealSchema) } } },
-      async (req) => ok(await deals.addImages(req.user, req.params.dealId, await readUploads(req, { maxFiles: S.MAX_DEAL_IMAGES, tooManyCode: 'TOO_MANY_IMAGES' }))));
+      async (req) => ok(await deals.addImages(req.user, req.params.dealId, await readUploads(req, { kind: 'deal', maxFiles: S.MAX_DEAL_IMAGES, tooManyCode: 'TOO_MANY_IMAGES' }))));
 
     app.delete('/supplier/deals/:dealId/images', { config: sup, schema: { tags, summary: 'Delete one picture (its id in imageId)', params: S.DealParamsSchema, querystring: S.DeleteImageQuerySchema, errors: [404], response: { 200: Ok(S.DealSchema) } } },
       async (req) => ok(await deals.removeImage(req.user, req.params.dealId, req.query.imageId)));

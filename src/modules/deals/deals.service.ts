@@ -292,7 +292,7 @@ export function createDealsService(ctx: AppContext, deps: DealsDeps) {
       if (!upload.files.length) throw validationError('body.images', `is required (one to ${MAX_DEAL_IMAGES} image files)`);
       await manage(ctx.db, user, id);
       const t = now();
-      const made: DealImage[] = await storeImageSizes(ctx.storage, `deals/${id}`, upload.files, t);
+      const made: DealImage[] = await storeImageSizes(ctx, `deals/${id}`, upload.files, t);
       try {
         return await ctx.db.transaction(async (tx) => {
           // The deal's row lock orders parallel uploads: each counts what the previous added.

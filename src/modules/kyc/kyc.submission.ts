@@ -3,7 +3,7 @@ import type { UploadedFile, UploadOptions } from '../../http/uploads.js';
 import { AppError, type ErrorDetail } from '../../shared/errors.js';
 
 /** What `readUploads` is asked for: two files at most, images or PDF. */
-export const KYC_UPLOAD: UploadOptions = { maxFiles: 2, allowPdf: true, tooManyCode: 'TOO_MANY_FILES' };
+export const KYC_UPLOAD: UploadOptions = { kind: 'kyc', maxFiles: 2, allowPdf: true, tooManyCode: 'TOO_MANY_FILES' };
 
 const FILE_FIELDS: Record<string, KycDocumentKind> = { idDocument: 'ID_DOCUMENT', businessDocument: 'BUSINESS_DOCUMENT' };
 // Letters, digits and the separators registries use (e.g. "SN-DKR-2024-B-12345", "RC 123/456").

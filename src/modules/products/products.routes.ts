@@ -50,7 +50,7 @@ export function productsRoutes(products: ProductsService, admin: ProductsAdminSe
       async (req) => ok(await products.changeStock(req.user, req.params.id, req.body)));
 
     app.post('/products/:id/images', { config: sup, schema: { tags, summary: `Add pictures: multipart/form-data, files in the field "images" (JPEG, PNG or WebP; at most ${MAX_PRODUCT_IMAGES} per product)`, consumes: ['multipart/form-data'], form: S.ImagesFormSchema, params: S.ProductParamsSchema, errors: [404, 415, 422], response: { 200: Ok(S.ProductSchema) } } },
-      async (req) => ok(await products.addImages(req.user, req.params.id, await readUploads(req, { maxFiles: MAX_PRODUCT_IMAGES, tooManyCode: 'TOO_MANY_IMAGES' }))));
+      async (req) => ok(await products.addImages(req.user, req.params.id, await readUploads(req, { kind: 'product', maxFiles: MAX_PRODUCT_IMAGES, tooManyCode: 'TOO_MANY_IMAGES' }))));
 
     app.delete('/products/:id/images', { config: sup, schema: { tags, summary: 'Delete one picture (its id in imageId)', params: S.ProductParamsSchema, querystring: S.DeleteImageQuerySchema, errors: [404], response: { 200: Ok(S.ProductSchema) } } },
       async (req) => ok(await products.removeImage(req.user, req.params.id, req.query.imageId)));

@@ -300,7 +300,7 @@ export function createProductsService(ctx: AppContext, deps: ProductsDeps) {
       if (!upload.files.length) throw validationError('body.images', 'is required (one to five image files)');
       await manage(ctx.db, user, id);
       const t = now();
-      const made = await storeImageSizes(ctx.storage, `products/${id}`, upload.files, t);
+      const made = await storeImageSizes(ctx, `products/${id}`, upload.files, t);
       const keys = made.flatMap((m) => [m.thumbnailKey, m.largeKey]);
       try {
         return await ctx.db.transaction(async (tx) => {

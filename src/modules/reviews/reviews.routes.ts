@@ -48,7 +48,7 @@ export function reviewsRoutes(reviews: ReviewsService, moderation: ReviewsModera
       async (req) => ok(await reviews.reply(req.user, req.params.id, req.body.reply)));
 
     app.post('/reviews/:id/images', { config: auth, schema: { tags, summary: `Add pictures to one's review: multipart/form-data, files in the field "images" (JPEG, PNG or WebP; at most ${S.MAX_REVIEW_IMAGES} per review)`, consumes: ['multipart/form-data'], form: S.ImagesFormSchema, params: IdParamsSchema, errors: [403, 404, 415, 422], response: { 200: Ok(S.OwnReviewSchema) } } },
-      async (req) => ok(await reviews.addImages(req.user, req.params.id, await readUploads(req, { maxFiles: S.MAX_REVIEW_IMAGES, tooManyCode: 'TOO_MANY_IMAGES' }))));
+      async (req) => ok(await reviews.addImages(req.user, req.params.id, await readUploads(req, { kind: 'review', maxFiles: S.MAX_REVIEW_IMAGES, tooManyCode: 'TOO_MANY_IMAGES' }))));
 
     app.delete('/reviews/:id/images', { config: auth, schema: { tags, summary: 'Delete one picture of one\'s review (its id in imageId)', params: IdParamsSchema, querystring: S.DeleteImageQuerySchema, errors: [403, 404], response: { 200: Ok(S.OwnReviewSchema) } } },
       async (req) => ok(await reviews.removeImage(req.user, req.params.id, req.query.imageId)));

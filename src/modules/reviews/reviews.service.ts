@@ -243,7 +243,7 @@ export function createReviewsService(ctx: AppContext, deps: ReviewsDeps) {
       if (!upload.files.length) throw validationError('body.images', `is required (one to ${MAX_REVIEW_IMAGES} image files)`);
       await own(ctx.db, user, id);
       const t = now();
-      const made = await storeImageSizes(ctx.storage, `reviews/${id}`, upload.files, t);
+      const made = await storeImageSizes(ctx, `reviews/${id}`, upload.files, t);
       try {
         return await ctx.db.transaction(async (tx) => {
           // The review's row lock orders parallel uploads: each counts what the previous added.

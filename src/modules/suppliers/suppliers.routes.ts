@@ -31,7 +31,7 @@ export function suppliersRoutes(suppliers: SuppliersService) {
       async (req) => ok(await suppliers.remove(req.user)));
 
     app.post('/suppliers/profile/logo', { config: sup, schema: { tags, summary: 'Upload the logo: multipart/form-data with one image in the field "logo" (JPEG, PNG or WebP, at most 5 MB)', consumes: ['multipart/form-data'], form: S.LogoFormSchema, errors: [404], response: { 200: Ok(S.OwnSupplierSchema) } } },
-      async (req) => ok(await suppliers.setLogo(req.user, await readUploads(req, { maxFiles: 1 }))));
+      async (req) => ok(await suppliers.setLogo(req.user, await readUploads(req, { kind: 'logo', maxFiles: 1 }))));
 
     app.delete('/suppliers/profile/logo', { config: sup, schema: { tags, summary: 'Remove the logo', errors: [404], response: { 200: Ok(S.OwnSupplierSchema) } } },
       async (req) => ok(await suppliers.removeLogo(req.user)));

@@ -184,7 +184,7 @@ export function createSuppliersService(ctx: AppContext, deps: SuppliersDeps) {
       if (!file) throw new AppError(400, 'VALIDATION_ERROR', 'The request is not valid', [{ field: 'body.logo', message: 'is required (an image file)' }]);
       const current = await requireOwnProfile(user.id);
       const sharp = await loadSharp();
-      const body = await sharp(file.body).resize(LOGO_MAX_SIDE, LOGO_MAX_SIDE, { fit: 'inside', withoutEnlargement: true }).toBuffer();
+      const body = await ctx.images.run(() => sharp(file.body).resize(LOGO_MAX_SIDE, LOGO_MAX_SIDE, { fit: 'inside', withoutEnlargement: true }).toBuffer());
       const key = `suppliers/${current.id}/logo-${uuidv7()}.${file.ext}`;
       await ctx.storage.put('public', key, body, file.contentType);
       let before: SupplierRecord;

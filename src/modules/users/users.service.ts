@@ -4,7 +4,8 @@ import type { Role, UserStatus } from '../../db/schema/users.js';
 import type { AuthUser } from '../../http/access.js';
 import { conflict, forbidden, notFound } from '../../shared/errors.js';
 import { uuidv7 } from '../../shared/ids.js';
-import { assertPasswordPolicy, hashPassword } from '../../shared/passwords.js';
+import { assertPasswordPolicy } from '../../shared/password-policy.js';
+import { hashPassword } from '../../shared/passwords.js';
 import { normalizeEmail, normalizePhone } from '../../shared/phone.js';
 import { pageMeta, pageOffset } from '../../shared/schemas.js';
 import { assertTransition } from '../../shared/state-machine.js';
@@ -140,9 +141,9 @@ export function createUsersService(ctx: AppContext, deps: { sessions: SessionsSe
       if (PRIVILEGED.includes(body.role) && actor.role !== 'SUPER_ADMIN') {
         throw forbidden('FORBIDDEN', 'Only a super administrator can create administrators');
       }
-      assertPasswordPolicy(body.password);
       const phoneNumber = normalizePhone(body.phoneNumber);
       const email = body.email ? normalizeEmail(body.email) : null;
+      assertPasswordPolicy(body.password, { phoneNumber, email });
       const passwordHash = await hashPassword(body.password);
       const user = await ctx.db.transaction(async (tx) => {
         if (await repo.findUserByPhone(tx, phoneNumber)) {

@@ -1,0 +1,165 @@
+// npm run bench:images: how much parallel picture uploads delay a sign-in, and the server's memory.
+// A server process (bench/images-server.ts) on a scratch database; 20 uploads at once of a 6300x6300
+// PNG of a few kilobytes (refused from its header), then of a 24-megapixel PNG (the most a product
+// picture may have: decoded, re-encoded and resized through the queue), then the same without the
+// queue's bound; sign-ins one after the other meanwhile. Writes its section of docs/benchmarks.md.
+import { spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { createInterface } from 'node:readline';
+import { crc32, deflateSync } from 'node:zlib';
+
+import scratchDatabase from '../test/global-setup.js';
+
+const UPLOADS = 20;
+// With DATABASE_URL, each server gets a database of its own, dropped at the end.
+const dropDatabase = process.env.DATABASE_URL ? await scratchDatabase() : undefined;
+
+/** A PNG of zeros written by hand: small, whatever its dimensions (channels 1 grey, 3 RGB). */
+function png(width: number, height: number, channels: 1 | 3): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const out = Buffer.alloc(body.length + 8);
+    out.writeUInt32BE(data.length, 0);
+    body.copy(out, 4);
+    out.writeUInt32BE(crc32(body), body.length + 4);
+    return out;
+  };
+  const header = Buffer.from([0, 0, 0, 0, 0, 0, 0, 0, 8, channels === 3 ? 2 : 0, 0, 0, 0]);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  const pixels = deflateSync(Buffer.alloc(height * (width * channels + 1)), { level: 9 });
+  return Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), chunk('IHDR', header), chunk('IDAT', pixels), chunk('IEND', Buffer.alloc(0))]);
+}
+
+interface Server {
+  base: string;
+  supplierToken: string;
+  storeId: string;
+  phoneNumber: string;
+  password: string;
+  stop: () => void;
+}
+
+async function startServer(env: Record<string, string>): Promise<Server> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/images-server.ts'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const line = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+  });
+  const info = JSON.parse(line) as Omit<Server, 'stop' | 'base'> & { address: string };
+  return { ...info, base: `${info.address}/api/v1`, stop: () => child.kill('SIGTERM') };
+}
+
+async function api(s: Server, method: string, path: string, body?: unknown, token?: string) {
+  const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+  if (body !== undefined && !(body instanceof FormData)) headers['content-type'] = 'application/json';
+  const res = await fetch(`${s.base}${path}`, { method, headers, body: body instanceof FormData ? body : body === undefined ? undefined : JSON.stringify(body) });
+  return { status: res.status, body: (await res.json()) as { data: Record<string, unknown> } };
+}
+
+async function login(s: Server): Promise<number> {
+  const start = performance.now();
+  const res = await api(s, 'POST', '/auth/login', { phoneNumber: s.phoneNumber, password: s.password });
+  if (res.status !== 200) throw new Error(`login answered ${res.status}`);
+  return performance.now() - start;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+
+interface Row {
+  name: string;
+  baseline: number;
+  during: number[];
+  statuses: Record<number, number>;
+  rssBefore: number;
+  peakRss: number;
+  seconds: number;
+}
+
+async function scenario(name: string, picture: Buffer, env: Record<string, string> = {}): Promise<Row> {
+  const s = await startServer(env);
+  try {
+    // One product per upload: a product takes at most 5 pictures.
+    const productIds: string[] = [];
+    for (let i = 0; i < UPLOADS; i++) {
+      const product = await api(s, 'POST', '/products', {
+        storeId: s.storeId, name: `Pain de campagne ${i}`, description: 'Miche au levain du jour', category: 'BAKERY', originalPrice: 1500,
+        discountedPrice: 600, quantity: 10, expiresAt: new Date(Date.now() + 86_400_000).toISOString(), pickupStart: '18:00', pickupEnd: '20:00',
+      }, s.supplierToken);
+      productIds.push(product.body.data.id as string);
+    }
+    for (let i = 0; i < 3; i++) await login(s); // warm
+    const quiet: number[] = [];
+    for (let i = 0; i < 10; i++) quiet.push(await login(s));
+    const before = (await (await fetch(`${s.base.replace('/api/v1', '')}/bench/rss`)).json()) as { now: number };
+    const statuses: Record<number, number> = {};
+    const start = performance.now();
+    let running = true;
+    const uploads = Promise.all(
+      productIds.map(async (productId) => {
+        const form = new FormData();
+        form.append('images', new Blob([new Uint8Array(picture)]), 'picture.png');
+        const res = await fetch(`${s.base}/products/${productId}/images`, { method: 'POST', headers: { authorization: `Bearer ${s.supplierToken}` }, body: form });
+        await res.arrayBuffer();
+        statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+      }),
+    ).finally(() => (running = false));
+    const during: number[] = [];
+    // Sign-ins one after the other while the uploads last (at least one).
+    do during.push(await login(s));
+    while (running);
+    await uploads;
+    const seconds = (performance.now() - start) / 1000;
+    const rss = (await (await fetch(`${s.base.replace('/api/v1', '')}/bench/rss`)).json()) as { peak: number };
+    return { name, baseline: median(quiet), during, statuses, rssBefore: before.now / 2 ** 20, peakRss: rss.peak / 2 ** 20, seconds };
+  } finally {
+    s.stop();
+  }
+}
+
+const load = () => execFileSync('uptime').toString().trim().replace(/.*load average: /, '');
+const loadBefore = load();
+const bomb = png(6300, 6300, 1);
+const largest = png(4898, 4898, 3);
+const rows = [
+  await scenario(`${UPLOADS} x 6300x6300 PNG of ${(bomb.length / 1024).toFixed(0)} KB (refused from the header)`, bomb),
+  await scenario(`${UPLOADS} x 24-megapixel RGB PNG of ${(largest.length / 1024).toFixed(0)} KB, queue of 2`, largest),
+  await scenario(`${UPLOADS} x 24-megapixel RGB PNG, no bound (concurrency 64, as before)`, largest, { BENCH_IMAGE_CONCURRENCY: '64', BENCH_IMAGE_QUEUE_MAX: '1000' }),
+];
+const loadAfter = load();
+if (typeof dropDatabase === 'function') await dropDatabase();
+
+const fmt = (r: Row) => {
+  const delay = median(r.during) - r.baseline;
+  const worst = Math.max(...r.during) - r.baseline;
+  const answers = Object.entries(r.statuses).map(([k, v]) => `${v} x ${k}`).join(', ');
+  return `| ${r.name} | ${r.baseline.toFixed(0)} | ${median(r.during).toFixed(0)} (+${delay.toFixed(0)}) | ${Math.max(...r.during).toFixed(0)} (+${worst.toFixed(0)}) | ${r.during.length} | ${answers} | ${r.seconds.toFixed(1)} | ${r.rssBefore.toFixed(0)} -> ${r.peakRss.toFixed(0)} |`;
+};
+for (const r of rows) process.stdout.write(`${fmt(r)}\n`);
+
+const BEGIN = '<!-- images-bench:begin -->';
+const END = '<!-- images-bench:end -->';
+const section = [
+  BEGIN,
+  '## Pictures and sign-ins',
+  '',
+  'Produced by `npm run bench:images`: a server process on a scratch database (`DATABASE_URL`, or the embedded one),',
+  `${UPLOADS} uploads of one product picture sent at once, and sign-ins (\`POST /auth/login\`, argon2id) one after the`,
+  'other while they last. "Quiet" is the median of 10 sign-ins before; the delay is the difference. Peak RSS is the',
+  'server\'s resident memory, sampled every 50 ms. Target: the uploads delay a sign-in by less than 200 ms.',
+  '',
+  `- Date: ${new Date().toISOString()}; ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}; database: ${process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite'}`,
+  `- Load average (\`uptime\`: 1, 5, 15 min): ${loadBefore} before, ${loadAfter} after`,
+  '',
+  '| uploads | quiet sign-in (ms) | sign-in during, median (ms) | sign-in during, worst (ms) | sign-ins | answers | seconds | RSS before -> peak (MB) |',
+  '|---|---:|---:|---:|---:|---|---:|---:|',
+  ...rows.map(fmt),
+  END,
+].join('\n');
+const file = new URL('../docs/benchmarks.md', import.meta.url);
+const doc = readFileSync(file, 'utf8');
+const at = doc.indexOf(BEGIN);
+writeFileSync(file, at >= 0 ? doc.slice(0, at) + section + doc.slice(doc.indexOf(END) + END.length) : `${doc.trimEnd()}\n\n${section}\n`);
+process.stdout.write('\nwritten to docs/benchmarks.md\n');
