@@ -103,10 +103,10 @@ describe('the OpenAPI document', () => {
       if (!path.startsWith('/api/v1/health')) expect(has(op, '429'), `${label} 429`).toBe(true);
       if (path.includes('{')) expect(has(op, '404') && has(op, '400'), `${label} 400/404`).toBe(true);
       if (op.requestBody) expect(['400', '413', '415'].every((s) => has(op, s)), `${label} 400/413/415`).toBe(true);
-      if (op.requestBody?.content['multipart/form-data']) expect(has(op, '422'), `${label} 422`).toBe(true);
+      if (op.requestBody?.content['multipart/form-data']) expect(has(op, '422') && has(op, '503'), `${label} 422/503`).toBe(true);
     }
     const kyc = doc.paths['/api/v1/suppliers/profile/kyc']!.post!;
-    expect(Object.keys(kyc.responses)).toEqual(['201', '400', '401', '403', '404', '409', '413', '415', '422', '429', '500']);
+    expect(Object.keys(kyc.responses)).toEqual(['201', '400', '401', '403', '404', '409', '413', '415', '422', '429', '500', '503']);
     expect(doc.paths['/api/v1/staff/invitations/{token}/accept']!.post!.responses['410']?.$ref).toBe('#/components/responses/Gone');
     expect(doc.components.responses.TooManyRequests).toMatchObject({ headers: { 'Retry-After': { schema: { type: 'integer' } } } });
     expect(doc.components.responses.BadRequest).toMatchObject({ content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } } });
