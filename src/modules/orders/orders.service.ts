@@ -181,9 +181,8 @@ export function createOrdersService(ctx: AppContext, deps: OrdersDeps) {
   async function answerMade(orderId: string) {
     const o = await repo.findOrder(ctx.db, orderId);
     if (!o) throw notFound('Order');
-    const [items, latest, store] = await Promise.all([repo.itemsOf(ctx.db, [o.id]), deps.payments.latestOfOrders(ctx.db, [o.id]), deps.stores.findStore(ctx.db, o.storeId)]);
-    const payment = await deps.payments.openAfterCommit(latest.get(o.id)!.payment);
-    return answerOf({ ...o, items: items.get(o.id) ?? [], storeName: store?.name ?? null }, payment);
+    const [items, payment, store] = await Promise.all([repo.itemsOf(ctx.db, [o.id]), deps.payments.latestOpened({ type: 'order', id: o.id }), deps.stores.findStore(ctx.db, o.storeId)]);
+    return answerOf({ ...o, items: items.get(o.id) ?? [], storeName: store?.name ?? null }, payment!);
   }
 
   return {
