@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { rows } from '../src/db/client.js';
+import { createAssociation } from '../src/modules/associations/associations.test-support.js';
 import { admin, newClient, shopWithProducts } from '../src/modules/orders/orders.test-support.js';
 import { FakeMobileMoney } from './fakes/mobilemoney.js';
 import { buildTestApp } from './helpers/app.js';
@@ -248,13 +249,15 @@ describe('an order whose answer was lost in a crash', () => {
         expect(res.status, JSON.stringify(res.body)).toBe(201);
         expect(res.headers['idempotent-replayed']).toBe('true');
         expect((await ordersOf(step)).map((o) => o.id)).toEqual([res.body.data.id]);
-        expect(res.body.data.payment).toMatchObject({ status: 'PENDING', redirectUrl: expect.stringMatching(/\/c\//) });
-        // One session, whoever opened it: the payment id is the provider's idempotency key.
-        expect(sessionsOf(res.body.data.payment.transactionId)).toHaveLength(1);
+        expect(res.body.data.payment.status).toBe('PENDING');
+        // The page, unless the provider took longer than the answer waits for it (then the order says so).
+        const page = res.body.data.payment.redirectUrl as string | null;
+        if (page) expect(sessionsOf(res.body.data.payment.transactionId).map((x) => x.wave_launch_url)).toEqual([page]);
         // The answer given is now the key's: the next retry replays it.
         const again = await retry(step);
         expect(again.headers['idempotent-replayed']).toBe('true');
         expect(again.body).toEqual(res.body);
+        return res.body.data.payment.transactionId as string;
       };
 
       // A minute after the crash, a key still running belongs to a request whose process died.
@@ -266,16 +269,61 @@ describe('an order whose answer was lost in a crash', () => {
       const fresh = await retry('notCommitted');
       expect(fresh.status).toBe(201);
       expect(fresh.headers['idempotent-replayed']).toBeUndefined();
-      await expectResumed('providerNotReached');
-      await expectResumed('providerOpened');
+      const resumed = [await expectResumed('providerNotReached'), await expectResumed('providerOpened')];
       t.clock.advance(600_000);
       await t.app.jobs.drain();
-      await expectResumed('sessionStored');
+      resumed.push(await expectResumed('sessionStored'));
+      // One session per payment, whoever opened it: the payment id is the provider's idempotency key.
+      for (const id of resumed) expect(sessionsOf(id)).toHaveLength(1);
 
       // One order per request, and the product holds one unit per order.
       for (const step of steps) expect(await ordersOf(step)).toHaveLength(1);
       const [product] = await rows<{ reserved: number }>(t.app.ctx.db, sql`select reserved_quantity as reserved from products where id = ${productId}`);
       expect(product!.reserved).toBe(steps.length);
+      await assertMoneyInvariants(t.app);
+    } finally {
+      await t.close();
+    }
+  }, 600_000);
+});
+
+describe('a financial donation whose answer was lost in a crash', () => {
+  it('is answered again to its Idempotency-Key: one donation, one session', async () => {
+    const shared = sharedData();
+    const providerEnv = {
+      MOBILEMONEY_PROVIDER: 'checkout',
+      MOBILEMONEY_BASE_URL: lost.url || (await lost.start()),
+      MOBILEMONEY_API_KEY: lost.apiKey,
+      MOBILEMONEY_WEBHOOK_SECRET: lost.webhookSecret,
+      PUBLIC_BASE_URL: 'http://api.test',
+    };
+    const prep = await buildTestApp({ ...shared, ...providerEnv, WORKERS: 'off' });
+    const donor = await newClient(prep);
+    const association = (await createAssociation(prep.app)).association;
+    await prep.close();
+
+    const body = { associationId: association.id, amount: 5000, paymentMethod: 'wave' };
+    const s = await spawnServer({ env: bareEnv({ ...shared, ...providerEnv, LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '1000000', AUTH_RATE_LIMIT_MAX: '1000000' }) });
+    await s.waitReady();
+    // Committed, killed while the provider (which opened the session) has not answered yet.
+    lost.holdNext('/v1/checkout/sessions', { carriedOut: true, onHeld: () => s.child.kill('SIGKILL') });
+    const headers = { 'content-type': 'application/json', authorization: `Bearer ${donor.token}`, 'idempotency-key': 'gift-1' };
+    const first = await fetch(`${s.api}/donations/financial`, { method: 'POST', headers, body: JSON.stringify(body) }).then((r) => r.status, () => 0);
+    expect(first).toBe(0);
+    await s.exited;
+
+    const t = await buildTestApp({ ...shared, ...providerEnv });
+    try {
+      t.clock.advance(61_000);
+      const retry = () => call(t.app, 'POST', '/donations/financial', { token: donor.token, headers: { 'idempotency-key': 'gift-1' }, body });
+      const res = await retry();
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      expect(res.headers['idempotent-replayed']).toBe('true');
+      expect(res.body.data.payment.status).toBe('PENDING');
+      const made = await rows<{ id: string }>(t.app.ctx.db, sql`select id from donations where donor_user_id = ${donor.user.id}`);
+      expect(made.map((d) => d.id)).toEqual([res.body.data.donation.id]);
+      expect([...lost.sessions.values()].filter((x) => x.client_reference === res.body.data.payment.transactionId)).toHaveLength(1);
+      expect((await retry()).body).toEqual(res.body);
       await assertMoneyInvariants(t.app);
     } finally {
       await t.close();
