@@ -1,13 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { rows } from '../src/db/client.js';
+import { createAssociation } from '../src/modules/associations/associations.test-support.js';
 import { admin, newClient, shopWithProducts } from '../src/modules/orders/orders.test-support.js';
 import { FakeMobileMoney } from './fakes/mobilemoney.js';
 import { buildTestApp } from './helpers/app.js';
+import { call } from './helpers/http.js';
 import { bareEnv, killLeftovers, spawnServer, type ChildServer } from './helpers/child-server.js';
 import { assertMoneyInvariants } from './helpers/money-invariants.js';
 
@@ -19,10 +22,11 @@ const ORDERS = 30;
 const CLIENTS = 5;
 
 const provider = new FakeMobileMoney();
+const lost = new FakeMobileMoney();
 const dirs: string[] = [];
 afterAll(async () => {
   killLeftovers();
-  await provider.close();
+  await Promise.all([provider.close(), lost.close()]);
   dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
 });
 
@@ -172,3 +176,157 @@ async function fetchPaymentsWithoutSession(s: ChildServer, tokens: string[]): Pr
   }
   return waiting;
 }
+
+describe('an order whose answer was lost in a crash', () => {
+  it('is answered again to its Idempotency-Key whatever step the crash hit, its stock held once', async () => {
+    const shared = sharedData();
+    const providerEnv = {
+      MOBILEMONEY_PROVIDER: 'checkout',
+      MOBILEMONEY_BASE_URL: await lost.start(),
+      MOBILEMONEY_API_KEY: lost.apiKey,
+      MOBILEMONEY_WEBHOOK_SECRET: lost.webhookSecret,
+      PUBLIC_BASE_URL: 'http://api.test',
+      // The session-opening job stays out of the way until the test runs it (after the restart).
+      MOBILEMONEY_SESSION_RETRY_SECONDS: '600',
+      // The test moves the clock past the job's delay: the clients' tokens outlive it.
+      ACCESS_TOKEN_TTL_SECONDS: '86400',
+    };
+    const prep = await buildTestApp({ ...shared, ...providerEnv, WORKERS: 'off' });
+    const adminToken = (await admin(prep)).token;
+    // Nor does the payment deadline come while the test runs that job.
+    const longer = await call(prep.app, 'PATCH', '/admin/settings', { token: adminToken, body: { business: { paymentTimeoutMinutes: 120 }, reason: 'slow payers' } });
+    expect(longer.status).toBe(200);
+    const shop = await shopWithProducts(prep, adminToken, 1, { quantity: 10, pickupStart: '00:00', pickupEnd: '23:59' });
+    const productId = shop.products[0]!.id;
+    // One client per step where the crash hits, each with its own key.
+    const steps = ['answered', 'notCommitted', 'providerNotReached', 'providerOpened', 'sessionStored'] as const;
+    const clients = Object.fromEntries(await Promise.all(steps.map(async (s) => [s, await newClient(prep)] as const)));
+    await prep.close();
+
+    const body = JSON.stringify({ items: [{ productId, quantity: 1 }], paymentMethod: 'wave' });
+    const headers = (step: (typeof steps)[number]) => ({ 'content-type': 'application/json', authorization: `Bearer ${clients[step]!.token}`, 'idempotency-key': `lost-${step}` });
+    const env = bareEnv({ ...shared, ...providerEnv, LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '1000000', AUTH_RATE_LIMIT_MAX: '1000000' });
+    const start = async () => {
+      const s = await spawnServer({ env });
+      await s.waitReady();
+      return s;
+    };
+    const post = (s: ChildServer, step: (typeof steps)[number]) =>
+      fetch(`${s.api}/orders`, { method: 'POST', headers: headers(step), body }).then(async (r) => ({ status: r.status, text: await r.text() }), () => ({ status: 0, text: '' }));
+    /** Places the order with the provider holding its session call, and kills the server the moment the call arrives. */
+    const killedAtProvider = async (step: (typeof steps)[number], carriedOut: boolean) => {
+      const s = await start();
+      lost.holdNext('/v1/checkout/sessions', { carriedOut, onHeld: () => s.child.kill('SIGKILL') });
+      expect((await post(s, step)).status).toBe(0);
+      await s.exited;
+    };
+
+    const first = await start();
+    // Answered (so stored as the key's answer), and the answer lost on its way to the client.
+    const answered = await post(first, 'answered');
+    expect(answered.status).toBe(201);
+    // Killed before its transaction committed (the body not even read whole): nothing of it remains.
+    const partial = request(`${first.api}/orders`, { method: 'POST', headers: { ...headers('notCommitted'), 'content-length': String(Buffer.byteLength(body)) } });
+    partial.on('error', () => {});
+    partial.write(body.slice(0, 10));
+    // Committed, killed while it waits for a provider that has not opened the session.
+    lost.holdNext('/v1/checkout/sessions', { onHeld: () => first.child.kill('SIGKILL') });
+    expect((await post(first, 'providerNotReached')).status).toBe(0);
+    await first.exited;
+    // The provider opened the session, its answer never came back: killed then.
+    await killedAtProvider('providerOpened', true);
+    // The same; the restarted server's job stores the session before the retry comes, so the retry
+    // finds the state of a crash after the provider answered and before the answer was stored.
+    await killedAtProvider('sessionStored', true);
+
+    const t = await buildTestApp({ ...shared, ...providerEnv });
+    try {
+      const retry = (step: (typeof steps)[number]) => call(t.app, 'POST', '/orders', { token: clients[step]!.token, headers: { 'idempotency-key': `lost-${step}` }, body: JSON.parse(body) });
+      const ordersOf = async (step: (typeof steps)[number]) => (await call(t.app, 'GET', '/orders/my-orders', { token: clients[step]!.token })).body.data as { id: string }[];
+      const sessionsOf = (transactionId: string) => [...lost.sessions.values()].filter((x) => x.client_reference === transactionId);
+      const expectResumed = async (step: (typeof steps)[number]) => {
+        const res = await retry(step);
+        expect(res.status, JSON.stringify(res.body)).toBe(201);
+        expect(res.headers['idempotent-replayed']).toBe('true');
+        expect((await ordersOf(step)).map((o) => o.id)).toEqual([res.body.data.id]);
+        expect(res.body.data.payment.status).toBe('PENDING');
+        // The page, unless the provider took longer than the answer waits for it (then the order says so).
+        const page = res.body.data.payment.redirectUrl as string | null;
+        if (page) expect(sessionsOf(res.body.data.payment.transactionId).map((x) => x.wave_launch_url)).toEqual([page]);
+        // The answer given is now the key's: the next retry replays it.
+        const again = await retry(step);
+        expect(again.headers['idempotent-replayed']).toBe('true');
+        expect(again.body).toEqual(res.body);
+        return res.body.data.payment.transactionId as string;
+      };
+
+      // A minute after the crash, a key still running belongs to a request whose process died.
+      t.clock.advance(61_000);
+
+      const replayed = await retry('answered');
+      expect(replayed.headers['idempotent-replayed']).toBe('true');
+      expect(JSON.stringify(replayed.body)).toBe(answered.text);
+      const fresh = await retry('notCommitted');
+      expect(fresh.status).toBe(201);
+      expect(fresh.headers['idempotent-replayed']).toBeUndefined();
+      const resumed = [await expectResumed('providerNotReached'), await expectResumed('providerOpened')];
+      t.clock.advance(600_000);
+      await t.app.jobs.drain();
+      resumed.push(await expectResumed('sessionStored'));
+      // One session per payment, whoever opened it: the payment id is the provider's idempotency key.
+      for (const id of resumed) expect(sessionsOf(id)).toHaveLength(1);
+
+      // One order per request, and the product holds one unit per order.
+      for (const step of steps) expect(await ordersOf(step)).toHaveLength(1);
+      const [product] = await rows<{ reserved: number }>(t.app.ctx.db, sql`select reserved_quantity as reserved from products where id = ${productId}`);
+      expect(product!.reserved).toBe(steps.length);
+      await assertMoneyInvariants(t.app);
+    } finally {
+      await t.close();
+    }
+  }, 600_000);
+});
+
+describe('a financial donation whose answer was lost in a crash', () => {
+  it('is answered again to its Idempotency-Key: one donation, one session', async () => {
+    const shared = sharedData();
+    const providerEnv = {
+      MOBILEMONEY_PROVIDER: 'checkout',
+      MOBILEMONEY_BASE_URL: lost.url || (await lost.start()),
+      MOBILEMONEY_API_KEY: lost.apiKey,
+      MOBILEMONEY_WEBHOOK_SECRET: lost.webhookSecret,
+      PUBLIC_BASE_URL: 'http://api.test',
+    };
+    const prep = await buildTestApp({ ...shared, ...providerEnv, WORKERS: 'off' });
+    const donor = await newClient(prep);
+    const association = (await createAssociation(prep.app)).association;
+    await prep.close();
+
+    const body = { associationId: association.id, amount: 5000, paymentMethod: 'wave' };
+    const s = await spawnServer({ env: bareEnv({ ...shared, ...providerEnv, LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '1000000', AUTH_RATE_LIMIT_MAX: '1000000' }) });
+    await s.waitReady();
+    // Committed, killed while the provider (which opened the session) has not answered yet.
+    lost.holdNext('/v1/checkout/sessions', { carriedOut: true, onHeld: () => s.child.kill('SIGKILL') });
+    const headers = { 'content-type': 'application/json', authorization: `Bearer ${donor.token}`, 'idempotency-key': 'gift-1' };
+    const first = await fetch(`${s.api}/donations/financial`, { method: 'POST', headers, body: JSON.stringify(body) }).then((r) => r.status, () => 0);
+    expect(first).toBe(0);
+    await s.exited;
+
+    const t = await buildTestApp({ ...shared, ...providerEnv });
+    try {
+      t.clock.advance(61_000);
+      const retry = () => call(t.app, 'POST', '/donations/financial', { token: donor.token, headers: { 'idempotency-key': 'gift-1' }, body });
+      const res = await retry();
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      expect(res.headers['idempotent-replayed']).toBe('true');
+      expect(res.body.data.payment.status).toBe('PENDING');
+      const made = await rows<{ id: string }>(t.app.ctx.db, sql`select id from donations where donor_user_id = ${donor.user.id}`);
+      expect(made.map((d) => d.id)).toEqual([res.body.data.donation.id]);
+      expect([...lost.sessions.values()].filter((x) => x.client_reference === res.body.data.payment.transactionId)).toHaveLength(1);
+      expect((await retry()).body).toEqual(res.body);
+      await assertMoneyInvariants(t.app);
+    } finally {
+      await t.close();
+    }
+  }, 600_000);
+});

@@ -19,7 +19,11 @@ export interface StoredResponse {
   headers: Record<string, string>;
 }
 export type Claim =
-  | { kind: 'owner'; startedAt: Date }
+  /**
+   * `resumed`: the key was taken over from a run of this same request whose process died before its
+   * answer was stored, with what that run recorded it made (null: nothing recorded, or not committed).
+   */
+  | { kind: 'owner'; startedAt: Date; resumed?: { made: string | null } }
   | { kind: 'replay'; response: StoredResponse }
   | { kind: 'reused' }
   | { kind: 'in_use' };
@@ -33,7 +37,7 @@ const own = (r: Request) => and(eq(t.userId, r.userId), eq(t.key, r.key));
  * the owner however many arrive at once.
  */
 export async function claim(db: Executor, r: Request): Promise<Claim> {
-  const fresh = { route: r.route, requestHash: r.requestHash, state: 'running' as const, statusCode: null, responseBody: null, responseHeaders: null, startedAt: r.now, expiresAt: new Date(r.now.getTime() + KEY_LIFETIME_MS) };
+  const fresh = { route: r.route, requestHash: r.requestHash, state: 'running' as const, statusCode: null, responseBody: null, responseHeaders: null, made: null, startedAt: r.now, expiresAt: new Date(r.now.getTime() + KEY_LIFETIME_MS) };
   for (let attempt = 0; attempt < 3; attempt++) {
     const inserted = await db
       .insert(t)
@@ -60,7 +64,7 @@ export async function claim(db: Executor, r: Request): Promise<Claim> {
       .set({ startedAt: r.now })
       .where(and(own(r), eq(t.state, 'running'), eq(t.startedAt, row.startedAt)))
       .returning({ k: t.key });
-    if (taken.length) return { kind: 'owner', startedAt: r.now };
+    if (taken.length) return { kind: 'owner', startedAt: r.now, resumed: { made: row.made } };
   }
   return { kind: 'in_use' };
 }
@@ -69,9 +73,10 @@ export async function claim(db: Executor, r: Request): Promise<Claim> {
  * Claims a new key inside the caller's transaction: true when it was free. The row commits (and
  * the key is held) only if the business commits; a concurrent request with the same key waits on
  * the primary key until then, and false sends it through `claim` (replay, 409 or 422). With the
- * answer, the row is inserted done: nothing is written after the commit.
+ * answer, the row is inserted done: nothing is written after the commit. `made`: what the business made
+ * (see `Claim`'s `resumed`).
  */
-export async function claimIn(tx: Executor, r: Request, answer?: StoredResponse): Promise<boolean> {
+export async function claimIn(tx: Executor, r: Request, answer?: StoredResponse, made: string | null = null): Promise<boolean> {
   const inserted = await claimInStatement(tx).execute({
     userId: r.userId,
     key: r.key,
@@ -83,6 +88,7 @@ export async function claimIn(tx: Executor, r: Request, answer?: StoredResponse)
     statusCode: answer?.statusCode ?? null,
     responseBody: answer?.body ?? null,
     responseHeaders: answer?.headers ?? null,
+    made,
   });
   return inserted.length > 0;
 }
@@ -91,7 +97,7 @@ const claimInStatement = preparedPer((ex) => {
   const now = sql.placeholder('now');
   return ex
     .insert(t)
-    .values({ ...placeholders(['userId', 'key', 'route', 'requestHash', 'expiresAt', 'state', 'statusCode', 'responseBody', 'responseHeaders']), startedAt: now as never, createdAt: now as never })
+    .values({ ...placeholders(['userId', 'key', 'route', 'requestHash', 'expiresAt', 'state', 'statusCode', 'responseBody', 'responseHeaders', 'made']), startedAt: now as never, createdAt: now as never })
     .onConflictDoNothing()
     .returning({ startedAt: t.startedAt })
     .prepare('idempotency_claim_in');

@@ -26,7 +26,7 @@ declare module 'fastify' {
      * The key of this request, until its answer is stored or the key freed. `held`: its row is
      * committed (claimed before the handler, or by the handler's committed transaction).
      */
-    idempotency?: { userId: string; key: string; startedAt: Date; settled: boolean; held: boolean; request?: KeyRequest };
+    idempotency?: { userId: string; key: string; startedAt: Date; settled: boolean; held: boolean; request?: KeyRequest; resumed?: { made: string | null } };
   }
 }
 
@@ -37,8 +37,9 @@ export interface TransactionalKey {
    * Claims the key in the business transaction: it is held if (and only if) that commits. A
    * concurrent request with the same key waits at the claim until then. Call it before the
    * transaction's first effect, or after an effect that is itself unique per key (see `taken`).
+   * `made`: the id of what the request makes, for a retry that finds its first run's answer lost (`madeBefore`).
    */
-  claim(tx: Executor): Promise<void>;
+  claim(tx: Executor, made?: string): Promise<void>;
   /**
    * Claims the key with the route's success answer (`data`, sent in the envelope with `statusCode`),
    * in place of `claim` (not after it) when the answer is known before the commit: the key is
@@ -50,6 +51,12 @@ export interface TransactionalKey {
    * by another request with this key: as a claim that found the key taken.
    */
   taken(): Error;
+  /**
+   * What the first run of this very request made (the `made` of its claim), when that run committed but
+   * its process died before the answer was stored: this run took the key over and must answer that
+   * (the answer is marked `Idempotent-Replayed: true` and stored as the key's) rather than make it again.
+   */
+  madeBefore(): string | undefined;
 }
 
 /** Thrown by a transactional claim that found the key taken: the transaction rolls back and the plugin answers. */
@@ -63,10 +70,10 @@ export function transactionalKey(req: FastifyRequest, reply: FastifyReply): Tran
   if (!held) return undefined;
   return {
     key: held.key,
-    async claim(tx) {
+    async claim(tx, made) {
       // Already held: the plugin claimed it outside (a key taken over after it expired or was abandoned).
       if (held.held || !held.request) return;
-      if (!(await claimIn(tx, held.request))) throw new KeyTaken();
+      if (!(await claimIn(tx, held.request, undefined, made))) throw new KeyTaken();
       afterCommit(tx, () => (held.held = true));
     },
     async answer(tx, statusCode, data) {
@@ -81,6 +88,12 @@ export function transactionalKey(req: FastifyRequest, reply: FastifyReply): Tran
     taken() {
       // Held already (taken over after it expired), the effect is an earlier request's with this key.
       return held.held ? new AppError(422, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used for an earlier request: use a new key') : new KeyTaken();
+    },
+    madeBefore() {
+      const made = held.resumed?.made;
+      if (!made) return undefined;
+      reply.header('idempotent-replayed', 'true');
+      return made;
     },
   };
 }
@@ -135,7 +148,7 @@ export function installIdempotency(app: FastifyInstance, ctx: AppContext): void 
       replay(reply, c.response);
       return false;
     }
-    req.idempotency = { userId: r.userId, key: r.key, startedAt: c.startedAt, settled: false, held: true };
+    req.idempotency = { userId: r.userId, key: r.key, startedAt: c.startedAt, settled: false, held: true, resumed: c.resumed };
     return true;
   };
 

@@ -37,7 +37,7 @@ export class FakeMobileMoney {
   sessionMinutes = 30;
   private readonly idempotent = new Map<string, { hash: string; answer: Answer }>();
   // Scripted answers, each for any path or for one path only.
-  private readonly script: { answer: Answer | 'hang'; path?: string }[] = [];
+  private readonly script: { answer: Answer | 'hang'; path?: string; carriedOut?: boolean; onHeld?: () => void }[] = [];
   private readonly hanging = new Set<() => void>();
   private server?: Server;
   url = '';
@@ -75,6 +75,15 @@ export class FakeMobileMoney {
   /** The next `count` API calls (to `path` only, when given) never get an answer (until close). */
   hangNext(count = 1, path?: string): void {
     for (let i = 0; i < count; i++) this.script.push({ answer: 'hang', path });
+  }
+
+  /**
+   * The next call to `path` is held: never answered (until close). `carriedOut`: the provider does the
+   * work first (a session opened, its answer kept for its Idempotency-Key) and only the answer is lost.
+   * `onHeld` runs the moment the call is held, so that a test acts while the caller waits for it.
+   */
+  holdNext(path: string, opts: { carriedOut?: boolean; onHeld?: () => void } = {}): void {
+    this.script.push({ answer: 'hang', path, ...opts });
   }
 
   /** The client paid: the session is complete and succeeded. Returns the session object. */
@@ -162,7 +171,14 @@ export class FakeMobileMoney {
     }
     this.requests.push({ method, path, authorization: header(req, 'authorization'), idempotencyKey, body });
     const scripted = this.script.findIndex((x) => x.path === undefined || x.path === path);
-    if (scripted >= 0) return this.script.splice(scripted, 1)[0]!.answer;
+    if (scripted < 0) return this.serve(req, method, path, body, idempotencyKey);
+    const { answer, carriedOut, onHeld } = this.script.splice(scripted, 1)[0]!;
+    if (carriedOut) this.serve(req, method, path, body, idempotencyKey);
+    onHeld?.();
+    return answer;
+  }
+
+  private serve(req: IncomingMessage, method: string, path: string, body: unknown, idempotencyKey: string | undefined): Answer {
     if (header(req, 'authorization') !== `Bearer ${this.apiKey}`) {
       return { status: 401, body: { code: 'missing-auth-header', message: 'Authorization header is missing or invalid' } };
     }

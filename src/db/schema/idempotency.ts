@@ -19,6 +19,11 @@ export const idempotencyKeys = pgTable(
     statusCode: integer('status_code'),
     responseBody: text('response_body'),
     responseHeaders: jsonb('response_headers').$type<Record<string, string>>(),
+    /**
+     * What the request made (an order's id...), written with its business: a run of the same request that
+     * takes the key over from a process that died before answering answers it instead of making it again.
+     */
+    made: text('made'),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
     /** When the request now holding the key started (a takeover of an abandoned key moves it). */
     startedAt: timestamp('started_at', { withTimezone: true, mode: 'date' }).notNull(),

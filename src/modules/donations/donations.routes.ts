@@ -1,3 +1,4 @@
+import { transactionalKey } from '../../http/idempotency.js';
 import { bodyMayBeEmpty } from '../../http/optional-body.js';
 import type { App } from '../../http/types.js';
 import { Ok, OkPage, ok, okPage } from '../../shared/schemas.js';
@@ -14,8 +15,8 @@ const own = { access: 'ASSOCIATION' } as const;
 
 export function donationsRoutes(donations: DonationsService, financial: FinancialService, documents: DocumentsService) {
   return async (app: App) => {
-    app.post('/donations/financial', { config: { ...auth, idempotency: true }, schema: { tags, summary: 'Give money to a verified association: pay at payment.redirectUrl; paid out to the association (Idempotency-Key honoured)', body: S.CreateFinancialBodySchema, errors: [404, 409], response: { 201: Ok(S.FinancialAnswerSchema) } } },
-      async (req, reply) => reply.code(201).send(ok(await donations.financialAnswer(req.user, await financial.create(req.user, req.body)))));
+    app.post('/donations/financial', { config: { ...auth, idempotency: 'in-transaction' }, schema: { tags, summary: 'Give money to a verified association: pay at payment.redirectUrl; paid out to the association (Idempotency-Key honoured)', body: S.CreateFinancialBodySchema, errors: [404, 409], response: { 201: Ok(S.FinancialAnswerSchema) } } },
+      async (req, reply) => reply.code(201).send(ok(await donations.financialAnswer(req.user, await financial.create(req.user, req.body, transactionalKey(req, reply))))));
 
     app.get('/donations/my-stats', { config: auth, schema: { tags, summary: 'What the caller gave: donations, kg of food collected, amounts paid, and their impact', response: { 200: Ok(S.MyStatsSchema) } } },
       async (req) => ok(await donations.myStats(req.user)));

@@ -2,6 +2,7 @@ import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/client.js';
 import type { FinancialDonationStatus } from '../../db/schema/donations.js';
 import type { AuthUser } from '../../http/access.js';
+import type { TransactionalKey } from '../../http/idempotency.js';
 import { AppError, conflict, notFound, validationError } from '../../shared/errors.js';
 import { uuidv7 } from '../../shared/ids.js';
 import { assertTransition, canTransition } from '../../shared/state-machine.js';
@@ -102,7 +103,13 @@ export function createFinancialService(ctx: AppContext, deps: FinancialDeps) {
 
   return {
     /** Any signed-in user gives money to a verified association; answers the donation and its payment. */
-    async create(user: AuthUser, body: CreateFinancialBody) {
+    async create(user: AuthUser, body: CreateFinancialBody, idempotency?: TransactionalKey) {
+      // The same request, whose donation committed but whose answer was lost with its process: that donation.
+      const made = idempotency?.madeBefore();
+      if (made) {
+        const payment = await deps.payments.latestOpened(subjectOf(made));
+        return { donationId: made, payment: payment && toPaymentView(payment) };
+      }
       await requireFeature(deps.settings, 'donationsEnabled');
       if (!(await deps.payments.methods()).some((m) => m.method === body.paymentMethod)) {
         throw validationError('body.paymentMethod', 'is not offered at the moment (see GET /orders/payments/providers)');
@@ -114,11 +121,14 @@ export function createFinancialService(ctx: AppContext, deps: FinancialDeps) {
         });
         if (association.userId === user.id) throw conflict('OWN_ASSOCIATION', 'An association cannot give to itself');
         const at = now();
+        const id = uuidv7(at.getTime());
+        // The key commits with the donation (a concurrent request with it waits here, then is answered by the key).
+        await idempotency?.claim(tx, id);
         const business = await deps.settings.get('business', tx);
         const { donation } = await repo.insert(
           tx,
           {
-            id: uuidv7(at.getTime()),
+            id,
             kind: 'FINANCIAL',
             donorUserId: user.id,
             supplierId: null,

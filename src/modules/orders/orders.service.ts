@@ -54,11 +54,14 @@ export interface OrderActor {
 const SYSTEM: OrderActor = { userId: null, role: 'SYSTEM' };
 
 /** What `POST /orders` answers: the new order, its payment and how to pay it. */
-function answerOf(o: OrderRecord & { items: OrderItemRecord[]; storeName: string }, payment: PaymentRecord) {
+function answerOf(o: OrderRecord & { items: OrderItemRecord[]; storeName: string | null }, payment: PaymentRecord) {
   const view = toOrderView(o, o.items, payment, o.storeName, true);
-  const message = payment.launchUrl
-    ? `Open redirectUrl to pay before ${view.paymentDeadline}`
-    : `The payment page is being prepared: ask for the order again in a moment to get redirectUrl (pay before ${view.paymentDeadline})`;
+  // Answered again after a lost answer, the payment may have moved on since.
+  const message = payment.status !== 'PENDING'
+    ? `The payment is ${payment.status}: read the order for what comes next`
+    : payment.launchUrl
+      ? `Open redirectUrl to pay before ${view.paymentDeadline}`
+      : `The payment page is being prepared: ask for the order again in a moment to get redirectUrl (pay before ${view.paymentDeadline})`;
   return { ...view, message };
 }
 
@@ -175,6 +178,14 @@ export function createOrdersService(ctx: AppContext, deps: OrdersDeps) {
     return { rows, store, supplier };
   }
 
+  /** `POST /orders`' answer for an order made earlier: as it is now, its payment page opened if still missing. */
+  async function answerMade(orderId: string) {
+    const o = await repo.findOrder(ctx.db, orderId);
+    if (!o) throw notFound('Order');
+    const [items, payment, store] = await Promise.all([repo.itemsOf(ctx.db, [o.id]), deps.payments.latestOpened({ type: 'order', id: o.id }), deps.stores.findStore(ctx.db, o.storeId)]);
+    return answerOf({ ...o, items: items.get(o.id) ?? [], storeName: store?.name ?? null }, payment!);
+  }
+
   return {
     /** Figures for the administrators' dashboard and reports (analytics module), from this module's tables. */
     figures,
@@ -182,6 +193,9 @@ export function createOrdersService(ctx: AppContext, deps: OrdersDeps) {
     tokens,
 
     async create(user: AuthUser, body: CreateOrderBody, idempotency?: TransactionalKey) {
+      // The same request, whose order committed but whose answer was lost with its process: that order.
+      const made = idempotency?.madeBefore();
+      if (made) return answerMade(made);
       const dupes: ErrorDetail[] = [];
       body.items.forEach((item, n) => {
         if (body.items.findIndex((i) => i.productId === item.productId) < n) dupes.push({ field: `body.items.${n}.productId`, message: 'is already in the order: send it once with the total quantity' });
@@ -243,7 +257,7 @@ export function createOrdersService(ctx: AppContext, deps: OrdersDeps) {
         // A refusal below rolls the key back, and the plugin then stores the refusal as its answer.
         const answer = payment.providerSessionId ? answerOf(placed, payment) : undefined;
         if (answer) await idempotency?.answer(tx, 201, answer);
-        else await idempotency?.claim(tx);
+        else await idempotency?.claim(tx, order.id);
         // Stock is taken last: its guarded UPDATE locks the product rows until commit, so the orders
         // of one popular product wait for each other during one statement, not the whole creation.
         // Short of stock, everything written above rolls back with the refusal.

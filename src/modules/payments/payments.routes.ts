@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { transactionalKey } from '../../http/idempotency.js';
 import type { App } from '../../http/types.js';
 import { PROVIDER_EVENT_OUTCOMES } from '../../db/schema/payments.js';
 import { SIGNATURE_HEADER } from '../../providers/payments/signature.js';
@@ -24,8 +25,8 @@ export function paymentsRoutes(orders: OrdersService, settlement: SettlementServ
     app.get('/payments/status/:orderId', { config: { access: 'Auth' }, schema: { tags, summary: "Payment status of an order: its latest attempt (the order's client, seller or an administrator)", params: OrderIdParamsSchema, errors: [404], response: { 200: Ok(PaymentStatusSchema) } } },
       async (req) => ok(await orders.paymentStatusByOrder(req.user, req.params.orderId)));
 
-    app.post('/payments/retry/:orderId', { config: { access: 'Auth', idempotency: true }, schema: { tags, summary: 'A new payment attempt for a PENDING order whose latest attempt FAILED or EXPIRED (open payment.redirectUrl)', params: OrderIdParamsSchema, errors: [404, 409], response: { 201: Ok(RetryAnswerSchema) } } },
-      async (req, reply) => reply.code(201).send(ok(await settlement.retry(req.user, req.params.orderId))));
+    app.post('/payments/retry/:orderId', { config: { access: 'Auth', idempotency: 'in-transaction' }, schema: { tags, summary: 'A new payment attempt for a PENDING order whose latest attempt FAILED or EXPIRED (open payment.redirectUrl)', params: OrderIdParamsSchema, errors: [404, 409], response: { 201: Ok(RetryAnswerSchema) } } },
+      async (req, reply) => reply.code(201).send(ok(await settlement.retry(req.user, req.params.orderId, transactionalKey(req, reply)))));
 
     for (const outcome of ['success', 'error'] as const) {
       app.get(`/payments/mobilemoney/${outcome}`, { config: { access: 'Public' }, schema: { tags, summary: `Where the provider sends the payer back (${outcome}): the payment's real state, as a page or a redirect to APP_RETURN_URL`, querystring: ReturnQuerySchema, errors: [404], response: { 200: Html, 303: Type.Null() } } },

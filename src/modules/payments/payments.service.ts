@@ -54,6 +54,8 @@ export interface PaymentStart {
   expiresAt: Date;
   /** The subject was created in this transaction: this is attempt 1, without counting. */
   firstOfSubject?: boolean;
+  /** The payment's id, when the caller needs it before (an Idempotency-Key claimed with it). */
+  id?: string;
 }
 
 /**
@@ -87,7 +89,7 @@ export function createPaymentsService(ctx: AppContext, deps: PaymentsDeps) {
 
   async function startFor(tx: Executor, o: PaymentStart): Promise<PaymentRecord> {
     const t = now();
-    const id = uuidv7(t.getTime());
+    const id = o.id ?? uuidv7(t.getTime());
     const values: NewPayment = {
       id,
       subjectType: o.subject.type,
@@ -192,8 +194,8 @@ export function createPaymentsService(ctx: AppContext, deps: PaymentsDeps) {
     startFor,
 
     /** `startFor` an order. */
-    start: (tx: Executor, o: { orderId: string; method: PaymentMethod; amount: number; currency: string; payerPhone: string | null; expiresAt: Date; firstOfOrder?: boolean }) =>
-      startFor(tx, { subject: { type: 'order', id: o.orderId }, method: o.method, amount: o.amount, currency: o.currency, payerPhone: o.payerPhone, expiresAt: o.expiresAt, firstOfSubject: o.firstOfOrder }),
+    start: (tx: Executor, o: { orderId: string; method: PaymentMethod; amount: number; currency: string; payerPhone: string | null; expiresAt: Date; firstOfOrder?: boolean; id?: string }) =>
+      startFor(tx, { subject: { type: 'order', id: o.orderId }, method: o.method, amount: o.amount, currency: o.currency, payerPhone: o.payerPhone, expiresAt: o.expiresAt, firstOfSubject: o.firstOfOrder, id: o.id }),
 
     /**
      * The inline attempt, after the order committed: the row with its session, or as it was when
@@ -219,6 +221,15 @@ export function createPaymentsService(ctx: AppContext, deps: PaymentsDeps) {
       } finally {
         clearTimeout(timer);
       }
+    },
+
+    /**
+     * The subject's latest attempt with its session, opened now if still missing: the answer of a request
+     * given again after its process died (see `madeBefore` in src/http/idempotency.ts).
+     */
+    async latestOpened(subject: PaymentSubject): Promise<PaymentRecord | undefined> {
+      const [latest] = await repo.listOfSubject(ctx.db, subject);
+      return latest && this.openAfterCommit(latest);
     },
 
     /** Closes the subject's waiting payment; its provider session, if any, is expired by a job after commit. */

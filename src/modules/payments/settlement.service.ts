@@ -5,8 +5,10 @@ import { parseProviderEvent, UnknownEventTypeError, verifyWebhookSignature } fro
 import { PaymentProviderError, type CheckoutSession, type PaymentProvider, type ProviderEvent } from '../../providers/payments/types.js';
 import { WireFormatError } from '../../providers/payments/wire.js';
 import { AppError, conflict, notFound, unauthenticated, validationError } from '../../shared/errors.js';
+import { uuidv7 } from '../../shared/ids.js';
 import { canTransition } from '../../shared/state-machine.js';
 import type { AuthUser } from '../../http/access.js';
+import type { TransactionalKey } from '../../http/idempotency.js';
 import type { EscrowActor, EscrowRefund, EscrowService } from '../escrow/escrow.service.js';
 import { providerClearing, refundsPending } from '../ledger/accounts.js';
 import type { LedgerService } from '../ledger/ledger.service.js';
@@ -324,8 +326,15 @@ export function createSettlementService(ctx: AppContext, deps: SettlementDeps) {
     },
 
     /** A new attempt for a PENDING order whose latest attempt FAILED or EXPIRED. */
-    async retry(user: AuthUser, orderId: string) {
+    async retry(user: AuthUser, orderId: string, idempotency?: TransactionalKey) {
+      // The same request, whose attempt committed but whose answer was lost with its process: that attempt.
+      const made = idempotency?.madeBefore();
+      const known = made && (await deps.payments.find(ctx.db, made));
+      if (known) return { orderId, payment: toPaymentView(await deps.payments.openAfterCommit(known)) };
+      const id = uuidv7(now().getTime());
       const payment = await ctx.db.transaction(async (tx) => {
+        // The key commits with the attempt (a concurrent request with it waits here, then is answered by the key).
+        await idempotency?.claim(tx, id);
         const o = await orderRepo.lockOrder(tx, orderId);
         if (!o || o.clientId !== user.id) throw notFound('Order');
         if (o.status !== 'PENDING' || o.paymentDeadline <= now()) throw conflict('ORDER_NOT_PENDING', `The order is ${o.status === 'PENDING' ? 'past its payment deadline' : o.status}: it can no longer be paid`);
@@ -333,7 +342,7 @@ export function createSettlementService(ctx: AppContext, deps: SettlementDeps) {
         if (!latest || (latest.status !== 'FAILED' && latest.status !== 'EXPIRED')) {
           throw conflict('PAYMENT_NOT_RETRYABLE', `The latest payment is ${latest?.status ?? 'missing'}: only a FAILED or EXPIRED payment can be retried`);
         }
-        const next = await deps.payments.start(tx, { orderId, method: o.paymentMethod, amount: o.itemsTotal, currency: o.currency, payerPhone: o.payerPhone, expiresAt: o.paymentDeadline });
+        const next = await deps.payments.start(tx, { id, orderId, method: o.paymentMethod, amount: o.itemsTotal, currency: o.currency, payerPhone: o.payerPhone, expiresAt: o.paymentDeadline });
         // The failed attempt's session could still be paid: close it (a payment on it anyway is refunded).
         if (latest.status === 'FAILED' && latest.providerSessionId) await ctx.jobs.send(EXPIRE_SESSION_JOB, { paymentId: latest.id }, { tx });
         return next;
