@@ -7,7 +7,7 @@ import Fastify from 'fastify';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { enableAfterCommit } from './db/after-commit.js';
-import { createDatabase, type Database } from './db/client.js';
+import { createDatabase, ping, type Database } from './db/client.js';
 import { EventBus } from './jobs/events.js';
 import { createMessages, PayloadSealer } from './jobs/messages.js';
 import { createJobQueue, type JobQueue } from './jobs/queue.js';
@@ -317,7 +317,8 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
 
   installValidation(app, compilers);
   lazyCompilers.set(app, compilers);
-  installErrorHandling(app);
+  // The database is there by the time a request fails.
+  installErrorHandling(app, () => ping(app.database.db));
   // Bodiless POSTs sent with a JSON content type are treated as having no body.
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) =>

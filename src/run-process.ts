@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig, type Config } from './config.js';
+import { createLogOutput } from './shared/log-output.js';
 import { StartupError } from './shared/startup-error.js';
 
 /**
@@ -30,7 +31,12 @@ async function main(role: 'api' | 'worker'): Promise<void> {
   // The application's modules load once the configuration is known good: a wrong variable is said
   // without the second or more their loading takes.
   const { API_PREFIX, buildApp } = await import('./app.js');
-  const app = await buildApp({ config, role });
+  // A log reader that stalls or goes away must neither hold nor stop the process (see LogOutput);
+  // nor may a write of Node's own (a warning) to a closed pipe, which would throw.
+  const logOutput = createLogOutput(1);
+  process.on('exit', () => logOutput.flushSync());
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
+  const app = await buildApp({ config, role, logStream: logOutput });
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;

@@ -3,7 +3,7 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFil
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bareEnv, killLeftovers, portOpen, projectRoot, READY_TIMEOUT_MS, spawnServer } from './helpers/child-server.js';
+import { bareEnv, freePort, killLeftovers, portOpen, projectRoot, READY_TIMEOUT_MS, spawnServer } from './helpers/child-server.js';
 
 // `npm start` as a user or a container runs it: the process started is npm, and signals sent to
 // it must reach the server, which drains and exits, leaving no process behind.
@@ -49,6 +49,42 @@ describe('npm start', () => {
       expect(output).not.toContain('Built dist/');
     }
     expect(statSync(STAMP).mtimeMs, 'dist/ was not rebuilt').toBe(builtAt);
+  }, 3 * READY_TIMEOUT_MS);
+});
+
+describe('a log reader that stops reading, then goes away', () => {
+  // What a supervisor does when it sends SIGTERM and exits: the pipe of the server's standard output
+  // is full of lines nobody reads, then has no reader at all.
+  const GRACE_MS = 25_000;
+  const roles = [
+    { script: 'start', portVar: 'PORT' },
+    { script: 'worker', portVar: 'WORKER_PORT' },
+  ];
+  it.each(roles)('npm $script still stops on SIGTERM within the grace period', async ({ script, portVar }) => {
+    const port = await freePort();
+    const env = bareEnv({ DATA_DIR: join(dir, `data-${script}`), LOG_LEVEL: 'info', [portVar]: String(port) });
+    const server = await spawnServer({ command: ['npm', 'run', script], env, port });
+    await server.waitReady();
+    const pid = serverPid(server.output());
+    if (!pid) throw server.fail('no server pid in the log');
+    try {
+      const stdout = server.child.stdout!;
+      stdout.removeAllListeners('data');
+      stdout.pause();
+      // Each request logs two lines (a long URL in each): far more than a pipe holds.
+      const url = `${server.api}/health?filler=${'x'.repeat(2000)}`;
+      for (let i = 0; i < 200; i++) await fetch(url).then((r) => r.arrayBuffer());
+      server.child.kill('SIGTERM');
+      await new Promise((r) => setTimeout(r, 500));
+      stdout.destroy();
+      const bound = new Promise<'alive'>((r) => setTimeout(() => r('alive'), GRACE_MS + 15_000).unref());
+      const outcome = await Promise.race([server.exited, bound]);
+      if (outcome === 'alive') throw server.fail(`npm run ${script} was still running ${(GRACE_MS + 15_000) / 1000} s after SIGTERM`);
+      expect(outcome, 'the drain ended normally').toBe(0);
+      expect(alive(pid), 'no server process is left behind').toBe(false);
+    } finally {
+      if (alive(pid)) process.kill(pid, 'SIGKILL');
+    }
   }, 3 * READY_TIMEOUT_MS);
 });
 

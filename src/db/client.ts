@@ -107,7 +107,9 @@ async function createPostgres(config: Config, url: string): Promise<Database> {
   const options = Object.entries(SESSION_SETTINGS)
     .map(([name, value]) => `-c ${name}=${value}`)
     .join(' ');
-  const pool = new pg.Pool({ connectionString: url, max: config.DATABASE_POOL_MAX, options });
+  // A request waits at most this long for a connection (all busy, or a server that does not answer),
+  // then fails as the database being unavailable (503) rather than hanging.
+  const pool = new pg.Pool({ connectionString: url, max: config.DATABASE_POOL_MAX, options, connectionTimeoutMillis: 10_000 });
   // An idle client that loses its connection must not crash the process.
   pool.on('error', () => undefined);
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { databaseError } from '../db/errors.js';
+import { databaseError, isDatabaseUnavailable } from '../db/errors.js';
 import { AppError, type ErrorDetail } from '../shared/errors.js';
+import { createDatabaseOutage, OUTAGE_RETRY_AFTER_S } from './database-outage.js';
 import { describeValidation } from './validation.js';
 
 interface Failure {
@@ -65,8 +66,18 @@ export function sendError(reply: FastifyReply, req: FastifyRequest, f: Failure):
   return reply.code(f.status).type('application/json').send({ success: false, error, requestId: req.id });
 }
 
-export function installErrorHandling(app: FastifyInstance): void {
+const UNAVAILABLE: Failure = { status: 503, code: 'SERVICE_UNAVAILABLE', message: 'The database cannot be reached; try again shortly' };
+
+/** `pingDatabase` tells when a database outage ends (called only during one). */
+export function installErrorHandling(app: FastifyInstance, pingDatabase: () => Promise<unknown>): void {
+  const outage = createDatabaseOutage(app.log, pingDatabase);
+  app.addHook('onClose', async () => outage.stop());
   app.setErrorHandler((err: FastifyError, req, reply) => {
+    if (!(err instanceof AppError) && isDatabaseUnavailable(err)) {
+      // Logged once per outage, not once per request.
+      outage.failed(err);
+      return sendError(reply.header('retry-after', String(OUTAGE_RETRY_AFTER_S)), req, UNAVAILABLE);
+    }
     const failure = classify(err);
     if (err instanceof AppError && err.headers) reply.headers(err.headers);
     if (failure) {

@@ -13,7 +13,7 @@ export const ERROR_RESPONSES = {
   422: ['UnprocessableContent', 'TOO_MANY_FILES: more files than the upload takes. IMAGE_TOO_LARGE: a picture has more pixels than its kind allows. IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used for another request.'],
   429: ['TooManyRequests', 'RATE_LIMITED or OTP_RESEND_LIMIT; `Retry-After` gives the seconds to wait.'],
   500: ['InternalError', 'INTERNAL_ERROR: something went wrong on the server; the `requestId` finds it in the logs.'],
-  503: ['ServiceUnavailable', 'SERVICE_UNAVAILABLE: a service this endpoint needs is not configured or cannot be reached, or (uploads) too many pictures are waiting to be processed: `Retry-After` gives the seconds to wait.'],
+  503: ['ServiceUnavailable', 'SERVICE_UNAVAILABLE: a service this endpoint needs (the database among them) is not configured or cannot be reached, or (uploads) too many pictures are waiting to be processed; `Retry-After` gives the seconds to wait when it says.'],
 } as const;
 export type ErrorStatus = keyof typeof ERROR_RESPONSES;
 
@@ -31,8 +31,9 @@ const isMultipart = (schema: RouteOptions['schema']) => schema?.consumes?.includ
 /**
  * The error statuses a route can answer, from its options: 400 when it takes input (path, query,
  * body; a body sent to a bodiless route is refused too), 401 and 403 unless public, 404 with path
- * parameters, 413 and 415 when it reads a body, 422 and 503 on uploads, 429 unless exempt from rate
- * limits, 409 and 422 with `Idempotency-Key`, 500 always; plus the route's own `schema.errors`.
+ * parameters, 413 and 415 when it reads a body, 422 on uploads, 429 unless exempt from rate
+ * limits, 409 and 422 with `Idempotency-Key`, 500 and 503 (the database unreachable, or too many
+ * pictures waiting on uploads) always; plus the route's own `schema.errors`.
  */
 export function documentedErrors(route: Pick<RouteOptions, 'method' | 'url' | 'schema' | 'config'>): ErrorStatus[] {
   const { schema, config } = route;
@@ -50,25 +51,23 @@ export function documentedErrors(route: Pick<RouteOptions, 'method' | 'url' | 's
     found.add(413);
     found.add(415);
   }
-  if (multipart) {
-    found.add(422);
-    found.add(503);
-  }
+  if (multipart) found.add(422);
   if (config?.idempotency) {
     found.add(409);
     found.add(422);
   }
   if (config?.rateLimit !== false) found.add(429);
   found.add(500);
+  found.add(503);
   return [...found].sort((a, b) => a - b);
 }
 
 const RETRY_AFTER = { 'Retry-After': { type: 'integer', description: 'seconds to wait before trying again' } };
 
-/** Route response schemas for the statuses (the envelope by reference; 429 also says when to retry). */
+/** Route response schemas for the statuses (the envelope by reference; 429 and 503 also say when to retry). */
 export function errorResponses(statuses: readonly ErrorStatus[]): Record<string, unknown> {
   return Object.fromEntries(
-    statuses.map((s) => [s, { description: ERROR_RESPONSES[s][1], $ref: 'ErrorResponse#', ...(s === 429 && { headers: RETRY_AFTER }) }]),
+    statuses.map((s) => [s, { description: ERROR_RESPONSES[s][1], $ref: 'ErrorResponse#', ...((s === 429 || s === 503) && { headers: RETRY_AFTER }) }]),
   );
 }
 
@@ -79,7 +78,7 @@ export function errorResponseComponents(): Record<string, Record<string, unknown
       name,
       {
         description,
-        ...(status === '429' && { headers: { 'Retry-After': { schema: { type: 'integer' }, description: RETRY_AFTER['Retry-After'].description } } }),
+        ...((status === '429' || status === '503') && { headers: { 'Retry-After': { schema: { type: 'integer' }, description: RETRY_AFTER['Retry-After'].description } } }),
         content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } },
       },
     ]),
