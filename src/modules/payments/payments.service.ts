@@ -128,6 +128,9 @@ export function createPaymentsService(ctx: AppContext, deps: PaymentsDeps) {
         });
       }
     }
+    // A refused attempt's page stays open at the provider (the payer may try again there): close it
+    // too, so nobody pays a subject that stopped waiting (money taken anyway is refunded).
+    for (const p of await repo.failedWithSession(tx, subject)) await ctx.jobs.send(EXPIRE_SESSION_JOB, { paymentId: p.id }, { tx });
   }
 
   /** Calls the provider for a PENDING payment without a session; answers the row with its session. */
