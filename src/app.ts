@@ -41,6 +41,8 @@ import { createEscrowAdminService } from './modules/escrow/escrow-admin.service.
 import { createEscrowReleases } from './modules/escrow/escrow-release.js';
 import { reportsRoutes } from './modules/reports/reports.routes.js';
 import { createReportsService } from './modules/reports/reports.service.js';
+import { supplierMoneyRoutes } from './modules/reports/supplier-money.routes.js';
+import { createSupplierMoneyService } from './modules/reports/supplier-money.service.js';
 import { createReviewsModerationService } from './modules/reviews/reviews-moderation.service.js';
 import { reviewsRoutes } from './modules/reviews/reviews.routes.js';
 import { createReviewsService } from './modules/reviews/reviews.service.js';
@@ -176,6 +178,7 @@ function buildServices(ctx: AppContext, stream: NotificationStream) {
   const releases = createEscrowReleases(ctx, { ledger, payouts, settings, suppliers, notifications });
   const escrowAdmin = createEscrowAdminService(ctx, { escrow, releases, ledger, payouts, payments, suppliers, notifications });
   const reports = createReportsService(ctx, { ledger, orders });
+  const supplierMoney = createSupplierMoneyService(ctx, { suppliers });
   // subscriptions: plans, promo codes and paying for plans (a payment subject declared by billing)
   const plans = createPlansService(ctx);
   const promoCodes = createPromoCodesService(ctx);
@@ -207,7 +210,7 @@ function buildServices(ctx: AppContext, stream: NotificationStream) {
   const dealsSearch = createDealsSearchService(ctx);
   // analytics: the figures of reviews, deals and bookings, associations, food donations and advertising
   registerModuleFigures(analytics, { reviews, deals, associations, donations, advertising });
-  return { payouts, escrowAdmin, reports, ledger, escrow, settlement, settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, notifications, products, productsAdmin, productSearch, payments, orders, plans, promoCodes, billing, reviews, reviewsModeration, associations, associationsAdmin, donations, donationPayments, donationDocuments, advertising, advertisingAdmin, analytics, deals, bookings, dealsSearch };
+  return { payouts, escrowAdmin, reports, supplierMoney, ledger, escrow, settlement, settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, notifications, products, productsAdmin, productSearch, payments, orders, plans, promoCodes, billing, reviews, reviewsModeration, associations, associationsAdmin, donations, donationPayments, donationDocuments, advertising, advertisingAdmin, analytics, deals, bookings, dealsSearch };
 }
 export type Services = ReturnType<typeof buildServices>;
 
@@ -270,6 +273,7 @@ async function registerApiRoutes(app: App, services: Services, ctx: AppContext, 
   await app.register(paymentsRoutes(services.orders, services.settlement, { appReturnUrl: ctx.config.APP_RETURN_URL }), { prefix: API_PREFIX });
   await app.register(escrowAdminRoutes(services.escrowAdmin), { prefix: API_PREFIX });
   await app.register(reportsRoutes(services.reports), { prefix: API_PREFIX });
+  await app.register(supplierMoneyRoutes(services.supplierMoney), { prefix: API_PREFIX });
   await app.register(subscriptionsRoutes({ subscriptions: services.subscriptions, plans: services.plans, promos: services.promoCodes, billing: services.billing, supplierIdOf: services.billing.supplierIdOf }), { prefix: API_PREFIX });
   await app.register(reviewsRoutes(services.reviews, services.reviewsModeration, services.sessions.authenticate), { prefix: API_PREFIX });
   await app.register(associationsRoutes(services.associations, services.associationsAdmin), { prefix: API_PREFIX });

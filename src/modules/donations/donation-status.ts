@@ -32,13 +32,15 @@ export const OPEN_STATUSES = ['PENDING', 'ACCEPTED', 'PICKUP_SCHEDULED'] as cons
 export const GIVES_STOCK_BACK: readonly FoodDonationStatus[] = ['DECLINED', 'CANCELLED'];
 
 /**
- * A financial donation's states. It waits for its payment (PENDING_PAYMENT); the provider's success
- * makes it PAID (final: the money is owed to the association and paid out to it), a refused payment
- * FAILED, the deadline EXPIRED; the donor may cancel it only while it waits. A payment arriving after
- * EXPIRED, FAILED or CANCELLED is refunded, never applied.
+ * A financial donation's states. It waits for its payment (PENDING_PAYMENT) until its deadline, a
+ * refused attempt included (the payer may try again on the same page); the provider's success makes
+ * it PAID (final: the money is owed to the association and paid out to it), the deadline or the
+ * session's expiry EXPIRED; the donor may cancel it only while it waits. A payment arriving after
+ * EXPIRED or CANCELLED is refunded, never applied. FAILED is no longer entered: it remains for
+ * donations recorded when a refused attempt ended the donation.
  */
 export const FINANCIAL_DONATION_TRANSITIONS: TransitionTable<FinancialDonationStatus> = {
-  PENDING_PAYMENT: ['PAID', 'FAILED', 'EXPIRED', 'CANCELLED'],
+  PENDING_PAYMENT: ['PAID', 'EXPIRED', 'CANCELLED'],
   PAID: [],
   FAILED: [],
   EXPIRED: [],

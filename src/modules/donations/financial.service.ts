@@ -85,7 +85,9 @@ export function createFinancialService(ctx: AppContext, deps: FinancialDeps) {
       return 'applied';
     },
     async failed(tx, _p, { donation }, status) {
-      if (donation.status === 'PENDING_PAYMENT') await moveTo(tx, donation, status, null, status === 'FAILED' ? 'payment refused' : 'payment session expired');
+      // A refused attempt may be tried again on the same page until the deadline (as orders and
+      // subscription charges are); a session the provider let expire cannot be paid any more.
+      if (status === 'EXPIRED' && donation.status === 'PENDING_PAYMENT') await moveTo(tx, donation, 'EXPIRED', null, 'payment session expired');
     },
     async refunded(tx, p, { donation }) {
       await deps.notifications.notify(tx, donation.donorUserId, 'donation_payment_refunded', { donationId: donation.id, amount: p.amount, currency: p.currency }, { sourceKey: `payment:${p.id}:refunded` });

@@ -162,6 +162,50 @@ describe('giving money to an association', () => {
     await assertMoneyInvariants(t.app);
   });
 
+  it('stays payable after a refused attempt: a later success on the same page credits it once', async () => {
+    const { donor, association } = await setup();
+    const a = association.association.id;
+    const res = await give(donor, { associationId: a, amount: 4000, paymentMethod: 'wave' });
+    const { id } = res.body.data.donation;
+    const p = (await t.app.services.payments.find(t.app.ctx.db, res.body.data.payment.transactionId))!;
+    expect((await deliverWebhook(t, t.mobilemoney.event('checkout.session.payment_failed', t.mobilemoney.fail(p.providerSessionId!)))).outcome).toBe('applied');
+    const waiting = (await call(t.app, 'GET', `/donations/${id}`, { token: donor.token })).body.data;
+    expect(waiting).toMatchObject({ status: 'PENDING_PAYMENT', payment: { status: 'FAILED' } });
+    expect(await balance(associationPayable(a))).toBe(0);
+
+    // The payer tries again on the same page and it goes through: paid, credited once, no refund.
+    expect(await pay(p.id)).toBe('applied');
+    expect(await pay(p.id)).toBe('ignored');
+    await t.app.jobs.drain();
+    const paid = (await call(t.app, 'GET', `/donations/${id}`, { token: donor.token })).body.data;
+    expect(paid).toMatchObject({ status: 'PAID', payment: { status: 'SUCCEEDED' } });
+    expect(paid.history.map((h: { to: string }) => h.to)).toEqual(['PENDING_PAYMENT', 'PAID']);
+    expect(await balance(associationPayable(a))).toBe(-4000);
+    await assertMoneyInvariants(t.app);
+  });
+
+  it('refused, then not paid before the deadline: expired, its page closed, and a late payment refunded', async () => {
+    const { donor, association } = await setup();
+    const res = await give(donor, { associationId: association.association.id, amount: 2000, paymentMethod: 'wave' });
+    const { id } = res.body.data.donation;
+    const p = (await t.app.services.payments.find(t.app.ctx.db, res.body.data.payment.transactionId))!;
+    await deliverWebhook(t, t.mobilemoney.event('checkout.session.payment_failed', t.mobilemoney.fail(p.providerSessionId!)));
+    t.clock.advance(2 * HOUR);
+    await t.app.jobs.drain();
+    const { token } = await createSignedInAgain(donor);
+    expect((await call(t.app, 'GET', `/donations/${id}`, { token })).body.data.status).toBe('EXPIRED');
+    // The refused attempt's page was closed at the provider with the donation.
+    expect(t.mobilemoney.calls(`/v1/checkout/sessions/${p.providerSessionId}/expire`).length).toBeGreaterThan(0);
+
+    expect(await pay(p.id)).toBe('refunded');
+    await t.app.jobs.drain();
+    expect((await t.app.services.payments.find(t.app.ctx.db, p.id))!.status).toBe('REFUNDED');
+    expect(await balance(associationPayable(association.association.id))).toBe(0);
+    expect((await inbox(token)).some((n) => n.type === 'donation_payment_refunded' && n.data.donationId === id)).toBe(true);
+    expect(await t.app.services.payouts.ofDonations(t.app.ctx.db, [id])).toEqual([]);
+    await assertMoneyInvariants(t.app);
+  });
+
   it('expires when not paid in time', async () => {
     const { donor, association } = await setup();
     const res = await give(donor, { associationId: association.association.id, amount: 3000, paymentMethod: 'wave' });

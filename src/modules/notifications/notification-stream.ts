@@ -2,8 +2,11 @@ import type { Redis } from 'ioredis';
 
 const CHANNEL = 'foodsave:notifications:stream';
 
+/** `payment`: a payment's outcome, told to its payer as it happens so the app need not poll (not kept). */
+export type LiveEvent = 'payment';
+
 export interface StreamEvent {
-  event: 'notification' | 'unread';
+  event: 'notification' | 'unread' | LiveEvent;
   data: unknown;
 }
 

@@ -125,7 +125,10 @@ const TYPES = {
   order_payment_expired: {
     category: 'orders',
     title: () => 'Commande expirée',
-    body: () => "Le paiement n'a pas été reçu à temps : la commande est annulée et les produits remis en vente.",
+    body: (d) =>
+      d.reason === 'PAYMENT_FAILED'
+        ? "Le paiement a échoué et n'a pas été repris : la commande est annulée et les produits remis en vente."
+        : "Le paiement n'a pas été reçu à temps : la commande est annulée et les produits remis en vente.",
   },
   escrow_released: {
     category: 'orders',

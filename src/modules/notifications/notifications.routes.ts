@@ -21,7 +21,7 @@ export function notificationsRoutes(notifications: NotificationsService, stream:
       config: auth,
       schema: {
         tags,
-        summary: 'Server-Sent Events: `unread` ({count}) at once and after each change, `notification` (a Notification) for each new one',
+        summary: 'Server-Sent Events: `unread` ({count}) at once and after each change, `notification` (a Notification) for each new one, `payment` (a payment of the caller\'s changed)',
         response: { 200: Type.String({ description: 'text/event-stream' }) },
       },
     }, async (req, reply) => openStream(req, reply, stream, (await notifications.unreadCount(req.user)).count));

@@ -10,7 +10,7 @@ import type { UsersService } from '../users/users.service.js';
 import { EMAIL_JOB, PUSH_JOB, registerDeliveryJobs, SMS_JOB, type PushJob } from './delivery.js';
 import { CATEGORIES, CHANNELS, definitionOf, isNotificationType, type NotificationType } from './notification-types.js';
 import { InboxCache } from './inbox-cache.js';
-import type { NotificationStream } from './notification-stream.js';
+import type { LiveEvent, NotificationStream } from './notification-stream.js';
 import * as repo from './notifications.repository.js';
 import type { DeviceTokenRecord, NotificationRecord } from './notifications.repository.js';
 import type { DeviceTokenBody, DeviceTokenView, ListQuery, NotificationView, PreferencesPatch, PreferencesView } from './notifications.schemas.js';
@@ -112,6 +112,15 @@ export function createNotificationsService(ctx: AppContext, deps: { users: Users
 
   return {
     notify,
+
+    /**
+     * Tells the user's open streams of a state change after `tx` commits, without an in-app
+     * notification: a state the app would otherwise poll for. Nothing is kept; after reconnecting,
+     * the app reads the state once.
+     */
+    live(tx: Executor, userId: string, event: LiveEvent, data: Record<string, unknown>): void {
+      afterCommit(tx, () => stream.publish(userId, { event, data }));
+    },
 
     async list(actor: AuthUser, q: ListQuery) {
       return cache.get(actor.id, `list:${q.unread === true}:${q.category ?? ''}:${q.page}:${q.limit}`, async () => {

@@ -21,3 +21,7 @@ export const OPEN_ORDER_STATUSES: readonly OrderStatus[] = ['PENDING', 'CONFIRME
 
 /** Reason recorded when an unpaid order reaches its payment deadline. */
 export const PAYMENT_TIMEOUT = 'PAYMENT_TIMEOUT';
+/** Reason recorded when an order's payment failed for good and nobody retried it within the grace period. */
+export const PAYMENT_FAILED = 'PAYMENT_FAILED';
+/** Reasons of the system's cancellations of unpaid orders: the client is told the payment did not come. */
+export const UNPAID_REASONS: readonly string[] = [PAYMENT_TIMEOUT, PAYMENT_FAILED];

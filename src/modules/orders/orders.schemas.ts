@@ -78,6 +78,7 @@ export const PaymentSchema = Type.Object(
     currency: Type.String(),
     attempt: Type.Integer(),
     redirectUrl: Nullable(Type.String({ description: 'the provider page the client opens to pay; null once closed or while it is being opened' })),
+    retryAfterSeconds: Nullable(Type.Integer({ description: 'while PENDING without redirectUrl (the page is being opened): seconds after which to read the payment again; null otherwise' })),
     expiresAt: TimestampSchema,
     paidAt: Nullable(TimestampSchema),
     failureReason: Nullable(Type.String()),

@@ -22,7 +22,7 @@ import type { StoresService } from '../stores/stores.service.js';
 import type { SuppliersService } from '../suppliers/suppliers.service.js';
 import type { UsersService } from '../users/users.service.js';
 import { commonWindow, pickupInstants } from './order-pickup.js';
-import { OPEN_ORDER_STATUSES, ORDER_TRANSITIONS, PAYMENT_TIMEOUT } from './order-status.js';
+import { OPEN_ORDER_STATUSES, ORDER_TRANSITIONS, PAYMENT_FAILED, PAYMENT_TIMEOUT, UNPAID_REASONS } from './order-status.js';
 import * as stats from './orders-statistics.repository.js';
 import * as repo from './orders.repository.js';
 import * as figures from './orders.figures.js';
@@ -34,6 +34,8 @@ import { toOrderView } from './orders.views.js';
 
 /** Cancels an order still PENDING and unpaid at its payment deadline (scheduled at creation). */
 export const PAYMENT_TIMEOUT_JOB = 'orders.payment-timeout';
+/** Cancels an unpaid order whose payment failed, once the grace for a retry has passed (scheduled at the failure). */
+export const PAYMENT_FAILED_JOB = 'orders.payment-failed';
 
 export interface OrdersDeps {
   settings: SettingsService;
@@ -61,7 +63,7 @@ function answerOf(o: OrderRecord & { items: OrderItemRecord[]; storeName: string
     ? `The payment is ${payment.status}: read the order for what comes next`
     : payment.launchUrl
       ? `Open redirectUrl to pay before ${view.paymentDeadline}`
-      : `The payment page is being prepared: ask for the order again in a moment to get redirectUrl (pay before ${view.paymentDeadline})`;
+      : `The payment page is being prepared: read GET /payments/status/${o.id} again in ${view.payment?.retryAfterSeconds ?? 5} s to get redirectUrl (pay before ${view.paymentDeadline})`;
   return { ...view, message };
 }
 
@@ -108,7 +110,7 @@ export function createOrdersService(ctx: AppContext, deps: OrdersDeps) {
     await ctx.events.publish(tx, 'orders.cancelled', { orderId: o.id, clientId: o.clientId, supplierId: o.supplierId, paid, reason, by: by.role });
     const data = { orderId: o.id, reason, paid };
     const source = { sourceKey: `order:${o.id}:cancelled` };
-    if (reason === PAYMENT_TIMEOUT) await deps.notifications.notify(tx, o.clientId, 'order_payment_expired', data, source);
+    if (by.role === 'SYSTEM' && UNPAID_REASONS.includes(reason)) await deps.notifications.notify(tx, o.clientId, 'order_payment_expired', data, source);
     else if (by.role === 'CLIENT') {
       const supplierUser = await supplierUserId(tx, o.supplierId);
       if (supplierUser) await deps.notifications.notify(tx, supplierUser, 'order_cancelled', { ...data, byClient: true }, source);
@@ -122,6 +124,17 @@ export function createOrdersService(ctx: AppContext, deps: OrdersDeps) {
       // Paid in time, or already moved on: nothing to do (the job may also run twice).
       if (!o || o.status !== 'PENDING' || o.paymentStatus !== 'UNPAID') return;
       await cancel(tx, o, SYSTEM, PAYMENT_TIMEOUT);
+    });
+  });
+
+  ctx.jobs.work(PAYMENT_FAILED_JOB, async (job: { orderId: string; paymentId: string }) => {
+    await ctx.db.transaction(async (tx) => {
+      const o = await repo.findOrder(tx, job.orderId, { lock: true });
+      if (!o || o.status !== 'PENDING' || o.paymentStatus !== 'UNPAID') return;
+      // Retried meanwhile (a newer attempt has its own failure to wait for) or paid on the same page: keep it.
+      const latest = (await deps.payments.latestOfOrders(tx, [o.id])).get(o.id)?.payment;
+      if (latest?.id !== job.paymentId || (latest.status !== 'FAILED' && latest.status !== 'EXPIRED')) return;
+      await cancel(tx, o, SYSTEM, PAYMENT_FAILED);
     });
   });
 
@@ -326,6 +339,16 @@ export function createOrdersService(ctx: AppContext, deps: OrdersDeps) {
      * order is paid, the supplier told. Answers whether the order was still open: false for a
      * cancelled or finished order, whose payment the caller refunds. Safe to call twice.
      */
+    /**
+     * For the settlement, in the transaction applying the provider's refusal or the session's expiry:
+     * the order keeps its stock for `business.paymentFailureGraceMinutes` (a retry, on the same page
+     * or a new attempt, may still pay it), then is cancelled with its stock back.
+     */
+    async paymentFailed(tx: Executor, orderId: string, paymentId: string): Promise<void> {
+      const grace = (await deps.settings.get('business', tx)).paymentFailureGraceMinutes;
+      await ctx.jobs.send(PAYMENT_FAILED_JOB, { orderId, paymentId }, { tx, startAfterSeconds: grace * 60 });
+    },
+
     /** Whether the client has a COMPLETED order containing this product, or from this supplier (reviews ask). */
     hasCompletedPurchase: (ex: Executor, clientId: string, of: { productId: string } | { supplierId: string }) => repo.hasCompletedPurchase(ex, clientId, of),
 

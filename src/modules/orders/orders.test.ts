@@ -180,12 +180,16 @@ describe('POST /orders', () => {
     t.mobilemoney.failNext(1, { status: 503, body: { code: 'service-unavailable', message: 'Down for maintenance' } }, '/v1/checkout/sessions');
     const res = await placeOrder(t, c.token, [{ productId: shop.products[0]!.id }]);
     expect(res.status).toBe(201);
-    expect(res.body.data.payment).toMatchObject({ status: 'PENDING', redirectUrl: null });
+    expect(res.body.data.payment).toMatchObject({ status: 'PENDING', redirectUrl: null, retryAfterSeconds: 5 });
     expect(res.body.data.message).toContain('being prepared');
+    expect(res.body.data.message).toContain(`/payments/status/${res.body.data.id} again in 5 s`);
+    const polled = await call(t.app, 'GET', `/payments/status/${res.body.data.id}`, { token: c.token });
+    expect(polled.body.data.payment).toMatchObject({ redirectUrl: null, retryAfterSeconds: 5 });
     t.clock.advance(31_000);
     await t.app.jobs.drain();
     const later = await call(t.app, 'GET', `/orders/${res.body.data.id}`, { token: c.token });
     expect(later.body.data.payment.redirectUrl).toMatch(/\/c\//);
+    expect(later.body.data.payment.retryAfterSeconds).toBeNull();
     const sessionCalls = t.mobilemoney.requests.filter((r) => r.path === '/v1/checkout/sessions' && r.idempotencyKey === res.body.data.payment.transactionId);
     expect(sessionCalls.length).toBeGreaterThanOrEqual(2);
     // One session only, whatever the number of calls: the payment id is the idempotency key.

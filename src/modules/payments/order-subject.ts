@@ -35,6 +35,10 @@ export function orderPaymentSubject(deps: { orders: OrdersService; escrow: Escro
       return 'refunded';
     },
 
+    async failed(tx, p, { order }) {
+      if (order.status === 'PENDING' && order.paymentStatus === 'UNPAID') await deps.orders.paymentFailed(tx, order.id, p.id);
+    },
+
     async refunded(tx, p, { order }) {
       const t = p.refundedAt ?? p.updatedAt;
       const escrowed = await deps.escrow.find(tx, order.id);

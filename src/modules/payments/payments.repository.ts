@@ -99,6 +99,11 @@ export function closePending(ex: Executor, subject: PaymentSubject, status: 'CAN
     .returning();
 }
 
+/** The subject's refused attempts whose provider page is still open (the payer could pay them still). */
+export function failedWithSession(ex: Executor, subject: PaymentSubject): Promise<PaymentRecord[]> {
+  return ex.select().from(payments).where(and(ofSubject(subject), eq(payments.status, 'FAILED'), isNotNull(payments.providerSessionId)));
+}
+
 /** The payment row, locked until the transaction ends (callers lock the subject first: subject, then payment). */
 export async function lockPayment(ex: Executor, id: string): Promise<PaymentRecord | undefined> {
   const [row] = await ex.select().from(payments).where(eq(payments.id, id)).limit(1).for('update');

@@ -26,6 +26,12 @@ export interface PaymentsDeps {
   returnUrls: (paymentId: string) => { successUrl: string; errorUrl: string };
 }
 
+/**
+ * When a waiting payment has no page yet, ask again after this long: the call to the provider goes on
+ * in the background after the answer (it gives up after 10 s) and the job retries from 5 s.
+ */
+export const PAGE_PENDING_RETRY_SECONDS = 5;
+
 const KIND: Record<PaymentMethod, 'mobile_money' | 'card'> = { wave: 'mobile_money', orangeMoney: 'mobile_money', freeMoney: 'mobile_money', card: 'card' };
 
 export const toPaymentView = (p: PaymentRecord) => ({
@@ -36,6 +42,7 @@ export const toPaymentView = (p: PaymentRecord) => ({
   currency: p.currency,
   attempt: p.attempt,
   redirectUrl: p.status === 'PENDING' ? p.launchUrl : null,
+  retryAfterSeconds: p.status === 'PENDING' && !p.launchUrl ? PAGE_PENDING_RETRY_SECONDS : null,
   expiresAt: p.expiresAt.toISOString(),
   paidAt: p.paidAt?.toISOString() ?? null,
   failureReason: p.failureReason,
@@ -130,6 +137,9 @@ export function createPaymentsService(ctx: AppContext, deps: PaymentsDeps) {
         });
       }
     }
+    // A refused attempt's page stays open at the provider (the payer may try again there): close it
+    // too, so nobody pays a subject that stopped waiting (money taken anyway is refunded).
+    for (const p of await repo.failedWithSession(tx, subject)) await ctx.jobs.send(EXPIRE_SESSION_JOB, { paymentId: p.id }, { tx });
   }
 
   /** Calls the provider for a PENDING payment without a session; answers the row with its session. */

@@ -109,6 +109,9 @@ export function createSettlementService(ctx: AppContext, deps: SettlementDeps) {
   }
 
   const subjectOf = (p: PaymentRecord) => ({ subjectType: p.subjectType, subjectId: p.subjectId, orderId: p.orderId });
+  /** The payer's open streams hear the attempt's new state once the transaction commits. */
+  const tellPayer = (tx: Executor, subject: LockedSubject, p: PaymentRecord) =>
+    deps.notifications.live(tx, subject.payerUserId, 'payment', { ...subjectOf(p), ...toPaymentView(p) });
 
   async function succeed(tx: Executor, p: PaymentRecord, handler: PaymentSubjectHandler, subject: LockedSubject, s: CheckoutSession): Promise<ProviderEventOutcome> {
     // Never backwards, never twice: a repeated success under another event id changes nothing.
@@ -120,10 +123,13 @@ export function createSettlementService(ctx: AppContext, deps: SettlementDeps) {
     const account = handler.creditAccount?.(paid, subject);
     if (account) await postReceived(tx, paid, account);
     const done = await handler.succeeded(tx, paid, subject, { late });
-    if (done !== 'refund') return done;
-    if (!account) throw new Error(`payment subject ${p.subjectType} asked for a refund but declares no creditAccount`);
-    await refundReceived(tx, paid, account, late ? 'PAYMENT_AFTER_EXPIRY' : 'NOT_WANTED');
-    return 'refunded';
+    if (done === 'refund') {
+      if (!account) throw new Error(`payment subject ${p.subjectType} asked for a refund but declares no creditAccount`);
+      await refundReceived(tx, paid, account, late ? 'PAYMENT_AFTER_EXPIRY' : 'NOT_WANTED');
+    }
+    // Applied, the payment is as moved above; refunded, it went on to REFUND_PENDING.
+    tellPayer(tx, subject, done === 'applied' ? paid : (await repo.findPayment(tx, p.id))!);
+    return done === 'refund' ? 'refunded' : done;
   }
 
   async function fail(tx: Executor, p: PaymentRecord, handler: PaymentSubjectHandler, subject: LockedSubject, status: 'FAILED' | 'EXPIRED', reason: string): Promise<ProviderEventOutcome> {
@@ -131,6 +137,7 @@ export function createSettlementService(ctx: AppContext, deps: SettlementDeps) {
     const moved = (await repo.transition(tx, p.id, p.status, { status, failureReason: reason.slice(0, 500) }, now()))!;
     await ctx.events.publish(tx, 'payments.failed', { paymentId: p.id, ...subjectOf(p), status, reason: reason.slice(0, 500) });
     await handler.failed?.(tx, moved, subject, status);
+    tellPayer(tx, subject, moved);
     return 'applied';
   }
 

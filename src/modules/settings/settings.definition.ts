@@ -24,6 +24,13 @@ const BusinessSettingsSchema = Type.Object(
       default: 15,
       description: 'Minutes an order waits for its payment before it expires and gives its stock back.',
     }),
+    paymentFailureGraceMinutes: Type.Integer({
+      minimum: 1,
+      maximum: 60,
+      default: 5,
+      description:
+        'Minutes an order whose payment the provider refused (or whose payment page expired) waits for a retry before it is cancelled and gives its stock back (never beyond its payment deadline).',
+    }),
     escrowReleaseDelayHours: Type.Integer({
       minimum: 0,
       maximum: 720,

@@ -25,6 +25,7 @@ const DEFAULTS = {
   business: {
     defaultCommissionBps: 900,
     paymentTimeoutMinutes: 15,
+    paymentFailureGraceMinutes: 5,
     escrowReleaseDelayHours: 48,
     minimumOrderAmount: 0,
     pickupCodeRequired: true,
@@ -159,6 +160,7 @@ describe('changing', () => {
         paymentTimeoutMinutes: 30, // valid, but goes down with the others
         defaultCommissionBps: 10_001,
         escrowReleaseDelayHours: -1,
+        paymentFailureGraceMinutes: 0,
         minimumOrderAmount: 12.5,
         currency: 'EUR',
         pickupCodeRequired: 'yes',
@@ -176,6 +178,7 @@ describe('changing', () => {
       [
         'body.business.defaultCommissionBps',
         'body.business.escrowReleaseDelayHours',
+        'body.business.paymentFailureGraceMinutes',
         'body.business.minimumOrderAmount',
         'body.business.currency',
         'body.business.pickupCodeRequired',
