@@ -55,6 +55,25 @@ describe('values a database cannot hold', () => {
   });
 });
 
+describe('numbers in query strings', () => {
+  it('are written in decimal digits, as in a JSON body: hex, exponents, spaces, signs and Infinity are refused', async () => {
+    for (const bad of ['0x10', '1e2', ' 5', '5 ', '+5', '0b1', '0o7', 'Infinity', '-Infinity', '1_000', '.5', '5.', '']) {
+      const list = await call(t.app, 'GET', '/stores', { query: { limit: bad } });
+      expect(list.status, `limit=${bad}`).toBe(400);
+      expect(list.body.error.code).toBe('VALIDATION_ERROR');
+      expect(fields(list), `limit=${bad}`).toEqual(['query.limit']);
+      const near = await call(t.app, 'GET', '/stores/nearby', { query: { latitude: bad, longitude: '-17.44' } });
+      expect(near.status, `latitude=${bad}`).toBe(400);
+      expect(fields(near), `latitude=${bad}`).toEqual(['query.latitude']);
+    }
+    const list = await call(t.app, 'GET', '/stores', { query: { limit: '16', page: '01' } });
+    expect(list.status).toBe(200);
+    expect(list.body.meta).toMatchObject({ limit: 16, page: 1 });
+    const near = await call(t.app, 'GET', '/stores/nearby', { query: { latitude: '14.6928', longitude: '-17.4467', radiusKm: '2.5' } });
+    expect(near.status).toBe(200);
+  });
+});
+
 describe('routes that take no body', () => {
   it('refuse one, as they refuse unknown properties', async () => {
     const user = await createSignedIn(t.app);

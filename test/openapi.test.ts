@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nameSchemas } from '../src/http/openapi-components.js';
 import { buildTestApp, type TestApp } from './helpers/app.js';
+import { createSignedIn } from './helpers/factories.js';
 import { call } from './helpers/http.js';
 
 interface Operation {
@@ -159,6 +160,23 @@ describe('the OpenAPI document', () => {
       schema: { properties: { logo: { type: 'string', format: 'binary' } }, required: ['logo'] },
     });
     expect(Object.keys(doc.paths['/api/v1/files/public/{path}']!.get!.responses['200']!.content!)).toContain('image/webp');
+  });
+});
+
+describe('what the document says against what the server does', () => {
+  it('documents the notification stream as Server-Sent Events, not JSON', () => {
+    const ok = doc.paths['/api/v1/notifications/stream']!.get!.responses['200']!;
+    expect(Object.keys(ok.content!)).toEqual(['text/event-stream']);
+    expect(JSON.stringify(ok)).toContain('`unread`');
+  });
+
+  it("documents the 404 of removing a device token the caller has not registered, and answers it", async () => {
+    const op = doc.paths['/api/v1/notifications/device-token']!.delete!;
+    expect(op.responses['404']?.$ref).toBe('#/components/responses/NotFound');
+    const { token } = await createSignedIn(t.app);
+    const res = await call(t.app, 'DELETE', '/notifications/device-token', { token, body: { token: 'never-registered-token' } });
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe('NOT_FOUND');
   });
 });
 

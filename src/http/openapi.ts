@@ -43,7 +43,7 @@ const TAGS = [
 
 const DESCRIPTION = `Anti-food-waste marketplace: suppliers publish near-expiry food, clients order and pay by mobile money into escrow, charities receive donations, administrators moderate.
 
-Every success is \`{success: true, data, meta?}\`; lists take \`page\` and \`limit\` and return \`meta: {page, limit, total, totalPages}\`. Every error is \`{success: false, error: {code, message, details?}, requestId}\` with a stable \`code\`.
+Every success is \`{success: true, data, meta?}\`; lists take \`page\` and \`limit\` and return \`meta: {page, limit, total, totalPages}\`. Numbers in query strings and paths are written in decimal digits (\`16\`, \`-17.45\`): hexadecimal, exponents, signs and spaces are refused, as they are in a JSON body. Every error is \`{success: false, error: {code, message, details?}, requestId}\` with a stable \`code\`.
 
 Sign in with \`POST /api/v1/auth/login\` and send the access token as \`Authorization: Bearer <token>\`; refresh it with \`POST /api/v1/auth/refresh-token\`. Operation ids are stable, so clients can be generated from this document.`;
 

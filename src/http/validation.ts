@@ -22,6 +22,38 @@ function makeAjv(options: Options): Ajv {
   return ajv;
 }
 
+// Ajv turns text into a number with JavaScript's rules: "0x10" is 16, "1e2" 100, " 5" 5, "Infinity"
+// a number. A JSON body can say none of these; a query string or a path parameter may not either.
+const DECIMAL = /^-?\d+(?:\.\d+)?$/;
+const isNumeric = (schema: unknown): boolean => {
+  const s = schema as { type?: unknown; anyOf?: unknown[]; oneOf?: unknown[]; items?: unknown } | undefined;
+  const types = [s?.type].flat();
+  return types.includes('integer') || types.includes('number') || [...(s?.anyOf ?? []), ...(s?.oneOf ?? []), s?.items].some((b) => b !== undefined && isNumeric(b));
+};
+
+/**
+ * `decimalText` on the object of a query string or path parameters: its numeric properties must be
+ * written in plain decimals. It runs before `properties`, whose `type` would coerce the text first.
+ */
+function addDecimalText(ajv: Ajv): void {
+  ajv.addKeyword({
+    keyword: 'decimalText',
+    type: 'object',
+    before: 'properties',
+    errors: true,
+    compile(_value, parent) {
+      const numeric = Object.entries((parent.properties ?? {}) as Record<string, unknown>).filter(([, s]) => isNumeric(s)).map(([name]) => name);
+      const check = (data: Record<string, unknown>): boolean => {
+        const bad = numeric.filter((name) => [data[name]].flat().some((v) => typeof v === 'string' && !DECIMAL.test(v)));
+        check.errors = bad.map((name) => ({ instancePath: `/${name}`, keyword: 'decimalText', params: {}, message: 'must be a number in decimal digits' }));
+        return bad.length === 0;
+      };
+      check.errors = [] as object[];
+      return check;
+    },
+  });
+}
+
 /**
  * Bodies are JSON and must already carry the right types: no coercion, no silently dropped
  * properties. Query strings and path parameters are text, so they are coerced.
@@ -29,7 +61,9 @@ function makeAjv(options: Options): Ajv {
 export function installValidation(app: FastifyInstance, compilers: LazyCompilers): void {
   const body = makeAjv({ coerceTypes: false });
   const text = makeAjv({ coerceTypes: 'array' });
-  app.setValidatorCompiler(({ schema, httpPart }) => compilers.wrap(() => (httpPart === 'body' ? body : text).compile(schema)));
+  addDecimalText(text);
+  app.setValidatorCompiler(({ schema, httpPart }) =>
+    compilers.wrap(() => (httpPart === 'body' ? body.compile(schema) : text.compile({ ...schema, decimalText: true }))));
   app.addHook('preValidation', async (req) => {
     // First, before anything walks the request's values: every walk below recurses one level per
     // level of nesting, so the depth limit is what bounds them.

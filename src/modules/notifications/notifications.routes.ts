@@ -9,6 +9,14 @@ import { openStream } from './sse.js';
 const auth = { access: 'Auth' } as const;
 const tags = ['notifications'];
 
+const EVENTS = Type.String({
+  description:
+    'Server-Sent Events, each `event: <name>` and `data: <JSON>`: first `retry: 5000` and `unread` `{"count": n}`; then ' +
+    '`notification` (a Notification, as in the list) for each new one and `unread` after every change (new, read, deleted); ' +
+    '`payment` (a Payment with its `subjectType` and `subjectId`) when a payment of the caller\'s succeeds, fails or expires. ' +
+    'A comment line (`: keep-alive`) every 25 s keeps proxies from closing it.',
+});
+
 export function notificationsRoutes(notifications: NotificationsService, stream: NotificationStream) {
   return async (app: App) => {
     app.get('/notifications', { config: auth, schema: { tags, summary: 'Own notifications, newest first', querystring: S.ListQuerySchema, response: { 200: OkPage(S.NotificationSchema) } } },
@@ -22,7 +30,7 @@ export function notificationsRoutes(notifications: NotificationsService, stream:
       schema: {
         tags,
         summary: 'Server-Sent Events: `unread` ({count}) at once and after each change, `notification` (a Notification) for each new one, `payment` (a payment of the caller\'s changed)',
-        response: { 200: Type.String({ description: 'text/event-stream' }) },
+        response: { 200: { description: 'The stream, open until the client leaves or the server stops', content: { 'text/event-stream': { schema: EVENTS } } } },
       },
     }, async (req, reply) => openStream(req, reply, stream, (await notifications.unreadCount(req.user)).count));
 
@@ -47,7 +55,7 @@ export function notificationsRoutes(notifications: NotificationsService, stream:
     app.post('/notifications/device-token', { config: auth, schema: { tags, summary: `Register this device for push (the same token moves to the caller; at most 10 per user, the oldest dropped)`, body: S.DeviceTokenBodySchema, response: { 200: Ok(S.DeviceTokenSchema) } } },
       async (req) => ok(await notifications.registerDevice(req.user, req.body)));
 
-    app.delete('/notifications/device-token', { config: auth, schema: { tags, summary: 'Remove one of own device tokens', body: S.DeviceTokenRemoveBodySchema, response: { 200: Ok(MessageSchema) } } },
+    app.delete('/notifications/device-token', { config: auth, schema: { tags, summary: 'Remove one of own device tokens (404 for a token the caller has not registered)', body: S.DeviceTokenRemoveBodySchema, errors: [404], response: { 200: Ok(MessageSchema) } } },
       async (req) => ok(await notifications.removeDevice(req.user, req.body.token)));
 
     app.delete('/notifications/device-tokens', { config: auth, schema: { tags, summary: 'Remove every own device token', response: { 200: Ok(S.ChangedCountSchema) } } },
