@@ -96,5 +96,5 @@ describe('nearby totals', () => {
       expect(found.ids.sort()).toEqual([...products].sort());
       expect((await pageThrough('/deals', { ...p, radiusKm: 25 }, limit)).ids.sort()).toEqual([...deals].sort());
     }
-  });
+  }, 120_000);
 });

@@ -99,9 +99,11 @@ export interface NearbyFilter {
  */
 /** The `n` nearest public associations in the index's order (`<->`), and nothing else. */
 export function nearbyQuery(ex: Executor, f: Omit<NearbyFilter, 'radiusM'>, n: number, fields: Record<string, unknown> = { row: listed, id: a.id }) {
-  const d = sql<number>`(${a.earth} <-> ${earthPoint(f.latitude, f.longitude)})`.mapWith(Number);
+  const d = sql<number>`(${a.earth} <-> ${earthPoint(f.latitude, f.longitude)})`;
+  // Named, so that the count can read it from the subquery (countNearest).
+  const named = sql<number>`${d}`.mapWith(Number).as('d');
   return ex
-    .select({ ...fields, d } as { row: typeof listed; id: typeof a.id; d: typeof d })
+    .select({ ...fields, d: named } as { row: typeof listed; id: typeof a.id; d: typeof named })
     .from(a)
     .innerJoin(users, eq(users.id, a.userId))
     .where(and(publicAssociationCondition(), hasCategory(f.category)))
