@@ -7,6 +7,7 @@ import { admin, image, publishProduct, supplierWithStore } from '../src/modules/
 import { buildTestApp, type TestApp } from './helpers/app.js';
 import { createSignedIn } from './helpers/factories.js';
 import { call } from './helpers/http.js';
+import { assertMoneyInvariants } from './helpers/money-invariants.js';
 import { openSse } from './helpers/sse.js';
 
 let t: TestApp;
@@ -164,6 +165,15 @@ describe('compression', () => {
     expect(small.headers['content-encoding']).toBeUndefined();
   });
 
+  it('compresses the script of the reference page, a file streamed from disk', async () => {
+    const url = '/docs/static/swagger-ui-bundle.js';
+    const plain = await raw(url);
+    expect(plain.statusCode).toBe(200);
+    const br = await raw(url, { 'accept-encoding': 'br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(br.rawPayload).equals(plain.rawPayload)).toBe(true);
+  });
+
   it('compresses over a real socket, as a client decodes it', async () => {
     const plain = await raw('/openapi.json');
     const res = await fetch(`${base}/openapi.json`, { headers: { 'accept-encoding': 'br, gzip' } });
@@ -173,6 +183,28 @@ describe('compression', () => {
     const list = await fetch(`${base}${storeList()}`, { headers: { 'accept-encoding': 'gzip' } });
     expect(list.headers.get('content-encoding')).toBe('gzip');
     expect(await list.json()).toEqual((await raw(storeList())).json());
+  });
+
+  it('replays an Idempotency-Key answer as it was written, whether or not the first one went out compressed', async () => {
+    const client = await createSignedIn(t.app);
+    const key = uuidv7();
+    const send = (encoding: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v1/orders',
+        headers: { authorization: `Bearer ${client.token}`, 'idempotency-key': key, 'accept-encoding': encoding },
+        payload: { items: [{ productId, quantity: 1 }], paymentMethod: 'wave' },
+      });
+    const first = await send('br');
+    expect(first.statusCode).toBe(201);
+    expect(first.headers['content-encoding']).toBe('br');
+    const order = JSON.parse(brotliDecompressSync(first.rawPayload).toString());
+    const replayed = await send('identity');
+    expect(replayed.statusCode).toBe(201);
+    expect(replayed.headers['idempotent-replayed']).toBe('true');
+    expect(replayed.headers['content-encoding']).toBeUndefined();
+    expect(replayed.json()).toEqual(order);
+    await assertMoneyInvariants(t.app);
   });
 
   it('never compresses nor holds back the notification stream', async () => {
