@@ -176,7 +176,7 @@ describe('compression', () => {
 
   it('compresses over a real socket, as a client decodes it', async () => {
     const plain = await raw('/openapi.json');
-    const res = await fetch(`${base}/openapi.json`, { headers: { 'accept-encoding': 'br, gzip' } });
+    const res = await fetch(`${base}/openapi.json`, { headers: { 'accept-encoding': 'br' } });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-encoding')).toBe('br');
     expect(await res.json()).toEqual(plain.json());

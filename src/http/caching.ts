@@ -92,7 +92,8 @@ export async function installHttpCaching(app: FastifyInstance): Promise<void> {
   });
 
   await app.register(compress, {
-    encodings: ['br', 'gzip'],
+    // gzip first when the client takes both: on a 16 KB list it costs half brotli's CPU for 3 % more bytes.
+    encodings: ['gzip', 'br'],
     threshold: COMPRESSION_THRESHOLD,
     // Quality 4 (the plugin's default, restated): brotli's own default of 11 costs tens of
     // milliseconds per answer for a few per cent less.
