@@ -46,14 +46,29 @@ interface Row {
   rps: number;
   p99: number;
   errors: number;
+  /** The server's CPU time (user + system) per answer, in ms. */
+  cpuMs: number;
+  /** Bytes per answer on the wire, headers included. */
+  bytes: number;
 }
 
-async function load(name: string, opts: Partial<autocannon.Options> & { path: string }): Promise<Row> {
-  const { path, ...rest } = opts;
+const serverCpu = async () => {
+  const u = (await (await fetch(`${base}/bench/cpu`)).json()) as { user: number; system: number };
+  return u.user + u.system;
+};
+
+async function load(name: string, opts: Partial<autocannon.Options> & { path: string; expect304?: boolean }): Promise<Row> {
+  const { path, expect304, ...rest } = opts;
+  const cpuBefore = await serverCpu();
   const r = await autocannon({ url: `${base}${path}`, duration, connections: 50, ...rest });
-  const errors = r.errors + r.timeouts + r.non2xx;
-  process.stdout.write(`${name.padEnd(40)} ${r.requests.average.toFixed(0).padStart(8)} req/s  p99 ${r.latency.p99} ms  errors ${errors}\n`);
-  return { name, rps: r.requests.average, p99: r.latency.p99, errors };
+  const cpuMs = (await serverCpu()) - cpuBefore;
+  // A revalidation scenario expects its 304s (autocannon counts them as non-2xx).
+  const errors = r.errors + r.timeouts + (expect304 ? r.non2xx - (r['3xx'] ?? 0) : r.non2xx);
+  const row = { name, rps: r.requests.average, p99: r.latency.p99, errors, cpuMs: cpuMs / 1000 / Math.max(1, r.requests.total), bytes: r.throughput.total / Math.max(1, r.requests.total) };
+  process.stdout.write(
+    `${name.padEnd(40)} ${row.rps.toFixed(0).padStart(8)} req/s  p99 ${row.p99} ms  errors ${errors}  CPU ${row.cpuMs.toFixed(2)} ms  ${row.bytes.toFixed(0)} B\n`,
+  );
+  return row;
 }
 
 const any = <T>(list: readonly T[]) => list[Math.floor(Math.random() * list.length)]!;
@@ -88,7 +103,25 @@ const REVIEWS = {
 } as const;
 const REVIEW_SORTS = ['newest', 'highest', 'lowest', 'helpful'];
 const SELECT_8 = 'bare route, one primary-key SELECT, 8 connections';
-const varied = (path: () => string, connections: number) => ({ path: path(), connections, requests: [{ setupRequest: (req: object) => ({ ...req, path: path() }) }] });
+// The same reads asked with `Accept-Encoding` (autocannon sends none), and the OpenAPI document.
+const BR = { 'accept-encoding': 'br' };
+const GZIP = { 'accept-encoding': 'gzip' };
+const COMPRESSED = {
+  storesBr: 'GET /stores/nearby (10,000 stores), br',
+  storesGzip: 'GET /stores/nearby (10,000 stores), gzip',
+  productsNearbyBr: 'GET /products/search near a new point, br',
+  productPageBr: 'GET /products/:id, any of 500, br',
+  openapi: 'GET /openapi.json',
+  openapiBr: 'GET /openapi.json, br',
+  openapiGzip: 'GET /openapi.json, gzip',
+  openapi304: 'GET /openapi.json, If-None-Match (304)',
+} as const;
+const varied = (path: () => string, connections: number, headers?: Record<string, string>) => ({
+  path: path(),
+  connections,
+  headers,
+  requests: [{ setupRequest: (req: object) => ({ ...req, path: path() }) }],
+});
 
 const ADS = 'GET /advertising/ads (200 active campaigns)';
 const ORDERS = {
@@ -121,6 +154,8 @@ try {
   await scenario('GET /notifications (page of 20)', { path: '/api/v1/notifications', headers: { authorization: `Bearer ${info.accessToken}` } });
   await scenario('GET /notifications/unread-count', { path: '/api/v1/notifications/unread-count', headers: { authorization: `Bearer ${info.accessToken}` } });
   await scenario('GET /stores/nearby (10,000 stores)', { path: '/api/v1/stores/nearby?latitude=14.7167&longitude=-17.4677&radiusKm=5' });
+  await scenario(COMPRESSED.storesBr, { path: '/api/v1/stores/nearby?latitude=14.7167&longitude=-17.4677&radiusKm=5', headers: BR });
+  await scenario(COMPRESSED.storesGzip, { path: '/api/v1/stores/nearby?latitude=14.7167&longitude=-17.4677&radiusKm=5', headers: GZIP });
   await scenario('GET /suppliers/search (1,000 suppliers)', { path: '/api/v1/suppliers/search?q=boulangerie&city=Dakar' });
   await scenario('POST /auth/login', {
       path: '/api/v1/auth/login',
@@ -139,10 +174,20 @@ try {
   await scenario(UNCACHED.storesWords, varied(() => `/api/v1/stores?${catalogWords()}`, 8));
   await scenario(UNCACHED.suppliersWords, varied(() => `/api/v1/suppliers/search?${catalogWords()}`, 8));
   await scenario(UNCACHED.productsNearby, varied(() => `/api/v1/products/search?${dakarPoint()}&radiusKm=5`, 8));
+  await scenario(COMPRESSED.productsNearbyBr, varied(() => `/api/v1/products/search?${dakarPoint()}&radiusKm=5`, 8, BR));
   await scenario(UNCACHED.productsWords, varied(() => `/api/v1/products/search?${catalogWords()}`, 8));
   await scenario(UNCACHED.expiringNearby, varied(() => `/api/v1/products/expiring-soon?${dakarPoint()}&radiusKm=5`, 8));
   await scenario(UNCACHED.trendingNearby, varied(() => `/api/v1/products/trending?${dakarPoint()}&radiusKm=5`, 8));
   await scenario(UNCACHED.productPage, varied(() => `/api/v1/products/${any(info.productIds)}`, 8));
+  await scenario(COMPRESSED.productPageBr, varied(() => `/api/v1/products/${any(info.productIds)}`, 8, BR));
+  // The OpenAPI document (the largest answer): as is, compressed, and revalidated by its tag.
+  await scenario(COMPRESSED.openapi, { path: '/api/v1/openapi.json', connections: 8 });
+  await scenario(COMPRESSED.openapiBr, { path: '/api/v1/openapi.json', connections: 8, headers: BR });
+  await scenario(COMPRESSED.openapiGzip, { path: '/api/v1/openapi.json', connections: 8, headers: GZIP });
+  if (selected(COMPRESSED.openapi304)) {
+    const etag = (await fetch(`${base}/api/v1/openapi.json`)).headers.get('etag')!;
+    rows.push(await load(COMPRESSED.openapi304, { path: '/api/v1/openapi.json', connections: 8, headers: { 'if-none-match': etag }, expect304: true }));
+  }
   // The reviews of a product: one page of a product with 200 reviews, then any product, sort and page.
   await scenario(REVIEWS.one, { path: `/api/v1/reviews/product/${info.reviewedProductIds[0]}` });
   await scenario(REVIEWS.varied, varied(() => `/api/v1/reviews/product/${any(info.reviewedProductIds)}?sort=${any(REVIEW_SORTS)}&page=${1 + Math.floor(Math.random() * 5)}`, 8));
@@ -252,6 +297,16 @@ const writes = [
   ['POST /orders, new Idempotency-Key / guarded UPDATE + INSERT route', byName[ORDERS.keyed]!.rps / reserve, 0.4],
   ['POST /orders, no Idempotency-Key / guarded UPDATE + INSERT route', byName[ORDERS.unkeyed]!.rps / reserve, 0.4],
 ] as const;
+// What compression costs: the compressed twin of a scenario against it, and against the reference.
+const plainStores = byName['GET /stores/nearby (10,000 stores)']!.rps;
+const compression: (readonly [string, number, number | null])[] = [
+  ['GET /stores/nearby, br / the same without Accept-Encoding', byName[COMPRESSED.storesBr]!.rps / plainStores, null],
+  ['GET /stores/nearby, gzip / the same without Accept-Encoding', byName[COMPRESSED.storesGzip]!.rps / plainStores, null],
+  ['GET /stores/nearby, br / one-SELECT route', byName[COMPRESSED.storesBr]!.rps / select, 0.5],
+  ['GET /products/search near a new point, br / one-SELECT route (8 connections)', byName[COMPRESSED.productsNearbyBr]!.rps / select8, 0.25],
+  ['GET /products/:id, br / one-SELECT route (8 connections)', byName[COMPRESSED.productPageBr]!.rps / select8, 0.6],
+  ['GET /openapi.json, br / the same without Accept-Encoding', byName[COMPRESSED.openapiBr]!.rps / byName[COMPRESSED.openapi]!.rps, null],
+];
 const rssMb = rss.rss / 1024 / 1024;
 const settledMb = settled.rss / 1024 / 1024;
 process.stdout.write(`server RSS: ${rssMb.toFixed(0)} MB after the run, ${settledMb.toFixed(0)} MB 15 s later\n`);
@@ -268,16 +323,17 @@ const md = [
   `- Load average (1 min) at the start: ${loadAtStart.toFixed(1)} on ${cpus().length} cores${loadAtStart > cpus().length ? ' (a busy machine: ratios are unreliable, run again when it is quiet)' : ''}`,
   `- Database: ${info.database}${process.env.DATABASE_URL ? ' (DATABASE_URL)' : ' (embedded PGlite)'}; Redis: ${process.env.REDIS_URL ? 'yes' : 'no'}`,
   '',
-  '| scenario | requests/s | p99 (ms) | errors |',
-  '|---|---:|---:|---:|',
-  ...rows.map((r) => `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p99} | ${r.errors} |`),
-  `| argon2id verify alone, 4 at a time (same parameters) | ${argon.perSecond.toFixed(0)} | | |`,
+  '| scenario | requests/s | p99 (ms) | errors | server CPU per answer (ms) | bytes per answer |',
+  '|---|---:|---:|---:|---:|---:|',
+  ...rows.map((r) => `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p99} | ${r.errors} | ${r.cpuMs.toFixed(2)} | ${r.bytes.toFixed(0)} |`),
+  `| argon2id verify alone, 4 at a time (same parameters) | ${argon.perSecond.toFixed(0)} | | | | |`,
   '',
   '| ratio | value | target |',
   '|---|---:|---:|',
   ...ratios.map(([name, value, target]) => `| ${name} | ${(value * 100).toFixed(0)} % | >= ${target * 100} % ${value >= target ? 'met' : 'NOT met'} |`),
   ...uncached.map(([name, value, target]) => `| ${name} | ${(value * 100).toFixed(0)} % | >= ${target * 100} % ${value >= target ? 'met' : 'NOT met'} |`),
   ...writes.map(([name, value, target]) => `| ${name} | ${(value * 100).toFixed(0)} % | >= ${target * 100} % ${value >= target ? 'met' : 'NOT met'} |`),
+  ...compression.map(([name, value, target]) => `| ${name} | ${(value * 100).toFixed(0)} % | ${target ? `>= ${target * 100} % ${value >= target ? 'met' : 'NOT met'}` : ''} |`),
   `| POST /deals/:dealId/book / guarded UPDATE + INSERT route | ${((byName[DEALS.book]!.rps / reserve) * 100).toFixed(0)} % | |`,
   `| GET /orders/my-orders / one-SELECT route | ${((byName[ORDERS.mine]!.rps / select) * 100).toFixed(0)} % | |`,
   `| server RSS after the run | ${rssMb.toFixed(0)} MB | < 200 MB ${rssMb < 200 ? 'met' : 'NOT met'} |`,
@@ -360,6 +416,12 @@ const md = [
   '- `GET /advertising/ads` (docs/advertising.md) answers from the ACTIVE campaigns kept in memory (200 seeded,',
   '  over three placements, half targeting cities, some a point or a category): no database round per request;',
   '  impressions are added in memory and written every 10 s; each ad signs its click token (HMAC-SHA256).',
+  '- Compression (docs/decisions.md, "HTTP caching and compression"): autocannon sends no `Accept-Encoding`, so',
+  '  the rows ending in "br" or "gzip" ask for that one alone, right after their twin without it.',
+  '  Answers above 1 KB are compressed (brotli quality 4, gzip level 6). "server CPU per answer" is the server',
+  '  process\'s user + system time over the scenario divided by its answers; "bytes per answer" is what went over',
+  '  the socket, headers included. The OpenAPI document is serialized once and tagged by its hash; a client that',
+  '  sends the tag back gets a 304 without a body.',
   '- The server runs compiled JavaScript with a 4 MB young generation and an old generation of at most twice',
   '  its live heap (`--heap-growing-percent=100`, as `npm start` does); resident memory',
   '  is read after a full garbage collection, right after the load and again after 15 s idle.',
@@ -368,7 +430,7 @@ const md = [
 // The start-up and job-queue sections are written by `npm run bench:startup` and `npm run bench:jobs` and kept.
 const docFile = new URL('../docs/benchmarks.md', import.meta.url);
 const previous = existsSync(docFile) ? readFileSync(docFile, 'utf8') : '';
-const kept = [/<!-- startup -->[\s\S]*<!-- \/startup -->/, /<!-- jobs-bench:begin -->[\s\S]*<!-- jobs-bench:end -->/]
+const kept = [/<!-- compression -->[\s\S]*<!-- \/compression -->/, /<!-- startup -->[\s\S]*<!-- \/startup -->/, /<!-- jobs-bench:begin -->[\s\S]*<!-- jobs-bench:end -->/]
   .map((re) => re.exec(previous)?.[0])
   .filter((s): s is string => s !== undefined);
 writeFileSync(docFile, [md, ...kept].join('\n') + (kept.length ? '\n' : ''));

@@ -51,6 +51,8 @@ app.get('/bench/dashboard-computed', async () => {
   return { success: true, data: await app.services.analytics.stats({}) };
 });
 app.get('/bench/webhook-deliveries', async () => webhookDeliveries(app, user.id));
+// The CPU time the server has used so far (user + system, microseconds): read before and after a scenario.
+app.get('/bench/cpu', async () => process.cpuUsage());
 app.get('/bench/rss', async () => {
   (globalThis as { gc?: () => void }).gc?.();
   return process.memoryUsage();

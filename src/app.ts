@@ -12,6 +12,7 @@ import { EventBus } from './jobs/events.js';
 import { createMessages, PayloadSealer } from './jobs/messages.js';
 import { createJobQueue, type JobQueue } from './jobs/queue.js';
 import { installAccessControl } from './http/access.js';
+import { installHttpCaching } from './http/caching.js';
 import { installIdempotency } from './http/idempotency.js';
 import { errorForLog, installErrorHandling, sendError } from './http/errors.js';
 import { ImageWork } from './http/image-work.js';
@@ -359,6 +360,8 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
       new AppError(429, 'RATE_LIMITED', `Too many requests; try again in ${Math.ceil(ctx.ttl / 1000)} s`),
   });
   await app.register(multipart, { limits: { fileSize: 5 * 1024 * 1024, files: 10, fields: 20, fieldSize: 10_000 } });
+  // Before any route is declared: compression attaches itself to routes as they are.
+  await installHttpCaching(app);
   const metrics = installMetrics(app, API_PREFIX, config.METRICS_TOKEN);
   await installOpenApi(app, API_PREFIX);
 

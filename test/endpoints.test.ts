@@ -77,6 +77,8 @@ describe('endpoint table', () => {
       const anonymous = await call(t.app, e.method, concrete(e.path));
       expect(anonymous.status, `${label} without a token`).toBe(401);
       expect(anonymous.body.error.code).toBe('UNAUTHENTICATED');
+      // What a guarded route answers depends on the caller: never stored (src/http/caching.ts).
+      expect(anonymous.headers['cache-control'], label).toBe('private, no-store');
       const wrong = WRONG_ROLE[e.access];
       expect(wrong, `access rule ${e.access} is known`).not.toBeUndefined();
       if (!wrong) continue;

@@ -219,7 +219,8 @@ export function installIdempotency(app: FastifyInstance, ctx: AppContext): void 
     // The access guard (onRequest) and body validation come first: refusals there hold no key.
     route.preHandler = [...list(route.preHandler), before];
     if (route.config.idempotency === 'in-transaction') route.handler = withTransactionalKey(route.handler);
-    route.onSend = [...list(route.onSend), after];
+    // First of the route's own onSend hooks: the answer is kept as written, before compression encodes it.
+    route.onSend = [after, ...list(route.onSend)];
     route.onResponse = [...list(route.onResponse), finally_];
   });
 

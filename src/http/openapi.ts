@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
 import { readFileSync } from 'node:fs';
 import { ErrorResponseSchema } from '../shared/schemas.js';
 import { ACCESS } from './access.js';
+import { weakEtagOf } from './caching.js';
 import { type OpenApiDoc, nameSchemas } from './openapi-components.js';
 import { documentedErrors, errorResponseComponents, errorResponses } from './openapi-errors.js';
 
@@ -178,5 +179,13 @@ export async function installOpenApi(app: FastifyInstance, prefix: string): Prom
     transformObject: (document) => finishDocument((document as { openapiObject: OpenApiDoc }).openapiObject) as never,
   });
   await app.register(swaggerUi, { routePrefix: `${prefix}/docs` });
-  app.get(`${prefix}/openapi.json`, { schema: { hide: true } }, async () => app.swagger());
+  // Written once (its half a megabyte of JSON was serialized on every request), tagged by its hash.
+  let document: { json: string; etag: string } | undefined;
+  app.get(`${prefix}/openapi.json`, { schema: { hide: true }, config: { cache: 'document' } }, async (_req, reply) => {
+    if (!document) {
+      const json = JSON.stringify(app.swagger());
+      document = { json, etag: weakEtagOf(json) };
+    }
+    return reply.type('application/json; charset=utf-8').header('etag', document.etag).send(document.json);
+  });
 }

@@ -10,7 +10,8 @@ import { ASSOCIATION_UPLOAD } from './associations.uploads.js';
 
 const tags = ['associations'];
 const adminTags = ['admin: associations'];
-const pub = { access: 'Public' } as const;
+// Public reads: kept by clients and shared caches for seconds (src/http/caching.ts).
+const pub = { access: 'Public', cache: 'directory' } as const;
 const own = { access: 'ASSOCIATION' } as const;
 const adm = { access: 'ADM' } as const;
 

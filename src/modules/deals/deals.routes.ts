@@ -10,7 +10,8 @@ import type { DealsSearchService } from './deals-search.service.js';
 import * as S from './deals.schemas.js';
 import type { DealsService } from './deals.service.js';
 
-const pub = { access: 'Public' } as const;
+// Public reads of stock, prices and expiry: kept by clients a few seconds (src/http/caching.ts).
+const pub = { access: 'Public', cache: 'live' } as const;
 const auth = { access: 'Auth' } as const;
 const sup = { access: 'SUP' } as const;
 const adm = { access: 'ADM' } as const;
@@ -30,7 +31,7 @@ export function dealsRoutes(deals: DealsService, bookings: BookingsService, sear
       async (req) => ok(await bookings.cancel(req.user, req.params.bookingId)));
 
     app.get('/deals/bookings/:bookingId/qr-code', { config: auth, schema: { tags, summary: 'QR code (PNG) of an own booking: a signed token the store scans once', params: S.BookingParamsSchema, errors: [404], response: { 200: { description: 'PNG image', content: { 'image/png': { schema: Png } } } } } },
-      async (req, reply) => reply.type('image/png').header('cache-control', 'private, no-store').send(await bookings.qr(req.user, req.params.bookingId)));
+      async (req, reply) => reply.type('image/png').send(await bookings.qr(req.user, req.params.bookingId)));
 
     app.get('/deals/:dealId', { config: pub, schema: { tags, summary: 'A public deal with its store (sold-out deals included); with the token of a client holding a booking of it, also once paused or expired', params: S.DealParamsSchema, response: { 200: Ok(S.DealDetailSchema) } } },
       async (req) => ok(await deals.getPublic(req.params.dealId, await viewer(req))));

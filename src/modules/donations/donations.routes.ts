@@ -27,7 +27,7 @@ export function donationsRoutes(donations: DonationsService, financial: Financia
     app.post('/donations/:donationId/certificate', { config: auth, preValidation: bodyMayBeEmpty, schema: { tags, summary: 'The numbered PDF certificate of a collected food donation (the same one each time), as a 5-minute link', params: S.DonationIdParamsSchema, errors: [404, 409], response: { 200: Ok(S.DocumentSchema) } } },
       async (req) => ok(await documents.certificate(req.user, req.params.donationId)));
 
-    app.get('/donations/verify/:code', { config: { access: 'Public' }, schema: { tags, summary: 'Check a receipt or certificate is genuine by its verification code (the donor is not named when anonymous)', params: S.VerifyParamsSchema, errors: [404], response: { 200: Ok(S.VerificationSchema) } } },
+    app.get('/donations/verify/:code', { config: { access: 'Public', cache: 'directory' }, schema: { tags, summary: 'Check a receipt or certificate is genuine by its verification code (the donor is not named when anonymous)', params: S.VerifyParamsSchema, errors: [404], response: { 200: Ok(S.VerificationSchema) } } },
       async (req) => ok(await documents.verify(req.params.code)));
 
     app.post('/donations/food', { config: sup, schema: { tags, summary: 'Give catalog products (taken from stock) and free-form items to a verified association, with a pickup window', body: S.CreateFoodBodySchema, errors: [404, 409], response: { 201: Ok(S.DonationDetailSchema) } } },

@@ -18,7 +18,8 @@ export function openStream(req: FastifyRequest, reply: FastifyReply, stream: Not
   res.writeHead(200, {
     ...inherited,
     'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-cache, no-transform',
+    // One person's stream, never stored; no-transform keeps proxies from compressing or buffering it.
+    'cache-control': 'private, no-store, no-transform',
     connection: 'keep-alive',
     'x-accel-buffering': 'no',
     'x-request-id': req.id,

@@ -5,7 +5,8 @@ import { Ok, OkPage, ok, okPage } from '../../shared/schemas.js';
 import * as S from './orders.schemas.js';
 import type { OrdersService } from './orders.service.js';
 
-const pub = { access: 'Public' } as const;
+// Public reads: kept by clients and shared caches for seconds (src/http/caching.ts).
+const pub = { access: 'Public', cache: 'directory' } as const;
 const auth = { access: 'Auth' } as const;
 const sup = { access: 'SUP' } as const;
 const client = { access: 'CLIENT' } as const;
@@ -43,7 +44,7 @@ export function ordersRoutes(orders: OrdersService) {
       async (req) => ok(await orders.get(req.user, req.params.id)));
 
     app.get('/orders/:id/qr', { config: client, schema: { tags, summary: 'QR code (PNG) of the pickup code, for the client to show at the store', params: S.OrderParamsSchema, errors: [404], response: { 200: { description: 'PNG image', content: { 'image/png': { schema: Png } } } } } },
-      async (req, reply) => reply.type('image/png').header('cache-control', 'private, no-store').send(await orders.qr(req.user, req.params.id)));
+      async (req, reply) => reply.type('image/png').send(await orders.qr(req.user, req.params.id)));
 
     // The reason is optional, and so is the body: none reads as {}.
     app.post('/orders/:id/cancel', { config: client, preValidation: async (req) => { req.body ??= {}; }, schema: { tags, summary: 'Cancel a pending order (stock back; a paid order is refunded)', params: S.OrderParamsSchema, body: S.CancelBodySchema, errors: [404, 409], response: { 200: Ok(S.OrderDetailSchema) } } },

@@ -12,7 +12,7 @@ const Params = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100, pat
 const schema = { hide: true, params: Params };
 
 function html(reply: FastifyReply, status: number, body: string) {
-  return reply.code(status).type('text/html; charset=utf-8').header('content-security-policy', PAGE_CSP).header('cache-control', 'no-store').send(body);
+  return reply.code(status).type('text/html; charset=utf-8').header('content-security-policy', PAGE_CSP).send(body);
 }
 
 /** The sandbox's checkout page and its Pay / Fail buttons (the payer's side of the real provider). */

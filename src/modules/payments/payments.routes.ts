@@ -32,7 +32,6 @@ export function paymentsRoutes(orders: OrdersService, settlement: SettlementServ
       app.get(`/payments/mobilemoney/${outcome}`, { config: { access: 'Public' }, schema: { tags, summary: `Where the provider sends the payer back (${outcome}): the payment's real state, as a page or a redirect to APP_RETURN_URL`, querystring: ReturnQuerySchema, errors: [404], response: { 200: Html, 303: Type.Null() } } },
         async (req, reply) => {
           const r = await settlement.returned(req.query.ref);
-          reply.header('cache-control', 'no-store');
           if (opts.appReturnUrl) {
             const to = new URL(opts.appReturnUrl);
             if (r.orderId) to.searchParams.set('orderId', r.orderId);

@@ -4,7 +4,8 @@ import { Ok, ok } from '../../shared/schemas.js';
 import * as S from './product-search.schemas.js';
 import type { ProductSearchService } from './product-search.service.js';
 
-const pub = { access: 'Public' } as const;
+// Public reads of stock, prices and expiry: kept by clients a few seconds (src/http/caching.ts).
+const pub = { access: 'Public', cache: 'live' } as const;
 const adm = { access: 'ADM' } as const;
 
 export function productSearchRoutes(search: ProductSearchService) {

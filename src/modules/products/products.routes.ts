@@ -9,7 +9,8 @@ import type { ProductsAdminService } from './products-admin.service.js';
 import * as S from './products.schemas.js';
 import type { ProductsService } from './products.service.js';
 
-const pub = { access: 'Public' } as const;
+// The product page: public stock and price, and the caller's favourite flag when a token is sent.
+const pub = { access: 'Public', cache: 'live', perViewer: true } as const;
 const auth = { access: 'Auth' } as const;
 const sup = { access: 'SUP' } as const;
 const adm = { access: 'ADM' } as const;

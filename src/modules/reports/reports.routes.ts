@@ -23,7 +23,7 @@ export function reportsRoutes(reports: ReportsService) {
       const report = await reports.financial(req.query);
       if (req.query.format !== 'csv') return ok(report);
       const name = `financial-report-${report.from.slice(0, 10)}-${report.to.slice(0, 10)}-${report.groupBy}.csv`;
-      return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${name}"`).header('cache-control', 'no-store').send(reports.financialCsv(report));
+      return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${name}"`).send(reports.financialCsv(report));
     });
 
     app.get('/admin/analytics/top-products', { config: adm, schema: { tags: ['admin: analytics'], summary: 'Products sold most in completed orders over a period: by units and by revenue', querystring: S.TopProductsQuerySchema, response: { 200: Ok(S.TopProductsSchema) } } },

@@ -8,7 +8,8 @@ import type { ReviewsModerationService } from './reviews-moderation.service.js';
 import * as S from './reviews.schemas.js';
 import type { ReviewsService } from './reviews.service.js';
 
-const pub = { access: 'Public' } as const;
+// Public reads: kept by clients and shared caches for seconds (src/http/caching.ts).
+const pub = { access: 'Public', cache: 'directory' } as const;
 const auth = { access: 'Auth' } as const;
 const sup = { access: 'SUP' } as const;
 const adm = { access: 'ADM' } as const;

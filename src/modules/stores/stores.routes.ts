@@ -4,7 +4,8 @@ import { OkListing, okListing, sendJsonListing } from '../../shared/listing-page
 import * as S from './stores.schemas.js';
 import type { StoresService } from './stores.service.js';
 
-const pub = { access: 'Public' } as const;
+// Public reads: kept by clients and shared caches for seconds (src/http/caching.ts).
+const pub = { access: 'Public', cache: 'directory' } as const;
 const sup = { access: 'SUP' } as const;
 
 export function storesRoutes(stores: StoresService) {

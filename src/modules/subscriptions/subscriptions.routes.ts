@@ -8,7 +8,8 @@ import type { PromoCodesService } from './promo-codes.service.js';
 import * as S from './subscriptions.schemas.js';
 import type { SubscriptionsService } from './subscriptions.service.js';
 
-const pub = { access: 'Public' } as const;
+// Public reads: kept by clients and shared caches for seconds (src/http/caching.ts).
+const pub = { access: 'Public', cache: 'directory' } as const;
 const sup = { access: 'SUP' } as const;
 const adm = { access: 'ADM' } as const;
 /**

@@ -7,7 +7,8 @@ import * as S from './suppliers.schemas.js';
 import type { SuppliersService } from './suppliers.service.js';
 
 const tags = ['suppliers'];
-const pub = { access: 'Public' } as const;
+// Public reads: kept by clients and shared caches for seconds (src/http/caching.ts).
+const pub = { access: 'Public', cache: 'directory' } as const;
 const sup = { access: 'SUP' } as const;
 
 export function suppliersRoutes(suppliers: SuppliersService) {
