@@ -109,7 +109,9 @@ describe('the OpenAPI document', () => {
     const kyc = doc.paths['/api/v1/suppliers/profile/kyc']!.post!;
     expect(Object.keys(kyc.responses)).toEqual(['201', '400', '401', '403', '404', '409', '413', '415', '422', '429', '500', '503']);
     expect(doc.paths['/api/v1/staff/invitations/{token}/accept']!.post!.responses['410']?.$ref).toBe('#/components/responses/Gone');
-    expect(doc.components.responses.TooManyRequests).toMatchObject({ headers: { 'Retry-After': { schema: { type: 'integer' } } } });
+    for (const name of ['TooManyRequests', 'ServiceUnavailable']) {
+      expect(doc.components.responses[name], name).toMatchObject({ headers: { 'Retry-After': { schema: { type: 'integer' } } } });
+    }
     expect(doc.components.responses.BadRequest).toMatchObject({ content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } } });
   });
 
