@@ -11,7 +11,7 @@ import { uuidv7 } from '../../shared/ids.js';
 import { activeCampaign, advertiser, campaignBody, profileBody } from '../advertising/advertising.test-support.js';
 import { createAssociation } from '../associations/associations.test-support.js';
 import { completeOrder, payForTest, shop } from '../escrow/escrow.test-support.js';
-import { admin, newClient, orderOk, setStatus } from '../orders/orders.test-support.js';
+import { admin, newClient, orderOk, productState, setStatus } from '../orders/orders.test-support.js';
 import { deliverWebhook } from '../payments/payments.test-support.js';
 import { supplierWithStore } from '../products/products.test-support.js';
 import { SETTING_KEYS } from './settings.definition.js';
@@ -44,6 +44,7 @@ const EFFECT_TESTS: Record<string, string> = {
   'business.paymentTimeoutMinutes': 'src/modules/settings/settings-effects.test.ts',
   'business.escrowReleaseDelayHours': 'src/modules/settings/settings-effects.test.ts',
   'business.minimumOrderAmount': 'src/modules/orders/orders.test.ts',
+  'business.paymentFailureGraceMinutes': 'src/modules/settings/settings-effects.test.ts',
   'business.pickupCodeRequired': 'src/modules/settings/settings-effects.test.ts',
   'mobilemoney.<method>.displayName': 'src/modules/settings/settings-effects.test.ts',
   'mobilemoney.<method>.enabled': 'src/modules/settings/settings-effects.test.ts',
@@ -63,6 +64,30 @@ describe('every setting', () => {
       expect(existsSync(new URL(file, root)), file).toBe(true);
       expect(readFileSync(new URL(file, root), 'utf8'), `${file} flips ${key}`).toContain(key.split('.').at(-1));
     }
+  });
+});
+
+describe('business.paymentFailureGraceMinutes', () => {
+  it('is how long a refused payment holds the stock for a retry', async () => {
+    const s = await shop(t, adminToken);
+    const p = s.products[0]!.id;
+    await set({ business: { paymentFailureGraceMinutes: 1 } });
+    try {
+      const client = await newClient(t);
+      const order = await orderOk(t, client.token, [{ productId: p }]);
+      const sessionId = (await t.app.services.payments.find(t.app.ctx.db, order.payment.transactionId))!.providerSessionId!;
+      await deliverWebhook(t, t.mobilemoney.event('checkout.session.payment_failed', t.mobilemoney.fail(sessionId)));
+      await t.app.jobs.drain();
+      const held = await productState(t, p);
+      t.clock.advance(60_000 + 1000);
+      await t.app.jobs.drain();
+      const read = (await call(t.app, 'GET', `/orders/${order.id}`, { token: client.token })).body.data;
+      expect(read).toMatchObject({ status: 'CANCELLED', cancelReason: 'PAYMENT_FAILED' });
+      expect(await productState(t, p)).toEqual({ ...held, quantity: held.quantity + 1, reserved: held.reserved - 1 });
+    } finally {
+      await set({ business: { paymentFailureGraceMinutes: 5 } });
+    }
+    await assertMoneyInvariants(t.app);
   });
 });
 
