@@ -132,6 +132,8 @@ describe('business.escrowReleaseDelayHours', () => {
       expect(delay).toBeLessThan(2 * HOUR);
       t.clock.advance(HOUR + 1000);
       await t.app.jobs.drain();
+      // Access tokens live 15 minutes: the administrator signs in again.
+      adminToken = (await admin(t)).token;
       expect((await escrow()).state).toBe('RELEASED');
     } finally {
       await set({ business: { escrowReleaseDelayHours: 48 } });
