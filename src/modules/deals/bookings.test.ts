@@ -137,9 +137,14 @@ describe('the deal of a booking', () => {
     expect((await call(t.app, 'POST', `/supplier/deals/${s.deal.id}/toggle-pause`, { token: s.token })).body.data.status).toBe('PAUSED');
     const seen = await page(holder.token);
     expect([seen.status, seen.body.data?.id, seen.body.data?.status]).toEqual([200, s.deal.id, 'PAUSED']);
+    // What the holder sees is nobody else's: no shared cache may keep it.
+    expect(seen.headers['cache-control']).toBe('private, no-store');
+    expect(seen.headers.vary).toMatch(/authorization/i);
     for (const res of [await page(), await page(other.token), await page(cancelled.token), await page(s.token)]) expect(res.status).toBe(404);
 
-    await t.app.ctx.db.update(deals).set({ status: 'ACTIVE', validUntil: new Date(t.clock.now().getTime() - 1000) }).where(eq(deals.id, s.deal.id));
+    // Ends a second from now (never before it starts), then the clock passes it.
+    await t.app.ctx.db.update(deals).set({ status: 'ACTIVE', validUntil: new Date(t.clock.now().getTime() + 1000) }).where(eq(deals.id, s.deal.id));
+    t.clock.advance(2000);
     expect((await page(holder.token)).body.data.status).toBe('EXPIRED');
     expect((await page()).status).toBe(404);
     expect((await page(other.token)).status).toBe(404);

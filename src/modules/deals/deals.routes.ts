@@ -12,6 +12,8 @@ import type { DealsService } from './deals.service.js';
 
 // Public reads of stock, prices and expiry: kept by clients a few seconds (src/http/caching.ts).
 const pub = { access: 'Public', cache: 'live' } as const;
+// The deal page answers a booking holder what it answers nobody else: private when a token is sent.
+const page = { ...pub, perViewer: true } as const;
 const auth = { access: 'Auth' } as const;
 const sup = { access: 'SUP' } as const;
 const adm = { access: 'ADM' } as const;
@@ -33,7 +35,7 @@ export function dealsRoutes(deals: DealsService, bookings: BookingsService, sear
     app.get('/deals/bookings/:bookingId/qr-code', { config: auth, schema: { tags, summary: 'QR code (PNG) of an own booking: a signed token the store scans once', params: S.BookingParamsSchema, errors: [404], response: { 200: { description: 'PNG image', content: { 'image/png': { schema: Png } } } } } },
       async (req, reply) => reply.type('image/png').send(await bookings.qr(req.user, req.params.bookingId)));
 
-    app.get('/deals/:dealId', { config: pub, schema: { tags, summary: 'A public deal with its store (sold-out deals included); with the token of a client holding a booking of it, also once paused or expired', params: S.DealParamsSchema, response: { 200: Ok(S.DealDetailSchema) } } },
+    app.get('/deals/:dealId', { config: page, schema: { tags, summary: 'A public deal with its store (sold-out deals included); with the token of a client holding a booking of it, also once paused or expired', params: S.DealParamsSchema, response: { 200: Ok(S.DealDetailSchema) } } },
       async (req) => ok(await deals.getPublic(req.params.dealId, await viewer(req))));
 
     app.post('/deals/:dealId/book', { config: auth, schema: { tags, summary: 'Book places of a deal, paid at the counter; answers the booking with its short code', params: S.DealParamsSchema, body: S.BookBodySchema, errors: [404, 409], response: { 201: Ok(S.BookingSchema) } } },

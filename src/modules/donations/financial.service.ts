@@ -112,7 +112,6 @@ export function createFinancialService(ctx: AppContext, deps: FinancialDeps) {
         const payment = await deps.payments.latestOpened(subjectOf(made));
         return { donationId: made, payment: payment && toPaymentView(payment) };
       }
-      await requireFeature(deps.settings, 'donationsEnabled');
       if (!(await deps.payments.methods()).some((m) => m.method === body.paymentMethod)) {
         throw validationError('body.paymentMethod', 'is not offered at the moment (see GET /orders/payments/providers)');
       }
@@ -126,6 +125,9 @@ export function createFinancialService(ctx: AppContext, deps: FinancialDeps) {
         const id = uuidv7(at.getTime());
         // The key commits with the donation (a concurrent request with it waits here, then is answered by the key).
         await idempotency?.claim(tx, id);
+        // Checked once the key is claimed: a request made before the feature was switched off is answered
+        // again from its key, not refused.
+        await requireFeature(deps.settings, 'donationsEnabled', tx);
         const business = await deps.settings.get('business', tx);
         const { donation } = await repo.insert(
           tx,
