@@ -47,15 +47,18 @@ describe.skipIf(unavailable)('a database outage under a running server', () => {
     const [before, backBefore] = [said(UNREACHABLE), said(BACK)];
 
     pg.stop(mode);
-    for (const res of [await me(), await login(), await me(), await login(), await me()]) {
-      expect(res.status).toBe(503);
-      expect(res.headers['retry-after']).toBe('5');
-      expect(res.body.error).toEqual({ code: 'SERVICE_UNAVAILABLE', message: 'The database cannot be reached; try again shortly' });
+    try {
+      for (const res of [await me(), await login(), await me(), await login(), await me()]) {
+        expect(res.status).toBe(503);
+        expect(res.headers['retry-after']).toBe('5');
+        expect(res.body.error).toEqual({ code: 'SERVICE_UNAVAILABLE', message: 'The database cannot be reached; try again shortly' });
+      }
+      expect(said(UNREACHABLE) - before, 'one warning for the outage, not one per request').toBe(1);
+      expect(logs.filter((l) => l.level >= 50), 'no error lines').toEqual([]);
+    } finally {
+      // Started again whatever failed above, so the next case has its database.
+      pg.start();
     }
-    expect(said(UNREACHABLE) - before, 'one warning for the outage, not one per request').toBe(1);
-    expect(logs.filter((l) => l.level >= 50), 'no error lines').toEqual([]);
-
-    pg.start();
     await eventually('GET /auth/me answers 200 again', async () => (await me()).status === 200);
     expect((await login()).status).toBe(200);
     await eventually('the end of the outage is logged', () => said(BACK) > backBefore);

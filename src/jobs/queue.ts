@@ -5,6 +5,7 @@ import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { Config } from '../config.js';
 import { afterCommit } from '../db/after-commit.js';
 import { connectionOf, type Database, type Executor } from '../db/client.js';
+import { isDatabaseUnavailable } from '../db/errors.js';
 import type { Clock } from '../shared/clock.js';
 import { pgliteBossDb, runnerBossDb, type BossDb } from './pglite-db.js';
 
@@ -332,6 +333,14 @@ export function createJobQueue({ config, database, clock, log, metrics }: QueueS
     // pg-boss's own pool, reached through its public `getDb()`, serves the queries it has no call for.
     db = (boss as unknown as { getDb(): BossDb }).getDb();
   }
-  boss.on('error', (err) => log.error({ err }, 'job queue error'));
+  // An unreachable database fails every poll: said once a minute as a warning (the requests' outage
+  // is logged by the error handler), not as an error per poll.
+  let quietUntil = 0;
+  boss.on('error', (err) => {
+    if (!isDatabaseUnavailable(err)) return log.error({ err }, 'job queue error');
+    if (clock.now().getTime() < quietUntil) return;
+    quietUntil = clock.now().getTime() + 60_000;
+    log.warn({ err }, 'job queue: database unreachable, jobs wait until it is back');
+  });
   return new JobQueue({ boss, db, schema: config.JOBS_SCHEMA, clock, log, workers, pollingIntervalSeconds: config.JOBS_POLL_SECONDS, batchSize: config.JOBS_BATCH_SIZE, metrics });
 }
