@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../src/db/schema/users.js';
 import { isValidPhoneNumber } from 'libphonenumber-js';
 import { buildTestApp, type TestApp } from './helpers/app.js';
+import { privateDatabase, type PrivateDatabase } from './helpers/database.js';
 import { createSignedIn, createStore, createSupplier } from './helpers/factories.js';
 import { addressOf } from './helpers/http.js';
 import { deref, fromText, valid, WRONG_TEXT, wrongValues, type Schema } from './helpers/schema-arbitrary.js';
@@ -72,8 +73,12 @@ function rolesOf(op: Operation): Role[] | undefined {
   return access === 'any signed-in user' ? ['CLIENT'] : (access.split(', ') as Role[]);
 }
 
+// The fuzzer sends valid administrators' requests too (settings, plans, moderation): on PostgreSQL it
+// gets a database of its own, or it would switch payment methods and features off under other files.
+let db: PrivateDatabase;
 beforeAll(async () => {
-  t = await buildTestApp();
+  db = await privateDatabase();
+  t = await buildTestApp(db.env);
   doc = (await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json() as Schema;
   ajv.addSchema(doc, 'doc');
   for (const role of ['CLIENT', 'ASSOCIATION', 'ADVERTISER', 'ADMIN', 'SUPER_ADMIN'] as Role[]) {
@@ -88,7 +93,10 @@ beforeAll(async () => {
     ownUserIds.add(s.user.id);
   }
 }, 120_000);
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  await db.drop();
+});
 
 /** Signing out, changing a password or deleting an account ends a session: those get a user of their own. */
 async function tokenFor({ method, path, op }: Endpoint): Promise<string | undefined> {
