@@ -10,6 +10,7 @@ import { createAssociation } from '../src/modules/associations/associations.test
 import { admin, newClient, shopWithProducts } from '../src/modules/orders/orders.test-support.js';
 import { FakeMobileMoney } from './fakes/mobilemoney.js';
 import { buildTestApp } from './helpers/app.js';
+import { privateDatabase } from './helpers/database.js';
 import { call } from './helpers/http.js';
 import { bareEnv, killLeftovers, spawnServer, type ChildServer } from './helpers/child-server.js';
 import { assertMoneyInvariants } from './helpers/money-invariants.js';
@@ -24,15 +25,24 @@ const CLIENTS = 5;
 const provider = new FakeMobileMoney();
 const lost = new FakeMobileMoney();
 const dirs: string[] = [];
+const drops: (() => Promise<void>)[] = [];
 afterAll(async () => {
   killLeftovers();
   await Promise.all([provider.close(), lost.close()]);
   dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
+  for (const drop of drops) await drop();
 });
 
-/** Where both servers and the in-process apps find the same data. */
-function sharedData(): Record<string, string> {
-  if (process.env.DATABASE_URL) return { DATABASE_URL: process.env.DATABASE_URL, JOBS_SCHEMA: `pgboss_${randomBytes(6).toString('hex')}` };
+/**
+ * Where both servers and the in-process apps find the same data. On PostgreSQL a database of its own:
+ * the steps change the payment deadline, which every file beside this one would otherwise see.
+ */
+async function sharedData(): Promise<Record<string, string>> {
+  if (process.env.DATABASE_URL) {
+    const db = await privateDatabase();
+    drops.push(db.drop);
+    return { ...db.env, JOBS_SCHEMA: `pgboss_${randomBytes(6).toString('hex')}` };
+  }
   const dir = mkdtempSync(join(tmpdir(), 'foodsave-orders-crash-'));
   dirs.push(dir);
   return { DATA_DIR: dir };
@@ -43,7 +53,7 @@ type PaidEvent = ReturnType<FakeMobileMoney['event']>;
 describe('orders and payments across a crash', () => {
   it('keeps every reservation, credits each payment once and resumes the jobs after SIGKILL', async () => {
     const providerUrl = await provider.start();
-    const shared = sharedData();
+    const shared = await sharedData();
     const providerEnv = {
       MOBILEMONEY_PROVIDER: 'checkout',
       MOBILEMONEY_BASE_URL: providerUrl,
@@ -179,7 +189,7 @@ async function fetchPaymentsWithoutSession(s: ChildServer, tokens: string[]): Pr
 
 describe('an order whose answer was lost in a crash', () => {
   it('is answered again to its Idempotency-Key whatever step the crash hit, its stock held once', async () => {
-    const shared = sharedData();
+    const shared = await sharedData();
     const providerEnv = {
       MOBILEMONEY_PROVIDER: 'checkout',
       MOBILEMONEY_BASE_URL: await lost.start(),
@@ -289,7 +299,7 @@ describe('an order whose answer was lost in a crash', () => {
 
 describe('a financial donation whose answer was lost in a crash', () => {
   it('is answered again to its Idempotency-Key: one donation, one session', async () => {
-    const shared = sharedData();
+    const shared = await sharedData();
     const providerEnv = {
       MOBILEMONEY_PROVIDER: 'checkout',
       MOBILEMONEY_BASE_URL: lost.url || (await lost.start()),
