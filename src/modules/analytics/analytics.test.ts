@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
+import { privateDatabase, type PrivateDatabase } from '../../../test/helpers/database.js';
 import { createSupplier } from '../../../test/helpers/factories.js';
 import { call } from '../../../test/helpers/http.js';
 import { assertMoneyInvariants } from '../../../test/helpers/money-invariants.js';
@@ -44,8 +45,11 @@ let s: Awaited<ReturnType<typeof shop>>;
 const known = { commission: 0, clients: 0, suppliers: 0, others: 0 };
 // The food of day 1 by source: order A, one place of a BAKERY deal, a food donation of 2 x 5 kg.
 const FOOD = { orders: 2 * WEIGHT, bookings: gramsPerPlace('BAKERY'), foodDonations: 2 * 5000 };
+// Platform-wide figures compared with a recomputation: on PostgreSQL no other file may write meanwhile.
+let db: PrivateDatabase;
 beforeAll(async () => {
-  t = await buildTestApp();
+  db = await privateDatabase();
+  t = await buildTestApp(db.env);
   adminUser = (await admin(t)).user;
   t.clock.advance(randomInt(12_000, 14_000) * DAY);
   day1 = new Date(periodStart(t.clock.now(), 'day').getTime() + DAY);
@@ -82,7 +86,10 @@ beforeAll(async () => {
   expect((await postMultipart(t.app, '/suppliers/profile/kyc', kycSupplier.token, await validParts())).status).toBe(201);
   await t.app.jobs.drain();
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  await db.drop();
+});
 
 /**
  * What the later modules add on day 1, each through its own routes: a deal waiting for review and a
