@@ -3,12 +3,11 @@
 // PNG of a few kilobytes (refused from its header), then of a 24-megapixel PNG (the most a product
 // picture may have: decoded, re-encoded and resized through the queue), then the same without the
 // queue's bound; sign-ins one after the other meanwhile. Writes its section of docs/benchmarks.md.
-import { spawn } from 'node:child_process';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { createInterface } from 'node:readline';
-import { crc32, deflateSync } from 'node:zlib';
+import { zeroPng } from '../test/helpers/png.js';
 
 import scratchDatabase from '../test/global-setup.js';
 
@@ -16,22 +15,6 @@ const UPLOADS = 20;
 // With DATABASE_URL, each server gets a database of its own, dropped at the end.
 const dropDatabase = process.env.DATABASE_URL ? await scratchDatabase() : undefined;
 
-/** A PNG of zeros written by hand: small, whatever its dimensions (channels 1 grey, 3 RGB). */
-function png(width: number, height: number, channels: 1 | 3): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const out = Buffer.alloc(body.length + 8);
-    out.writeUInt32BE(data.length, 0);
-    body.copy(out, 4);
-    out.writeUInt32BE(crc32(body), body.length + 4);
-    return out;
-  };
-  const header = Buffer.from([0, 0, 0, 0, 0, 0, 0, 0, 8, channels === 3 ? 2 : 0, 0, 0, 0]);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  const pixels = deflateSync(Buffer.alloc(height * (width * channels + 1)), { level: 9 });
-  return Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), chunk('IHDR', header), chunk('IDAT', pixels), chunk('IEND', Buffer.alloc(0))]);
-}
 
 interface Server {
   base: string;
@@ -123,8 +106,8 @@ async function scenario(name: string, picture: Buffer, env: Record<string, strin
 
 const load = () => execFileSync('uptime').toString().trim().replace(/.*load average: /, '');
 const loadBefore = load();
-const bomb = png(6300, 6300, 1);
-const largest = png(4898, 4898, 3);
+const bomb = zeroPng(6300, 6300, 1);
+const largest = zeroPng(4898, 4898, 3);
 const rows = [
   await scenario(`${UPLOADS} x 6300x6300 PNG of ${(bomb.length / 1024).toFixed(0)} KB (refused from the header)`, bomb),
   await scenario(`${UPLOADS} x 24-megapixel RGB PNG of ${(largest.length / 1024).toFixed(0)} KB, queue of 2`, largest),

@@ -1,4 +1,4 @@
-import { crc32, deflateSync } from 'node:zlib';
+import { zeroPng } from './helpers/png.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { admin, form, image, publishProduct, supplierWithStore } from '../src/modules/products/products.test-support.js';
 import { businessPart, idPart, pdf, postMultipart } from '../src/modules/kyc/kyc.test-support.js';
@@ -6,28 +6,7 @@ import { buildTestApp, type TestApp } from './helpers/app.js';
 import { createSupplier, createUser, DEFAULT_PASSWORD } from './helpers/factories.js';
 import { call } from './helpers/http.js';
 
-/**
- * A valid grey PNG whose few kilobytes decode to width x height pixels (one byte each): what a
- * decompression bomb looks like. Written by hand, so the test pays for the zeros only once.
- */
-function bombPng(width: number, height: number): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const out = Buffer.alloc(body.length + 8);
-    out.writeUInt32BE(data.length, 0);
-    body.copy(out, 4);
-    out.writeUInt32BE(crc32(body), body.length + 4);
-    return out;
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.writeUInt8(8, 8); // bit depth
-  header.writeUInt8(0, 9); // greyscale
-  // Each row: filter byte 0, then its pixels, all zero.
-  const pixels = deflateSync(Buffer.alloc(height * (width + 1)), { level: 9 });
-  return Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), chunk('IHDR', header), chunk('IDAT', pixels), chunk('IEND', Buffer.alloc(0))]);
-}
+const bombPng = (width: number, height: number) => zeroPng(width, height);
 
 describe('pixel limits per kind of picture', () => {
   let t: TestApp;
