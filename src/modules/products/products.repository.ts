@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, getTableColumns, inArray, ne, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
-import { opaque, preparedPer, type Executor } from '../../db/client.js';
+import { opaque, preparedPer, together, type Executor } from '../../db/client.js';
 import { isoSql, listedColumns } from '../../db/listing-sql.js';
 import { productActivityDaily, productFavorites, productImages, products, storeFollows, type ProductStatus } from '../../db/schema/products.js';
 import { stores } from '../../db/schema/stores.js';
@@ -101,13 +101,18 @@ function listConditions(f: ListFilters): SQL | undefined {
   );
 }
 
-/** Newest first (or oldest first for the moderation queue), with the total. */
+/**
+ * Newest first (or oldest first for the moderation queue), with the total. The page's ids are picked
+ * first and its rows read after: filtered on a status alone (the queues), the ids come from
+ * products_status_idx without reading the rows of the pages before, whose offset is all read.
+ */
 export async function listProducts(ex: Executor, f: ListFilters, page: PageQuery, order: 'newest' | 'oldest' = 'newest') {
   const where = listConditions(f);
   const dir = order === 'newest' ? desc : asc;
-  const [items, [total]] = await Promise.all([
-    ex.select(productColumns).from(products).where(where).orderBy(dir(products.createdAt), dir(products.id)).limit(page.limit).offset(pageOffset(page)),
-    ex.select({ n: count() }).from(products).where(where),
+  const ids = ex.select({ id: products.id }).from(products).where(where).orderBy(dir(products.createdAt), dir(products.id)).limit(page.limit).offset(pageOffset(page));
+  const [items, [total]] = await together(ex, [
+    () => ex.select(productColumns).from(products).where(inArray(products.id, ids)).orderBy(dir(products.createdAt), dir(products.id)),
+    () => ex.select({ n: count() }).from(products).where(where),
   ]);
   return { items, total: total?.n ?? 0 };
 }
