@@ -25,6 +25,7 @@ import type { App } from './http/types.js';
 import { installValidation } from './http/validation.js';
 import { createAuthService } from './modules/auth/auth.service.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
+import { consoleSessionRoutes } from './modules/auth/console-session.routes.js';
 import { createIdpService } from './modules/auth/idp.service.js';
 import { createOtpService } from './modules/auth/otp.service.js';
 import { createSessionsService } from './modules/auth/sessions.service.js';
@@ -260,6 +261,7 @@ const listingsChangedBy = (url: string | undefined) => (url === undefined ? unde
 
 async function registerApiRoutes(app: App, services: Services, ctx: AppContext, config: Config, stream: NotificationStream): Promise<void> {
   await app.register(authRoutes(services.auth, services.idp, config.AUTH_RATE_LIMIT_MAX), { prefix: API_PREFIX });
+  await app.register(consoleSessionRoutes(services.auth, config), { prefix: API_PREFIX });
   await app.register(usersRoutes(services.users), { prefix: API_PREFIX });
   await app.register(filesRoutes(ctx.storage, ctx.links, ctx.clock), { prefix: API_PREFIX });
   await app.register(suppliersRoutes(services.suppliers), { prefix: API_PREFIX });
