@@ -1,4 +1,5 @@
-import { Datagrid, DateField, EmailField, FunctionField, List, SearchInput, SelectInput, TextField, useTranslate } from 'react-admin';
+import { Datagrid, EmailField, FunctionField, List, SearchInput, SelectInput, TextField, useTranslate } from 'react-admin';
+import { StatusField, WhenField } from '../../fields';
 
 const ROLES = ['CLIENT', 'SUPPLIER_FOOD', 'SUPPLIER_DEALS', 'ASSOCIATION', 'ADVERTISER', 'ADMIN', 'SUPER_ADMIN'];
 const STATUSES = ['ACTIVE', 'SUSPENDED', 'DELETED'];
@@ -18,8 +19,8 @@ export default function UserList() {
         <TextField source="phoneNumber" />
         <EmailField source="email" />
         <FunctionField source="role" render={(u) => translate(`console.roles.${u.role}`)} />
-        <FunctionField source="status" render={(u) => translate(`console.userStatus.${u.status}`)} />
-        <DateField source="createdAt" showTime />
+        <StatusField source="status" prefix="userStatus" />
+        <WhenField source="createdAt" />
       </Datagrid>
     </List>
   );
