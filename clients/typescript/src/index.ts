@@ -5,6 +5,13 @@ export type { components, paths };
 /** A named response or request shape of the API, e.g. `Schema<'Product'>`. */
 export type Schema<Name extends keyof components['schemas']> = components['schemas'][Name];
 
+/** The query parameters of a route, e.g. `Query<'/api/v1/admin/users'>`. */
+export type Query<P extends keyof paths, M extends keyof paths[P] = 'get' & keyof paths[P]> = paths[P][M] extends {
+  parameters: { query?: infer Q };
+}
+  ? NonNullable<Q>
+  : never;
+
 export interface PageMeta {
   page: number;
   limit: number;

@@ -1,0 +1,30 @@
+import { lazy } from 'react';
+import { Admin } from 'react-admin';
+import { BrowserRouter } from 'react-router-dom';
+import { authProvider } from './authProvider';
+import { dataProvider } from './dataProvider';
+import { i18nProvider } from './i18n';
+import { LoginPage } from './LoginPage';
+import { usersResources } from './resources/users';
+
+const Dashboard = lazy(() => import('./dashboard/Dashboard'));
+
+export function App() {
+  return (
+    // Real paths under /console (the server answers the page for any of them), not a hash router.
+    <BrowserRouter basename="/console">
+    <Admin
+      title="FoodSave"
+      dashboard={Dashboard}
+      authProvider={authProvider}
+      dataProvider={dataProvider}
+      i18nProvider={i18nProvider}
+      loginPage={LoginPage}
+      requireAuth
+      disableTelemetry
+    >
+      {usersResources}
+    </Admin>
+    </BrowserRouter>
+  );
+}
