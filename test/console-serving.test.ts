@@ -8,6 +8,7 @@ import { loadConfig } from '../src/config.js';
 import { consoleDirectives, foreignOrigins } from '../src/http/console.js';
 import { buildTestApp, type TestApp } from './helpers/app.js';
 import { projectRoot } from './helpers/child-server.js';
+import { consoleSkipReason, startConsole } from './helpers/console.js';
 import { addressOf } from './helpers/http.js';
 
 // The operators' console as a Vite build leaves it: index.html naming hashed assets, an icon beside it.
@@ -217,4 +218,35 @@ describe('configuration', () => {
     expect(foreignOrigins('https://cdn.example.com/foodsave/public/', 'https://cdn.example.com/x/')).toEqual(['https://cdn.example.com']);
     expect(consoleDirectives(['https://cdn.example.com'])['img-src']).toEqual(["'self'", 'data:', 'blob:', 'https://cdn.example.com']);
   });
+});
+
+describe('the built console in a browser', () => {
+  // The real build (CONSOLE_DIR's default, built by the global setup) under the policy above: React renders,
+  // MUI's emotion injects its styles, and nothing is refused.
+  it.skipIf(consoleSkipReason !== undefined)(`opens a deep link with nothing refused by its policy${consoleSkipReason ? ` (${consoleSkipReason})` : ''}`, async () => {
+    const rig = await startConsole();
+    try {
+      const page = await rig.browser.newPage();
+      const refused: string[] = [];
+      const failed: string[] = [];
+      await page.addInitScript(() => {
+        document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP refused ${e.violatedDirective}: ${e.blockedURI}`));
+      });
+      page.on('console', (m) => {
+        if (/CSP refused|Content Security Policy/.test(m.text())) refused.push(m.text());
+      });
+      page.on('response', (r) => {
+        if (new URL(r.url()).pathname.startsWith('/console') && r.status() >= 400) failed.push(`${r.status()} ${r.url()}`);
+      });
+      const res = await page.goto(`${rig.baseUrl}/console/products/123`);
+      expect(res?.status()).toBe(200);
+      expect(res?.headers()['content-security-policy']).toBe(CSP);
+      await page.locator('#root > *').first().waitFor();
+      expect(await page.locator('style[data-emotion]').count(), 'emotion styles applied').toBeGreaterThan(0);
+      expect(refused).toEqual([]);
+      expect(failed).toEqual([]);
+    } finally {
+      await rig.close();
+    }
+  }, 120_000);
 });
