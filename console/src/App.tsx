@@ -4,7 +4,9 @@ import { BrowserRouter } from 'react-router-dom';
 import { authProvider } from './authProvider';
 import { dataProvider } from './dataProvider';
 import { i18nProvider } from './i18n';
+import { Layout } from './Layout';
 import { LoginPage } from './LoginPage';
+import { darkTheme, lightTheme } from './theme';
 import { usersResources } from './resources/users';
 
 const Dashboard = lazy(() => import('./dashboard/Dashboard'));
@@ -20,6 +22,9 @@ export function App() {
       dataProvider={dataProvider}
       i18nProvider={i18nProvider}
       loginPage={LoginPage}
+      layout={Layout}
+      theme={lightTheme}
+      darkTheme={darkTheme}
       requireAuth
       disableTelemetry
     >
