@@ -7,6 +7,6 @@ function ConsoleUserMenu() {
   return <UserMenu label={identity?.fullName ?? 'ra.auth.user_menu'} />;
 }
 
-const ConsoleAppBar = () => <AppBar userMenu={<ConsoleUserMenu />} />;
+const ConsoleAppBar = () => <AppBar color="primary" userMenu={<ConsoleUserMenu />} />;
 
 export const Layout = ({ children }: { children: ReactNode }) => <RaLayout appBar={ConsoleAppBar}>{children}</RaLayout>;
