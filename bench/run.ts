@@ -10,6 +10,7 @@ import { createInterface } from 'node:readline';
 import scratchDatabase from '../test/global-setup.js';
 import { pickWords } from './seed.js';
 import { DASHBOARD_SCENARIOS } from './dashboard-setup.js';
+import { loadAverage, writeBenchSection } from './doc-section.js';
 import { MODERATION_PAGE_SIZE, PENDING_PRODUCTS } from './moderation-setup.js';
 
 const duration = Number(process.env.BENCH_DURATION ?? 10);
@@ -147,7 +148,6 @@ const MODERATION = {
   listFirst: 'GET /admin/products?status=PENDING_REVIEW, page 1 (moderation list)',
   listLast: 'GET /admin/products?status=PENDING_REVIEW, last page (moderation list)',
 } as const;
-const MODERATION_SECTION = { begin: '<!-- moderation-bench:begin -->', end: '<!-- moderation-bench:end -->' };
 const moderationPage = (path: string, page: number) => ({
   path: `${path}${path.includes('?') ? '&' : '?'}page=${page}&limit=${MODERATION_PAGE_SIZE}`,
   // One administrator paging: each request's own time, nothing queued behind another.
@@ -159,7 +159,7 @@ const asClient = { authorization: `Bearer ${info.accessToken}`, 'content-type': 
 
 const rows: Row[] = [];
 // `uptime`'s three load averages around the moderation scenarios, written beside their figures.
-const moderationLoad: { before?: number[]; after?: number[] } = {};
+const moderationLoad: { before?: string; after?: string } = {};
 let rss = { rss: 0 };
 let settled = { rss: 0 };
 try {
@@ -261,13 +261,13 @@ try {
   await scenario(DASHBOARD_SCENARIOS.cached, { path: '/api/v1/admin/dashboard/stats', headers: { authorization: `Bearer ${info.adminToken}` } });
   await scenario(DASHBOARD_SCENARIOS.computed, { path: '/bench/dashboard-computed', connections: 1 });
   const lastPage = info.moderationLastPage;
-  if (Object.values(MODERATION).some(selected)) moderationLoad.before = loadavg();
+  if (Object.values(MODERATION).some(selected)) moderationLoad.before = loadAverage();
   await scenario(MODERATION.first, moderationPage('/api/v1/admin/products/moderation', 1));
   await scenario(MODERATION.middle, moderationPage('/api/v1/admin/products/moderation', Math.ceil(lastPage / 2)));
   await scenario(MODERATION.last, moderationPage('/api/v1/admin/products/moderation', lastPage));
   await scenario(MODERATION.listFirst, moderationPage('/api/v1/admin/products?status=PENDING_REVIEW', 1));
   await scenario(MODERATION.listLast, moderationPage('/api/v1/admin/products?status=PENDING_REVIEW', lastPage));
-  if (moderationLoad.before) moderationLoad.after = loadavg();
+  if (moderationLoad.before) moderationLoad.after = loadAverage();
 } finally {
   // Resident memory right after the load (after a full collection, so garbage not yet collected
   // does not count), and again once the process has been idle for 15 s.
@@ -281,14 +281,10 @@ try {
   await dropDatabase?.();
   rmSync(dataDir, { recursive: true, force: true });
 }
-const docFile = new URL('../docs/benchmarks.md', import.meta.url);
 // The moderation queue's figures are times per page against an absolute target, not ratios: their section is
 // written by any run that measured them (BENCH_ONLY=moderation too) and kept by a full run that did not.
 const moderationRows = Object.values(MODERATION).flatMap((name) => rows.filter((r) => r.name === name));
-if (moderationRows.length) {
-  writeSection(docFile, MODERATION_SECTION, moderationSection(moderationRows));
-  process.stdout.write('moderation queue: its section of docs/benchmarks.md written\n');
-}
+if (moderationRows.length) writeBenchSection('moderation-bench', moderationSection(moderationRows));
 if (only) {
   process.stdout.write('\nselected scenarios only (BENCH_ONLY): the rest of docs/benchmarks.md left as it is\n');
   process.exit(0);
@@ -463,32 +459,20 @@ const md = [
   '  is read after a full garbage collection, right after the load and again after 15 s idle.',
   '',
 ].join('\n');
-// The start-up, job-queue and pictures sections are written by `npm run bench:startup`, `bench:jobs` and
-// `bench:images`, the moderation queue's above: all kept.
+// The start-up and compression sections, and every section of bench/doc-section.ts's writer (job queue,
+// pictures, console, moderation queue), are written by their own runs: all kept.
+const docFile = new URL('../docs/benchmarks.md', import.meta.url);
 const previous = existsSync(docFile) ? readFileSync(docFile, 'utf8') : '';
 const kept = [
-  /<!-- compression -->[\s\S]*<!-- \/compression -->/,
-  /<!-- startup -->[\s\S]*<!-- \/startup -->/,
-  /<!-- jobs-bench:begin -->[\s\S]*<!-- jobs-bench:end -->/,
-  /<!-- images-bench:begin -->[\s\S]*<!-- images-bench:end -->/,
-  new RegExp(`${MODERATION_SECTION.begin}[\\s\\S]*${MODERATION_SECTION.end}`),
-]
-  .map((re) => re.exec(previous)?.[0])
-  .filter((s): s is string => s !== undefined);
+  ...[/<!-- compression -->[\s\S]*<!-- \/compression -->/, /<!-- startup -->[\s\S]*<!-- \/startup -->/].map((re) => re.exec(previous)?.[0]),
+  ...[...previous.matchAll(/<!-- ([\w-]+):begin -->[\s\S]*?<!-- \1:end -->/g)].map((m) => m[0]),
+].filter((s): s is string => s !== undefined);
 writeFileSync(docFile, [md, ...kept].join('\n') + (kept.length ? '\n' : ''));
 process.stdout.write('\nwritten to docs/benchmarks.md\n');
 
-function writeSection(file: URL, marks: { begin: string; end: string }, section: string): void {
-  const doc = existsSync(file) ? readFileSync(file, 'utf8') : '';
-  const at = doc.indexOf(marks.begin);
-  writeFileSync(file, at >= 0 ? doc.slice(0, at) + section + doc.slice(doc.indexOf(marks.end) + marks.end.length) : `${doc.trimEnd()}\n\n${section}\n`);
-}
-
-function moderationSection(found: Row[]): string {
-  const load = (l?: number[]) => (l ? l.map((x) => x.toFixed(2)).join(', ') : 'not read');
-  const quiet = (moderationLoad.before?.[0] ?? Infinity) < 2;
+function moderationSection(found: Row[]): string[] {
+  const quiet = Number(moderationLoad.before?.split(',')[0]) < 2;
   return [
-    MODERATION_SECTION.begin,
     '## Moderation queue',
     '',
     `Produced by \`npm run bench\` or \`BENCH_ONLY=moderation npm run bench\` (this section alone): ${PENDING_PRODUCTS.toLocaleString('en')} products`,
@@ -499,11 +483,10 @@ function moderationSection(found: Row[]): string {
     '',
     `- Date: ${new Date().toISOString()}; ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}`,
     `- Database: ${info.database}${process.env.DATABASE_URL ? ' (DATABASE_URL)' : ' (embedded PGlite)'}`,
-    `- Load average (\`uptime\`: 1, 5, 15 min): ${load(moderationLoad.before)} before, ${load(moderationLoad.after)} after${quiet ? '' : ' (a busy machine: times are longer than on a quiet one)'}`,
+    `- Load average (\`uptime\`: 1, 5, 15 min): ${moderationLoad.before} before, ${moderationLoad.after} after${quiet ? '' : ' (a busy machine: times are longer than on a quiet one)'}`,
     '',
     '| page | requests/s | p50 (ms) | p99 (ms) | errors | target |',
     '|---|---:|---:|---:|---:|---:|',
     ...found.map((r) => `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors} | p99 < 300 ms ${r.p99 < 300 && r.errors === 0 ? 'met' : 'NOT met'} |`),
-    MODERATION_SECTION.end,
-  ].join('\n');
+  ];
 }
