@@ -284,7 +284,8 @@ try {
 // The moderation queue's figures are times per page against an absolute target, not ratios: their section is
 // written by any run that measured them (BENCH_ONLY=moderation too) and kept by a full run that did not.
 const moderationRows = Object.values(MODERATION).flatMap((name) => rows.filter((r) => r.name === name));
-if (moderationRows.length) writeBenchSection('moderation-bench', moderationSection(moderationRows));
+// One section per database: each run replaces the one of the database it measured.
+if (moderationRows.length) writeBenchSection(`moderation-bench-${info.database}`, moderationSection(moderationRows));
 if (only) {
   process.stdout.write('\nselected scenarios only (BENCH_ONLY): the rest of docs/benchmarks.md left as it is\n');
   process.exit(0);
@@ -473,7 +474,7 @@ process.stdout.write('\nwritten to docs/benchmarks.md\n');
 function moderationSection(found: Row[]): string[] {
   const quiet = Number(moderationLoad.before?.split(',')[0]) < 2;
   return [
-    '## Moderation queue',
+    `## Moderation queue (${info.database === 'postgres' ? 'PostgreSQL' : 'embedded PGlite'})`,
     '',
     `Produced by \`npm run bench\` or \`BENCH_ONLY=moderation npm run bench\` (this section alone): ${PENDING_PRODUCTS.toLocaleString('en')} products`,
     'waiting for review among the 100,000 of the catalogue (bench/moderation-setup.ts), pages of 20 asked by one',
