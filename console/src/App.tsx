@@ -5,6 +5,9 @@ import { authProvider } from './authProvider';
 import { dataProvider } from './dataProvider';
 import { i18nProvider } from './i18n';
 import { LoginPage } from './LoginPage';
+import { associationsResources } from './resources/associations';
+import { kycResources } from './resources/kyc';
+import { suppliersResources } from './resources/suppliers';
 import { usersResources } from './resources/users';
 
 const Dashboard = lazy(() => import('./dashboard/Dashboard'));
@@ -24,6 +27,9 @@ export function App() {
       disableTelemetry
     >
       {usersResources}
+      {suppliersResources}
+      {kycResources}
+      {associationsResources}
     </Admin>
     </BrowserRouter>
   );
