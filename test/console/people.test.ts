@@ -38,7 +38,7 @@ async function supplierWithKyc(businessName: string) {
 async function consoleAt(path: string, role: 'ADMIN' | 'SUPER_ADMIN' = 'ADMIN') {
   const page = await openConsole(rig);
   const user = await signInAs(rig, page, { role });
-  await page.getByRole('heading', { name: 'Tableau de bord' }).waitFor();
+  await page.getByRole('heading', { level: 1, name: 'Tableau de bord' }).waitFor();
   await page.goto(`${rig.baseUrl}/console${path}`);
   return { page, user };
 }
