@@ -4,6 +4,7 @@ import { BrowserRouter } from 'react-router-dom';
 import { authProvider } from './authProvider';
 import { dataProvider } from './dataProvider';
 import { i18nProvider } from './i18n';
+import { ConsoleLayout, theme } from './layout';
 import { LoginPage } from './LoginPage';
 import { associationsResources } from './resources/associations';
 import { kycResources } from './resources/kyc';
@@ -23,6 +24,8 @@ export function App() {
       dataProvider={dataProvider}
       i18nProvider={i18nProvider}
       loginPage={LoginPage}
+      layout={ConsoleLayout}
+      theme={theme}
       requireAuth
       disableTelemetry
     >

@@ -54,7 +54,8 @@ async function confirm(page: Page, reason?: string) {
   await dialog.waitFor({ state: 'hidden' });
 }
 
-describe.skipIf(skip)(`suppliers, KYC, associations and users in the console${consoleSkipReason ? ` (${consoleSkipReason})` : ''}`, () => {
+// A browser on a shared machine: each test drives several pages.
+describe.skipIf(skip)(`suppliers, KYC, associations and users in the console${consoleSkipReason ? ` (${consoleSkipReason})` : ''}`, { timeout: 120_000 }, () => {
   it("lists suppliers with filters, opens one with its stores and changes its commission after confirming", async () => {
     const name = `Boulangerie Thiès ${tag()}`;
     const supplier = await createSupplier(rig.t.app, { verification: 'PENDING', kycStatus: 'PENDING', businessName: name, city: 'Thiès' });
@@ -64,7 +65,7 @@ describe.skipIf(skip)(`suppliers, KYC, associations and users in the console${co
     const { page } = await consoleAt('/suppliers');
     await page.getByPlaceholder('Nom, téléphone ou e-mail').fill(name);
     await page.getByRole('cell', { name }).waitFor();
-    await expect(page.getByRole('row').count()).resolves.toBe(2);
+    await expect.poll(() => page.getByRole('row').count()).toBe(2);
     await expectAccessible(page);
     await screenshot(page, 'suppliers');
 
@@ -154,11 +155,11 @@ describe.skipIf(skip)(`suppliers, KYC, associations and users in the console${co
     const phone = user.phoneNumber!;
     await search.fill(`${phone.slice(0, 3)} ${phone.slice(3, 6)} ${phone.slice(6, 9)} ${phone.slice(9)}`);
     await page.getByRole('cell', { name: `Mariama ${last}` }).waitFor();
-    await expect(page.getByRole('row').count()).resolves.toBe(2);
+    await expect.poll(() => page.getByRole('row').count()).toBe(2);
     await search.fill('');
     await search.fill(user.email!.toUpperCase());
     await page.getByRole('cell', { name: user.email! }).waitFor();
-    await expect(page.getByRole('row').count()).resolves.toBe(2);
+    await expect.poll(() => page.getByRole('row').count()).toBe(2);
     await expectAccessible(page);
     await screenshot(page, 'users');
 
