@@ -133,7 +133,7 @@ function Associations({ queue }: { queue: boolean }) {
   return (
     <>
       <AssociationStats />
-      <List filters={filters}>
+      <List filters={filters} exporter={false}>
         <Datagrid rowClick="expand" expand={<AssociationPanel />} bulkActionButtons={false}>
           <TextField source="name" sortable={false} />
           <TextField source="city" sortable={false} />

@@ -51,7 +51,7 @@ export default function KycList() {
   return (
     <>
       <KycStats />
-      <List filters={filters} filterDefaultValues={{ status: 'PENDING' }}>
+      <List filters={filters} exporter={false} filterDefaultValues={{ status: 'PENDING' }}>
         <Datagrid rowClick="show" bulkActionButtons={false}>
           <FunctionField source="supplier.businessName" sortable={false} render={(a: Attempt) => a.supplier?.businessName ?? a.supplierId} />
           <StatusField source="status" prefix="kycAttempt" sortable={false} />

@@ -21,7 +21,7 @@ function Suppliers({ queue }: { queue: boolean }) {
   ];
   const owner = (s: Supplier) => [s.owner.firstName, s.owner.lastName].filter(Boolean).join(' ');
   return (
-    <List resource={queue ? 'suppliers-pending' : 'suppliers'} filters={filters}>
+    <List resource={queue ? 'suppliers-pending' : 'suppliers'} filters={filters} exporter={false}>
       <Datagrid rowClick={(id: RaRecord['id']) => `/suppliers/${id}/show`} bulkActionButtons={false}>
         <TextField source="businessName" label="resources.suppliers.fields.businessName" sortable={false} />
         <FunctionField label="resources.suppliers.fields.owner" sortable={false} render={(s: Supplier) => `${owner(s)} · ${s.owner.phoneNumber ?? ''}`} />

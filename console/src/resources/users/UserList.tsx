@@ -11,7 +11,7 @@ export default function UserList() {
     <SelectInput key="status" source="status" choices={choices(STATUSES, 'console.userStatus')} />,
   ];
   return (
-    <List filters={filters}>
+    <List filters={filters} exporter={false}>
       <Datagrid rowClick="show" bulkActionButtons={false}>
         <FunctionField source="profile.lastName" sortable={false} render={(u) => `${u.profile.firstName} ${u.profile.lastName}`} />
         <TextField source="phoneNumber" sortable={false} />
