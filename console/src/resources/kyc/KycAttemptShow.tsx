@@ -19,7 +19,7 @@ const RENEW_BEFORE_MS = 30_000;
 function useFreshLinks(attempt: Attempt | undefined) {
   const refresh = useRefresh();
   useEffect(() => {
-    const first = attempt?.documents.map((d) => Date.parse(d.expiresAt)).sort((a, b) => a - b)[0];
+    const first = attempt?.documents?.map((d) => Date.parse(d.expiresAt)).sort((a, b) => a - b)[0];
     if (first === undefined) return;
     const timer = setTimeout(refresh, Math.max(first - Date.now() - RENEW_BEFORE_MS, 5_000));
     return () => clearTimeout(timer);
@@ -105,7 +105,8 @@ function History({ attempt }: { attempt: Attempt }) {
   const translate = useTranslate();
   const [locale] = useLocaleState();
   const t = (key: string) => translate(`console.kyc.${key}`);
-  if (attempt.history.length === 0) return <Typography variant="body2">{t('noDecision')}</Typography>;
+  const history = attempt.history ?? [];
+  if (history.length === 0) return <Typography variant="body2">{t('noDecision')}</Typography>;
   const state = (s: string | null) => (s ? translate(`console.kycAttempt.${s}`, { _: s }) : '—');
   return (
     <Table size="small" aria-label={t('history')}>
@@ -118,7 +119,7 @@ function History({ attempt }: { attempt: Attempt }) {
         </TableRow>
       </TableHead>
       <TableBody>
-        {attempt.history.map((d) => (
+        {history.map((d) => (
           <TableRow key={`${d.action}-${d.at}`}>
             <TableCell>{formatWhen(d.at, locale)}</TableCell>
             <TableCell>{translate(`console.kycAction.${d.action}`, { _: d.action })}</TableCell>
@@ -139,6 +140,7 @@ function AttemptPage() {
   if (!attempt) return null;
   const t = (key: string, options?: object) => translate(`console.kyc.${key}`, options);
   const f = (name: string) => translate(`resources.kyc-attempts.fields.${name}`);
+  // Until the attempt's own read answers, react-admin shows the list's row: no documents nor history yet.
   const supplier = attempt.supplier;
   const name = supplier?.businessName ?? attempt.supplierId;
   const readyToVerify = supplier?.kycStatus === 'APPROVED' && supplier.verificationStatus === 'PENDING';
@@ -169,7 +171,7 @@ function AttemptPage() {
       <Section title={t('documents')}>
         <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>{t('linksNote')}</Typography>
         <Grid container spacing={3}>
-          {attempt.documents.map((doc) => (
+          {(attempt.documents ?? []).map((doc) => (
             <Grid key={doc.kind} size={{ xs: 12, md: 6 }}>
               <DocumentView doc={doc} owner={name} />
             </Grid>

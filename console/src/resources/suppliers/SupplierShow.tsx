@@ -103,7 +103,9 @@ function CommissionHistory({ supplier }: { supplier: Supplier }) {
   const translate = useTranslate();
   const [locale] = useLocaleState();
   const t = (key: string) => translate(`console.suppliers.${key}`);
-  if (supplier.commissionHistory.length === 0) return <Typography variant="body2">{t('noCommissionChange')}</Typography>;
+  // Until the supplier's own read answers, react-admin shows the list's row, which has no history.
+  const history = supplier.commissionHistory ?? [];
+  if (history.length === 0) return <Typography variant="body2">{t('noCommissionChange')}</Typography>;
   return (
     <Table size="small" aria-label={t('commissionHistory')}>
       <TableHead>
@@ -115,7 +117,7 @@ function CommissionHistory({ supplier }: { supplier: Supplier }) {
         </TableRow>
       </TableHead>
       <TableBody>
-        {supplier.commissionHistory.map((c) => (
+        {history.map((c) => (
           <TableRow key={c.id}>
             <TableCell>{formatWhen(c.createdAt, locale)}</TableCell>
             <TableCell>{formatBps(c.oldRateBps, locale)}</TableCell>
