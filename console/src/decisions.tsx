@@ -14,7 +14,8 @@ export interface DecisionProps {
   /** More fields of the dialog (e.g. a new rate); `ready` false keeps the confirm button disabled. */
   children?: ReactNode;
   ready?: boolean;
-  color?: 'primary' | 'error' | 'warning' | 'success';
+  // MUI's warning orange is too light for text on white (WCAG AA): not offered.
+  color?: 'primary' | 'error' | 'success';
   variant?: 'contained' | 'outlined' | 'text';
   disabled?: boolean;
   /** The call; the reason is the trimmed text, undefined when empty. */

@@ -91,7 +91,6 @@ function Decisions({ attempt }: { attempt: Attempt }) {
           title={t('resubmitTitle', { name })}
           body={t('resubmitBody')}
           reason={{ required: true, minLength: 1 }}
-          color="warning"
           variant="outlined"
           action={(reason) => requestResubmission(attempt.supplierId, reason!)}
           done={t('resubmissionRequested')}
