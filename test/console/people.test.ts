@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAssociation } from '../../src/modules/associations/associations.test-support.js';
-import { pdf, postMultipart, validParts } from '../../src/modules/kyc/kyc.test-support.js';
+import { businessPart, idPart, jpeg, pdf, postMultipart } from '../../src/modules/kyc/kyc.test-support.js';
 import { uuidv7 } from '../../src/shared/ids.js';
 import { consoleSkipReason, expectAccessible, openConsole, screenshot, signInAs, startConsole, type ConsoleRig } from '../helpers/console.js';
 import { createSignedIn, createStore, createSupplier, createUser, DEFAULT_PASSWORD } from '../helpers/factories.js';
@@ -29,7 +29,8 @@ const api = (method: string, url: string, opts: Parameters<typeof call>[3] = {})
 /** A pending supplier that sent its KYC through the API: a JPEG identity document and a PDF registration. */
 async function supplierWithKyc(businessName: string) {
   const supplier = await createSupplier(rig.t.app, { verification: 'PENDING', kycStatus: 'NOT_SUBMITTED', businessName });
-  const sent = await postMultipart(rig.t.app, '/suppliers/profile/kyc', supplier.token, await validParts([{ name: 'documentType', value: 'PASSPORT' }]));
+  const parts = [idPart(await jpeg(480, 300)), businessPart(pdf()), { name: 'documentType', value: 'PASSPORT' }];
+  const sent = await postMultipart(rig.t.app, '/suppliers/profile/kyc', supplier.token, parts);
   expect(sent.status).toBe(201);
   return { ...supplier, attemptId: sent.body.data.id as string };
 }
@@ -92,6 +93,9 @@ describe.skipIf(skip)(`suppliers, KYC, associations and users in the console${co
     const name = `Épicerie Rufisque ${tag()}`;
     const supplier = await supplierWithKyc(name);
     const { page } = await consoleAt('/kyc-attempts');
+    const refused: string[] = [];
+    const watch = (p: Page) => p.on('console', (m) => /Content Security Policy/i.test(m.text()) && refused.push(m.text()));
+    watch(page);
     await page.getByRole('cell', { name }).click();
     await page.getByRole('heading', { level: 1, name: `Dossier KYC de ${name}` }).waitFor();
 
@@ -105,6 +109,13 @@ describe.skipIf(skip)(`suppliers, KYC, associations and users in the console${co
     const file = await page.request.get(`${rig.baseUrl}${pdfUrl}`);
     expect(file.status()).toBe(200);
     expect(file.headers()['content-type']).toBe('application/pdf');
+    // Opened as a top-level page of our origin, the PDF is the browser's viewer's, under the file's own headers.
+    const [tab] = await Promise.all([page.waitForEvent('popup'), pdfLink.click()]);
+    watch(tab);
+    await tab.waitForLoadState();
+    expect(tab.url()).toBe(`${rig.baseUrl}${pdfUrl}`);
+    await tab.close();
+    expect(refused).toEqual([]);
     await expectAccessible(page);
     await screenshot(page, 'kyc-attempt');
 

@@ -5,4 +5,13 @@ import { Resource } from 'react-admin';
 const KycList = lazy(() => import('./KycList'));
 const KycAttemptShow = lazy(() => import('./KycAttemptShow'));
 
-export const kycResources = [<Resource key="kyc-attempts" name="kyc-attempts" list={KycList} show={KycAttemptShow} icon={FactCheckIcon} />];
+export const kycResources = [
+  <Resource
+    key="kyc-attempts"
+    name="kyc-attempts"
+    list={KycList}
+    show={KycAttemptShow}
+    icon={FactCheckIcon}
+    recordRepresentation={(a) => a.supplier?.businessName ?? a.supplierId}
+  />,
+];
