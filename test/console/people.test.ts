@@ -1,7 +1,8 @@
 import type { Page } from 'playwright-core';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAssociation } from '../../src/modules/associations/associations.test-support.js';
-import { businessPart, idPart, jpeg, pdf, postMultipart } from '../../src/modules/kyc/kyc.test-support.js';
+import { businessPart, idPart, pdf, postMultipart } from '../../src/modules/kyc/kyc.test-support.js';
 import { uuidv7 } from '../../src/shared/ids.js';
 import { consoleSkipReason, expectAccessible, openConsole, screenshot, signInAs, startConsole, type ConsoleRig } from '../helpers/console.js';
 import { createSignedIn, createStore, createSupplier, createUser, DEFAULT_PASSWORD } from '../helpers/factories.js';
@@ -26,10 +27,21 @@ afterAll(async () => {
 const tag = () => uuidv7().slice(-6);
 const api = (method: string, url: string, opts: Parameters<typeof call>[3] = {}) => call(rig.t.app, method, url, { token: superAdmin.token, ...opts });
 
+/** A specimen identity document, as a JPEG a phone would send. */
+const specimen = () => {
+  const text = (y: number, words: string) => `<text x="180" y="${y}" font-family="sans-serif" font-size="18" fill="#222">${words}</text>`;
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="480" height="300"><rect width="480" height="300" rx="18" fill="#e8f0e3"/>
+    <rect x="24" y="70" width="130" height="160" rx="8" fill="#b9c7b0"/><circle cx="89" cy="130" r="34" fill="#8a9a80"/>
+    <rect x="44" y="175" width="90" height="45" rx="20" fill="#8a9a80"/>
+    <text x="24" y="46" font-family="sans-serif" font-size="22" font-weight="bold" fill="#1d3b17">PASSEPORT · SPÉCIMEN</text>
+    ${text(100, 'Nom : DIOP')}${text(135, 'Prénom : Awa')}${text(170, 'Né(e) le : 01.01.1990')}${text(205, 'N° : A00000000')}</svg>`;
+  return sharp(Buffer.from(svg)).jpeg().toBuffer();
+};
+
 /** A pending supplier that sent its KYC through the API: a JPEG identity document and a PDF registration. */
 async function supplierWithKyc(businessName: string) {
   const supplier = await createSupplier(rig.t.app, { verification: 'PENDING', kycStatus: 'NOT_SUBMITTED', businessName });
-  const parts = [idPart(await jpeg(480, 300)), businessPart(pdf()), { name: 'documentType', value: 'PASSPORT' }];
+  const parts = [idPart(await specimen()), businessPart(pdf()), { name: 'documentType', value: 'PASSPORT' }];
   const sent = await postMultipart(rig.t.app, '/suppliers/profile/kyc', supplier.token, parts);
   expect(sent.status).toBe(201);
   return { ...supplier, attemptId: sent.body.data.id as string };
