@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { CHARGE_KINDS, CHARGE_STATUSES, SUBSCRIPTION_STATUSES } from '../../db/schema/subscriptions.js';
 import { PAYMENT_METHODS } from '../../providers/payments/types.js';
-import { IdSchema, Nullable, PageQuerySchema, StringEnum, TimestampSchema } from '../../shared/schemas.js';
+import { IdSchema, Nullable, PageQuerySchema, SortQuerySchema, StringEnum, TimestampSchema } from '../../shared/schemas.js';
 import { PaymentSchema } from '../orders/orders.schemas.js';
 
 const MAX_PRICE = 100_000_000;
@@ -218,12 +218,17 @@ export type UpdatePromoBody = Static<typeof UpdatePromoBodySchema>;
 
 export const PromoIdParamsSchema = Type.Object({ promoCodeId: IdSchema }, { additionalProperties: false });
 
+export const PROMO_SORT_FIELDS = ['createdAt', 'updatedAt', 'code', 'validFrom', 'validUntil', 'usesCount', 'maxUses'] as const;
+export type PromoSortField = (typeof PROMO_SORT_FIELDS)[number];
+
 export const PromoListQuerySchema = Type.Object({
   ...PageQuerySchema.properties,
   search: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: 'codes starting with this (any case)' })),
   batchId: Type.Optional(IdSchema),
   status: Type.Optional(StringEnum(['active', 'disabled'] as const)),
+  sort: SortQuerySchema('PromoCodeSort', PROMO_SORT_FIELDS, '-createdAt (newest first)'),
 }, { additionalProperties: false });
+export type PromoListQuery = Static<typeof PromoListQuerySchema>;
 
 export const BulkAnswerSchema = Type.Object({ batchId: IdSchema, count: Type.Integer(), codes: Type.Array(Type.String()) }, { title: 'PromoCodeBatch' });
 export const DeletedSchema = Type.Object({ deleted: Type.Literal(true) }, { title: 'Deleted' });

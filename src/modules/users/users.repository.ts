@@ -1,6 +1,10 @@
-import { and, count, desc, eq, ilike, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, ilike, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { preparedPer, type Executor } from '../../db/client.js';
+import { nameOrderKey } from '../../db/folding.js';
+import { byteOrder, sortOrder, type SortKey } from '../../db/sorting.js';
 import { users, type Role, type UserStatus } from '../../db/schema/users.js';
+import type { SortOf } from '../../shared/schemas.js';
+import type { UserSortField } from './users.schemas.js';
 
 export type UserRecord = typeof users.$inferSelect;
 export type NewUser = typeof users.$inferInsert;
@@ -61,10 +65,20 @@ function filterConditions(f: UserFilter): SQL | undefined {
   return and(...conds);
 }
 
-export async function listUsers(ex: Executor, f: UserFilter, limit: number, offset: number) {
+const SORT_KEYS: Record<UserSortField, SortKey> = {
+  createdAt: users.createdAt,
+  lastLoginAt: users.lastLoginAt,
+  lastName: nameOrderKey(users.lastName),
+  firstName: nameOrderKey(users.firstName),
+  email: { by: nameOrderKey(users.email), nullable: true },
+  role: byteOrder(users.role),
+  status: byteOrder(users.status),
+};
+
+export async function listUsers(ex: Executor, f: UserFilter, limit: number, offset: number, sort: SortOf<UserSortField> = '-createdAt') {
   const where = filterConditions(f);
   const [items, [total]] = await Promise.all([
-    ex.select().from(users).where(where).orderBy(desc(users.createdAt), desc(users.id)).limit(limit).offset(offset),
+    ex.select().from(users).where(where).orderBy(...sortOrder(sort, SORT_KEYS, users.id)).limit(limit).offset(offset),
     ex.select({ n: count() }).from(users).where(where),
   ]);
   return { items, total: total?.n ?? 0 };
