@@ -65,12 +65,14 @@ function filterConditions(f: UserFilter): SQL | undefined {
   return and(...conds);
 }
 
+// Users are the largest list: a key computed per row is sorted through its index (the last name's)
+// or not offered; last_login_at stays without one, as every sign-in writes it.
 const SORT_KEYS: Record<UserSortField, SortKey> = {
   createdAt: users.createdAt,
   lastLoginAt: users.lastLoginAt,
   lastName: nameOrderKey(users.lastName),
-  firstName: nameOrderKey(users.firstName),
-  email: { by: nameOrderKey(users.email), nullable: true },
+  // Stored lower-cased (normalizeEmail).
+  email: { by: byteOrder(users.email), nullable: true },
   role: byteOrder(users.role),
   status: byteOrder(users.status),
 };
