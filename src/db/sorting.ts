@@ -10,7 +10,7 @@ import type { SortOf } from '../shared/schemas.js';
 export type SortKey = Column | SQL | { by: SQLWrapper; nullable: true };
 
 /** Text such as a status or a code compared byte by byte: the same order on every database's locale. */
-export const byteOrder = (text: SQLWrapper): SQL => sql`${text} collate "C"`;
+export const byteOrderKey = (text: SQLWrapper): SQL => sql`${text} collate "C"`;
 
 /**
  * The ORDER BY of `sort`: its key in its direction, then `id` in the same direction, so rows with
@@ -18,7 +18,7 @@ export const byteOrder = (text: SQLWrapper): SQL => sql`${text} collate "C"`;
  * ways (an empty date is not "the most recent"). A key that cannot be empty is ordered plainly,
  * so that `desc` reads an ascending index backwards: `desc nulls last` would not match it.
  */
-export function sortOrder<F extends string>(sort: SortOf<F>, keys: Record<F, SortKey>, id: Column): SQL[] {
+export function toOrderBy<F extends string>(sort: SortOf<F>, keys: Record<F, SortKey>, id: Column): SQL[] {
   const descending = sort.startsWith('-');
   const key = keys[(descending ? sort.slice(1) : sort) as F];
   const [by, nullable] = is(key, Column) ? [key, !key.notNull] : is(key, SQL) ? [key, false] : [key.by, key.nullable];

@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, gte, ilike, inArray, isNull, lte, or, sql, t
 import { rows, type Executor } from '../../db/client.js';
 import { adCampaignDaily, adCampaigns, adClickViewers, advertiserProfiles, type CampaignStatus } from '../../db/schema/advertising.js';
 import { nameOrderKey } from '../../db/folding.js';
-import { byteOrder, sortOrder, type SortKey } from '../../db/sorting.js';
+import { byteOrderKey, toOrderBy, type SortKey } from '../../db/sorting.js';
 import type { PageQuery, SortOf } from '../../shared/schemas.js';
 import type { CampaignSortField } from './advertising.schemas.js';
 import { pageOffset } from '../../shared/schemas.js';
@@ -83,7 +83,7 @@ const SORT_KEYS: Record<CampaignSortField, SortKey> = {
   startsAt: adCampaigns.startsAt,
   endsAt: adCampaigns.endsAt,
   name: nameOrderKey(adCampaigns.name),
-  status: byteOrder(adCampaigns.status),
+  status: byteOrderKey(adCampaigns.status),
   totalBudget: adCampaigns.totalBudget,
   dailyBudget: adCampaigns.dailyBudget,
   bid: adCampaigns.bid,
@@ -98,7 +98,7 @@ export async function listCampaigns(ex: Executor, f: CampaignFilter, q: PageQuer
   if (f.advertiserId) conds.push(eq(adCampaigns.advertiserId, f.advertiserId));
   if (f.status) conds.push(eq(adCampaigns.status, f.status));
   const where = and(...conds);
-  const order = sortOrder(sort ?? (f.status === 'PENDING_REVIEW' ? 'submittedAt' : '-createdAt'), SORT_KEYS, adCampaigns.id);
+  const order = toOrderBy(sort ?? (f.status === 'PENDING_REVIEW' ? 'submittedAt' : '-createdAt'), SORT_KEYS, adCampaigns.id);
   const [items, [total]] = await Promise.all([
     ex.select().from(adCampaigns).where(where).orderBy(...order).limit(q.limit).offset(pageOffset(q)),
     ex.select({ n: count() }).from(adCampaigns).where(where),

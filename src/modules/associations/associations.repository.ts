@@ -3,7 +3,7 @@ import type { Executor } from '../../db/client.js';
 import { associationDocuments, associationReports, associations as a, type AssociationStatus } from '../../db/schema/associations.js';
 import { users } from '../../db/schema/users.js';
 import { nameOrderKey } from '../../db/folding.js';
-import { byteOrder, sortOrder, type SortKey } from '../../db/sorting.js';
+import { byteOrderKey, toOrderBy, type SortKey } from '../../db/sorting.js';
 import type { SortOf } from '../../shared/schemas.js';
 import type { AssociationSortField } from './associations.schemas.js';
 
@@ -145,7 +145,7 @@ const ADMIN_SORT_KEYS: Record<AssociationSortField, SortKey> = {
   verifiedAt: a.verifiedAt,
   name: nameOrderKey(a.name),
   city: nameOrderKey(a.city),
-  status: byteOrder(a.status),
+  status: byteOrderKey(a.status),
   pickupCapacityKg: a.pickupCapacityKg,
 };
 
@@ -157,7 +157,7 @@ export async function listWithOwners(ex: Executor, f: AdminFilter, page: { limit
     like ? or(ilike(a.name, like), ilike(a.registrationNumber, like), ilike(a.contactPhone, like), ilike(users.phoneNumber, like), ilike(users.email, like)) : undefined,
   );
   const [items, [total]] = await Promise.all([
-    ex.select({ association: a, owner }).from(a).innerJoin(users, eq(users.id, a.userId)).where(where).orderBy(...sortOrder(page.sort, ADMIN_SORT_KEYS, a.id)).limit(page.limit).offset(page.offset),
+    ex.select({ association: a, owner }).from(a).innerJoin(users, eq(users.id, a.userId)).where(where).orderBy(...toOrderBy(page.sort, ADMIN_SORT_KEYS, a.id)).limit(page.limit).offset(page.offset),
     ex.select({ n: count() }).from(a).innerJoin(users, eq(users.id, a.userId)).where(where),
   ]);
   return { items, total: total?.n ?? 0 };

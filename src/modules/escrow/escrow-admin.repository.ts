@@ -1,6 +1,6 @@
 import { and, eq, exists, gte, inArray, lt, notExists, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { byteOrder, sortOrder, type SortKey } from '../../db/sorting.js';
+import { byteOrderKey, toOrderBy, type SortKey } from '../../db/sorting.js';
 import { escrows, type EscrowState } from '../../db/schema/escrow.js';
 import { orders } from '../../db/schema/orders.js';
 import { providerEvents } from '../../db/schema/payments.js';
@@ -83,7 +83,7 @@ export type EscrowListRow = Awaited<ReturnType<ReturnType<typeof joined>['execut
 const SORT_KEYS: Record<EscrowSortField, SortKey> = {
   heldAt: escrows.heldAt,
   amount: escrows.amount,
-  state: byteOrder(escrows.state),
+  state: byteOrderKey(escrows.state),
   releaseAfter: escrows.releaseAfter,
   releasedAt: escrows.releasedAt,
   refundedAt: escrows.refundedAt,
@@ -94,7 +94,7 @@ const SORT_KEYS: Record<EscrowSortField, SortKey> = {
 export async function listEscrows(ex: Executor, f: EscrowListFilter, page: { limit: number; offset: number; sort?: SortOf<EscrowSortField> }) {
   const w = where(f);
   const [items, [count]] = await Promise.all([
-    joined(ex).where(w).orderBy(...sortOrder(page.sort ?? '-heldAt', SORT_KEYS, escrows.orderId)).limit(page.limit).offset(page.offset),
+    joined(ex).where(w).orderBy(...toOrderBy(page.sort ?? '-heldAt', SORT_KEYS, escrows.orderId)).limit(page.limit).offset(page.offset),
     ex.select({ n: sql<number>`count(*)::int` }).from(escrows).innerJoin(orders, eq(orders.id, escrows.orderId)).where(w),
   ]);
   return { items, total: count?.n ?? 0 };

@@ -1,7 +1,7 @@
 import { and, count, desc, eq, gte, inArray, isNotNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { kycAttempts, kycDocuments, type KycAttemptStatus } from '../../db/schema/kyc.js';
-import { byteOrder, sortOrder, type SortKey } from '../../db/sorting.js';
+import { byteOrderKey, toOrderBy, type SortKey } from '../../db/sorting.js';
 import type { SortOf } from '../../shared/schemas.js';
 import { isLiveSupplier } from '../suppliers/supplier-visibility.js';
 import type { AttemptSortField } from './kyc.schemas.js';
@@ -99,7 +99,7 @@ export interface AttemptFilter {
 const SORT_KEYS: Record<AttemptSortField, SortKey> = {
   submittedAt: kycAttempts.submittedAt,
   reviewedAt: kycAttempts.reviewedAt,
-  status: byteOrder(kycAttempts.status),
+  status: byteOrderKey(kycAttempts.status),
 };
 
 /**
@@ -113,7 +113,7 @@ export async function listAttempts(ex: Executor, f: AttemptFilter, limit: number
     f.supplierId ? eq(kycAttempts.supplierId, f.supplierId) : undefined,
     f.status === 'PENDING' ? isLiveSupplier(kycAttempts.supplierId) : undefined,
   );
-  const order = sortOrder(sort ?? (f.status === 'PENDING' ? 'submittedAt' : '-submittedAt'), SORT_KEYS, kycAttempts.id);
+  const order = toOrderBy(sort ?? (f.status === 'PENDING' ? 'submittedAt' : '-submittedAt'), SORT_KEYS, kycAttempts.id);
   const items = await ex.select().from(kycAttempts).where(where).orderBy(...order).limit(limit).offset(offset);
   const [total] = await ex.select({ n: count() }).from(kycAttempts).where(where);
   return { items, total: total?.n ?? 0 };

@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, getTableColumns, inArray, ne, sql, type SQL,
 import { opaque, preparedPer, type Executor } from '../../db/client.js';
 import { nameOrderKey } from '../../db/folding.js';
 import { isoSql, listedColumns } from '../../db/listing-sql.js';
-import { byteOrder, sortOrder, type SortKey } from '../../db/sorting.js';
+import { byteOrderKey, toOrderBy, type SortKey } from '../../db/sorting.js';
 import { productActivityDaily, productFavorites, productImages, products, storeFollows, type ProductStatus } from '../../db/schema/products.js';
 import { stores } from '../../db/schema/stores.js';
 import { supplierProfiles } from '../../db/schema/suppliers.js';
@@ -110,8 +110,8 @@ const SORT_KEYS: Record<ProductSortField, SortKey> = {
   publishedAt: products.publishedAt,
   expiresAt: products.expiresAt,
   name: nameOrderKey(products.name),
-  status: byteOrder(products.status),
-  category: byteOrder(products.category),
+  status: byteOrderKey(products.status),
+  category: byteOrderKey(products.category),
   originalPrice: products.originalPrice,
   discountedPrice: products.discountedPrice,
   discountPercent: products.discountPercent,
@@ -125,7 +125,7 @@ const SORT_KEYS: Record<ProductSortField, SortKey> = {
 export async function listProducts(ex: Executor, f: ListFilters, page: PageQuery, sort: SortOf<ProductSortField> = '-createdAt') {
   const where = listConditions(f);
   const [items, [total]] = await Promise.all([
-    ex.select(productColumns).from(products).where(where).orderBy(...sortOrder(sort, SORT_KEYS, products.id)).limit(page.limit).offset(pageOffset(page)),
+    ex.select(productColumns).from(products).where(where).orderBy(...toOrderBy(sort, SORT_KEYS, products.id)).limit(page.limit).offset(pageOffset(page)),
     ex.select({ n: count() }).from(products).where(where),
   ]);
   return { items, total: total?.n ?? 0 };

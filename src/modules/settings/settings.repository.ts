@@ -1,7 +1,7 @@
 import { and, count, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { platformSettingChanges, platformSettings, type StoredSettingValue } from '../../db/schema/settings.js';
-import { byteOrder, sortOrder, type SortKey } from '../../db/sorting.js';
+import { byteOrderKey, toOrderBy, type SortKey } from '../../db/sorting.js';
 import type { SortOf } from '../../shared/schemas.js';
 import type { SettingChangeSortField } from './settings.schemas.js';
 
@@ -45,7 +45,7 @@ export interface ChangeFilter {
 
 const CHANGE_SORT_KEYS: Record<SettingChangeSortField, SortKey> = {
   createdAt: platformSettingChanges.createdAt,
-  key: byteOrder(platformSettingChanges.key),
+  key: byteOrderKey(platformSettingChanges.key),
 };
 
 export async function listChanges(ex: Executor, f: ChangeFilter, page: { limit: number; offset: number; sort?: SortOf<SettingChangeSortField> }) {
@@ -57,7 +57,7 @@ export async function listChanges(ex: Executor, f: ChangeFilter, page: { limit: 
     f.to ? lt(c.createdAt, new Date(f.to)) : undefined,
   );
   const [items, [total]] = await Promise.all([
-    ex.select().from(c).where(where).orderBy(...sortOrder(page.sort ?? '-createdAt', CHANGE_SORT_KEYS, c.id)).limit(page.limit).offset(page.offset),
+    ex.select().from(c).where(where).orderBy(...toOrderBy(page.sort ?? '-createdAt', CHANGE_SORT_KEYS, c.id)).limit(page.limit).offset(page.offset),
     ex.select({ n: count() }).from(c).where(where),
   ]);
   return { items, total: total?.n ?? 0 };

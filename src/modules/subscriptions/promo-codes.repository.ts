@@ -1,7 +1,7 @@
 import { and, count, desc, eq, gt, ilike, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { promoCodes } from '../../db/schema/subscriptions.js';
-import { sortOrder, type SortKey } from '../../db/sorting.js';
+import { toOrderBy, type SortKey } from '../../db/sorting.js';
 import type { SortOf } from '../../shared/schemas.js';
 import type { PromoSortField } from './subscriptions.schemas.js';
 
@@ -73,7 +73,7 @@ export async function listPromos(
     f.status === 'active' ? isNull(promoCodes.disabledAt) : f.status === 'disabled' ? sql`${promoCodes.disabledAt} is not null` : undefined,
   );
   const [rows, [total]] = await Promise.all([
-    ex.select().from(promoCodes).where(where).orderBy(...sortOrder(page.sort ?? '-createdAt', SORT_KEYS, promoCodes.id)).limit(page.limit).offset(page.offset),
+    ex.select().from(promoCodes).where(where).orderBy(...toOrderBy(page.sort ?? '-createdAt', SORT_KEYS, promoCodes.id)).limit(page.limit).offset(page.offset),
     ex.select({ n: count() }).from(promoCodes).where(where),
   ]);
   return { rows, total: total?.n ?? 0 };

@@ -17,7 +17,7 @@ export const PlanSchema = Type.Object({
   periodDays: Nullable(Type.Integer({ description: 'billing period in days; null for a free plan without end' })),
   commissionDiscountBps: Type.Integer({ description: "taken off the supplier's commission rate while subscribed, in basis points" }),
   features: Type.Array(Type.String()),
-  sortOrder: Type.Integer(),
+  toOrderBy: Type.Integer(),
 }, { title: 'Plan' });
 export type PlanView = Static<typeof PlanSchema>;
 
@@ -68,7 +68,7 @@ const planFields = {
   commissionDiscountBps: Type.Integer({ minimum: 0, maximum: 10_000 }),
   features: Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 30 }),
   isPublic: Type.Boolean(),
-  sortOrder: Type.Integer({ minimum: -1000, maximum: 1000 }),
+  toOrderBy: Type.Integer({ minimum: -1000, maximum: 1000 }),
   isActive: Type.Boolean(),
 };
 
@@ -83,7 +83,7 @@ export const CreatePlanBodySchema = Type.Object({
   commissionDiscountBps: Type.Optional(planFields.commissionDiscountBps),
   features: Type.Optional(planFields.features),
   isPublic: Type.Optional(planFields.isPublic),
-  sortOrder: Type.Optional(planFields.sortOrder),
+  toOrderBy: Type.Optional(planFields.toOrderBy),
   isActive: Type.Optional(planFields.isActive),
 }, { additionalProperties: false });
 export type CreatePlanBody = Static<typeof CreatePlanBodySchema>;
@@ -97,7 +97,7 @@ export const UpdatePlanBodySchema = Type.Object({
   commissionDiscountBps: Type.Optional(planFields.commissionDiscountBps),
   features: Type.Optional(planFields.features),
   isPublic: Type.Optional(planFields.isPublic),
-  sortOrder: Type.Optional(planFields.sortOrder),
+  toOrderBy: Type.Optional(planFields.toOrderBy),
   isActive: Type.Optional(planFields.isActive),
 }, { additionalProperties: false, minProperties: 1 });
 export type UpdatePlanBody = Static<typeof UpdatePlanBodySchema>;

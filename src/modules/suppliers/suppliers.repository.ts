@@ -3,7 +3,7 @@ import { preparedPer, type Executor } from '../../db/client.js';
 import { supplierCommissionChanges, supplierProfiles, type KycStatus, type VerificationStatus } from '../../db/schema/suppliers.js';
 import { users } from '../../db/schema/users.js';
 import { nameOrderKey } from '../../db/folding.js';
-import { byteOrder, sortOrder, type SortKey } from '../../db/sorting.js';
+import { byteOrderKey, toOrderBy, type SortKey } from '../../db/sorting.js';
 import type { SortOf } from '../../shared/schemas.js';
 import { publicSupplierCondition } from './supplier-visibility.js';
 import type { SupplierSortField } from './suppliers.schemas.js';
@@ -132,8 +132,8 @@ const ADMIN_SORT_KEYS: Record<SupplierSortField, SortKey> = {
   // The expression of supplier_profiles_name_order_idx (live suppliers, the list's default filter).
   businessName: nameOrderKey(sp.businessName),
   city: nameOrderKey(sp.city),
-  verificationStatus: byteOrder(sp.verificationStatus),
-  kycStatus: byteOrder(sp.kycStatus),
+  verificationStatus: byteOrderKey(sp.verificationStatus),
+  kycStatus: byteOrderKey(sp.kycStatus),
   verifiedAt: sp.verifiedAt,
   commissionRateBps: sp.commissionRateBps,
   rating: sp.ratingAverage,
@@ -141,7 +141,7 @@ const ADMIN_SORT_KEYS: Record<SupplierSortField, SortKey> = {
 
 export async function listWithOwners(ex: Executor, f: AdminFilter, page: { limit: number; offset: number; sort: SortOf<SupplierSortField> }) {
   const where = adminConditions(f);
-  const order = sortOrder(page.sort, ADMIN_SORT_KEYS, sp.id);
+  const order = toOrderBy(page.sort, ADMIN_SORT_KEYS, sp.id);
   const [items, [total]] = await Promise.all([
     ex
       .select({ profile: supplierProfiles, owner })

@@ -1,7 +1,7 @@
 import { and, count, eq, ilike, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { preparedPer, type Executor } from '../../db/client.js';
 import { nameOrderKey } from '../../db/folding.js';
-import { byteOrder, sortOrder, type SortKey } from '../../db/sorting.js';
+import { byteOrderKey, toOrderBy, type SortKey } from '../../db/sorting.js';
 import { users, type Role, type UserStatus } from '../../db/schema/users.js';
 import type { SortOf } from '../../shared/schemas.js';
 import type { UserSortField } from './users.schemas.js';
@@ -72,15 +72,15 @@ const SORT_KEYS: Record<UserSortField, SortKey> = {
   lastLoginAt: users.lastLoginAt,
   lastName: nameOrderKey(users.lastName),
   // Stored lower-cased (normalizeEmail).
-  email: { by: byteOrder(users.email), nullable: true },
-  role: byteOrder(users.role),
-  status: byteOrder(users.status),
+  email: { by: byteOrderKey(users.email), nullable: true },
+  role: byteOrderKey(users.role),
+  status: byteOrderKey(users.status),
 };
 
 export async function listUsers(ex: Executor, f: UserFilter, limit: number, offset: number, sort: SortOf<UserSortField> = '-createdAt') {
   const where = filterConditions(f);
   const [items, [total]] = await Promise.all([
-    ex.select().from(users).where(where).orderBy(...sortOrder(sort, SORT_KEYS, users.id)).limit(limit).offset(offset),
+    ex.select().from(users).where(where).orderBy(...toOrderBy(sort, SORT_KEYS, users.id)).limit(limit).offset(offset),
     ex.select({ n: count() }).from(users).where(where),
   ]);
   return { items, total: total?.n ?? 0 };
