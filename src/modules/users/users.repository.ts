@@ -71,6 +71,8 @@ const SORT_KEYS: Record<UserSortField, SortKey> = {
   createdAt: users.createdAt,
   lastLoginAt: users.lastLoginAt,
   lastName: nameOrderKey(users.lastName),
+  // E.164: a plus and digits, in the same order under every collation.
+  phoneNumber: users.phoneNumber,
   // Stored lower-cased (normalizeEmail).
   email: { by: byteOrderKey(users.email), nullable: true },
   role: byteOrderKey(users.role),

@@ -42,7 +42,7 @@ export const AdminCreateUserBodySchema = Type.Object(
 );
 export type AdminCreateUserBody = Static<typeof AdminCreateUserBodySchema>;
 
-export const USER_SORT_FIELDS = ['createdAt', 'lastLoginAt', 'lastName', 'email', 'role', 'status'] as const;
+export const USER_SORT_FIELDS = ['createdAt', 'lastLoginAt', 'lastName', 'phoneNumber', 'email', 'role', 'status'] as const;
 export type UserSortField = (typeof USER_SORT_FIELDS)[number];
 
 export const AdminUserQuerySchema = Type.Object(
