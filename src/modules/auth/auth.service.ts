@@ -206,7 +206,35 @@ export function createAuthService(ctx: AppContext, deps: { users: UsersService; 
 
     me: (actor: AuthUser) => toUserView(actor.account),
     signIn,
+
+    /** The operators' console: administrators only, refused before any session is opened. */
+    async consoleLogin(phone: string, password: string, client: ClientInfo): Promise<AuthResult> {
+      const user = await checkPassword(await users.findByPhone(normalizePhone(phone)), password);
+      assertMaySignIn(user);
+      assertConsoleRole(user.role);
+      return signIn(user, client);
+    },
+
+    /** Rotates the console's refresh token; a user no longer an administrator loses the session. */
+    async consoleRefresh(refreshToken: string): Promise<AuthResult> {
+      const pair = await sessions.refresh(refreshToken);
+      const actor = await sessions.authenticate(pair.accessToken);
+      if (!CONSOLE_ROLES.has(actor.role)) {
+        await sessions.revoke(ctx.db, actor.sessionId, 'role_changed');
+        assertConsoleRole(actor.role);
+      }
+      return { user: toUserView(actor.account), ...pair };
+    },
+
+    consoleLogout: (refreshToken: string) => sessions.endByRefreshToken(refreshToken),
   };
+}
+
+const CONSOLE_ROLES: ReadonlySet<string> = new Set(['ADMIN', 'SUPER_ADMIN']);
+
+function assertConsoleRole(role: string): void {
+  if (CONSOLE_ROLES.has(role)) return;
+  throw forbidden('CONSOLE_ADMINS_ONLY', 'The console is for administrators; use the mobile app with this account');
 }
 
 function pickContact(body: { phoneNumber?: string; email?: string }): { channel: OtpChannel; destination: string } {

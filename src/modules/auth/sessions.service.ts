@@ -26,6 +26,10 @@ export type SessionsRevokedHook = (ex: Executor, revoked: RevokedSessions) => Pr
 export function createSessionsService(ctx: AppContext) {
   const tokens = new Tokens(ctx.config, ctx.clock);
   const revokedHooks: SessionsRevokedHook[] = [];
+  const revoke = async (ex: Executor, sessionId: string, reason: string) => {
+    await repo.revokeSession(ex, sessionId, ctx.clock.now(), reason);
+    await afterRevoke(ex, { sessionId });
+  };
   const afterRevoke = async (ex: Executor, revoked: RevokedSessions) => {
     for (const hook of revokedHooks) await hook(ex, revoked);
   };
@@ -100,14 +104,22 @@ export function createSessionsService(ctx: AppContext) {
       return outcome;
     },
 
+    /** Ends the session a refresh token belongs to; a token that is not ours or expired ends nothing. */
+    async endByRefreshToken(refreshToken: string): Promise<void> {
+      let claims: ReturnType<typeof tokens.verify>;
+      try {
+        claims = tokens.verify(refreshToken, 'refresh');
+      } catch {
+        return;
+      }
+      await revoke(ctx.db, claims.sid, 'logout');
+    },
+
     onRevoked(hook: SessionsRevokedHook): void {
       revokedHooks.push(hook);
     },
 
-    async revoke(ex: Executor, sessionId: string, reason: string) {
-      await repo.revokeSession(ex, sessionId, ctx.clock.now(), reason);
-      await afterRevoke(ex, { sessionId });
-    },
+    revoke,
 
     async revokeAllForUser(ex: Executor, userId: string, reason: string, exceptSessionId?: string) {
       await repo.revokeUserSessions(ex, userId, ctx.clock.now(), reason, exceptSessionId);

@@ -1,0 +1,9 @@
+import type { ResourceApi } from './resource-api';
+import { usersApis } from './users/users.api';
+
+export type { ListQuery, ResourceApi } from './resource-api';
+
+/** Every resource's API, by react-admin resource name: one line per domain. */
+export const RESOURCE_APIS: Record<string, ResourceApi> = {
+  ...usersApis,
+};
