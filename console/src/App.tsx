@@ -4,8 +4,9 @@ import { BrowserRouter } from 'react-router-dom';
 import { authProvider } from './authProvider';
 import { dataProvider } from './dataProvider';
 import { i18nProvider } from './i18n';
-import { ConsoleLayout, theme } from './layout';
+import { Layout } from './Layout';
 import { LoginPage } from './LoginPage';
+import { darkTheme, lightTheme } from './theme';
 import { associationsResources } from './resources/associations';
 import { kycResources } from './resources/kyc';
 import { suppliersResources } from './resources/suppliers';
@@ -24,8 +25,9 @@ export function App() {
       dataProvider={dataProvider}
       i18nProvider={i18nProvider}
       loginPage={LoginPage}
-      layout={ConsoleLayout}
-      theme={theme}
+      layout={Layout}
+      theme={lightTheme}
+      darkTheme={darkTheme}
       requireAuth
       disableTelemetry
     >
