@@ -16,9 +16,9 @@ const ReportedReviews = lazy(() => import('./Reviews'));
 
 /** The moderation queues first (the daily work), then the full lists they come from. */
 export const moderationResources = [
-  <Resource key="product-moderation" name="product-moderation" list={ProductQueue} icon={FactCheckIcon} />,
-  <Resource key="deal-moderation" name="deal-moderation" list={DealQueue} icon={LocalOfferIcon} />,
-  <Resource key="campaign-moderation" name="campaign-moderation" list={CampaignQueue} icon={BallotIcon} />,
+  <Resource key="moderation-products" name="moderation-products" list={ProductQueue} icon={FactCheckIcon} />,
+  <Resource key="moderation-deals" name="moderation-deals" list={DealQueue} icon={LocalOfferIcon} />,
+  <Resource key="moderation-campaigns" name="moderation-campaigns" list={CampaignQueue} icon={BallotIcon} />,
   <Resource key="reported-reviews" name="reported-reviews" list={ReportedReviews} icon={ReportProblemIcon} />,
   <Resource key="products" name="products" list={ProductList} icon={Inventory2Icon} />,
   <Resource key="campaigns" name="campaigns" list={CampaignList} icon={CampaignIcon} />,

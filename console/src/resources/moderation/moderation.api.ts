@@ -8,7 +8,7 @@ export type ReportedReview = Schema<'ReportedReview'>;
 
 /** The moderation queues and the lists they come from, by react-admin resource name. */
 export const moderationApis: Record<string, ResourceApi> = {
-  'product-moderation': {
+  'moderation-products': {
     list: async ({ page: p, perPage }) =>
       page(await unwrapPage(api.GET('/api/v1/admin/products/moderation', { params: { query: { page: p, limit: perPage } } }))),
   },
@@ -26,11 +26,11 @@ export const moderationApis: Record<string, ResourceApi> = {
       return page(await unwrapPage(api.GET('/api/v1/admin/products', { params: { query } })));
     },
   },
-  'deal-moderation': {
+  'moderation-deals': {
     list: async ({ page: p, perPage }) =>
       page(await unwrapPage(api.GET('/api/v1/admin/deals/pending', { params: { query: { page: p, limit: perPage } } }))),
   },
-  'campaign-moderation': {
+  'moderation-campaigns': {
     list: async ({ page: p, perPage }) =>
       page(await unwrapPage(api.GET('/api/v1/admin/advertising/campaigns/pending', { params: { query: { page: p, limit: perPage } } }))),
   },

@@ -1,9 +1,9 @@
 export const moderationMessages = {
   fr: {
     resources: {
-      'product-moderation': { name: 'Produit à modérer |||| Produits à modérer' },
-      'deal-moderation': { name: 'Bon plan à modérer |||| Bons plans à modérer' },
-      'campaign-moderation': { name: 'Campagne à modérer |||| Campagnes à modérer' },
+      'moderation-products': { name: 'Produit à modérer |||| Produits à modérer' },
+      'moderation-deals': { name: 'Bon plan à modérer |||| Bons plans à modérer' },
+      'moderation-campaigns': { name: 'Campagne à modérer |||| Campagnes à modérer' },
       'reported-reviews': { name: 'Avis signalé |||| Avis signalés' },
       products: { name: 'Produit |||| Produits' },
       campaigns: { name: 'Campagne |||| Campagnes' },
@@ -136,9 +136,9 @@ export const moderationMessages = {
   },
   en: {
     resources: {
-      'product-moderation': { name: 'Product to review |||| Products to review' },
-      'deal-moderation': { name: 'Deal to review |||| Deals to review' },
-      'campaign-moderation': { name: 'Campaign to review |||| Campaigns to review' },
+      'moderation-products': { name: 'Product to review |||| Products to review' },
+      'moderation-deals': { name: 'Deal to review |||| Deals to review' },
+      'moderation-campaigns': { name: 'Campaign to review |||| Campaigns to review' },
       'reported-reviews': { name: 'Reported review |||| Reported reviews' },
       products: { name: 'Product |||| Products' },
       campaigns: { name: 'Campaign |||| Campaigns' },
