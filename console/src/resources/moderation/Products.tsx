@@ -33,7 +33,7 @@ export function ProductList() {
   const translate = useTranslate();
   const choices = (values: string[], prefix: string) => values.map((id) => ({ id, name: translate(`console.moderation.${prefix}.${id}`) }));
   const filters = [
-    <SearchInput key="q" source="q" alwaysOn placeholder={translate(label('q'))} aria-label={translate(label('q'))} />,
+    <SearchInput key="q" source="q" alwaysOn placeholder={translate(label('q'))} />,
     <SelectInput key="status" source="status" label={label('status')} choices={choices(STATUSES, 'productStatus')} />,
     <SelectInput key="category" source="category" label={label('category')} choices={choices(CATEGORIES, 'category')} />,
     <TextInput key="supplierId" source="supplierId" label={label('supplierId')} />,
