@@ -106,7 +106,7 @@ describe.skipIf(skip)(`the moderation queues${consoleSkipReason ? ` (${consoleSk
     const ids = [];
     for (const name of names) ids.push(await pendingProduct(s, name));
     const page = await consoleAt('moderation-products');
-    for (const name of names) await row(page, name).getByRole('checkbox').check();
+    for (const name of names) await page.getByRole('checkbox', { name: `Sélectionner « ${name} »` }).check();
     await page.getByRole('button', { name: 'Approuver la sélection (3)' }).click();
     await page.getByRole('dialog', { name: 'Approuver 3 produits' }).getByRole('button', { name: 'Approuver' }).click();
     await page.getByText('3 produits approuvés.').waitFor();
@@ -115,7 +115,7 @@ describe.skipIf(skip)(`the moderation queues${consoleSkipReason ? ` (${consoleSk
     // All or none: one of the selection approved behind the page's back refuses the whole batch.
     const late = [await pendingProduct(s, 'Brioche tressée'), await pendingProduct(s, 'Pain aux olives')];
     await page.reload();
-    for (const name of ['Brioche tressée', 'Pain aux olives']) await row(page, name).getByRole('checkbox').check();
+    for (const name of ['Brioche tressée', 'Pain aux olives']) await page.getByRole('checkbox', { name: `Sélectionner « ${name} »` }).check();
     expect((await call(rig.t.app, 'PATCH', `/admin/products/${late[0]}/approve`, { token: boss.token })).status).toBe(200);
     await page.getByRole('button', { name: 'Approuver la sélection (2)' }).click();
     await page.getByRole('dialog', { name: 'Approuver 2 produits' }).getByRole('button', { name: 'Approuver' }).click();

@@ -1,7 +1,7 @@
 import CheckIcon from '@mui/icons-material/Check';
 import CloseIcon from '@mui/icons-material/Close';
 import DoneAllIcon from '@mui/icons-material/DoneAll';
-import { Box, Button, Chip, Link, Stack, Typography } from '@mui/material';
+import { Box, Button, Checkbox, Chip, Link, Stack, Typography } from '@mui/material';
 import { useState } from 'react';
 import {
   Datagrid,
@@ -10,7 +10,9 @@ import {
   NumberField,
   SearchInput,
   SelectInput,
+  FilterButton,
   TextInput,
+  TopToolbar,
   useListContext,
   useLocaleState,
   useRecordContext,
@@ -40,7 +42,7 @@ export function ProductList() {
     <TextInput key="storeId" source="storeId" label={label('storeId')} />,
   ];
   return (
-    <List filters={filters} sort={{ field: 'id', order: 'DESC' }}>
+    <List filters={filters} sort={{ field: 'id', order: 'DESC' }} actions={<TopToolbar><FilterButton /><BulkApproveButton /></TopToolbar>}>
       <ProductGrid showStatus />
     </List>
   );
@@ -49,7 +51,7 @@ export function ProductList() {
 /** The queue: products waiting for a decision, oldest first. */
 export function ProductQueue() {
   return (
-    <List sort={{ field: 'id', order: 'ASC' }} empty={<Empty />}>
+    <List sort={{ field: 'id', order: 'ASC' }} empty={<Empty />} actions={<TopToolbar><BulkApproveButton /></TopToolbar>}>
       <ProductGrid />
     </List>
   );
@@ -63,7 +65,9 @@ function Empty() {
 function ProductGrid({ showStatus = false }: { showStatus?: boolean }) {
   const translate = useTranslate();
   return (
-    <Datagrid rowClick={false} bulkActionButtons={<BulkApproveButton />} isRowSelectable={(p) => pending(p as AdminProduct)} expand={<ProductPanel />}>
+    // Rows are selected with a checkbox of our own: react-admin's puts its aria-label on the box, not on the input.
+    <Datagrid rowClick={false} bulkActionButtons={false} expand={<ProductPanel />}>
+      <FunctionField label={label('selection')} sortable={false} render={(p: AdminProduct) => <SelectProduct product={p} />} />
       <FunctionField
         label={label('picture')}
         sortable={false}
@@ -151,6 +155,20 @@ function ProductActions({ product: p }: { product: AdminProduct }) {
   );
 }
 
+/** A product waiting for review can join the selection that is approved at once. */
+function SelectProduct({ product: p }: { product: AdminProduct }) {
+  const translate = useTranslate();
+  const { selectedIds, onToggleItem } = useListContext();
+  if (!pending(p)) return null;
+  return (
+    <Checkbox
+      checked={selectedIds.includes(p.id)}
+      onChange={() => onToggleItem(p.id)}
+      slotProps={{ input: { 'aria-label': translate('console.moderation.product.select', { name: p.name }) } }}
+    />
+  );
+}
+
 function BulkApproveButton() {
   const translate = useTranslate();
   const { selectedIds, resource } = useListContext();
@@ -160,7 +178,7 @@ function BulkApproveButton() {
   const smart_count = selectedIds.length;
   return (
     <>
-      <Button size="small" startIcon={<DoneAllIcon />} onClick={() => setOpen(true)}>
+      <Button size="small" startIcon={<DoneAllIcon />} disabled={smart_count === 0} onClick={() => setOpen(true)}>
         {translate('console.moderation.product.bulkApprove', { smart_count })}
       </Button>
       <DecisionDialog
