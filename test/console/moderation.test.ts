@@ -59,12 +59,15 @@ describe.skipIf(skip)(`the moderation queues${consoleSkipReason ? ` (${consoleSk
     const s = await supplierWithStore(rig.t, { businessName: 'Boulangerie Médina' });
     const id = await pendingProduct(s, 'Pain de mie complet');
     expect(await publicProduct(id)).toBe(404);
+    const newcomer = await supplierWithStore(rig.t, { verification: 'PENDING', businessName: 'Fromagerie de Ngor' });
+    await pendingProduct(newcomer, 'Fromage frais de chèvre');
 
     const page = await consoleAt('moderation-products');
     const line = row(page, 'Pain de mie complet');
     await line.getByRole('img', { name: 'Photo 1 de « Pain de mie complet »' }).waitFor();
     await expect(line.getByText('Boulangerie Médina').textContent()).resolves.toBe('Boulangerie Médina');
-    await expect(line.getByText(s.store.name).count()).resolves.toBe(1);
+    await expect(line.getByText(s.store.name, { exact: false }).count()).resolves.toBe(1);
+    await row(page, 'Fromage frais de chèvre').getByText('Non vérifié').waitFor();
     await expectAccessible(page);
     await screenshot(page, 'moderation-products');
 

@@ -14,7 +14,7 @@ const label = (field: string) => `console.moderation.campaign.${field}`;
 export function CampaignQueue() {
   const translate = useTranslate();
   return (
-    <List sort={{ field: 'id', order: 'ASC' }} empty={<Typography sx={{ p: 4 }}>{translate(label('empty'))}</Typography>}>
+    <List sort={{ field: 'id', order: 'ASC' }} actions={false} empty={<Typography sx={{ p: 4 }}>{translate(label('empty'))}</Typography>}>
       <CampaignGrid />
     </List>
   );
@@ -25,10 +25,10 @@ export function CampaignList() {
   const translate = useTranslate();
   const filters = [
     <SelectInput key="status" source="status" label={label('status')} alwaysOn choices={STATUSES.map((id) => ({ id, name: translate(`console.moderation.campaignStatus.${id}`) }))} />,
-    <TextInput key="advertiserId" source="advertiserId" label={label('advertiserId')} />,
+    <TextInput key="advertiserId" source="advertiserId" label={label('advertiserId')} alwaysOn />,
   ];
   return (
-    <List filters={filters} sort={{ field: 'id', order: 'DESC' }}>
+    <List filters={filters} sort={{ field: 'id', order: 'DESC' }} actions={false}>
       <CampaignGrid showStatus />
     </List>
   );
@@ -42,7 +42,7 @@ function CampaignGrid({ showStatus = false }: { showStatus?: boolean }) {
       <FunctionField
         label={label('creative')}
         sortable={false}
-        render={(c: Campaign) => <Picture url={c.creative.imageUrl} size={96} alt={translate(label('creativeAlt'), { title: c.creative.title })} />}
+        render={(c: Campaign) => <Picture url={c.creative.imageUrl} size={160} wide alt={translate(label('creativeAlt'), { title: c.creative.title })} />}
       />
       <FunctionField
         label={label('message')}
@@ -96,7 +96,7 @@ function CampaignActions({ campaign: c }: { campaign: Campaign }) {
   const run = useDecision();
   const t = (key: string) => translate(label(key), { name: c.name });
   return (
-    <Stack direction="row" spacing={1}>
+    <Stack spacing={0.5} alignItems="flex-start">
       <Button size="small" color="success" startIcon={<CheckIcon />} aria-label={t('approveOne')} onClick={() => run(() => decide.approveCampaign(c.id), label('approved'), { name: c.name })}>
         {translate('console.moderation.approve')}
       </Button>

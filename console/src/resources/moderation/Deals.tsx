@@ -14,7 +14,7 @@ export default function DealQueue() {
   const translate = useTranslate();
   const [locale] = useLocaleState();
   return (
-    <List sort={{ field: 'id', order: 'ASC' }} empty={<Typography sx={{ p: 4 }}>{translate(label('empty'))}</Typography>}>
+    <List sort={{ field: 'id', order: 'ASC' }} actions={false} empty={<Typography sx={{ p: 4 }}>{translate(label('empty'))}</Typography>}>
       <Datagrid rowClick={false} bulkActionButtons={false} expand={<DealPanel />}>
         <FunctionField
           label={label('picture')}
@@ -61,7 +61,7 @@ function DealActions({ deal: d }: { deal: Deal }) {
   const run = useDecision();
   const t = (key: string) => translate(label(key), { title: d.title });
   return (
-    <Stack direction="row" spacing={1}>
+    <Stack spacing={0.5} alignItems="flex-start">
       <Button size="small" color="success" startIcon={<CheckIcon />} aria-label={t('approveOne')} onClick={() => run(() => decide.approveDeal(d.id), label('approved'), { title: d.title })}>
         {translate('console.moderation.approve')}
       </Button>

@@ -2,7 +2,7 @@ import { Box } from '@mui/material';
 import { useTranslate } from 'react-admin';
 
 /** A picture of the row (or a labelled empty box): `alt` says what it shows, for screen readers. */
-export function Picture({ url, alt, size = 64 }: { url: string | null | undefined; alt: string; size?: number }) {
+export function Picture({ url, alt, size = 64, wide = false }: { url: string | null | undefined; alt: string; size?: number; wide?: boolean }) {
   const translate = useTranslate();
   if (!url) {
     return (
@@ -19,7 +19,8 @@ export function Picture({ url, alt, size = 64 }: { url: string | null | undefine
       src={url}
       alt={alt}
       loading="lazy"
-      sx={{ width: size, height: size, objectFit: 'cover', borderRadius: 1, display: 'block', bgcolor: 'grey.200' }}
+      // A banner keeps its shape (what the public will see); other pictures are cropped to a square.
+      sx={{ width: size, height: wide ? 'auto' : size, maxHeight: size, objectFit: wide ? 'contain' : 'cover', borderRadius: 1, display: 'block', bgcolor: 'grey.200' }}
     />
   );
 }

@@ -1,4 +1,5 @@
 import DeleteIcon from '@mui/icons-material/Delete';
+import FlagIcon from '@mui/icons-material/Flag';
 import VisibilityIcon from '@mui/icons-material/Visibility';
 import { Box, Chip, Stack, Typography } from '@mui/material';
 import { Datagrid, FunctionField, List, useTranslate } from 'react-admin';
@@ -13,13 +14,13 @@ const label = (field: string) => `console.moderation.review.${field}`;
 export default function ReportedReviews() {
   const translate = useTranslate();
   return (
-    <List sort={{ field: 'id', order: 'ASC' }} empty={<Typography sx={{ p: 4 }}>{translate(label('empty'))}</Typography>}>
+    <List sort={{ field: 'id', order: 'ASC' }} actions={false} empty={<Typography sx={{ p: 4 }}>{translate(label('empty'))}</Typography>}>
       <Datagrid rowClick={false} bulkActionButtons={false}>
         <FunctionField
           label={label('rating')}
           sortable={false}
           render={(r: ReportedReview) => (
-            <span aria-label={translate(label('stars'), { rating: r.rating })}>
+            <span role="img" aria-label={translate(label('stars'), { rating: r.rating })}>
               <span aria-hidden="true">{'★'.repeat(r.rating)}{'☆'.repeat(5 - r.rating)}</span>
             </span>
           )}
@@ -57,7 +58,7 @@ function Reports({ review: r }: { review: ReportedReview }) {
   return (
     <Stack spacing={0.5} alignItems="flex-start">
       <Stack direction="row" spacing={1}>
-        <Chip size="small" color="warning" label={translate(label('openReports'), { smart_count: r.openReports })} />
+        <Chip size="small" variant="outlined" icon={<FlagIcon />} label={translate(label('openReports'), { smart_count: r.openReports })} />
         {r.hidden && <Chip size="small" label={translate(label('hidden'))} />}
       </Stack>
       <Box component="ul" sx={{ m: 0, pl: 2 }}>
@@ -80,7 +81,7 @@ function ReviewActions({ review: r }: { review: ReportedReview }) {
   const t = (key: string) => translate(label(key), { author: r.authorName });
   const reason = { required: false, label: translate('console.moderation.optionalReason') };
   return (
-    <Stack direction="row" spacing={1}>
+    <Stack spacing={0.5} alignItems="flex-start">
       <DecisionButton
         label={translate(label('clear'))}
         ariaLabel={t('clearOne')}
