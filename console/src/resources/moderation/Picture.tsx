@@ -7,7 +7,7 @@ export function Picture({ url, alt, size = 64, wide = false }: { url: string | n
   if (!url) {
     return (
       <Box
-        sx={{ width: size, height: size, display: 'grid', placeItems: 'center', bgcolor: 'grey.200', color: 'text.secondary', fontSize: 12, borderRadius: 1, textAlign: 'center' }}
+        sx={{ width: size, height: size, display: 'grid', placeItems: 'center', bgcolor: 'action.hover', color: 'text.secondary', fontSize: 12, borderRadius: 1, textAlign: 'center' }}
       >
         {translate('console.moderation.noPicture')}
       </Box>
@@ -20,7 +20,7 @@ export function Picture({ url, alt, size = 64, wide = false }: { url: string | n
       alt={alt}
       loading="lazy"
       // A banner keeps its shape (what the public will see); other pictures are cropped to a square.
-      sx={{ width: size, height: wide ? 'auto' : size, maxHeight: size, objectFit: wide ? 'contain' : 'cover', borderRadius: 1, display: 'block', bgcolor: 'grey.200' }}
+      sx={{ width: size, height: wide ? 'auto' : size, maxHeight: size, objectFit: wide ? 'contain' : 'cover', borderRadius: 1, display: 'block', bgcolor: 'action.hover' }}
     />
   );
 }
