@@ -52,6 +52,12 @@ async function consoleAt(path: string): Promise<Page> {
 }
 
 const row = (page: Page, text: string) => page.locator('tr', { hasText: text });
+
+/** axe-core once the page has stopped loading (a list read again shows a spinner for a moment). */
+async function accessibleWhenSettled(page: Page) {
+  await expect.poll(() => page.locator('[role="progressbar"]').count()).toBe(0);
+  await expectAccessible(page);
+}
 const publicProduct = async (id: string) => (await call(rig.t.app, 'GET', `/products/${id}`)).status;
 
 describe.skipIf(skip)(`the moderation queues${consoleSkipReason ? ` (${consoleSkipReason})` : ''}`, () => {
@@ -68,7 +74,7 @@ describe.skipIf(skip)(`the moderation queues${consoleSkipReason ? ` (${consoleSk
     await expect(line.getByText('Boulangerie Médina').textContent()).resolves.toBe('Boulangerie Médina');
     await expect(line.getByText(s.store.name, { exact: false }).count()).resolves.toBe(1);
     await row(page, 'Fromage frais de chèvre').getByText('Non vérifié').waitFor();
-    await expectAccessible(page);
+    await accessibleWhenSettled(page);
     await screenshot(page, 'moderation-products');
 
     await line.getByRole('button', { name: 'Approuver « Pain de mie complet »' }).click();
@@ -99,7 +105,7 @@ describe.skipIf(skip)(`the moderation queues${consoleSkipReason ? ` (${consoleSk
     await page.goto(`${rig.baseUrl}/console/products`);
     await page.getByRole('textbox', { name: 'Nom ou description' }).fill('bissap');
     await row(page, 'Yaourt au bissap').getByText('Refusé').waitFor();
-    await expectAccessible(page);
+    await accessibleWhenSettled(page);
     await page.context().close();
   });
 
@@ -140,7 +146,7 @@ describe.skipIf(skip)(`the moderation queues${consoleSkipReason ? ` (${consoleSk
     const page = await consoleAt('moderation-deals');
     const line = row(page, 'Panier du marché Kermel');
     await line.getByRole('img', { name: 'Photo 1 de « Panier du marché Kermel »' }).waitFor();
-    await expectAccessible(page);
+    await accessibleWhenSettled(page);
     await screenshot(page, 'moderation-deals');
     await line.getByRole('button', { name: 'Approuver « Panier du marché Kermel »' }).click();
     await page.getByText('« Panier du marché Kermel » est approuvé et visible du public.').waitFor();
@@ -164,7 +170,7 @@ describe.skipIf(skip)(`the moderation queues${consoleSkipReason ? ` (${consoleSk
     }
     const page = await consoleAt('moderation-campaigns');
     await row(page, 'Bissap été').getByRole('img', { name: 'Visuel de la campagne « Le bissap de Dakar »' }).waitFor();
-    await expectAccessible(page);
+    await accessibleWhenSettled(page);
     await screenshot(page, 'moderation-campaigns');
     await row(page, 'Bissap été').getByRole('button', { name: 'Approuver « Bissap été »' }).click();
     await page.getByText(/La campagne « Bissap été » est approuvée/).waitFor();
@@ -181,7 +187,7 @@ describe.skipIf(skip)(`the moderation queues${consoleSkipReason ? ` (${consoleSk
 
     await page.goto(`${rig.baseUrl}/console/campaigns`);
     await row(page, 'Gingembre hiver').getByText('Allégation de santé non prouvée').waitFor();
-    await expectAccessible(page);
+    await accessibleWhenSettled(page);
     await page.context().close();
   });
 
@@ -204,7 +210,7 @@ describe.skipIf(skip)(`the moderation queues${consoleSkipReason ? ` (${consoleSk
     const page = await consoleAt('reported-reviews');
     const line = row(page, 'Pain encore tiède, très bon');
     await line.getByText('3 signalements').waitFor();
-    await expectAccessible(page);
+    await accessibleWhenSettled(page);
     await screenshot(page, 'moderation-reviews');
 
     await line.getByRole('button', { name: /^Lever les signalements de l’avis/ }).click();
