@@ -6,11 +6,12 @@ import { dataProvider } from './dataProvider';
 import { i18nProvider } from './i18n';
 import { Layout } from './Layout';
 import { LoginPage } from './LoginPage';
-import { darkTheme, lightTheme } from './theme';
 import { associationsResources } from './resources/associations';
 import { kycResources } from './resources/kyc';
+import { moderationResources } from './resources/moderation';
 import { suppliersResources } from './resources/suppliers';
 import { usersResources } from './resources/users';
+import { darkTheme, lightTheme } from './theme';
 
 const Dashboard = lazy(() => import('./dashboard/Dashboard'));
 
@@ -35,6 +36,7 @@ export function App() {
       {suppliersResources}
       {kycResources}
       {associationsResources}
+      {moderationResources}
     </Admin>
     </BrowserRouter>
   );

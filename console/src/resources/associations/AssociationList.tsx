@@ -133,13 +133,13 @@ function Associations({ queue }: { queue: boolean }) {
   return (
     <>
       <AssociationStats />
-      <List filters={filters} exporter={false}>
+      <List filters={filters} exporter={false} sort={queue ? undefined : { field: 'submittedAt', order: 'DESC' }}>
         <Datagrid rowClick="expand" expand={<AssociationPanel />} bulkActionButtons={false}>
-          <TextField source="name" sortable={false} />
-          <TextField source="city" sortable={false} />
-          <StatusField source="status" prefix="associationStatus" sortable={false} />
+          <TextField source="name" sortable={!queue} />
+          <TextField source="city" sortable={!queue} />
+          <StatusField source="status" prefix="associationStatus" sortable={!queue} />
           <FunctionField source="documents" sortable={false} render={(a: Association) => a.documents.length} />
-          <WhenField source="submittedAt" sortable={false} />
+          <WhenField source="submittedAt" sortable={!queue} />
         </Datagrid>
       </List>
     </>

@@ -6,11 +6,12 @@ const filters = ({ filter }: ListQuery) => ({ search: given<string>(filter.q), c
 export const associationsApis: Record<string, ResourceApi> = {
   associations: {
     list: async (q) => {
-      const query: Query<'/api/v1/admin/associations'> = { page: q.page, limit: q.perPage, ...filters(q), status: given(q.filter.status) };
+      const sort = q.sort as Query<'/api/v1/admin/associations'>['sort'];
+      const query: Query<'/api/v1/admin/associations'> = { page: q.page, limit: q.perPage, sort, ...filters(q), status: given(q.filter.status) };
       return page(await unwrapPage(api.GET('/api/v1/admin/associations', { params: { query } })));
     },
   },
-  // The verification queue: oldest submission first.
+  // The verification queue: oldest submission first (it takes no sort).
   'associations-pending': {
     list: async (q) => {
       const query: Query<'/api/v1/admin/associations/pending'> = { page: q.page, limit: q.perPage, ...filters(q) };

@@ -21,16 +21,16 @@ function Suppliers({ queue }: { queue: boolean }) {
   ];
   const owner = (s: Supplier) => [s.owner.firstName, s.owner.lastName].filter(Boolean).join(' ');
   return (
-    <List resource={queue ? 'suppliers-pending' : 'suppliers'} filters={filters} exporter={false}>
+    <List resource={queue ? 'suppliers-pending' : 'suppliers'} filters={filters} exporter={false} sort={{ field: 'createdAt', order: queue ? 'ASC' : 'DESC' }}>
       <Datagrid rowClick={(id: RaRecord['id']) => `/suppliers/${id}/show`} bulkActionButtons={false}>
-        <TextField source="businessName" label="resources.suppliers.fields.businessName" sortable={false} />
+        <TextField source="businessName" label="resources.suppliers.fields.businessName" />
         <FunctionField label="resources.suppliers.fields.owner" sortable={false} render={(s: Supplier) => `${owner(s)} · ${s.owner.phoneNumber ?? ''}`} />
-        <TextField source="city" label="resources.suppliers.fields.city" sortable={false} />
+        <TextField source="city" label="resources.suppliers.fields.city" />
         <FunctionField label="resources.suppliers.fields.category" sortable={false} render={(s: Supplier) => translate(`console.supplierCategory.${s.category}`)} />
-        <StatusField source="verificationStatus" prefix="verification" label="resources.suppliers.fields.verificationStatus" sortable={false} />
-        <StatusField source="kycStatus" prefix="kycStatus" label="resources.suppliers.fields.kycStatus" sortable={false} />
-        <FunctionField label="resources.suppliers.fields.commission" sortable={false} render={(s: Supplier) => formatBps(s.commissionRateBps, locale)} />
-        <WhenField source="createdAt" label="resources.suppliers.fields.createdAt" sortable={false} />
+        <StatusField source="verificationStatus" prefix="verification" label="resources.suppliers.fields.verificationStatus" sortable={!queue} />
+        <StatusField source="kycStatus" prefix="kycStatus" label="resources.suppliers.fields.kycStatus" />
+        <FunctionField label="resources.suppliers.fields.commission" sortBy="commissionRateBps" sortable={!queue} render={(s: Supplier) => formatBps(s.commissionRateBps, locale)} />
+        <WhenField source="createdAt" label="resources.suppliers.fields.createdAt" />
       </Datagrid>
     </List>
   );

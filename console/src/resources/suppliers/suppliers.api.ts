@@ -15,15 +15,17 @@ const one = (id: string) => unwrap(api.GET('/api/v1/admin/suppliers/{id}', { par
 export const suppliersApis: Record<string, ResourceApi> = {
   suppliers: {
     list: async (q) => {
-      const query: Query<'/api/v1/admin/suppliers'> = { page: q.page, limit: q.perPage, ...filters(q), status: given(q.filter.status) };
+      const sort = q.sort as Query<'/api/v1/admin/suppliers'>['sort'];
+      const query: Query<'/api/v1/admin/suppliers'> = { page: q.page, limit: q.perPage, sort, ...filters(q), status: given(q.filter.status) };
       return page(await unwrapPage(api.GET('/api/v1/admin/suppliers', { params: { query } })));
     },
     one,
   },
-  // The review queue: pending profiles, oldest first.
+  // The review queue: pending profiles, oldest first unless sorted otherwise.
   'suppliers-pending': {
     list: async (q) => {
-      const query: Query<'/api/v1/admin/suppliers/pending'> = { page: q.page, limit: q.perPage, ...filters(q) };
+      const sort = q.sort as Query<'/api/v1/admin/suppliers/pending'>['sort'];
+      const query: Query<'/api/v1/admin/suppliers/pending'> = { page: q.page, limit: q.perPage, sort, ...filters(q) };
       return page(await unwrapPage(api.GET('/api/v1/admin/suppliers/pending', { params: { query } })));
     },
     one,

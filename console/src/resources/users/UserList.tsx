@@ -11,14 +11,14 @@ export default function UserList() {
     <SelectInput key="status" source="status" choices={choices(STATUSES, 'console.userStatus')} />,
   ];
   return (
-    <List filters={filters} exporter={false}>
+    <List filters={filters} exporter={false} sort={{ field: 'createdAt', order: 'DESC' }}>
       <Datagrid rowClick="show" bulkActionButtons={false}>
-        <FunctionField source="profile.lastName" sortable={false} render={(u) => `${u.profile.firstName} ${u.profile.lastName}`} />
-        <TextField source="phoneNumber" sortable={false} />
-        <EmailField source="email" sortable={false} />
-        <FunctionField source="role" sortable={false} render={(u) => translate(`console.roles.${u.role}`)} />
-        <StatusField source="status" prefix="userStatus" sortable={false} />
-        <WhenField source="createdAt" sortable={false} />
+        <FunctionField source="profile.lastName" sortBy="lastName" render={(u: { profile: { firstName: string; lastName: string } }) => `${u.profile.firstName} ${u.profile.lastName}`} />
+        <TextField source="phoneNumber" />
+        <EmailField source="email" />
+        <FunctionField source="role" render={(u) => translate(`console.roles.${u.role}`)} />
+        <StatusField source="status" prefix="userStatus" />
+        <WhenField source="createdAt" />
       </Datagrid>
     </List>
   );
