@@ -82,6 +82,17 @@ describe.skipIf(skip)(`suppliers, KYC, associations and users in the console${co
     const closed = await createStore(rig.t.app, supplier, { name: `Thiès Gare ${tag()}`, isActive: false });
 
     const { page } = await consoleAt('/suppliers');
+    // Sorted on the server: newest first, then by name from the column's header.
+    const town = `Kaolack ${tag()}`;
+    await createSupplier(rig.t.app, { businessName: `Alpha ${town}` });
+    rig.t.clock.advance(1000);
+    await createSupplier(rig.t.app, { businessName: `Zeta ${town}` });
+    await page.getByPlaceholder('Nom, téléphone ou e-mail').fill(town);
+    const firstCell = () => page.getByRole('row').nth(1).getByRole('cell').first().textContent();
+    await expect.poll(firstCell).toBe(`Zeta ${town}`);
+    await page.getByRole('button', { name: 'Commerce' }).click();
+    await expect.poll(firstCell).toBe(`Alpha ${town}`);
+
     await page.getByPlaceholder('Nom, téléphone ou e-mail').fill(name);
     await page.getByRole('cell', { name }).waitFor();
     await expect.poll(() => page.getByRole('row').count()).toBe(2);
