@@ -6,8 +6,12 @@ import { dataProvider } from './dataProvider';
 import { i18nProvider } from './i18n';
 import { Layout } from './Layout';
 import { LoginPage } from './LoginPage';
-import { darkTheme, lightTheme } from './theme';
+import { associationsResources } from './resources/associations';
+import { kycResources } from './resources/kyc';
+import { moderationResources } from './resources/moderation';
+import { suppliersResources } from './resources/suppliers';
 import { usersResources } from './resources/users';
+import { darkTheme, lightTheme } from './theme';
 
 const Dashboard = lazy(() => import('./dashboard/Dashboard'));
 
@@ -29,6 +33,10 @@ export function App() {
       disableTelemetry
     >
       {usersResources}
+      {suppliersResources}
+      {kycResources}
+      {associationsResources}
+      {moderationResources}
     </Admin>
     </BrowserRouter>
   );

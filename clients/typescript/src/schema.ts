@@ -34,7 +34,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Every campaign, by status or advertiser, newest first
+         * Every campaign, by status or advertiser, newest first unless sorted
          * @description Access: ADMIN, SUPER_ADMIN.
          */
         get: operations["getAdminAdvertisingCampaigns"];
@@ -238,7 +238,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * All associations (newest first)
+         * All associations (newest first unless sorted)
          * @description Access: ADMIN, SUPER_ADMIN.
          */
         get: operations["getAdminAssociations"];
@@ -438,7 +438,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * All attempts, filtered by status or supplier
+         * All attempts, filtered by status or supplier, newest first unless sorted
          * @description Access: ADMIN, SUPER_ADMIN.
          */
         get: operations["getAdminKycAttempts"];
@@ -578,7 +578,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Escrows, newest first: filters by state, supplier, store, time held and payout state (`payout=failed`: payouts refused for good)
+         * Escrows, newest first unless sorted: filters by state, supplier, store, time held and payout state (`payout=failed`: payouts refused for good)
          * @description Access: ADMIN, SUPER_ADMIN.
          */
         get: operations["getAdminPaymentsEscrow"];
@@ -738,7 +738,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Products in every state, filtered by status, supplier, store, category or words
+         * Products in every state, filtered by status, supplier, store, category or words, newest first unless sorted
          * @description Access: ADMIN, SUPER_ADMIN.
          */
         get: operations["getAdminProducts"];
@@ -982,7 +982,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * History of setting changes, newest first
+         * History of setting changes, newest first unless sorted
          * @description Access: ADMIN, SUPER_ADMIN.
          */
         get: operations["getAdminSettingsAudit"];
@@ -1130,7 +1130,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Promo codes, newest first
+         * Promo codes, newest first unless sorted
          * @description Access: ADMIN, SUPER_ADMIN.
          */
         get: operations["getAdminSubscriptionsPromoCodes"];
@@ -1218,10 +1218,30 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List suppliers (newest first)
+         * List suppliers (newest first unless sorted)
          * @description Access: ADMIN, SUPER_ADMIN.
          */
         get: operations["getAdminSuppliers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/suppliers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One supplier in any state, deleted ones included, with its owner and commission history
+         * @description Access: ADMIN, SUPER_ADMIN.
+         */
+        get: operations["getAdminSuppliersById"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1310,6 +1330,26 @@ export interface paths {
         patch: operations["patchAdminSuppliersByIdReject"];
         trace?: never;
     };
+    "/api/v1/admin/suppliers/{id}/stores": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A supplier's stores in every state except deleted (newest first)
+         * @description Access: ADMIN, SUPER_ADMIN.
+         */
+        get: operations["getAdminSuppliersByIdStores"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/suppliers/{id}/verify": {
         parameters: {
             query?: never;
@@ -1378,7 +1418,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Suppliers waiting for verification (oldest first)
+         * Suppliers waiting for verification (oldest first unless sorted)
          * @description Access: ADMIN, SUPER_ADMIN.
          */
         get: operations["getAdminSuppliersPending"];
@@ -1398,7 +1438,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List users
+         * List users (newest first unless sorted)
          * @description Access: ADMIN, SUPER_ADMIN.
          */
         get: operations["getAdminUsers"];
@@ -4592,6 +4632,16 @@ export interface components {
             /** @enum {boolean} */
             success: true;
         };
+        /**
+         * AdminAssociationSort
+         * @enum {string}
+         */
+        AdminAssociationSort: "createdAt" | "-createdAt" | "submittedAt" | "-submittedAt" | "verifiedAt" | "-verifiedAt" | "name" | "-name" | "city" | "-city" | "status" | "-status" | "pickupCapacityKg" | "-pickupCapacityKg";
+        /**
+         * AdminCampaignSort
+         * @enum {string}
+         */
+        AdminCampaignSort: "createdAt" | "-createdAt" | "submittedAt" | "-submittedAt" | "approvedAt" | "-approvedAt" | "startsAt" | "-startsAt" | "endsAt" | "-endsAt" | "name" | "-name" | "status" | "-status" | "totalBudget" | "-totalBudget" | "dailyBudget" | "-dailyBudget" | "bid" | "-bid" | "spent" | "-spent" | "impressions" | "-impressions" | "clicks" | "-clicks";
         /** AdminPlan */
         AdminPlan: components["schemas"]["Plan"] & {
             /** Format: date-time */
@@ -4609,6 +4659,92 @@ export interface components {
             /** @enum {boolean} */
             success: true;
         };
+        /** AdminProduct */
+        AdminProduct: {
+            allergens: string[];
+            /**
+             * @description BAKERY, PREPARED_MEALS, FRUITS_VEGETABLES, DAIRY, MEAT_FISH, GROCERIES, DRINKS, OTHER
+             * @enum {string}
+             */
+            category: "BAKERY" | "PREPARED_MEALS" | "FRUITS_VEGETABLES" | "DAIRY" | "MEAT_FISH" | "GROCERIES" | "DRINKS" | "OTHER";
+            /** Format: date-time */
+            createdAt: string;
+            currency: string;
+            description: string;
+            dietaryTags: string[];
+            discountedPrice: number;
+            /** @description derived: (original - discounted) * 100 / original, rounded down */
+            discountPercent: number;
+            /** Format: date-time */
+            expiresAt: string;
+            favoritesCount: number;
+            /**
+             * Format: uuid
+             * @description UUID (version 7)
+             */
+            id: string;
+            images: components["schemas"]["ProductImage"][];
+            name: string;
+            originalPrice: number;
+            pickupEnd: string;
+            pickupStart: string;
+            popularityScore: number;
+            publishedAt: string | null;
+            /** @description available stock */
+            quantity: number;
+            rating: components["schemas"]["RatingSummary"];
+            rejectionReason: string | null;
+            sales: components["schemas"]["ProductSales"];
+            salesCount: number;
+            /** @enum {string} */
+            status: "PENDING_REVIEW" | "ACTIVE" | "REJECTED" | "INACTIVE" | "EXPIRED" | "DELETED";
+            store: {
+                city: string | null;
+                /**
+                 * Format: uuid
+                 * @description UUID (version 7)
+                 */
+                id: string;
+                name: string | null;
+            };
+            /**
+             * Format: uuid
+             * @description UUID (version 7)
+             */
+            storeId: string;
+            supplier: {
+                businessName: string | null;
+                /** @description the supplier deleted its profile */
+                deleted: boolean;
+                /**
+                 * Format: uuid
+                 * @description UUID (version 7)
+                 */
+                id: string;
+                verificationStatus: ("PENDING" | "VERIFIED" | "REJECTED") | null;
+            };
+            /**
+             * Format: uuid
+             * @description UUID (version 7)
+             */
+            supplierId: string;
+            unitWeightGrams: number;
+            /** Format: date-time */
+            updatedAt: string;
+            viewsCount: number;
+        };
+        /** AdminProductPage */
+        AdminProductPage: {
+            data: components["schemas"]["AdminProduct"][];
+            meta: components["schemas"]["PageMeta"];
+            /** @enum {boolean} */
+            success: true;
+        };
+        /**
+         * AdminProductSort
+         * @enum {string}
+         */
+        AdminProductSort: "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt" | "publishedAt" | "-publishedAt" | "expiresAt" | "-expiresAt" | "name" | "-name" | "status" | "-status" | "category" | "-category" | "originalPrice" | "-originalPrice" | "discountedPrice" | "-discountedPrice" | "discountPercent" | "-discountPercent" | "quantity" | "-quantity" | "salesCount" | "-salesCount" | "viewsCount" | "-viewsCount" | "favoritesCount" | "-favoritesCount";
         /** AdminSupplier */
         AdminSupplier: {
             address: string;
@@ -4739,6 +4875,16 @@ export interface components {
             /** @enum {boolean} */
             success: true;
         };
+        /**
+         * AdminSupplierSort
+         * @enum {string}
+         */
+        AdminSupplierSort: "createdAt" | "-createdAt" | "businessName" | "-businessName" | "city" | "-city" | "verificationStatus" | "-verificationStatus" | "kycStatus" | "-kycStatus" | "verifiedAt" | "-verifiedAt" | "commissionRateBps" | "-commissionRateBps" | "rating" | "-rating";
+        /**
+         * AdminUserSort
+         * @enum {string}
+         */
+        AdminUserSort: "createdAt" | "-createdAt" | "lastLoginAt" | "-lastLoginAt" | "lastName" | "-lastName" | "phoneNumber" | "-phoneNumber" | "email" | "-email" | "role" | "-role" | "status" | "-status";
         /** AdTarget */
         AdTarget: {
             id: string | null;
@@ -5981,6 +6127,11 @@ export interface components {
             /** @enum {boolean} */
             success: true;
         };
+        /**
+         * EscrowSort
+         * @enum {string}
+         */
+        EscrowSort: "heldAt" | "-heldAt" | "amount" | "-amount" | "state" | "-state" | "releaseAfter" | "-releaseAfter" | "releasedAt" | "-releasedAt" | "refundedAt" | "-refundedAt" | "updatedAt" | "-updatedAt";
         /** FavoriteProduct */
         FavoriteProduct: {
             /** @description the public can see and order it now */
@@ -6246,6 +6397,11 @@ export interface components {
             /** @enum {boolean} */
             success: true;
         };
+        /**
+         * KycAttemptSort
+         * @enum {string}
+         */
+        KycAttemptSort: "submittedAt" | "-submittedAt" | "reviewedAt" | "-reviewedAt" | "status" | "-status";
         /** KycDecision */
         KycDecision: {
             action: string;
@@ -7106,6 +7262,11 @@ export interface components {
             supplierId: string;
             waitingReason: string | null;
         };
+        /**
+         * PendingSupplierSort
+         * @enum {string}
+         */
+        PendingSupplierSort: "createdAt" | "-createdAt" | "businessName" | "-businessName" | "city" | "-city" | "kycStatus" | "-kycStatus";
         /** Plan */
         Plan: {
             code: string;
@@ -7124,7 +7285,7 @@ export interface components {
             periodDays: number | null;
             /** @description price per period in minor units of the currency (XOF has none); 0 for free plans */
             priceAmount: number;
-            sortOrder: number;
+            toOrderBy: number;
         };
         /** PlanLimits */
         PlanLimits: {
@@ -7397,6 +7558,11 @@ export interface components {
             /** @enum {boolean} */
             success: true;
         };
+        /**
+         * PromoCodeSort
+         * @enum {string}
+         */
+        PromoCodeSort: "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt" | "code" | "-code" | "validFrom" | "-validFrom" | "validUntil" | "-validUntil" | "usesCount" | "-usesCount" | "maxUses" | "-maxUses";
         /** PromoQuote */
         PromoQuote: {
             currency: string;
@@ -7741,6 +7907,11 @@ export interface components {
             /** @enum {boolean} */
             success: true;
         };
+        /**
+         * SettingChangeSort
+         * @enum {string}
+         */
+        SettingChangeSort: "createdAt" | "-createdAt" | "key" | "-key";
         /** SettingsChangeResult */
         SettingsChangeResult: {
             /** @description one entry per key whose value changed; empty when nothing did */
@@ -8670,6 +8841,8 @@ export interface operations {
                 advertiserId?: string;
                 limit?: number;
                 page?: number;
+                /** @description a field ascending, or descending after a minus (-createdAt); empty values last, equal ones by id. Default: -createdAt (newest first); with status=PENDING_REVIEW, submittedAt (the review queue) */
+                sort?: components["schemas"]["AdminCampaignSort"];
                 status?: "DRAFT" | "PENDING_REVIEW" | "ACTIVE" | "REJECTED" | "PAUSED" | "COMPLETED";
             };
             header?: never;
@@ -9046,6 +9219,8 @@ export interface operations {
                 page?: number;
                 /** @description part of the name, registration number, contact or owner phone/email */
                 search?: string;
+                /** @description a field ascending, or descending after a minus (-createdAt); empty values last, equal ones by id. Default: -createdAt (newest first) */
+                sort?: components["schemas"]["AdminAssociationSort"];
                 status?: "PENDING" | "VERIFIED" | "REJECTED";
             };
             header?: never;
@@ -9375,6 +9550,8 @@ export interface operations {
             query?: {
                 limit?: number;
                 page?: number;
+                /** @description a field ascending, or descending after a minus (-createdAt); empty values last, equal ones by id. Default: -submittedAt (newest first); with status=PENDING, submittedAt (the review queue) */
+                sort?: components["schemas"]["KycAttemptSort"];
                 status?: "PENDING" | "APPROVED" | "REJECTED" | "RESUBMISSION_REQUESTED" | "WITHDRAWN";
                 /** @description UUID (version 7) */
                 supplierId?: string;
@@ -9623,6 +9800,8 @@ export interface operations {
                 page?: number;
                 /** @description the state of the order's payout (`failed`: payouts refused for good); `none`: no payout yet */
                 payout?: "pending" | "processing" | "succeeded" | "failed" | "none";
+                /** @description a field ascending, or descending after a minus (-createdAt); empty values last, equal ones by id. Default: -heldAt (newest held first) */
+                sort?: components["schemas"]["EscrowSort"];
                 state?: "HELD" | "RELEASED" | "REFUNDED" | "DISPUTED" | "RESOLVED_SUPPLIER" | "RESOLVED_CLIENT";
                 /** @description UUID (version 7) */
                 storeId?: string;
@@ -9948,6 +10127,8 @@ export interface operations {
                 page?: number;
                 /** @description words of the name or description, accents and case ignored */
                 q?: string;
+                /** @description a field ascending, or descending after a minus (-createdAt); empty values last, equal ones by id. Default: -createdAt (newest first) */
+                sort?: components["schemas"]["AdminProductSort"];
                 status?: "PENDING_REVIEW" | "ACTIVE" | "REJECTED" | "INACTIVE" | "EXPIRED" | "DELETED";
                 /** @description UUID (version 7) */
                 storeId?: string;
@@ -9966,7 +10147,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProductPage"];
+                    "application/json": components["schemas"]["AdminProductPage"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -10175,7 +10356,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProductPage"];
+                    "application/json": components["schemas"]["AdminProductPage"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -10588,6 +10769,8 @@ export interface operations {
                 key?: "business" | "mobilemoney" | "mobilemoney.wave" | "mobilemoney.orangeMoney" | "mobilemoney.freeMoney" | "mobilemoney.card" | "features" | "business.defaultCommissionBps" | "business.paymentTimeoutMinutes" | "business.paymentFailureGraceMinutes" | "business.escrowReleaseDelayHours" | "business.minimumOrderAmount" | "business.pickupCodeRequired" | "mobilemoney.wave.displayName" | "mobilemoney.wave.enabled" | "mobilemoney.wave.feeBps" | "mobilemoney.orangeMoney.displayName" | "mobilemoney.orangeMoney.enabled" | "mobilemoney.orangeMoney.feeBps" | "mobilemoney.freeMoney.displayName" | "mobilemoney.freeMoney.enabled" | "mobilemoney.freeMoney.feeBps" | "mobilemoney.card.displayName" | "mobilemoney.card.enabled" | "mobilemoney.card.feeBps" | "features.autoApproveVerifiedSupplierProducts" | "features.donationsEnabled" | "features.advertisingEnabled" | "features.reviewsRequirePurchase";
                 limit?: number;
                 page?: number;
+                /** @description a field ascending, or descending after a minus (-createdAt); empty values last, equal ones by id. Default: -createdAt (newest first) */
+                sort?: components["schemas"]["SettingChangeSort"];
                 /** @description changes made before */
                 to?: string;
             };
@@ -10905,7 +11088,7 @@ export interface operations {
                     periodDays?: number;
                     /** @description per period, minor units; 0 for a free plan */
                     priceAmount: number;
-                    sortOrder?: number;
+                    toOrderBy?: number;
                 };
             };
         };
@@ -10954,7 +11137,7 @@ export interface operations {
                     periodDays?: number;
                     /** @description per period, minor units; 0 for a free plan */
                     priceAmount?: number;
-                    sortOrder?: number;
+                    toOrderBy?: number;
                 };
             };
         };
@@ -11019,6 +11202,8 @@ export interface operations {
                 page?: number;
                 /** @description codes starting with this (any case) */
                 search?: string;
+                /** @description a field ascending, or descending after a minus (-createdAt); empty values last, equal ones by id. Default: -createdAt (newest first) */
+                sort?: components["schemas"]["PromoCodeSort"];
                 status?: "active" | "disabled";
             };
             header?: never;
@@ -11264,6 +11449,8 @@ export interface operations {
                 page?: number;
                 /** @description part of the business name, contact or owner phone/email */
                 search?: string;
+                /** @description a field ascending, or descending after a minus (-createdAt); empty values last, equal ones by id. Default: -createdAt (newest first) */
+                sort?: components["schemas"]["AdminSupplierSort"];
                 /** @description verification status */
                 status?: "PENDING" | "VERIFIED" | "REJECTED";
             };
@@ -11285,6 +11472,36 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAdminSuppliersById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID (version 7) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminSupplierCommissionHistoryResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -11447,6 +11664,40 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getAdminSuppliersByIdStores: {
+        parameters: {
+            query?: {
+                isActive?: boolean;
+                limit?: number;
+                page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description UUID (version 7) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StorePage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     patchAdminSuppliersByIdVerify: {
         parameters: {
             query?: never;
@@ -11562,6 +11813,8 @@ export interface operations {
                 page?: number;
                 /** @description part of the business name, contact or owner phone/email */
                 search?: string;
+                /** @description a field ascending, or descending after a minus (-createdAt); empty values last, equal ones by id. Default: createdAt (oldest first) */
+                sort?: components["schemas"]["PendingSupplierSort"];
             };
             header?: never;
             path?: never;
@@ -11593,6 +11846,8 @@ export interface operations {
                 page?: number;
                 role?: "CLIENT" | "SUPPLIER_FOOD" | "SUPPLIER_DEALS" | "ASSOCIATION" | "ADVERTISER" | "ADMIN" | "SUPER_ADMIN";
                 search?: string;
+                /** @description a field ascending, or descending after a minus (-createdAt); empty values last, equal ones by id. Default: -createdAt (newest first) */
+                sort?: components["schemas"]["AdminUserSort"];
                 status?: "ACTIVE" | "SUSPENDED" | "DELETED";
                 verified?: boolean;
             };

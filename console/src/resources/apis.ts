@@ -1,4 +1,8 @@
 import type { ResourceApi } from './resource-api';
+import { associationsApis } from './associations/associations.api';
+import { kycApis } from './kyc/kyc.api';
+import { moderationApis } from './moderation/moderation.api';
+import { suppliersApis } from './suppliers/suppliers.api';
 import { usersApis } from './users/users.api';
 
 export type { ListQuery, ResourceApi } from './resource-api';
@@ -6,4 +10,8 @@ export type { ListQuery, ResourceApi } from './resource-api';
 /** Every resource's API, by react-admin resource name: one line per domain. */
 export const RESOURCE_APIS: Record<string, ResourceApi> = {
   ...usersApis,
+  ...moderationApis,
+  ...suppliersApis,
+  ...kycApis,
+  ...associationsApis,
 };

@@ -46,7 +46,7 @@ describe('plans of the moderation queue with 10,000 products waiting', () => {
     await t.app.ctx.db.transaction(async (tx) => {
       for (const [name, page] of [['first', 1], ['middle', last / 2], ['last', last]] as const) {
         const q = { page, limit: 20 };
-        for (const plan of await explainEach(tx, () => repo.listProducts(tx, { status: 'PENDING_REVIEW' }, q, 'oldest'))) plans.push([`queue, ${name} page`, plan]);
+        for (const plan of await explainEach(tx, () => repo.listProducts(tx, { status: 'PENDING_REVIEW' }, q, 'createdAt'))) plans.push([`queue, ${name} page`, plan]);
         for (const plan of await explainEach(tx, () => repo.listProducts(tx, { status: 'PENDING_REVIEW' }, q))) plans.push([`admin list, ${name} page`, plan]);
       }
     });

@@ -1,6 +1,10 @@
 import { and, asc, count, desc, eq, gt, ilike, isNotNull, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import { preparedPer, type Executor } from '../../db/client.js';
+import { nameOrderKey, unaccented } from '../../db/folding.js';
+import { byteOrderKey, toOrderBy, type SortKey } from '../../db/sorting.js';
 import { users, type Role, type UserStatus } from '../../db/schema/users.js';
+import type { SortOf } from '../../shared/schemas.js';
+import type { UserSortField } from './users.schemas.js';
 
 export type UserRecord = typeof users.$inferSelect;
 export type NewUser = typeof users.$inferInsert;
@@ -47,24 +51,60 @@ export interface UserFilter {
   search?: string;
 }
 
+const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * The digits of a search written as a phone number (`77 123 45 67`, `+221 77-123-45-67`, `00221...`),
+ * matched against the stored E.164 number; undefined when the search is not one.
+ */
+function phoneDigits(search: string): string | undefined {
+  if (!/^[+\d\s().-]+$/.test(search)) return undefined;
+  const digits = search.replace(/\D/g, '').replace(/^00/, '');
+  return digits.length >= 3 ? digits : undefined;
+}
+
+/**
+ * Every word of the search is found in the name (first and last, accents ignored), the email or the
+ * phone number, so `awa ndiaye` finds Awa Ndiayé and `ndiaye awa` too; a search written as a phone
+ * number also matches its digits whatever the spaces or dashes.
+ */
+function searchCondition(search: string): SQL | undefined {
+  const name = unaccented(sql`${users.firstName} || ' ' || ${users.lastName}`);
+  const words = search.split(/\s+/).filter(Boolean).map((word) => {
+    const like = likePattern(word);
+    return or(sql`${name} ilike ${unaccented(sql`${like}::text`)}`, ilike(users.email, like), ilike(users.phoneNumber, like));
+  });
+  const digits = phoneDigits(search);
+  return digits ? or(and(...words), ilike(users.phoneNumber, likePattern(digits))) : and(...words);
+}
+
 function filterConditions(f: UserFilter): SQL | undefined {
   const conds: (SQL | undefined)[] = [];
   if (f.role) conds.push(eq(users.role, f.role));
   if (f.status) conds.push(eq(users.status, f.status));
   if (f.verified !== undefined) conds.push(f.verified ? isNotNull(users.verifiedAt) : isNull(users.verifiedAt));
-  if (f.search) {
-    const like = `%${f.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    conds.push(
-      or(ilike(users.firstName, like), ilike(users.lastName, like), ilike(users.phoneNumber, like), ilike(users.email, like)),
-    );
-  }
+  if (f.search) conds.push(searchCondition(f.search));
   return and(...conds);
 }
 
-export async function listUsers(ex: Executor, f: UserFilter, limit: number, offset: number) {
+// Users are the largest list: a key computed per row is sorted through its index (the last name's)
+// or not offered; last_login_at stays without one, as every sign-in writes it.
+const SORT_KEYS: Record<UserSortField, SortKey> = {
+  createdAt: users.createdAt,
+  lastLoginAt: users.lastLoginAt,
+  lastName: nameOrderKey(users.lastName),
+  // E.164: a plus and digits, in the same order under every collation.
+  phoneNumber: users.phoneNumber,
+  // Stored lower-cased (normalizeEmail).
+  email: { by: byteOrderKey(users.email), nullable: true },
+  role: byteOrderKey(users.role),
+  status: byteOrderKey(users.status),
+};
+
+export async function listUsers(ex: Executor, f: UserFilter, limit: number, offset: number, sort: SortOf<UserSortField> = '-createdAt') {
   const where = filterConditions(f);
   const [items, [total]] = await Promise.all([
-    ex.select().from(users).where(where).orderBy(desc(users.createdAt), desc(users.id)).limit(limit).offset(offset),
+    ex.select().from(users).where(where).orderBy(...toOrderBy(sort, SORT_KEYS, users.id)).limit(limit).offset(offset),
     ex.select({ n: count() }).from(users).where(where),
   ]);
   return { items, total: total?.n ?? 0 };

@@ -132,7 +132,7 @@ export function createUsersService(ctx: AppContext, deps: { sessions: SessionsSe
     reachableIdsAfter: (ex: Executor, q: { role?: Role; after: string | null; through: string; limit: number }) => repo.reachableIdsAfter(ex, q),
 
     async list(q: AdminUserQuery) {
-      const { items, total } = await repo.listUsers(ctx.db, q, q.limit, pageOffset(q));
+      const { items, total } = await repo.listUsers(ctx.db, q, q.limit, pageOffset(q), q.sort);
       return { items: items.map(toUserView), meta: pageMeta(q, total) };
     },
 
