@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { privateDatabase, type PrivateDatabase } from '../../../test/helpers/database.js';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
 import { createPlan, createSignedIn, createStore } from '../../../test/helpers/factories.js';
 import { call } from '../../../test/helpers/http.js';
@@ -18,10 +19,16 @@ const settings = (body: unknown) => call(t.app, 'PATCH', '/admin/settings', { to
 const fields = (res: { body: { error: { details?: { field: string }[] } } }) => res.body.error.details?.map((d) => d.field) ?? [];
 
 beforeAll(async () => {
-  t = await buildTestApp();
+  // It switches platform settings: on PostgreSQL, a database of its own.
+  db = await privateDatabase();
+  t = await buildTestApp(db.env);
   adminToken = (await admin(t)).token;
 });
-afterAll(() => t.close());
+let db: PrivateDatabase;
+afterAll(async () => {
+  await t.close();
+  await db.drop();
+});
 // Every test here moves stock or money: the invariants (stock follows orders included) must hold after each.
 afterEach(() => assertMoneyInvariants(t.app));
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { privateDatabase, type PrivateDatabase } from '../../../test/helpers/database.js';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
 import { createPlan, createSignedIn, createStore } from '../../../test/helpers/factories.js';
 import { call } from '../../../test/helpers/http.js';
@@ -12,11 +13,17 @@ let adminToken: string;
 // Products listed here report orders in progress, as the orders module will.
 const busy = new Set<string>();
 beforeAll(async () => {
-  t = await buildTestApp();
+  // It switches platform settings: on PostgreSQL, a database of its own.
+  db = await privateDatabase();
+  t = await buildTestApp(db.env);
   adminToken = (await admin(t)).token;
   t.app.ctx.workInProgress.register(async (_ex, scope) => ('productId' in scope && busy.has(scope.productId) ? '1 order in progress' : null));
 });
-afterAll(() => t.close());
+let db: PrivateDatabase;
+afterAll(async () => {
+  await t.close();
+  await db.drop();
+});
 
 describe('POST /products', () => {
   it('creates a product waiting for review, with derived discount and default unit weight', async () => {

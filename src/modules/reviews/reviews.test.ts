@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { privateDatabase, type PrivateDatabase } from '../../../test/helpers/database.js';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
 import { createSignedIn } from '../../../test/helpers/factories.js';
 import { call } from '../../../test/helpers/http.js';
@@ -19,14 +20,20 @@ let stranger: Client;
 let productId: string;
 
 beforeAll(async () => {
-  t = await buildTestApp();
+  // It switches platform settings: on PostgreSQL, a database of its own.
+  db = await privateDatabase();
+  t = await buildTestApp(db.env);
   adminToken = (await admin(t)).token;
   s = await shop(t, adminToken, { products: 2 });
   productId = s.products[0]!.id;
   [a, b, c] = [await buyer(t, s), await buyer(t, s), await buyer(t, s)];
   stranger = await newClient(t);
 }, 240_000);
-afterAll(() => t.close());
+let db: PrivateDatabase;
+afterAll(async () => {
+  await t.close();
+  await db.drop();
+});
 
 const inbox = async (token: string) => (await call(t.app, 'GET', '/notifications', { token })).body.data as { type: string; data: Record<string, unknown> }[];
 
