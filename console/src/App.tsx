@@ -4,8 +4,10 @@ import { BrowserRouter } from 'react-router-dom';
 import { authProvider } from './authProvider';
 import { dataProvider } from './dataProvider';
 import { i18nProvider } from './i18n';
+import { Layout } from './Layout';
 import { LoginPage } from './LoginPage';
 import { usersResources } from './resources/users';
+import { theme } from './theme';
 
 const Dashboard = lazy(() => import('./dashboard/Dashboard'));
 
@@ -20,6 +22,8 @@ export function App() {
       dataProvider={dataProvider}
       i18nProvider={i18nProvider}
       loginPage={LoginPage}
+      layout={Layout}
+      theme={theme}
       requireAuth
       disableTelemetry
     >
