@@ -6,6 +6,7 @@ import { dataProvider } from './dataProvider';
 import { i18nProvider } from './i18n';
 import { Layout } from './Layout';
 import { LoginPage } from './LoginPage';
+import { moneyResources } from './resources/money';
 import { usersResources } from './resources/users';
 import { theme } from './theme';
 
@@ -28,6 +29,7 @@ export function App() {
       disableTelemetry
     >
       {usersResources}
+      {moneyResources}
     </Admin>
     </BrowserRouter>
   );
