@@ -6,9 +6,9 @@ import { dataProvider } from './dataProvider';
 import { i18nProvider } from './i18n';
 import { Layout } from './Layout';
 import { LoginPage } from './LoginPage';
+import { darkTheme, lightTheme } from './theme';
 import { moneyResources } from './resources/money';
 import { usersResources } from './resources/users';
-import { theme } from './theme';
 
 const Dashboard = lazy(() => import('./dashboard/Dashboard'));
 
@@ -24,7 +24,8 @@ export function App() {
       i18nProvider={i18nProvider}
       loginPage={LoginPage}
       layout={Layout}
-      theme={theme}
+      theme={lightTheme}
+      darkTheme={darkTheme}
       requireAuth
       disableTelemetry
     >

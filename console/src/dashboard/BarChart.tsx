@@ -23,11 +23,10 @@ const PAD = { top: 12, right: 8, bottom: 28, left: 56 };
  */
 export function BarChart({ title, labels, series, format }: { title: string; labels: string[]; series: Series[]; format: (n: number) => string }) {
   const theme = useTheme();
-  const colours = [theme.palette.primary.main, theme.palette.secondary.main, theme.palette.success.main];
+  const colours = [theme.palette.primary.main, theme.palette.secondary.main, theme.palette.info.main];
+  const axis = new Intl.NumberFormat(undefined, { notation: 'compact' });
   const max = niceCeiling(Math.max(...series.flatMap((s) => s.values)));
-  // Room for the longest tick label (about 6.2 units a character at font size 11), money included.
-  const left = Math.max(PAD.left, Math.ceil(Math.max(...[0, 0.5, 1].map((f) => format(max * f).length)) * 6.2) + 10);
-  const plotW = WIDTH - left - PAD.right;
+  const plotW = WIDTH - PAD.left - PAD.right;
   const plotH = HEIGHT - PAD.top - PAD.bottom;
   const slot = plotW / Math.max(1, labels.length);
   const barW = Math.max(1, (slot * 0.8) / series.length);
@@ -38,9 +37,9 @@ export function BarChart({ title, labels, series, format }: { title: string; lab
       <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} width="100%" role="img" aria-label={title} data-chart={title}>
         {[0, 0.5, 1].map((f) => (
           <g key={f}>
-            <line x1={left} x2={WIDTH - PAD.right} y1={y(max * f)} y2={y(max * f)} stroke={theme.palette.divider} />
-            <text x={left - 6} y={y(max * f) + 4} textAnchor="end" fontSize="11" fill={theme.palette.text.secondary}>
-              {format(max * f)}
+            <line x1={PAD.left} x2={WIDTH - PAD.right} y1={y(max * f)} y2={y(max * f)} stroke={theme.palette.divider} />
+            <text x={PAD.left - 6} y={y(max * f) + 4} textAnchor="end" fontSize="11" fill={theme.palette.text.secondary}>
+              {axis.format(max * f)}
             </text>
           </g>
         ))}
@@ -49,13 +48,13 @@ export function BarChart({ title, labels, series, format }: { title: string; lab
             {series.map((s, k) => {
               const v = s.values[i] ?? 0;
               return (
-                <rect key={s.name} x={left + i * slot + slot * 0.1 + k * barW} y={y(v)} width={barW} height={PAD.top + plotH - y(v)} fill={colours[k % colours.length]} data-series={s.name} data-label={label} data-value={v}>
+                <rect key={s.name} x={PAD.left + i * slot + slot * 0.1 + k * barW} y={y(v)} width={barW} height={PAD.top + plotH - y(v)} fill={colours[k % colours.length]} data-series={s.name} data-label={label} data-value={v}>
                   <title>{`${label} · ${s.name} : ${format(v)}`}</title>
                 </rect>
               );
             })}
             {i % tickEvery === 0 && (
-              <text x={left + i * slot + slot / 2} y={HEIGHT - 8} textAnchor="middle" fontSize="11" fill={theme.palette.text.secondary}>
+              <text x={PAD.left + i * slot + slot / 2} y={HEIGHT - 8} textAnchor="middle" fontSize="11" fill={theme.palette.text.secondary}>
                 {label.slice(5)}
               </text>
             )}
