@@ -33,8 +33,8 @@ export function Facts({ rows }: { rows: [string, ReactNode][] }) {
     <dl style={{ margin: 0, display: 'grid', gridTemplateColumns: 'max-content 1fr', gap: '6px 16px' }}>
       {rows.map(([label, value]) => (
         <div key={label} style={{ display: 'contents' }}>
-          <dt style={{ color: 'rgba(0,0,0,0.7)' }}>{label}</dt>
-          <dd style={{ margin: 0 }}>{value}</dd>
+          <Typography component="dt" variant="body2" color="text.secondary">{label}</Typography>
+          <Typography component="dd" variant="body2" sx={{ m: 0 }}>{value}</Typography>
         </div>
       ))}
     </dl>
