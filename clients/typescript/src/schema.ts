@@ -34,7 +34,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Every campaign, by status or advertiser, newest first
+         * Every campaign, by status or advertiser, newest first unless sorted
          * @description Access: ADMIN, SUPER_ADMIN.
          */
         get: operations["getAdminAdvertisingCampaigns"];
@@ -194,7 +194,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * All associations (newest first)
+         * All associations (newest first unless sorted)
          * @description Access: ADMIN, SUPER_ADMIN.
          */
         get: operations["getAdminAssociations"];
@@ -394,7 +394,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * All attempts, filtered by status or supplier
+         * All attempts, filtered by status or supplier, newest first unless sorted
          * @description Access: ADMIN, SUPER_ADMIN.
          */
         get: operations["getAdminKycAttempts"];
@@ -534,7 +534,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Escrows, newest first: filters by state, supplier, store, time held and payout state (`payout=failed`: payouts refused for good)
+         * Escrows, newest first unless sorted: filters by state, supplier, store, time held and payout state (`payout=failed`: payouts refused for good)
          * @description Access: ADMIN, SUPER_ADMIN.
          */
         get: operations["getAdminPaymentsEscrow"];
@@ -714,7 +714,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Products in every state, filtered by status, supplier, store, category or words
+         * Products in every state, filtered by status, supplier, store, category or words, newest first unless sorted
          * @description Access: ADMIN, SUPER_ADMIN.
          */
         get: operations["getAdminProducts"];
@@ -958,7 +958,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * History of setting changes, newest first
+         * History of setting changes, newest first unless sorted
          * @description Access: ADMIN, SUPER_ADMIN.
          */
         get: operations["getAdminSettingsAudit"];
@@ -1106,7 +1106,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Promo codes, newest first
+         * Promo codes, newest first unless sorted
          * @description Access: ADMIN, SUPER_ADMIN.
          */
         get: operations["getAdminSubscriptionsPromoCodes"];
@@ -1194,7 +1194,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List suppliers (newest first)
+         * List suppliers (newest first unless sorted)
          * @description Access: ADMIN, SUPER_ADMIN.
          */
         get: operations["getAdminSuppliers"];
@@ -1354,7 +1354,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Suppliers waiting for verification (oldest first)
+         * Suppliers waiting for verification (oldest first unless sorted)
          * @description Access: ADMIN, SUPER_ADMIN.
          */
         get: operations["getAdminSuppliersPending"];
@@ -1374,7 +1374,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List users
+         * List users (newest first unless sorted)
          * @description Access: ADMIN, SUPER_ADMIN.
          */
         get: operations["getAdminUsers"];
@@ -4568,6 +4568,16 @@ export interface components {
             /** @enum {boolean} */
             success: true;
         };
+        /**
+         * AdminAssociationSort
+         * @enum {string}
+         */
+        AdminAssociationSort: "createdAt" | "-createdAt" | "submittedAt" | "-submittedAt" | "verifiedAt" | "-verifiedAt" | "name" | "-name" | "city" | "-city" | "status" | "-status" | "pickupCapacityKg" | "-pickupCapacityKg";
+        /**
+         * AdminCampaignSort
+         * @enum {string}
+         */
+        AdminCampaignSort: "createdAt" | "-createdAt" | "submittedAt" | "-submittedAt" | "approvedAt" | "-approvedAt" | "startsAt" | "-startsAt" | "endsAt" | "-endsAt" | "name" | "-name" | "status" | "-status" | "totalBudget" | "-totalBudget" | "dailyBudget" | "-dailyBudget" | "bid" | "-bid" | "spent" | "-spent" | "impressions" | "-impressions" | "clicks" | "-clicks";
         /** AdminPayout */
         AdminPayout: {
             /** @description paid out, in minor units */
@@ -4627,6 +4637,11 @@ export interface components {
             /** @enum {boolean} */
             success: true;
         };
+        /**
+         * AdminProductSort
+         * @enum {string}
+         */
+        AdminProductSort: "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt" | "publishedAt" | "-publishedAt" | "expiresAt" | "-expiresAt" | "name" | "-name" | "status" | "-status" | "category" | "-category" | "originalPrice" | "-originalPrice" | "discountedPrice" | "-discountedPrice" | "discountPercent" | "-discountPercent" | "quantity" | "-quantity" | "salesCount" | "-salesCount" | "viewsCount" | "-viewsCount" | "favoritesCount" | "-favoritesCount";
         /** AdminSupplier */
         AdminSupplier: {
             address: string;
@@ -4757,6 +4772,16 @@ export interface components {
             /** @enum {boolean} */
             success: true;
         };
+        /**
+         * AdminSupplierSort
+         * @enum {string}
+         */
+        AdminSupplierSort: "createdAt" | "-createdAt" | "businessName" | "-businessName" | "city" | "-city" | "verificationStatus" | "-verificationStatus" | "kycStatus" | "-kycStatus" | "verifiedAt" | "-verifiedAt" | "commissionRateBps" | "-commissionRateBps" | "rating" | "-rating";
+        /**
+         * AdminUserSort
+         * @enum {string}
+         */
+        AdminUserSort: "createdAt" | "-createdAt" | "lastLoginAt" | "-lastLoginAt" | "lastName" | "-lastName" | "phoneNumber" | "-phoneNumber" | "email" | "-email" | "role" | "-role" | "status" | "-status";
         /** AdTarget */
         AdTarget: {
             id: string | null;
@@ -5959,6 +5984,11 @@ export interface components {
             /** @enum {boolean} */
             success: true;
         };
+        /**
+         * EscrowSort
+         * @enum {string}
+         */
+        EscrowSort: "heldAt" | "-heldAt" | "amount" | "-amount" | "state" | "-state" | "releaseAfter" | "-releaseAfter" | "releasedAt" | "-releasedAt" | "refundedAt" | "-refundedAt" | "updatedAt" | "-updatedAt";
         /** FavoriteProduct */
         FavoriteProduct: {
             /** @description the public can see and order it now */
@@ -6224,6 +6254,11 @@ export interface components {
             /** @enum {boolean} */
             success: true;
         };
+        /**
+         * KycAttemptSort
+         * @enum {string}
+         */
+        KycAttemptSort: "submittedAt" | "-submittedAt" | "reviewedAt" | "-reviewedAt" | "status" | "-status";
         /** KycDecision */
         KycDecision: {
             action: string;
@@ -7084,6 +7119,11 @@ export interface components {
             supplierId: string;
             waitingReason: string | null;
         };
+        /**
+         * PendingSupplierSort
+         * @enum {string}
+         */
+        PendingSupplierSort: "createdAt" | "-createdAt" | "businessName" | "-businessName" | "city" | "-city" | "kycStatus" | "-kycStatus";
         /** Plan */
         Plan: {
             code: string;
@@ -7102,7 +7142,7 @@ export interface components {
             periodDays: number | null;
             /** @description price per period in minor units of the currency (XOF has none); 0 for free plans */
             priceAmount: number;
-            sortOrder: number;
+            toOrderBy: number;
         };
         /** PlanLimits */
         PlanLimits: {
@@ -7375,6 +7415,11 @@ export interface components {
             /** @enum {boolean} */
             success: true;
         };
+        /**
+         * PromoCodeSort
+         * @enum {string}
+         */
+        PromoCodeSort: "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt" | "code" | "-code" | "validFrom" | "-validFrom" | "validUntil" | "-validUntil" | "usesCount" | "-usesCount" | "maxUses" | "-maxUses";
         /** PromoQuote */
         PromoQuote: {
             currency: string;
@@ -7719,6 +7764,11 @@ export interface components {
             /** @enum {boolean} */
             success: true;
         };
+        /**
+         * SettingChangeSort
+         * @enum {string}
+         */
+        SettingChangeSort: "createdAt" | "-createdAt" | "key" | "-key";
         /** SettingsChangeResult */
         SettingsChangeResult: {
             /** @description one entry per key whose value changed; empty when nothing did */
@@ -8648,6 +8698,8 @@ export interface operations {
                 advertiserId?: string;
                 limit?: number;
                 page?: number;
+                /** @description a field ascending, or descending after a minus (-createdAt); empty values last, equal ones by id. Default: -createdAt (newest first); with status=PENDING_REVIEW, submittedAt (the review queue) */
+                sort?: components["schemas"]["AdminCampaignSort"];
                 status?: "DRAFT" | "PENDING_REVIEW" | "ACTIVE" | "REJECTED" | "PAUSED" | "COMPLETED";
             };
             header?: never;
@@ -8918,6 +8970,8 @@ export interface operations {
                 page?: number;
                 /** @description part of the name, registration number, contact or owner phone/email */
                 search?: string;
+                /** @description a field ascending, or descending after a minus (-createdAt); empty values last, equal ones by id. Default: -createdAt (newest first) */
+                sort?: components["schemas"]["AdminAssociationSort"];
                 status?: "PENDING" | "VERIFIED" | "REJECTED";
             };
             header?: never;
@@ -9247,6 +9301,8 @@ export interface operations {
             query?: {
                 limit?: number;
                 page?: number;
+                /** @description a field ascending, or descending after a minus (-createdAt); empty values last, equal ones by id. Default: -submittedAt (newest first); with status=PENDING, submittedAt (the review queue) */
+                sort?: components["schemas"]["KycAttemptSort"];
                 status?: "PENDING" | "APPROVED" | "REJECTED" | "RESUBMISSION_REQUESTED" | "WITHDRAWN";
                 /** @description UUID (version 7) */
                 supplierId?: string;
@@ -9495,6 +9551,8 @@ export interface operations {
                 page?: number;
                 /** @description the state of the order's payout (`failed`: payouts refused for good); `none`: no payout yet */
                 payout?: "pending" | "processing" | "succeeded" | "failed" | "none";
+                /** @description a field ascending, or descending after a minus (-createdAt); empty values last, equal ones by id. Default: -heldAt (newest held first) */
+                sort?: components["schemas"]["EscrowSort"];
                 state?: "HELD" | "RELEASED" | "REFUNDED" | "DISPUTED" | "RESOLVED_SUPPLIER" | "RESOLVED_CLIENT";
                 /** @description UUID (version 7) */
                 storeId?: string;
@@ -9862,6 +9920,8 @@ export interface operations {
                 page?: number;
                 /** @description words of the name or description, accents and case ignored */
                 q?: string;
+                /** @description a field ascending, or descending after a minus (-createdAt); empty values last, equal ones by id. Default: -createdAt (newest first) */
+                sort?: components["schemas"]["AdminProductSort"];
                 status?: "PENDING_REVIEW" | "ACTIVE" | "REJECTED" | "INACTIVE" | "EXPIRED" | "DELETED";
                 /** @description UUID (version 7) */
                 storeId?: string;
@@ -10502,6 +10562,8 @@ export interface operations {
                 key?: "business" | "mobilemoney" | "mobilemoney.wave" | "mobilemoney.orangeMoney" | "mobilemoney.freeMoney" | "mobilemoney.card" | "features" | "business.defaultCommissionBps" | "business.paymentTimeoutMinutes" | "business.paymentFailureGraceMinutes" | "business.escrowReleaseDelayHours" | "business.minimumOrderAmount" | "business.pickupCodeRequired" | "mobilemoney.wave.displayName" | "mobilemoney.wave.enabled" | "mobilemoney.wave.feeBps" | "mobilemoney.orangeMoney.displayName" | "mobilemoney.orangeMoney.enabled" | "mobilemoney.orangeMoney.feeBps" | "mobilemoney.freeMoney.displayName" | "mobilemoney.freeMoney.enabled" | "mobilemoney.freeMoney.feeBps" | "mobilemoney.card.displayName" | "mobilemoney.card.enabled" | "mobilemoney.card.feeBps" | "features.autoApproveVerifiedSupplierProducts" | "features.donationsEnabled" | "features.advertisingEnabled" | "features.reviewsRequirePurchase";
                 limit?: number;
                 page?: number;
+                /** @description a field ascending, or descending after a minus (-createdAt); empty values last, equal ones by id. Default: -createdAt (newest first) */
+                sort?: components["schemas"]["SettingChangeSort"];
                 /** @description changes made before */
                 to?: string;
             };
@@ -10819,7 +10881,7 @@ export interface operations {
                     periodDays?: number;
                     /** @description per period, minor units; 0 for a free plan */
                     priceAmount: number;
-                    sortOrder?: number;
+                    toOrderBy?: number;
                 };
             };
         };
@@ -10868,7 +10930,7 @@ export interface operations {
                     periodDays?: number;
                     /** @description per period, minor units; 0 for a free plan */
                     priceAmount?: number;
-                    sortOrder?: number;
+                    toOrderBy?: number;
                 };
             };
         };
@@ -10933,6 +10995,8 @@ export interface operations {
                 page?: number;
                 /** @description codes starting with this (any case) */
                 search?: string;
+                /** @description a field ascending, or descending after a minus (-createdAt); empty values last, equal ones by id. Default: -createdAt (newest first) */
+                sort?: components["schemas"]["PromoCodeSort"];
                 status?: "active" | "disabled";
             };
             header?: never;
@@ -11178,6 +11242,8 @@ export interface operations {
                 page?: number;
                 /** @description part of the business name, contact or owner phone/email */
                 search?: string;
+                /** @description a field ascending, or descending after a minus (-createdAt); empty values last, equal ones by id. Default: -createdAt (newest first) */
+                sort?: components["schemas"]["AdminSupplierSort"];
                 /** @description verification status */
                 status?: "PENDING" | "VERIFIED" | "REJECTED";
             };
@@ -11476,6 +11542,8 @@ export interface operations {
                 page?: number;
                 /** @description part of the business name, contact or owner phone/email */
                 search?: string;
+                /** @description a field ascending, or descending after a minus (-createdAt); empty values last, equal ones by id. Default: createdAt (oldest first) */
+                sort?: components["schemas"]["PendingSupplierSort"];
             };
             header?: never;
             path?: never;
@@ -11507,6 +11575,8 @@ export interface operations {
                 page?: number;
                 role?: "CLIENT" | "SUPPLIER_FOOD" | "SUPPLIER_DEALS" | "ASSOCIATION" | "ADVERTISER" | "ADMIN" | "SUPER_ADMIN";
                 search?: string;
+                /** @description a field ascending, or descending after a minus (-createdAt); empty values last, equal ones by id. Default: -createdAt (newest first) */
+                sort?: components["schemas"]["AdminUserSort"];
                 status?: "ACTIVE" | "SUSPENDED" | "DELETED";
                 verified?: boolean;
             };
