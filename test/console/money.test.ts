@@ -81,8 +81,8 @@ describe.skipIf(skip)(`the money pages${consoleSkipReason ? ` (${consoleSkipReas
     await page.getByRole('option', { name: s.profile.businessName }).click();
     await page.getByLabel('État').click();
     await page.getByRole('option', { name: 'Retenu' }).click();
-    await expect.poll(() => new URL(page.url()).searchParams.get('filter')).toContain(s.profile.id);
-    await expect.poll(() => page.getByRole('row').count()).toBe(2);
+    await expect.poll(() => new URL(page.url()).searchParams.get('filter'), { timeout: 15_000 }).toContain(s.profile.id);
+    await expect.poll(() => page.getByRole('row').count(), { timeout: 15_000 }).toBe(2);
     await row.click();
     await page.getByRole('heading', { name: `Séquestre de la commande ${order.id}`, level: 1 }).waitFor();
 
