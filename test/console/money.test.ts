@@ -76,10 +76,15 @@ describe.skipIf(skip)(`the money pages${consoleSkipReason ? ` (${consoleSkipReas
     await row.waitFor();
     await expectAccessible(page);
     await screenshot(page, 'escrow');
+    // Columns sort on the server: the amount, as the API's `sort` parameter.
+    const sorted = page.waitForRequest((r) => r.url().includes('/api/v1/admin/payments/escrow?') && new URL(r.url()).searchParams.get('sort') === 'amount');
+    await page.getByRole('columnheader', { name: 'Montant' }).getByRole('button').click();
+    await sorted;
+    await row.waitFor();
     // The supplier found by name, and the state, narrow the list to this order.
     await page.getByLabel('Commerçant').fill(s.profile.businessName);
     await page.getByRole('option', { name: s.profile.businessName }).click();
-    await page.getByLabel('État').click();
+    await page.getByRole('combobox', { name: 'État' }).click();
     await page.getByRole('option', { name: 'Retenu' }).click();
     await expect.poll(() => new URL(page.url()).searchParams.get('filter'), { timeout: 15_000 }).toContain(s.profile.id);
     await expect.poll(() => page.getByRole('row').count(), { timeout: 15_000 }).toBe(2);

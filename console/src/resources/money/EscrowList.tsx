@@ -15,11 +15,11 @@ export default function EscrowList() {
     ...dayFilters(),
   ];
   return (
-    <List filters={filters} exporter={false}>
+    <List filters={filters} exporter={false} sort={{ field: 'heldAt', order: 'DESC' }}>
       <Datagrid rowClick="show" bulkActionButtons={false}>
-        <WhenField source="heldAt" sortable={false} />
-        <StatusField source="state" prefix="money.escrowState" sortable={false} />
-        <MoneyField source="amount" sortable={false} />
+        <WhenField source="heldAt" />
+        <StatusField source="state" prefix="money.escrowState" />
+        <MoneyField source="amount" />
         <MoneyField source="commission" sortable={false} />
         <FunctionField source="order.client.lastName" sortable={false} render={(e) => `${e.order.client.firstName} ${e.order.client.lastName}`} />
         <TextField source="order.supplier.businessName" sortable={false} />
@@ -30,7 +30,7 @@ export default function EscrowList() {
           sortable={false}
           render={(e) => (e.payout ? translate(`console.money.payoutState.${e.payout.state}`) : '—')}
         />
-        <WhenField source="releaseAfter" sortable={false} />
+        <WhenField source="releaseAfter" />
       </Datagrid>
     </List>
   );

@@ -13,10 +13,11 @@ export const dayAfter = (day: unknown): string | undefined => {
 
 export const moneyApis: Record<string, ResourceApi> = {
   escrows: {
-    list: async ({ page: p, perPage, filter }) => {
+    list: async ({ page: p, perPage, filter, sort }) => {
       const query: Query<'/api/v1/admin/payments/escrow'> = {
         page: p,
         limit: perPage,
+        sort: sort as Query<'/api/v1/admin/payments/escrow'>['sort'],
         state: given(filter.state),
         supplierId: given(filter.supplierId),
         storeId: given(filter.storeId),
