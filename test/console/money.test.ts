@@ -85,9 +85,13 @@ describe.skipIf(skip)(`the money pages${consoleSkipReason ? ` (${consoleSkipReas
     await page.getByLabel('Commerçant').fill(s.profile.businessName);
     await page.getByRole('option', { name: s.profile.businessName }).click();
     await page.getByRole('combobox', { name: 'État' }).click();
+    const filtered = page.waitForResponse((r) => r.url().includes('/api/v1/admin/payments/escrow?') && new URL(r.url()).searchParams.get('state') === 'HELD');
     await page.getByRole('option', { name: 'Retenu' }).click();
+    await filtered;
     await expect.poll(() => new URL(page.url()).searchParams.get('filter'), { timeout: 15_000 }).toContain(s.profile.id);
     await expect.poll(() => page.getByRole('row').count(), { timeout: 15_000 }).toBe(2);
+    // The menu's closing backdrop would take a click made while it fades.
+    await page.getByRole('listbox').waitFor({ state: 'detached' });
     await row.click();
     await page.getByRole('heading', { name: `Séquestre de la commande ${order.id}`, level: 1 }).waitFor();
 
