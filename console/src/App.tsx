@@ -6,9 +6,10 @@ import { dataProvider } from './dataProvider';
 import { i18nProvider } from './i18n';
 import { Layout } from './Layout';
 import { LoginPage } from './LoginPage';
-import { darkTheme, lightTheme } from './theme';
+import { moderationResources } from './resources/moderation';
 import { moneyResources } from './resources/money';
 import { usersResources } from './resources/users';
+import { darkTheme, lightTheme } from './theme';
 
 const Dashboard = lazy(() => import('./dashboard/Dashboard'));
 
@@ -30,6 +31,7 @@ export function App() {
       disableTelemetry
     >
       {usersResources}
+      {moderationResources}
       {moneyResources}
     </Admin>
     </BrowserRouter>

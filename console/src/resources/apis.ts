@@ -1,4 +1,5 @@
 import type { ResourceApi } from './resource-api';
+import { moderationApis } from './moderation/moderation.api';
 import { moneyApis } from './money/money.api';
 import { usersApis } from './users/users.api';
 
@@ -7,5 +8,6 @@ export type { ListQuery, ResourceApi } from './resource-api';
 /** Every resource's API, by react-admin resource name: one line per domain. */
 export const RESOURCE_APIS: Record<string, ResourceApi> = {
   ...usersApis,
+  ...moderationApis,
   ...moneyApis,
 };
