@@ -6,8 +6,11 @@ import { dataProvider } from './dataProvider';
 import { i18nProvider } from './i18n';
 import { Layout } from './Layout';
 import { LoginPage } from './LoginPage';
+import { associationsResources } from './resources/associations';
+import { kycResources } from './resources/kyc';
 import { moderationResources } from './resources/moderation';
 import { moneyResources } from './resources/money';
+import { suppliersResources } from './resources/suppliers';
 import { usersResources } from './resources/users';
 import { darkTheme, lightTheme } from './theme';
 
@@ -31,6 +34,9 @@ export function App() {
       disableTelemetry
     >
       {usersResources}
+      {suppliersResources}
+      {kycResources}
+      {associationsResources}
       {moderationResources}
       {moneyResources}
     </Admin>

@@ -39,3 +39,8 @@ export function StatusField({ source, prefix }: { source: string; prefix: string
   const value = at(record, source);
   return typeof value === 'string' ? <Chip size="small" label={translate(`console.${prefix}.${value}`, { _: value })} /> : null;
 }
+
+/** A rate in basis points (1000 = 10 %) as a percentage in the console's language. */
+export function formatBps(bps: number, locale: string): string {
+  return new Intl.NumberFormat(localeTag(locale), { style: 'percent', maximumFractionDigits: 2 }).format(bps / 10_000);
+}

@@ -1,6 +1,9 @@
 import type { ResourceApi } from './resource-api';
+import { associationsApis } from './associations/associations.api';
+import { kycApis } from './kyc/kyc.api';
 import { moderationApis } from './moderation/moderation.api';
 import { moneyApis } from './money/money.api';
+import { suppliersApis } from './suppliers/suppliers.api';
 import { usersApis } from './users/users.api';
 
 export type { ListQuery, ResourceApi } from './resource-api';
@@ -9,5 +12,8 @@ export type { ListQuery, ResourceApi } from './resource-api';
 export const RESOURCE_APIS: Record<string, ResourceApi> = {
   ...usersApis,
   ...moderationApis,
+  ...suppliersApis,
+  ...kycApis,
+  ...associationsApis,
   ...moneyApis,
 };
