@@ -39,6 +39,8 @@ import { createOrdersService } from './modules/orders/orders.service.js';
 import { paymentsRoutes } from './modules/payments/payments.routes.js';
 import { createPaymentsService } from './modules/payments/payments.service.js';
 import { createPayoutsService } from './modules/payouts/payouts.service.js';
+import { createPayoutsAdminService } from './modules/payouts/payouts-admin.service.js';
+import { payoutsAdminRoutes } from './modules/payouts/payouts-admin.routes.js';
 import { escrowAdminRoutes } from './modules/escrow/escrow-admin.routes.js';
 import { createEscrowAdminService } from './modules/escrow/escrow-admin.service.js';
 import { createEscrowReleases } from './modules/escrow/escrow-release.js';
@@ -188,6 +190,7 @@ function buildServices(ctx: AppContext, stream: NotificationStream, opts: Servic
   });
   const releases = createEscrowReleases(ctx, { ledger, payouts, settings, suppliers, notifications });
   const escrowAdmin = createEscrowAdminService(ctx, { escrow, releases, ledger, payouts, payments, suppliers, notifications });
+  const payoutsAdmin = createPayoutsAdminService(ctx);
   const reports = createReportsService(ctx, { ledger, orders });
   const supplierMoney = createSupplierMoneyService(ctx, { suppliers });
   // subscriptions: plans, promo codes and paying for plans (a payment subject declared by billing)
@@ -223,7 +226,7 @@ function buildServices(ctx: AppContext, stream: NotificationStream, opts: Servic
   registerModuleFigures(analytics, { reviews, deals, associations, donations, advertising });
   // announcements: administrators' messages to every user or one role, sent in batches
   const announcements = createAnnouncementsService(ctx, { users, notifications }, opts.announcements);
-  return { announcements, payouts, escrowAdmin, reports, supplierMoney, ledger, escrow, settlement, settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, notifications, products, productsAdmin, productSearch, payments, orders, plans, promoCodes, billing, reviews, reviewsModeration, associations, associationsAdmin, donations, donationPayments, donationDocuments, advertising, advertisingAdmin, analytics, deals, bookings, dealsSearch };
+  return { announcements, payouts, payoutsAdmin, escrowAdmin, reports, supplierMoney, ledger, escrow, settlement, settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, notifications, products, productsAdmin, productSearch, payments, orders, plans, promoCodes, billing, reviews, reviewsModeration, associations, associationsAdmin, donations, donationPayments, donationDocuments, advertising, advertisingAdmin, analytics, deals, bookings, dealsSearch };
 }
 export type Services = ReturnType<typeof buildServices>;
 
@@ -286,6 +289,7 @@ async function registerApiRoutes(app: App, services: Services, ctx: AppContext, 
   await app.register(ordersRoutes(services.orders), { prefix: API_PREFIX });
   await app.register(paymentsRoutes(services.orders, services.settlement, { appReturnUrl: ctx.config.APP_RETURN_URL }), { prefix: API_PREFIX });
   await app.register(escrowAdminRoutes(services.escrowAdmin), { prefix: API_PREFIX });
+  await app.register(payoutsAdminRoutes(services.payoutsAdmin), { prefix: API_PREFIX });
   await app.register(reportsRoutes(services.reports), { prefix: API_PREFIX });
   await app.register(supplierMoneyRoutes(services.supplierMoney), { prefix: API_PREFIX });
   await app.register(subscriptionsRoutes({ subscriptions: services.subscriptions, plans: services.plans, promos: services.promoCodes, billing: services.billing, supplierIdOf: services.billing.supplierIdOf }), { prefix: API_PREFIX });

@@ -9,6 +9,7 @@ import { LoginPage } from './LoginPage';
 import { associationsResources } from './resources/associations';
 import { kycResources } from './resources/kyc';
 import { moderationResources } from './resources/moderation';
+import { moneyResources } from './resources/money';
 import { suppliersResources } from './resources/suppliers';
 import { usersResources } from './resources/users';
 import { darkTheme, lightTheme } from './theme';
@@ -37,6 +38,7 @@ export function App() {
       {kycResources}
       {associationsResources}
       {moderationResources}
+      {moneyResources}
     </Admin>
     </BrowserRouter>
   );

@@ -76,3 +76,5 @@ export function json<T>(value: T): Exclude<T, string> {
   return value as Exclude<T, string>;
 }
 export { unwrapPage, type Query, type Schema } from '../../clients/typescript/src/index';
+/** One key per logical money-moving write, sent again with each try of it. */
+export { newIdempotencyKey } from '../../clients/typescript/src/index';

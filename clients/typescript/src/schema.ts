@@ -710,6 +710,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/payments/payouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Payouts to suppliers and associations, newest first: filters by state, payee, waiting for a number and time created
+         * @description Access: ADMIN, SUPER_ADMIN.
+         */
+        get: operations["getAdminPaymentsPayouts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/payments/statistics": {
         parameters: {
             query?: never;
@@ -4642,6 +4662,48 @@ export interface components {
          * @enum {string}
          */
         AdminCampaignSort: "createdAt" | "-createdAt" | "submittedAt" | "-submittedAt" | "approvedAt" | "-approvedAt" | "startsAt" | "-startsAt" | "endsAt" | "-endsAt" | "name" | "-name" | "status" | "-status" | "totalBudget" | "-totalBudget" | "dailyBudget" | "-dailyBudget" | "bid" | "-bid" | "spent" | "-spent" | "impressions" | "-impressions" | "clicks" | "-clicks";
+        /** AdminPayout */
+        AdminPayout: {
+            /** @description paid out, in minor units */
+            amount: number;
+            attempts: number;
+            /** Format: date-time */
+            createdAt: string;
+            currency: string;
+            donationId: string | null;
+            failedAt: string | null;
+            /**
+             * Format: uuid
+             * @description UUID (version 7)
+             */
+            id: string;
+            lastError: string | null;
+            mobile: string | null;
+            orderId: string | null;
+            payee: {
+                /**
+                 * Format: uuid
+                 * @description UUID (version 7)
+                 */
+                id: string;
+                name: string;
+                /** @enum {string} */
+                type: "supplier" | "association";
+            };
+            providerPayoutId: string | null;
+            sentAt: string | null;
+            /** @enum {string} */
+            state: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED";
+            succeededAt: string | null;
+            waitingReason: string | null;
+        };
+        /** AdminPayoutPage */
+        AdminPayoutPage: {
+            data: components["schemas"]["AdminPayout"][];
+            meta: components["schemas"]["PageMeta"];
+            /** @enum {boolean} */
+            success: true;
+        };
         /** AdminPlan */
         AdminPlan: components["schemas"]["Plan"] & {
             /** Format: date-time */
@@ -10078,6 +10140,48 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAdminPaymentsPayouts: {
+        parameters: {
+            query?: {
+                /** @description UUID (version 7) */
+                associationId?: string;
+                /** @description created at or after (included) */
+                from?: string;
+                limit?: number;
+                page?: number;
+                /** @description suppliers (released escrows) or associations (financial donations) */
+                payee?: "supplier" | "association";
+                state?: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED";
+                /** @description UUID (version 7) */
+                supplierId?: string;
+                /** @description created before (excluded) */
+                to?: string;
+                /** @description true: PENDING payouts waiting for a payout number */
+                waiting?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminPayoutPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -6,12 +6,13 @@ import { dashboardMessages } from '../dashboard/dashboard.messages';
 import { associationsMessages } from '../resources/associations/associations.messages';
 import { kycMessages } from '../resources/kyc/kyc.messages';
 import { moderationMessages } from '../resources/moderation/moderation.messages';
+import { moneyMessages } from '../resources/money/money.messages';
 import { suppliersMessages } from '../resources/suppliers/suppliers.messages';
 import { usersMessages } from '../resources/users/users.messages';
 import { commonMessages } from './common';
 
 /** Each domain's words, French and English: one line per domain. */
-const DOMAINS = [commonMessages, dashboardMessages, usersMessages, moderationMessages, suppliersMessages, kycMessages, associationsMessages];
+const DOMAINS = [commonMessages, dashboardMessages, usersMessages, moderationMessages, suppliersMessages, kycMessages, associationsMessages, moneyMessages];
 
 const fr = mergeTranslations(french, ...DOMAINS.map((d) => d.fr)) as TranslationMessages;
 const en = mergeTranslations(english, ...DOMAINS.map((d) => d.en)) as TranslationMessages;

@@ -2,6 +2,7 @@ import type { ResourceApi } from './resource-api';
 import { associationsApis } from './associations/associations.api';
 import { kycApis } from './kyc/kyc.api';
 import { moderationApis } from './moderation/moderation.api';
+import { moneyApis } from './money/money.api';
 import { suppliersApis } from './suppliers/suppliers.api';
 import { usersApis } from './users/users.api';
 
@@ -14,4 +15,5 @@ export const RESOURCE_APIS: Record<string, ResourceApi> = {
   ...suppliersApis,
   ...kycApis,
   ...associationsApis,
+  ...moneyApis,
 };
