@@ -69,4 +69,4 @@ export const api = createApiClient({
 });
 
 export { ApiError, unwrap };
-export { unwrapPage, type Query, type Schema } from '../../clients/typescript/src/index';
+export { unwrapPage, type Body, type Query, type Schema } from '../../clients/typescript/src/index';
