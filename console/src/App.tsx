@@ -5,6 +5,7 @@ import { authProvider } from './authProvider';
 import { dataProvider } from './dataProvider';
 import { i18nProvider } from './i18n';
 import { LoginPage } from './LoginPage';
+import { subscriptionsResources } from './resources/subscriptions';
 import { usersResources } from './resources/users';
 
 const Dashboard = lazy(() => import('./dashboard/Dashboard'));
@@ -24,6 +25,7 @@ export function App() {
       disableTelemetry
     >
       {usersResources}
+      {subscriptionsResources}
     </Admin>
     </BrowserRouter>
   );

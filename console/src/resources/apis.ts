@@ -1,4 +1,5 @@
 import type { ResourceApi } from './resource-api';
+import { subscriptionsApis } from './subscriptions/subscriptions.api';
 import { usersApis } from './users/users.api';
 
 export type { ListQuery, ResourceApi } from './resource-api';
@@ -6,4 +7,5 @@ export type { ListQuery, ResourceApi } from './resource-api';
 /** Every resource's API, by react-admin resource name: one line per domain. */
 export const RESOURCE_APIS: Record<string, ResourceApi> = {
   ...usersApis,
+  ...subscriptionsApis,
 };
