@@ -69,4 +69,10 @@ export const api = createApiClient({
 });
 
 export { ApiError, unwrap };
+
+/** The JSON answer of a route that can also answer CSV. */
+export function json<T>(value: T): Exclude<T, string> {
+  if (typeof value === 'string') throw new Error('Expected JSON, got text');
+  return value as Exclude<T, string>;
+}
 export { unwrapPage, type Body, type Query, type Schema } from '../../clients/typescript/src/index';

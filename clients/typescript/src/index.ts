@@ -98,7 +98,9 @@ interface Outcome {
   response: Response;
 }
 type Success<R> = R extends { data?: infer B } ? NonNullable<B> : never;
-type DataOf<R> = Success<R> extends { data: infer D } ? D : Success<R>;
+// Distributes over the 200's media types: a route answering JSON or CSV unwraps to `data | string`.
+type Unenveloped<B> = B extends { success: true; data: infer D } ? D : B;
+type DataOf<R> = Unenveloped<Success<R>>;
 
 function failure(outcome: Outcome): ApiError {
   const body = outcome.error as { error?: { code?: string; message?: string; details?: ApiError['details'] }; requestId?: string } | undefined;

@@ -1,42 +1,87 @@
-import { Card, CardContent, CardHeader, Grid, Typography } from '@mui/material';
+import { Box, Card, CardActionArea, CardContent, Grid, MenuItem, TextField, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
-import { Loading, Title, useTranslate } from 'react-admin';
+import { lazy, Suspense, useMemo, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { Loading, Title, useLocaleState, useTranslate } from 'react-admin';
 import { api, unwrap } from '../api';
+import { formatMoney } from '../fields';
 
-type Figure = number | null | { [name: string]: Figure };
+const Charts = lazy(() => import('./Charts'));
 
-function Figures({ values }: { values: Record<string, Figure> }) {
+/** Each moderation queue of the figures, and the console page that works it. */
+const QUEUES: Record<string, string> = {
+  products: '/moderation-products',
+  deals: '/moderation-deals',
+  campaigns: '/moderation-campaigns',
+  reportedReviews: '/reported-reviews',
+  kyc: '/kyc-attempts',
+  suppliers: '/suppliers-pending',
+  associations: '/associations-pending',
+};
+
+const DAY = 86_400_000;
+type Figures = Record<string, number | Record<string, number | Record<string, number>>>;
+
+function Figure({ label, value, to }: { label: string; value: string; to?: string }) {
+  const body = (
+    <CardContent>
+      <Typography variant="body2" color="text.secondary">{label}</Typography>
+      <Typography variant="h5" component="p">{value}</Typography>
+    </CardContent>
+  );
   return (
-    <dl style={{ margin: 0, display: 'grid', gridTemplateColumns: 'auto auto', gap: '4px 16px' }}>
-      {Object.entries(values).map(([name, value]) => (
-        <div key={name} style={{ display: 'contents' }}>
-          <dt>{name}</dt>
-          <dd style={{ margin: 0, textAlign: 'right' }}>{typeof value === 'object' && value !== null ? <Figures values={value} /> : (value ?? '—')}</dd>
-        </div>
-      ))}
-    </dl>
+    <Grid size={{ xs: 6, md: 3, lg: 'grow' }}>
+      <Card sx={{ height: '100%' }}>{to ? <CardActionArea component={Link} to={to}>{body}</CardActionArea> : body}</Card>
+    </Grid>
   );
 }
 
 export default function Dashboard() {
   const translate = useTranslate();
+  const [locale] = useLocaleState();
+  const [days, setDays] = useState(30);
+  const window = useMemo(() => {
+    const to = new Date();
+    return { from: new Date(to.getTime() - days * DAY).toISOString(), to: to.toISOString() };
+  }, [days]);
   const stats = useQuery({ queryKey: ['dashboard', 'stats'], queryFn: () => unwrap(api.GET('/api/v1/admin/dashboard/stats')) });
   if (!stats.data) return <Loading />;
+
+  const s = stats.data.sections as Record<string, Figures>;
+  const t = (key: string, options?: object) => translate(`console.dashboard.${key}`, options);
+  const count = (n: unknown) => new Intl.NumberFormat(locale === 'en' ? 'en-GB' : 'fr-SN').format(Number(n ?? 0));
+  const money = (n: unknown) => formatMoney(Number(n ?? 0), stats.data.currency, locale);
+  const orders30 = (s.orders?.last30Days ?? {}) as Record<string, number>;
+  const queues = (s.moderation ?? {}) as Record<string, number>;
   return (
-    <>
+    <Box component="main" sx={{ py: 1 }}>
       <Title title={translate('ra.page.dashboard')} />
-      <Grid container spacing={2} sx={{ mt: 1 }}>
-        {Object.entries(stats.data.sections).map(([section, values]) => (
-          <Grid key={section} size={{ xs: 12, md: 6, lg: 4 }}>
-            <Card>
-              <CardHeader title={<Typography component="h2" variant="h6">{section}</Typography>} />
-              <CardContent>
-                <Figures values={values as Record<string, Figure>} />
-              </CardContent>
-            </Card>
-          </Grid>
+      <Typography component="h1" variant="h5" sx={{ my: 1 }}>{t('title')}</Typography>
+      <Grid container spacing={2}>
+        <Figure label={t('users')} value={count(s.users?.total)} to="/users" />
+        <Figure label={t('activeProducts')} value={count((s.catalog as Record<string, number>)?.activeProducts)} />
+        <Figure label={t('orders30')} value={count(orders30.placed)} />
+        <Figure label={t('gmv30')} value={money(orders30.gmv)} />
+        <Figure label={t('commission30')} value={money((s.money?.commission as Record<string, number>)?.last30Days)} />
+        <Figure label={t('escrowHeld')} value={money(s.money?.escrowHeld)} />
+      </Grid>
+      <Typography component="h2" variant="h6" sx={{ mt: 3, mb: 1 }}>{t('queues')}</Typography>
+      <Grid container spacing={2} component="nav" aria-label={t('queues')}>
+        {Object.entries(QUEUES).map(([queue, to]) => (
+          <Figure key={queue} label={t(`queue.${queue}`)} value={count(queues[queue])} to={to} />
         ))}
       </Grid>
-    </>
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, mt: 3 }}>
+        <Typography component="h2" variant="h6">{t('trends')}</Typography>
+        <TextField select size="small" sx={{ minWidth: 200 }} label={t('period')} value={days} onChange={(e) => setDays(Number(e.target.value))}>
+          {[7, 30, 90].map((d) => (
+            <MenuItem key={d} value={d}>{t('lastDays', { smart_count: d })}</MenuItem>
+          ))}
+        </TextField>
+      </Box>
+      <Suspense fallback={<Loading />}>
+        <Charts window={window} />
+      </Suspense>
+    </Box>
   );
 }
