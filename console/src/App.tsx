@@ -5,6 +5,8 @@ import { authProvider } from './authProvider';
 import { dataProvider } from './dataProvider';
 import { i18nProvider } from './i18n';
 import { LoginPage } from './LoginPage';
+import { analyticsResources } from './resources/analytics';
+import { settingsResources } from './resources/settings';
 import { subscriptionsResources } from './resources/subscriptions';
 import { usersResources } from './resources/users';
 
@@ -26,6 +28,8 @@ export function App() {
     >
       {usersResources}
       {subscriptionsResources}
+      {settingsResources}
+      {analyticsResources}
     </Admin>
     </BrowserRouter>
   );

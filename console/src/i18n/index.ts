@@ -2,13 +2,15 @@ import polyglotI18nProvider from 'ra-i18n-polyglot';
 import french from 'ra-language-french';
 import english from 'ra-language-english';
 import { mergeTranslations, type TranslationMessages } from 'react-admin';
+import { analyticsMessages } from '../resources/analytics/analytics.messages';
 import { dashboardMessages } from '../dashboard/dashboard.messages';
+import { settingsMessages } from '../resources/settings/settings.messages';
 import { subscriptionsMessages } from '../resources/subscriptions/subscriptions.messages';
 import { usersMessages } from '../resources/users/users.messages';
 import { commonMessages } from './common';
 
 /** Each domain's words, French and English: one line per domain. */
-const DOMAINS = [commonMessages, dashboardMessages, usersMessages, subscriptionsMessages];
+const DOMAINS = [commonMessages, dashboardMessages, usersMessages, subscriptionsMessages, settingsMessages, analyticsMessages];
 
 const fr = mergeTranslations(french, ...DOMAINS.map((d) => d.fr)) as TranslationMessages;
 const en = mergeTranslations(english, ...DOMAINS.map((d) => d.en)) as TranslationMessages;

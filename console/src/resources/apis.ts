@@ -1,4 +1,5 @@
 import type { ResourceApi } from './resource-api';
+import { settingsApis } from './settings/settings.api';
 import { subscriptionsApis } from './subscriptions/subscriptions.api';
 import { usersApis } from './users/users.api';
 
@@ -8,4 +9,5 @@ export type { ListQuery, ResourceApi } from './resource-api';
 export const RESOURCE_APIS: Record<string, ResourceApi> = {
   ...usersApis,
   ...subscriptionsApis,
+  ...settingsApis,
 };

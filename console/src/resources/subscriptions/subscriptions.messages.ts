@@ -91,7 +91,7 @@ export const subscriptionsMessages = {
           isPublic: 'Affiché aux fournisseurs parmi les codes disponibles',
         },
         bulk: {
-          title: 'Créer en lot',
+          title: 'Créer des codes en lot',
           intro: 'Crée d’un coup le nombre de codes demandé, tous avec les mêmes conditions. Tous sont créés, ou aucun.',
           submit: 'Créer les codes',
           created: '%{smart_count} code créé |||| %{smart_count} codes créés',
@@ -197,7 +197,7 @@ export const subscriptionsMessages = {
           isPublic: 'Shown to suppliers among the available codes',
         },
         bulk: {
-          title: 'Create in bulk',
+          title: 'Create codes in bulk',
           intro: 'Creates the number of codes asked at once, all on the same terms. All are created, or none.',
           submit: 'Create the codes',
           created: '%{smart_count} code created |||| %{smart_count} codes created',
