@@ -3,11 +3,11 @@
 // PNG of a few kilobytes (refused from its header), then of a 24-megapixel PNG (the most a product
 // picture may have: decoded, re-encoded and resized through the queue), then the same without the
 // queue's bound; sign-ins one after the other meanwhile. Writes its section of docs/benchmarks.md.
-import { execFileSync, spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { cpus } from 'node:os';
 import { createInterface } from 'node:readline';
 import { zeroPng } from '../test/helpers/png.js';
+import { loadAverage, writeBenchSection } from './doc-section.js';
 
 import scratchDatabase from '../test/global-setup.js';
 
@@ -104,8 +104,7 @@ async function scenario(name: string, picture: Buffer, env: Record<string, strin
   }
 }
 
-const load = () => execFileSync('uptime').toString().trim().replace(/.*load average: /, '');
-const loadBefore = load();
+const loadBefore = loadAverage();
 const bomb = zeroPng(6300, 6300, 1);
 const largest = zeroPng(4898, 4898, 3);
 const rows = [
@@ -113,7 +112,7 @@ const rows = [
   await scenario(`${UPLOADS} x 24-megapixel RGB PNG of ${(largest.length / 1024).toFixed(0)} KB, queue of 2`, largest),
   await scenario(`${UPLOADS} x 24-megapixel RGB PNG, no bound (concurrency 64, as before)`, largest, { BENCH_IMAGE_CONCURRENCY: '64', BENCH_IMAGE_QUEUE_MAX: '1000' }),
 ];
-const loadAfter = load();
+const loadAfter = loadAverage();
 if (typeof dropDatabase === 'function') await dropDatabase();
 
 const fmt = (r: Row) => {
@@ -124,10 +123,7 @@ const fmt = (r: Row) => {
 };
 for (const r of rows) process.stdout.write(`${fmt(r)}\n`);
 
-const BEGIN = '<!-- images-bench:begin -->';
-const END = '<!-- images-bench:end -->';
-const section = [
-  BEGIN,
+writeBenchSection('images-bench', [
   '## Pictures and sign-ins',
   '',
   'Produced by `npm run bench:images`: a server process on a scratch database (`DATABASE_URL`, or the embedded one),',
@@ -149,10 +145,4 @@ const section = [
   '| uploads | quiet sign-in (ms) | sign-in during, median (ms) | sign-in during, worst (ms) | sign-ins | answers | seconds | RSS before -> peak (MB) |',
   '|---|---:|---:|---:|---:|---|---:|---:|',
   ...rows.map(fmt),
-  END,
-].join('\n');
-const file = new URL('../docs/benchmarks.md', import.meta.url);
-const doc = readFileSync(file, 'utf8');
-const at = doc.indexOf(BEGIN);
-writeFileSync(file, at >= 0 ? doc.slice(0, at) + section + doc.slice(doc.indexOf(END) + END.length) : `${doc.trimEnd()}\n\n${section}\n`);
-process.stdout.write('\nwritten to docs/benchmarks.md\n');
+]);
