@@ -16,7 +16,8 @@ function download(batch: Batch) {
   document.body.append(link);
   link.click();
   link.remove();
-  URL.revokeObjectURL(url);
+  // Revoked later: the download reads the address after the click returns.
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
 function BatchCreated({ batch, again }: { batch: Batch; again: () => void }) {
