@@ -39,7 +39,8 @@ async function signedIn(path: string, role: 'ADMIN' | 'SUPER_ADMIN' = 'ADMIN'): 
   return { page, user };
 }
 
-describe.skipIf(skip)(`the platform's pages${consoleSkipReason ? ` (${consoleSkipReason})` : ''}`, () => {
+// A browser's page per case, on machines shared by several runs.
+describe.skipIf(skip)(`the platform's pages${consoleSkipReason ? ` (${consoleSkipReason})` : ''}`, { timeout: 120_000 }, () => {
   it('creates a plan, changes it and deletes it once confirmed', async () => {
     const code = unique('PRO');
     const { page } = await signedIn('plans');
@@ -61,7 +62,7 @@ describe.skipIf(skip)(`the platform's pages${consoleSkipReason ? ` (${consoleSki
     await expectAccessible(page);
     await screenshot(page, 'plans');
 
-    await page.getByRole('link', { name: 'Modifier le plan Pro Dakar' }).click();
+    await page.getByRole('link', { name: 'Éditer le plan Pro Dakar' }).click();
     await page.getByLabel('Prix par période').fill('9000');
     await page.getByLabel('Produits au maximum').fill('');
     await page.getByRole('button', { name: 'Enregistrer' }).click();

@@ -29,7 +29,7 @@ export function CacheInvalidation() {
 
   return (
     <>
-      <Button variant="outlined" color="warning" startIcon={<CachedIcon />} onClick={() => setOpen(true)}>
+      <Button variant="outlined" startIcon={<CachedIcon />} onClick={() => setOpen(true)}>
         {translate('console.settings.cache.button')}
       </Button>
       <Confirm

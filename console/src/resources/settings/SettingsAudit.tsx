@@ -36,7 +36,7 @@ export function SettingsAudit() {
     <DateInput key="to" source="to" alwaysOn />,
   ];
   return (
-    <List resource="settings-audit" title={false} disableSyncWithLocation storeKey={false} filters={filters} actions={false} perPage={10}>
+    <List resource="settings-audit" title={false} disableSyncWithLocation storeKey={false} filters={filters} actions={false} perPage={10} empty={false}>
       <Datagrid bulkActionButtons={false} rowClick={false}>
         <WhenField source="createdAt" sortable={false} />
         <FunctionField source="key" sortable={false} render={(row: AuditRow) => settingLabel(row.key, translate)} />

@@ -57,7 +57,6 @@ function SwitchPromoCode() {
     <>
       <Button
         size="small"
-        color={promo.disabled ? 'primary' : 'warning'}
         startIcon={promo.disabled ? <CheckCircleIcon /> : <BlockIcon />}
         aria-label={translate(`console.promoCodes.${action}Title`, { code: promo.code })}
         onClick={() => setOpen(true)}
@@ -131,7 +130,7 @@ export default function PromoCodeList() {
     <TextInput key="batchId" source="batchId" />,
   ];
   return (
-    <List filters={filters} actions={<Actions />}>
+    <List filters={filters} actions={<Actions />} empty={false}>
       <Datagrid bulkActionButtons={false} rowClick={false}>
         <TextField source="code" sortable={false} sx={{ fontFamily: 'monospace' }} />
         <TextField source="description" sortable={false} />

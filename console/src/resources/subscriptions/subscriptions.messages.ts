@@ -49,7 +49,7 @@ export const subscriptionsMessages = {
         unlimited: 'Illimité',
         noEnd: 'Sans fin',
         days: '%{smart_count} jour |||| %{smart_count} jours',
-        edit: 'Modifier le plan %{name}',
+        edit: 'Éditer le plan %{name}',
         delete: 'Supprimer le plan %{name}',
         deleteContent:
           'Le plan %{name} (%{code}) sera supprimé. La suppression est refusée tant que des fournisseurs y sont abonnés : %{smart_count} aujourd’hui.',
@@ -68,7 +68,7 @@ export const subscriptionsMessages = {
       promoCodes: {
         kind: { percent: 'Pourcentage', amount: 'Montant en XOF' },
         status: { active: 'Actif', disabled: 'Désactivé' },
-        edit: 'Modifier le code %{code}',
+        edit: 'Éditer le code %{code}',
         disable: 'Désactiver',
         enable: 'Réactiver',
         disableTitle: 'Désactiver le code %{code}',
