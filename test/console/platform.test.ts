@@ -46,8 +46,8 @@ describe.skipIf(skip)(`the platform's pages${consoleSkipReason ? ` (${consoleSki
     const { page } = await signedIn('plans');
     await page.getByRole('cell', { name: 'FREE', exact: true }).waitFor();
     await page.getByRole('link', { name: 'Créer', exact: true }).click();
-    await page.getByLabel('Code', { exact: true }).fill(code.toLowerCase());
-    await page.getByLabel('Nom', { exact: true }).fill('Pro Dakar');
+    await page.getByLabel(/^Code\b/).fill(code.toLowerCase());
+    await page.getByLabel(/^Nom\b/).fill('Pro Dakar');
     await page.getByLabel('Prix par période').fill('7500');
     await page.getByLabel('Produits au maximum').fill('150');
     await page.getByLabel('Remise sur la commission').fill('1.5');
@@ -215,7 +215,7 @@ describe.skipIf(skip)(`the platform's pages${consoleSkipReason ? ` (${consoleSki
     const today = t.clock.now().toISOString().slice(0, 10);
     await page.getByLabel('Période').click();
     await page.getByRole('option', { name: 'Choisir les dates' }).click();
-    await page.getByLabel('Du').fill(today);
+    await page.getByLabel(/^Du\b/).fill(today);
     await page.getByLabel('Au (inclus)').fill(today);
     await page.getByRole('button', { name: 'Afficher' }).click();
     await searches.getByRole('row', { name: `thieboudienne ${word}` }).waitFor();
