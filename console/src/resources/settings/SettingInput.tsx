@@ -26,12 +26,12 @@ export function SettingInput({ settingKey }: { settingKey: SettingKey }) {
     case 'bps': {
       const shown = { min: number(field.min / 100), max: number(field.max / 100), unit: '%' };
       const helperText = `${meaning} (${translate('console.settings.range', shown)})`;
-      return <BpsInput {...common} min={field.min} max={field.max} helperText={helperText} validate={[required(), within(field.min, field.max, shown)]} />;
+      return <BpsInput {...common} helperText={helperText} validate={[required(), within(field.min, field.max, shown)]} />;
     }
     case 'amount': {
       const shown = { min: number(field.min), max: number(field.max), unit: 'XOF' };
       const helperText = `${meaning} (${translate('console.settings.range', shown)})`;
-      return <AmountInput {...common} min={field.min} max={field.max} helperText={helperText} validate={[required(), within(field.min, field.max, shown)]} />;
+      return <AmountInput {...common} helperText={helperText} validate={[required(), within(field.min, field.max, shown)]} />;
     }
     case 'integer': {
       const unit = translate(`console.settings.unitShort.${field.unit}`);
@@ -40,9 +40,6 @@ export function SettingInput({ settingKey }: { settingKey: SettingKey }) {
       return (
         <NumberInput
           {...common}
-          step={1}
-          min={field.min}
-          max={field.max}
           helperText={helperText}
           validate={[required(), within(field.min, field.max, shown)]}
           slotProps={{ input: { endAdornment: <InputAdornment position="end">{unit}</InputAdornment> } }}

@@ -12,12 +12,12 @@ export function PlanForm({ creating = false }: { creating?: boolean }) {
       {creating && <TextInput source="code" validate={[required(), regex(CODE, 'console.plans.help.code')]} helperText={help('code')} />}
       <TextInput source="name" validate={required()} fullWidth />
       <TextInput source="description" multiline minRows={2} fullWidth />
-      <AmountInput source="priceAmount" validate={[required(), minValue(0)]} helperText={help('priceAmount')} />
-      <NumberInput source="periodDays" min={1} max={366} step={1} validate={[minValue(1), maxValue(366)]} helperText={help('periodDays')} />
-      <NumberInput source="maxProducts" min={0} step={1} validate={minValue(0)} helperText={help('maxProducts')} />
+      <AmountInput source="priceAmount" max={100_000_000} validate={required()} helperText={help('priceAmount')} />
+      <NumberInput source="periodDays" validate={[minValue(1), maxValue(366)]} helperText={help('periodDays')} />
+      <NumberInput source="maxProducts" validate={[minValue(0), maxValue(1_000_000)]} helperText={help('maxProducts')} />
       <BpsInput source="commissionDiscountBps" min={0} max={10_000} helperText={help('commissionDiscountBps')} />
       <TextArrayInput source="features" helperText={help('features')} fullWidth />
-      <NumberInput source="sortOrder" min={-1000} max={1000} step={1} helperText={help('sortOrder')} />
+      <NumberInput source="sortOrder" validate={[minValue(-1000), maxValue(1000)]} helperText={help('sortOrder')} />
       <BooleanInput source="isPublic" helperText={help('isPublic')} />
       <BooleanInput source="isActive" helperText={help('isActive')} />
     </SimpleForm>

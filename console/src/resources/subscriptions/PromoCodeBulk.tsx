@@ -83,7 +83,7 @@ export default function PromoCodeBulk() {
             <Alert severity="info" sx={{ mb: 2 }}>{translate('console.promoCodes.bulk.intro')}</Alert>
             <Form record={{ ...PROMO_DEFAULTS, count: 10 }} onSubmit={submit} resource="promo-codes">
               <Stack sx={{ maxWidth: 720 }}>
-                <NumberInput source="count" min={1} max={1000} step={1} validate={[required(), minValue(1), maxValue(1000)]} />
+                <NumberInput source="count" validate={[required(), minValue(1), maxValue(1000)]} />
                 <TextInput source="prefix" validate={regex(/^[A-Za-z0-9]{1,12}$/, 'console.promoCodes.help.prefix')} helperText={translate('console.promoCodes.help.prefix')} />
                 <PromoFields />
                 <Box>

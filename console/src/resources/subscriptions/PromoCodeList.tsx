@@ -99,7 +99,7 @@ function Discount({ promo }: { promo: PromoCode }) {
 function BatchLink({ id }: { id: string }) {
   const translate = useTranslate();
   return (
-    <Link to={batchPath(id)} aria-label={translate('console.promoCodes.bulk.batch', { id })} title={id}>
+    <Link to={batchPath(id)} title={translate('console.promoCodes.bulk.batch', { id })}>
       {id.slice(-8)}
     </Link>
   );

@@ -1,4 +1,4 @@
-import { BooleanInput, DateTimeInput, FormDataConsumer, NumberInput, RadioButtonGroupInput, SelectArrayInput, TextInput, minValue, required, useGetList, useTranslate } from 'react-admin';
+import { BooleanInput, DateTimeInput, FormDataConsumer, NumberInput, RadioButtonGroupInput, SelectArrayInput, TextInput, maxValue, minValue, required, useGetList, useTranslate } from 'react-admin';
 import { AmountInput, BpsInput } from '../../inputs';
 import type { Plan } from './subscriptions.api';
 
@@ -29,7 +29,7 @@ export function PromoFields() {
       <FormDataConsumer<{ discountKind?: string }>>
         {({ formData }) =>
           formData.discountKind === 'amount' ? (
-            <AmountInput source="discountAmount" min={1} validate={[required(), minValue(1)]} />
+            <AmountInput source="discountAmount" min={1} max={100_000_000} validate={required()} />
           ) : (
             <BpsInput source="discountBps" min={1} max={10_000} validate={required()} />
           )
@@ -38,8 +38,8 @@ export function PromoFields() {
       <SelectArrayInput source="planIds" choices={choices} isPending={plans.isPending} helperText={help('planIds')} sx={{ minWidth: 320 }} />
       <DateTimeInput source="validFrom" helperText={help('validFrom')} />
       <DateTimeInput source="validUntil" helperText={help('validUntil')} />
-      <NumberInput source="maxUses" min={1} step={1} helperText={help('maxUses')} />
-      <NumberInput source="maxUsesPerSupplier" min={1} step={1} helperText={help('maxUsesPerSupplier')} />
+      <NumberInput source="maxUses" validate={[minValue(1), maxValue(10_000_000)]} helperText={help('maxUses')} />
+      <NumberInput source="maxUsesPerSupplier" validate={[minValue(1), maxValue(1000)]} helperText={help('maxUsesPerSupplier')} />
       <BooleanInput source="firstSubscriptionOnly" />
       <BooleanInput source="isPublic" helperText={help('isPublic')} />
     </>
