@@ -138,6 +138,8 @@ describe.skipIf(skip)(`the platform's pages${consoleSkipReason ? ` (${consoleSki
     await dialog.getByRole('row', { name: 'Délai de paiement 15 minutes 25 minutes' }).waitFor();
     await dialog.getByRole('row', { name: 'Commission par défaut 10 % 12,5 %' }).waitFor();
     await dialog.getByLabel('Raison (facultative)').fill('Paiements lents le week-end');
+    await expectAccessible(page);
+    await screenshot(page, 'settings');
     await dialog.getByRole('button', { name: 'Appliquer' }).click();
     await page.getByRole('cell', { name: '15 minutes → 25 minutes' }).waitFor();
 
@@ -167,8 +169,8 @@ describe.skipIf(skip)(`the platform's pages${consoleSkipReason ? ` (${consoleSki
     await page.getByRole('button', { name: 'Enregistrer…' }).click();
     await page.getByText('Entre 1 et 1 440 min').waitFor();
     await page.getByLabel('Délai de paiement').fill('25');
+    await page.getByRole('heading', { name: 'Historique des modifications' }).scrollIntoViewIfNeeded();
     await expectAccessible(page);
-    await screenshot(page, 'settings');
     await page.context().close();
   });
 

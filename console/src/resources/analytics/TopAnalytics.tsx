@@ -29,13 +29,13 @@ function RangeForm({ range, apply }: { range: TopRange; apply: (range: TopRange)
 
   return (
     <Stack component="form" onSubmit={submit} direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ alignItems: { md: 'flex-start' }, my: 2 }}>
-      <TextField select size="small" label={translate('console.analyticsTop.period')} value={choice} onChange={(e) => setChoice(e.target.value as TopPeriod | 'dates')} sx={{ width: 260 }}>
+      <TextField select size="small" label={translate('console.analyticsTop.period')} value={choice} onChange={(e) => setChoice(e.target.value as TopPeriod | 'dates')} sx={{ width: 260, flexShrink: 0 }}>
         {PERIODS.map((p) => <MenuItem key={p} value={p}>{translate(`console.analyticsTop.periods.${p}`)}</MenuItem>)}
         <MenuItem value="dates">{translate('console.analyticsTop.periods.dates')}</MenuItem>
       </TextField>
       {choice === 'dates' && (
         <>
-          <TextField size="small" type="date" label={translate('console.analyticsTop.from')} value={from} onChange={(e) => setFrom(e.target.value)} required slotProps={{ inputLabel: { shrink: true } }} />
+          <TextField size="small" type="date" label={translate('console.analyticsTop.from')} value={from} onChange={(e) => setFrom(e.target.value)} required slotProps={{ inputLabel: { shrink: true } }} sx={{ width: 200 }} />
           <TextField
             size="small"
             type="date"
@@ -46,10 +46,11 @@ function RangeForm({ range, apply }: { range: TopRange; apply: (range: TopRange)
             error={wrong}
             helperText={wrong ? translate('console.analyticsTop.toBeforeFrom') : undefined}
             slotProps={{ inputLabel: { shrink: true } }}
+            sx={{ width: 200 }}
           />
         </>
       )}
-      <Button type="submit" variant="contained">{translate('console.analyticsTop.show')}</Button>
+      <Button type="submit" variant="contained" sx={{ flexShrink: 0 }}>{translate('console.analyticsTop.show')}</Button>
     </Stack>
   );
 }
@@ -112,10 +113,10 @@ export default function TopAnalytics() {
               ]}
             />
           </Grid>
-          <Grid size={{ xs: 12, lg: 6 }}>
+          <Grid size={{ xs: 12, xl: 6 }}>
             <TopTable<ProductRow> id="top-products-units" title={translate('console.analyticsTop.byUnits')} rows={products.data?.byUnits ?? []} rowKey={(r) => r.productId} columns={productColumns} />
           </Grid>
-          <Grid size={{ xs: 12, lg: 6 }}>
+          <Grid size={{ xs: 12, xl: 6 }}>
             <TopTable<ProductRow> id="top-products-revenue" title={translate('console.analyticsTop.byRevenue')} rows={products.data?.byRevenue ?? []} rowKey={(r) => r.productId} columns={productColumns} />
           </Grid>
         </Grid>

@@ -1,25 +1,38 @@
-import { BooleanField, CreateButton, Datagrid, DeleteWithConfirmButton, EditButton, FunctionField, List, NumberField, TextField, TopToolbar, useRecordContext, useTranslate } from 'react-admin';
+import DeleteIcon from '@mui/icons-material/Delete';
+import EditIcon from '@mui/icons-material/Edit';
+import { IconButton, Stack, Tooltip } from '@mui/material';
+import { Link } from 'react-router-dom';
+import { BooleanField, CreateButton, Datagrid, FunctionField, List, NumberField, TextField, TopToolbar, useCreatePath, useRecordContext, useTranslate } from 'react-admin';
 import { BpsField, MoneyField } from '../../fields';
-import type { Plan } from './subscriptions.api';
+import { ConfirmedAction } from './ConfirmedAction';
+import { deletePlan, type Plan } from './subscriptions.api';
 
-function DeletePlan() {
+/** Change a plan on its page; delete it once confirmed (the API refuses while suppliers are on it). */
+function RowActions() {
   const plan = useRecordContext<Plan>();
   const translate = useTranslate();
+  const createPath = useCreatePath();
   if (!plan) return null;
+  const edit = translate('console.plans.edit', { name: plan.name });
+  const remove = translate('console.plans.delete', { name: plan.name });
   return (
-    <DeleteWithConfirmButton
-      mutationMode="pessimistic"
-      aria-label={translate('console.plans.delete', { name: plan.name })}
-      confirmTitle={translate('console.plans.delete', { name: plan.name })}
-      confirmContent={translate('console.plans.deleteContent', { name: plan.name, code: plan.code, smart_count: plan.subscriberCount })}
-    />
+    <Stack direction="row" sx={{ whiteSpace: 'nowrap' }}>
+      <Tooltip title={edit}>
+        <IconButton size="small" component={Link} to={createPath({ resource: 'plans', type: 'edit', id: plan.id })} aria-label={edit}>
+          <EditIcon />
+        </IconButton>
+      </Tooltip>
+      <ConfirmedAction
+        label={remove}
+        icon={<DeleteIcon />}
+        color="error"
+        title={remove}
+        content={translate('console.plans.deleteContent', { name: plan.name, code: plan.code, smart_count: plan.subscriberCount })}
+        done={translate('console.plans.deleted', { name: plan.name })}
+        run={() => deletePlan(plan.id)}
+      />
+    </Stack>
   );
-}
-
-function EditPlan() {
-  const plan = useRecordContext<Plan>();
-  const translate = useTranslate();
-  return plan ? <EditButton aria-label={translate('console.plans.edit', { name: plan.name })} /> : null;
 }
 
 export default function PlanList() {
@@ -37,9 +50,7 @@ export default function PlanList() {
         <NumberField source="subscriberCount" sortable={false} />
         <BooleanField source="isPublic" sortable={false} />
         <BooleanField source="isActive" sortable={false} />
-        <NumberField source="sortOrder" sortable={false} />
-        <EditPlan />
-        <DeletePlan />
+        <RowActions />
       </Datagrid>
     </List>
   );

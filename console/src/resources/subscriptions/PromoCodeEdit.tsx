@@ -1,5 +1,5 @@
 import EditIcon from '@mui/icons-material/Edit';
-import { Button, Dialog, DialogActions, DialogContent, DialogTitle } from '@mui/material';
+import { Button, Dialog, DialogActions, DialogContent, DialogTitle, IconButton, Tooltip } from '@mui/material';
 import { useState } from 'react';
 import { Form, SaveButton, useNotify, useRecordContext, useTranslate, useUpdate } from 'react-admin';
 import { discountKindOf, PromoFields } from './PromoFields';
@@ -29,9 +29,11 @@ export function EditPromoCode() {
 
   return (
     <>
-      <Button size="small" startIcon={<EditIcon />} aria-label={title} onClick={() => setOpen(true)}>
-        {translate('ra.action.edit')}
-      </Button>
+      <Tooltip title={title}>
+        <IconButton size="small" aria-label={title} onClick={() => setOpen(true)}>
+          <EditIcon />
+        </IconButton>
+      </Tooltip>
       <Dialog open={open} onClose={() => setOpen(false)} aria-labelledby={`edit-${promo.id}`} maxWidth="md" fullWidth>
         <Form record={{ ...promo, discountKind: discountKindOf(promo) }} onSubmit={submit} resource="promo-codes">
           <DialogTitle id={`edit-${promo.id}`}>{title}</DialogTitle>

@@ -1,15 +1,13 @@
 import BlockIcon from '@mui/icons-material/Block';
 import CheckCircleIcon from '@mui/icons-material/CheckCircle';
+import DeleteIcon from '@mui/icons-material/Delete';
 import LibraryAddIcon from '@mui/icons-material/LibraryAdd';
-import { Button, Chip } from '@mui/material';
-import { useState } from 'react';
+import { Button, Chip, Stack } from '@mui/material';
 import { Link } from 'react-router-dom';
 import {
   BooleanField,
-  Confirm,
   CreateButton,
   Datagrid,
-  DeleteWithConfirmButton,
   FunctionField,
   List,
   SearchInput,
@@ -18,75 +16,43 @@ import {
   TextInput,
   TopToolbar,
   useLocaleState,
-  useNotify,
   useRecordContext,
-  useRefresh,
   useTranslate,
 } from 'react-admin';
 import { formatBps, formatMoney, WhenField } from '../../fields';
 import { EditPromoCode } from './PromoCodeEdit';
 import { batchPath } from './PromoFields';
-import { disablePromoCode, enablePromoCode, type PromoCode } from './subscriptions.api';
+import { ConfirmedAction } from './ConfirmedAction';
+import { deletePromoCode, disablePromoCode, enablePromoCode, type PromoCode } from './subscriptions.api';
 
-/** Disable (or enable again) a code, after saying what it changes. */
-function SwitchPromoCode() {
+/** Disable (or enable again) a code, then delete it if never used: each once confirmed. */
+function RowActions() {
   const promo = useRecordContext<PromoCode>();
   const translate = useTranslate();
-  const notify = useNotify();
-  const refresh = useRefresh();
-  const [open, setOpen] = useState(false);
-  const [busy, setBusy] = useState(false);
   if (!promo) return null;
+  const code = { code: promo.code };
   const action = promo.disabled ? 'enable' : 'disable';
-
-  async function confirm() {
-    setBusy(true);
-    try {
-      await (promo!.disabled ? enablePromoCode(promo!.id) : disablePromoCode(promo!.id));
-      notify(`console.promoCodes.${action}d`, { type: 'success', messageArgs: { code: promo!.code } });
-      refresh();
-    } catch (err) {
-      notify(err instanceof Error ? err.message : 'ra.notification.http_error', { type: 'error' });
-    } finally {
-      setBusy(false);
-      setOpen(false);
-    }
-  }
-
   return (
-    <>
-      <Button
-        size="small"
-        startIcon={promo.disabled ? <CheckCircleIcon /> : <BlockIcon />}
-        aria-label={translate(`console.promoCodes.${action}Title`, { code: promo.code })}
-        onClick={() => setOpen(true)}
-      >
-        {translate(`console.promoCodes.${action}`)}
-      </Button>
-      <Confirm
-        isOpen={open}
-        loading={busy}
-        title={translate(`console.promoCodes.${action}Title`, { code: promo.code })}
-        content={translate(`console.promoCodes.${action}Content`, { code: promo.code })}
-        onConfirm={confirm}
-        onClose={() => setOpen(false)}
+    <Stack direction="row" sx={{ whiteSpace: 'nowrap' }}>
+      <EditPromoCode />
+      <ConfirmedAction
+        label={translate(`console.promoCodes.${action}Title`, code)}
+        icon={promo.disabled ? <CheckCircleIcon /> : <BlockIcon />}
+        title={translate(`console.promoCodes.${action}Title`, code)}
+        content={translate(`console.promoCodes.${action}Content`, code)}
+        done={translate(`console.promoCodes.${action}d`, code)}
+        run={() => (promo.disabled ? enablePromoCode(promo.id) : disablePromoCode(promo.id))}
       />
-    </>
-  );
-}
-
-function DeletePromoCode() {
-  const promo = useRecordContext<PromoCode>();
-  const translate = useTranslate();
-  if (!promo) return null;
-  const title = translate('console.promoCodes.delete', { code: promo.code });
-  return (
-    <DeleteWithConfirmButton
-      mutationMode="pessimistic"
-      aria-label={title}
-      confirmTitle={title}
-      confirmContent={translate('console.promoCodes.deleteContent', { code: promo.code, smart_count: promo.usesCount })}
-    />
+      <ConfirmedAction
+        label={translate('console.promoCodes.delete', code)}
+        icon={<DeleteIcon />}
+        color="error"
+        title={translate('console.promoCodes.delete', code)}
+        content={translate('console.promoCodes.deleteContent', { ...code, smart_count: promo.usesCount })}
+        done={translate('console.promoCodes.deleted', code)}
+        run={() => deletePromoCode(promo.id)}
+      />
+    </Stack>
   );
 }
 
@@ -132,18 +98,15 @@ export default function PromoCodeList() {
   return (
     <List filters={filters} actions={<Actions />} empty={false}>
       <Datagrid bulkActionButtons={false} rowClick={false}>
-        <TextField source="code" sortable={false} sx={{ fontFamily: 'monospace' }} />
+        <TextField source="code" sortable={false} sx={{ fontFamily: 'monospace', whiteSpace: 'nowrap' }} />
         <TextField source="description" sortable={false} />
         <FunctionField source="discount" sortable={false} render={(p: PromoCode) => <Discount promo={p} />} />
         <FunctionField source="usesCount" sortable={false} render={(p: PromoCode) => (p.maxUses === null ? p.usesCount : `${p.usesCount} / ${p.maxUses}`)} />
         <WhenField source="validUntil" sortable={false} />
         <FunctionField source="status" sortable={false} render={(p: PromoCode) => <Chip size="small" color={p.disabled ? 'default' : 'success'} variant="outlined" label={translate(`console.promoCodes.status.${p.disabled ? 'disabled' : 'active'}`)} />} />
-        <BooleanField source="isPublic" sortable={false} />
+        <BooleanField source="isPublic" label="console.promoCodes.publicColumn" sortable={false} />
         <FunctionField source="batchId" sortable={false} render={(p: PromoCode) => (p.batchId ? <BatchLink id={p.batchId} /> : null)} />
-        <WhenField source="createdAt" sortable={false} />
-        <EditPromoCode />
-        <SwitchPromoCode />
-        <DeletePromoCode />
+        <RowActions />
       </Datagrid>
     </List>
   );

@@ -56,6 +56,11 @@ export const enablePromoCode = (id: string) =>
 export const disablePromoCode = (id: string) =>
   unwrap(api.POST('/api/v1/admin/subscriptions/promo-codes/{promoCodeId}/disable', { params: { path: { promoCodeId: id } } }));
 
+export const deletePlan = (id: string) => unwrap(api.DELETE('/api/v1/admin/subscriptions/plans/{planId}', { params: { path: { planId: id } } }));
+
+export const deletePromoCode = (id: string) =>
+  unwrap(api.DELETE('/api/v1/admin/subscriptions/promo-codes/{promoCodeId}', { params: { path: { promoCodeId: id } } }));
+
 export function createPromoBatch(data: Record<string, unknown>) {
   const body = { ...bodyOf(PROMO_FIELDS, promoValues(data)), count: Number(data.count), prefix: given<string>(data.prefix) } as PromoBatchBody;
   return withFieldErrors(unwrap(api.POST('/api/v1/admin/subscriptions/promo-codes/bulk', { body })));
@@ -79,7 +84,7 @@ export const subscriptionsApis: Record<string, ResourceApi> = {
       return withFieldErrors(unwrap(api.PUT('/api/v1/admin/subscriptions/plans/{planId}', { params: { path: { planId: id } }, body })));
     },
     remove: async (id) => {
-      await unwrap(api.DELETE('/api/v1/admin/subscriptions/plans/{planId}', { params: { path: { planId: id } } }));
+      await deletePlan(id);
     },
   },
   'promo-codes': {
@@ -100,7 +105,7 @@ export const subscriptionsApis: Record<string, ResourceApi> = {
       return withFieldErrors(unwrap(api.PUT('/api/v1/admin/subscriptions/promo-codes/{promoCodeId}', { params: { path: { promoCodeId: id } }, body })));
     },
     remove: async (id) => {
-      await unwrap(api.DELETE('/api/v1/admin/subscriptions/promo-codes/{promoCodeId}', { params: { path: { promoCodeId: id } } }));
+      await deletePromoCode(id);
     },
   },
 };

@@ -51,6 +51,7 @@ export const subscriptionsMessages = {
         days: '%{smart_count} jour |||| %{smart_count} jours',
         edit: 'Éditer le plan %{name}',
         delete: 'Supprimer le plan %{name}',
+        deleted: 'Plan %{name} supprimé',
         deleteContent:
           'Le plan %{name} (%{code}) sera supprimé. La suppression est refusée tant que des fournisseurs y sont abonnés : %{smart_count} aujourd’hui.',
         help: {
@@ -67,6 +68,7 @@ export const subscriptionsMessages = {
       },
       promoCodes: {
         kind: { percent: 'Pourcentage', amount: 'Montant en XOF' },
+        publicColumn: 'Proposé',
         status: { active: 'Actif', disabled: 'Désactivé' },
         edit: 'Éditer le code %{code}',
         disable: 'Désactiver',
@@ -78,6 +80,7 @@ export const subscriptionsMessages = {
         disabled: 'Code %{code} désactivé',
         enabled: 'Code %{code} réactivé',
         delete: 'Supprimer le code %{code}',
+        deleted: 'Code %{code} supprimé',
         deleteContent:
           'Le code %{code} sera supprimé définitivement. Un code déjà utilisé (%{smart_count} fois) ne peut pas l’être : désactivez-le.',
         help: {
@@ -159,6 +162,7 @@ export const subscriptionsMessages = {
         days: '%{smart_count} day |||| %{smart_count} days',
         edit: 'Edit the plan %{name}',
         delete: 'Delete the plan %{name}',
+        deleted: 'Plan %{name} deleted',
         deleteContent: 'The plan %{name} (%{code}) will be deleted. Deletion is refused while suppliers are subscribed to it: %{smart_count} today.',
         help: {
           code: '2 to 32 letters, digits, - or _; stored upper-case, never changed',
@@ -174,6 +178,7 @@ export const subscriptionsMessages = {
       },
       promoCodes: {
         kind: { percent: 'Percentage', amount: 'Amount in XOF' },
+        publicColumn: 'Offered',
         status: { active: 'Active', disabled: 'Disabled' },
         edit: 'Edit the code %{code}',
         disable: 'Disable',
@@ -185,6 +190,7 @@ export const subscriptionsMessages = {
         disabled: 'Code %{code} disabled',
         enabled: 'Code %{code} enabled',
         delete: 'Delete the code %{code}',
+        deleted: 'Code %{code} deleted',
         deleteContent: 'The code %{code} will be deleted for good. A code already used (%{smart_count} times) cannot be: disable it.',
         help: {
           code: '3 to 40 letters, digits, - or _; unique whatever its case',
