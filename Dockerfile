@@ -5,7 +5,7 @@
 
 ARG NODE_VERSION=20.20
 
-# --- build: every dependency, then the TypeScript compiled to dist/ ------------------------------
+# --- build: every dependency, then the TypeScript compiled to dist/ and the console to console/dist --
 FROM node:${NODE_VERSION}-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -14,6 +14,8 @@ COPY tsconfig.json ./
 COPY scripts ./scripts
 COPY src ./src
 COPY bench ./bench
+COPY clients ./clients
+COPY console ./console
 RUN npm run build
 
 # --- production dependencies only (no esbuild, tsx, TypeScript, test tools) ----------------------
@@ -31,6 +33,8 @@ ENV NODE_ENV=production \
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+# The operators' console, built: served at /console, nothing of Vite at run time (CONSOLE_DIR's default).
+COPY --from=build /app/console/dist ./console/dist
 COPY package.json LICENSE ./
 # The embedded database (when DATABASE_URL is unset) and uploaded files live in /data.
 RUN mkdir -p /data && chown node:node /data

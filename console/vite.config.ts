@@ -6,7 +6,7 @@ export default defineConfig({
   root: import.meta.dirname,
   base: '/console/',
   plugins: [react()],
-  build: { outDir: 'dist', emptyOutDir: true, sourcemap: true, chunkSizeWarningLimit: 1500 },
+  build: { outDir: 'dist', emptyOutDir: true, chunkSizeWarningLimit: 1500 },
   // `npm run console:dev` proxies the API of `npm run dev`.
   server: { proxy: { '/api': { target: 'http://127.0.0.1:3000', changeOrigin: false } } },
 });

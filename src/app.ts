@@ -13,6 +13,7 @@ import { createMessages, PayloadSealer } from './jobs/messages.js';
 import { createJobQueue, type JobQueue } from './jobs/queue.js';
 import { installAccessControl } from './http/access.js';
 import { installHttpCaching } from './http/caching.js';
+import { consoleRoutes, foreignOrigins } from './http/console.js';
 import { installIdempotency } from './http/idempotency.js';
 import { errorForLog, installErrorHandling, sendError } from './http/errors.js';
 import { ImageWork } from './http/image-work.js';
@@ -425,7 +426,11 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   installAccessControl(app, services.sessions.authenticate, { ADVERTISER_OR_ADM: (u) => services.advertising.isAdvertiser(u.id) });
   installIdempotency(app, ctx);
   await app.register(healthRoutes(createReadiness(database.db, database.kind, redis)), { prefix: API_PREFIX });
-  if (opts.role !== 'worker') await registerApiRoutes(app, services, ctx, config, stream);
+  if (opts.role !== 'worker') {
+    await registerApiRoutes(app, services, ctx, config, stream);
+    // The operators' console beside the reference page (/api/v1/docs); pictures come from where public files are.
+    await app.register(consoleRoutes({ dir: config.CONSOLE_DIR, imageOrigins: foreignOrigins(ctx.links.publicPrefix) }));
+  }
 
   // Handlers and subscriptions are all registered by now: the queue starts with the app.
   app.addHook('onReady', async () => {

@@ -1,5 +1,7 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { Value } from 'typebox/value';
+import { join, resolve } from 'node:path';
+import { packageRoot } from './shared/package-root.js';
 
 // The only place that reads process.env. Every variable is listed in the README.
 const Int = (def: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
@@ -83,6 +85,8 @@ const ConfigSchema = Type.Object({
   IDP_AUDIENCE: Opt(),
 
   METRICS_TOKEN: Opt(),
+  // The operators' console as Vite built it (served at /console); default console/dist of the installation.
+  CONSOLE_DIR: Opt(),
 
   FILES_DIR: Opt(),
   // Picture decoding and resizing at once per instance, and waiting; each running one holds a thread of
@@ -99,6 +103,7 @@ export const CONFIG_KEYS = Object.keys(ConfigSchema.properties);
 
 export type Config = Static<typeof ConfigSchema> & {
   PUBLIC_BASE_URL: string;
+  CONSOLE_DIR: string;
   JWT_ACCESS_SECRET: string;
   JWT_REFRESH_SECRET: string;
   OTP_SECRET: string;
@@ -229,6 +234,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return {
     ...cfg,
     PUBLIC_BASE_URL: (cfg.PUBLIC_BASE_URL ?? `http://localhost:${cfg.PORT}`).replace(/\/+$/, ''),
+    // A directory given is read from the working directory, as DATA_DIR is; the default from the installation.
+    CONSOLE_DIR: cfg.CONSOLE_DIR ? resolve(cfg.CONSOLE_DIR) : join(packageRoot(), 'console', 'dist'),
     JWT_ACCESS_SECRET: cfg.JWT_ACCESS_SECRET ?? DEV_SECRETS.JWT_ACCESS_SECRET,
     JWT_REFRESH_SECRET: cfg.JWT_REFRESH_SECRET ?? DEV_SECRETS.JWT_REFRESH_SECRET,
     OTP_SECRET: cfg.OTP_SECRET ?? DEV_SECRETS.OTP_SECRET,

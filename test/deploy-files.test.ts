@@ -8,7 +8,13 @@ import { projectRoot } from './helpers/child-server.js';
 
 const dockerfile = readFileSync(`${projectRoot}/Dockerfile`, 'utf8');
 const runtime = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
-const pkg = JSON.parse(readFileSync(`${projectRoot}/package.json`, 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+const buildStage = dockerfile.slice(dockerfile.indexOf('\nFROM '), dockerfile.indexOf('\nFROM ', dockerfile.indexOf('\nFROM ') + 1));
+const pkg = JSON.parse(readFileSync(`${projectRoot}/package.json`, 'utf8')) as {
+  scripts: Record<string, string>;
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+};
+const ignoreLines = (file: string) => readFileSync(`${projectRoot}/${file}`, 'utf8').split('\n').map((l) => l.trim());
 
 describe('the Dockerfile', () => {
   it('passes the Dockerfile linter with nothing to report', () => {
@@ -22,13 +28,40 @@ describe('the Dockerfile', () => {
     expect(runtime).toMatch(/^HEALTHCHECK [\s\S]*\/api\/v1\/health/m);
     expect(runtime).not.toMatch(/npm (start|run)/);
   });
+
+  it('builds the console with the API and ships it built, without its sources or Vite', () => {
+    expect(buildStage).toMatch(/ AS build\n/);
+    const buildAt = buildStage.search(/^RUN npm run build$/m);
+    for (const dir of ['console', 'clients']) {
+      const copy = buildStage.search(new RegExp(`^COPY ${dir} \\./${dir}$`, 'm'));
+      expect(copy, `COPY ${dir}`).toBeGreaterThan(-1);
+      expect(copy, `COPY ${dir} before the build`).toBeLessThan(buildAt);
+    }
+    expect(runtime).toMatch(/^COPY --from=build \/app\/console\/dist \.\/console\/dist$/m);
+    expect(runtime).not.toMatch(/^COPY (--from=build \/app\/)?(console|clients)( |\/src)/m);
+    const instructions = runtime.split('\n').filter((l) => !l.startsWith('#')).join('\n');
+    expect(instructions).not.toMatch(/vite/i);
+  });
+});
+
+describe('ignore files', () => {
+  it('keep the built console out of git, and local builds and packages out of the image context', () => {
+    expect(ignoreLines('.gitignore')).toContain('console/dist/');
+    const docker = ignoreLines('.dockerignore');
+    for (const entry of ['console/dist', 'console/dist.*', '**/node_modules', 'dist']) expect(docker, entry).toContain(entry);
+  });
 });
 
 describe('package.json', () => {
   it('keeps build and type tooling out of the production dependencies', () => {
-    for (const tool of ['esbuild', 'tsx', 'typescript', 'drizzle-kit', 'vitest']) {
+    for (const tool of ['esbuild', 'tsx', 'typescript', 'drizzle-kit', 'vitest', 'vite', '@vitejs/plugin-react']) {
       expect(pkg.dependencies, tool).not.toHaveProperty(tool);
       expect(pkg.devDependencies, tool).toHaveProperty(tool);
     }
+  });
+
+  it('builds the console with `npm run build`, and with `npm start` when it is missing or stale', () => {
+    expect(pkg.scripts.build).toContain('node scripts/build-console.mjs');
+    expect(pkg.scripts.start).toMatch(/node scripts\/build-console\.mjs --if-stale && exec node /);
   });
 });

@@ -1,9 +1,11 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { loadConfig } from '../src/config.js';
 import { buildApp } from '../src/app.js';
+import { projectRoot } from './helpers/child-server.js';
 
 /**
  * On a real PostgreSQL server the whole run gets its own database, made here and dropped at the
@@ -14,6 +16,9 @@ import { buildApp } from '../src/app.js';
  * starts from a copy of the result (TEST_PGLITE_TEMPLATE, read by test/helpers/app.ts).
  */
 export default async function setup() {
+  // The console built once, before any file runs (browser tests open it); when it is current this only
+  // compares a few dates.
+  execFileSync(process.execPath, ['scripts/build-console.mjs', '--if-stale'], { cwd: projectRoot, stdio: 'inherit' });
   const base = process.env.DATABASE_URL;
   if (!base) return embeddedTemplate();
   const name = `foodsave_test_${Date.now()}_${process.pid}`;

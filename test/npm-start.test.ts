@@ -10,6 +10,7 @@ import { bareEnv, freePort, killLeftovers, portOpen, projectRoot, READY_TIMEOUT_
 
 const dir = mkdtempSync(join(tmpdir(), 'foodsave-npm-start-'));
 const STAMP = join(projectRoot, 'dist/.build-stamp');
+const CONSOLE_STAMP = join(projectRoot, 'console/dist/.build-stamp');
 const npmStart = () => spawnServer({ command: ['npm', 'start'], env: bareEnv({ DATA_DIR: join(dir, 'data'), LOG_LEVEL: 'info' }) });
 const alive = (pid: number) => {
   try {
@@ -23,22 +24,38 @@ const alive = (pid: number) => {
 const serverPid = (output: string) => Number(/"pid":(\d+)/.exec(output)?.[1]);
 
 beforeAll(() => {
-  // dist/ current before the runs below, whatever state the working copy is in.
+  // dist/ and the console current before the runs below, whatever state the working copy is in.
   execFileSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd: projectRoot });
+  execFileSync(process.execPath, ['scripts/build-console.mjs', '--if-stale'], { cwd: projectRoot });
 }, READY_TIMEOUT_MS);
+
+/** The console's page and the script it names, from the running server. */
+async function consoleLoads(port: number) {
+  const base = `http://127.0.0.1:${port}`;
+  const page = await fetch(`${base}/console/`);
+  const html = await page.text();
+  const script = /src="(\/console\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+  const asset = script ? await fetch(`${base}${script}`) : undefined;
+  await asset?.arrayBuffer();
+  return { page: page.status, script, asset: asset?.status, type: asset?.headers.get('content-type') };
+}
 afterAll(() => {
   killLeftovers();
   rmSync(dir, { recursive: true, force: true });
 });
 
 describe('npm start', () => {
-  it('drains and stops the server on SIGTERM sent to npm, and does not rebuild an up-to-date dist/', async () => {
+  it('drains and stops the server on SIGTERM sent to npm, and does not rebuild an up-to-date dist/ or console', async () => {
     const builtAt = statSync(STAMP).mtimeMs;
+    const consoleBuiltAt = statSync(CONSOLE_STAMP).mtimeMs;
     for (const run of [1, 2]) {
       const server = await npmStart();
       await server.waitReady();
       const pid = serverPid(server.output());
       if (!pid || pid === server.child.pid) throw server.fail(`run ${run}: no server pid distinct from npm's in the log`);
+      if (run === 1) {
+        expect(await consoleLoads(server.port), 'the console and its script').toMatchObject({ page: 200, asset: 200, type: expect.stringContaining('javascript') });
+      }
       const code = await server.stop('SIGTERM');
       const output = server.output();
       if (code !== 0 || !output.includes('"signal":"SIGTERM"') || !output.includes('shutting down')) {
@@ -47,8 +64,10 @@ describe('npm start', () => {
       expect(await portOpen(server.port), 'the port is closed').toBe(false);
       expect(alive(pid), 'no server process is left behind').toBe(false);
       expect(output).not.toContain('Built dist/');
+      expect(output).not.toContain('Built console/dist');
     }
     expect(statSync(STAMP).mtimeMs, 'dist/ was not rebuilt').toBe(builtAt);
+    expect(statSync(CONSOLE_STAMP).mtimeMs, 'the console was not rebuilt').toBe(consoleBuiltAt);
   }, 3 * READY_TIMEOUT_MS);
 });
 
@@ -89,26 +108,47 @@ describe('a log reader that stops reading, then goes away', () => {
 });
 
 describe('the start-time build step', () => {
-  const build = (cwd: string) => spawnSync(process.execPath, ['scripts/build.mjs', '--if-stale'], { cwd, encoding: 'utf8' });
-  /** A deployment: the build script and what it was given, without the sources or esbuild. */
+  const build = (cwd: string, script = 'scripts/build.mjs') => spawnSync(process.execPath, [script, '--if-stale'], { cwd, encoding: 'utf8' });
+  const buildConsole = (cwd: string) => build(cwd, 'scripts/build-console.mjs');
+  /** A deployment: the build scripts and what it was given, without the sources, esbuild or vite. */
   const deployment = (withDist: boolean) => {
     const root = mkdtempSync(join(dir, 'deploy-'));
     mkdirSync(join(root, 'scripts'));
-    cpSync(join(projectRoot, 'scripts/build.mjs'), join(root, 'scripts/build.mjs'));
+    for (const script of ['build.mjs', 'build-console.mjs']) cpSync(join(projectRoot, 'scripts', script), join(root, 'scripts', script));
     if (withDist) {
       mkdirSync(join(root, 'dist'));
       writeFileSync(join(root, 'dist/.build-stamp'), 'prebuilt\n');
+      mkdirSync(join(root, 'console/dist'), { recursive: true });
+      writeFileSync(join(root, 'console/dist/index.html'), '<!doctype html>\n');
     }
     return root;
   };
 
-  it('runs a prebuilt dist/ without sources or esbuild, writing nothing', () => {
+  it('runs a prebuilt dist/ and console without sources, esbuild or vite, writing nothing', () => {
     const root = deployment(true);
-    const res = build(root);
-    expect(res.status, res.stderr).toBe(0);
-    expect(res.stderr).toBe('');
-    expect(readdirSync(root).sort()).toEqual(['dist', 'scripts']);
+    for (const res of [build(root), buildConsole(root)]) {
+      expect(res.status, res.stderr).toBe(0);
+      expect(res.stderr).toBe('');
+    }
+    expect(readdirSync(root).sort()).toEqual(['console', 'dist', 'scripts']);
     expect(readdirSync(join(root, 'dist'))).toEqual(['.build-stamp']);
+    expect(readdirSync(join(root, 'console/dist'))).toEqual(['index.html']);
+  });
+
+  it('has no console to build, and says nothing, without its sources', () => {
+    const res = buildConsole(deployment(false));
+    expect([res.status, res.stderr]).toEqual([0, '']);
+  });
+
+  it('says in one line what to do when the console must be built and vite is not installed', () => {
+    const root = deployment(false);
+    mkdirSync(join(root, 'console'));
+    writeFileSync(join(root, 'console/index.html'), '<!doctype html>\n');
+    const res = buildConsole(root);
+    expect(res.status).toBe(1);
+    expect(res.stderr.trim()).toBe(
+      'Cannot build console/dist (console/dist has not been built): vite is not installed. Build where dev dependencies are installed (npm ci; npm run build), or ship console/dist.',
+    );
   });
 
   it('says in one line what to do when dist/ is missing and esbuild is not installed', () => {

@@ -4,11 +4,13 @@ import { BrowserRouter } from 'react-router-dom';
 import { authProvider } from './authProvider';
 import { dataProvider } from './dataProvider';
 import { i18nProvider } from './i18n';
+import { Layout } from './Layout';
 import { LoginPage } from './LoginPage';
 import { analyticsResources } from './resources/analytics';
 import { settingsResources } from './resources/settings';
 import { subscriptionsResources } from './resources/subscriptions';
 import { usersResources } from './resources/users';
+import { darkTheme, lightTheme } from './theme';
 
 const Dashboard = lazy(() => import('./dashboard/Dashboard'));
 
@@ -23,6 +25,9 @@ export function App() {
       dataProvider={dataProvider}
       i18nProvider={i18nProvider}
       loginPage={LoginPage}
+      layout={Layout}
+      theme={lightTheme}
+      darkTheme={darkTheme}
       requireAuth
       disableTelemetry
     >

@@ -16,6 +16,8 @@ export const CACHE_POLICIES = {
   document: 'public, max-age=300',
   /** Public files: every upload gets a new name, so the bytes under a name never change. */
   immutable: 'public, max-age=31536000, immutable',
+  /** A page naming the files of one deployment (the console's index.html): kept, but asked about every time. */
+  page: 'no-cache',
   /** Reachable without a token, but for one person only (a file behind a signed link). */
   private: 'private, no-store',
 } as const;

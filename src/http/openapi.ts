@@ -2,6 +2,8 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { packageRoot } from '../shared/package-root.js';
 import { ErrorResponseSchema } from '../shared/schemas.js';
 import { ACCESS } from './access.js';
 import { weakEtagOf } from './caching.js';
@@ -48,16 +50,8 @@ Every success is \`{success: true, data, meta?}\`; lists take \`page\` and \`lim
 
 Sign in with \`POST /api/v1/auth/login\` and send the access token as \`Authorization: Bearer <token>\`; refresh it with \`POST /api/v1/auth/refresh-token\`. Operation ids are stable, so clients can be generated from this document.`;
 
-/** The package.json nearest above this file: the same code runs from src/ and, compiled, from dist/src/. */
-function readPackage(): { version: string; license?: string } {
-  for (let dir = new URL('./', import.meta.url); ; dir = new URL('../', dir)) {
-    try {
-      return JSON.parse(readFileSync(new URL('package.json', dir), 'utf8')) as { version: string; license?: string };
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || dir.pathname === '/') throw err;
-    }
-  }
-}
+/** The installation's package.json: the same code runs from src/ and, compiled, from dist/src/. */
+const readPackage = () => JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string; license?: string };
 
 // A private package without a licence is all rights reserved (npm spells it UNLICENSED).
 const licenseOf = (license: string | undefined) =>

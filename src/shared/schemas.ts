@@ -60,6 +60,24 @@ export const pageMeta = (q: PageQuery, total: number): PageMeta => ({
   totalPages: Math.ceil(total / q.limit),
 });
 
+/** A list's `sort`: a field ascending (`createdAt`), or descending after a minus (`-createdAt`). */
+export type SortOf<F extends string> = F | `-${F}`;
+
+/**
+ * The `sort` query parameter of a list: each of `fields` ascending or, after a minus, descending.
+ * The enum lists every value, so an unknown one is a 400 on `query.sort` naming them; the title
+ * names its type in the OpenAPI document. `defaultOrder` is what the list does without it.
+ */
+export const SortQuerySchema = <const F extends readonly string[]>(title: string, fields: F, defaultOrder: string) =>
+  Type.Optional(
+    Type.Unsafe<SortOf<F[number]>>({
+      type: 'string',
+      enum: fields.flatMap((f) => [f, `-${f}`]),
+      title,
+      description: `a field ascending, or descending after a minus (-createdAt); empty values last, equal ones by id. Default: ${defaultOrder}`,
+    }),
+  );
+
 /** A string limited to a list of values; validators report the list when it is not met. */
 export const StringEnum = <const T extends readonly string[]>(values: T, options: Record<string, unknown> = {}) =>
   Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });

@@ -28,7 +28,7 @@ describe.skipIf(skip)(`the console's session${consoleSkipReason ? ` (${consoleSk
     await expectAccessible(page);
     await screenshot(page, 'sign-in');
     await signInAs(rig, page, { role: 'ADMIN', firstName: 'Aminata', lastName: 'Ndiaye' });
-    await page.getByRole('heading', { name: 'Tableau de bord' }).waitFor();
+    await page.getByRole('heading', { name: 'Tableau de bord', level: 1 }).waitFor();
 
     // The refresh token is an httpOnly cookie for the session routes alone; nothing in storage.
     const cookies = await page.context().cookies();
@@ -39,7 +39,7 @@ describe.skipIf(skip)(`the console's session${consoleSkipReason ? ` (${consoleSk
     expect(stored).not.toMatch(/eyJ[\w-]+\.eyJ/);
 
     await page.reload();
-    await page.getByRole('heading', { name: 'Tableau de bord' }).waitFor();
+    await page.getByRole('heading', { name: 'Tableau de bord', level: 1 }).waitFor();
     await page.getByText('Aminata Ndiaye').click();
     await page.getByRole('menuitem', { name: 'Déconnexion' }).click();
     await page.getByLabel('Numéro de téléphone').waitFor();
@@ -64,13 +64,13 @@ describe.skipIf(skip)(`the console's session${consoleSkipReason ? ` (${consoleSk
   it('switches to English and back', async () => {
     const page = await openConsole(rig);
     await signInAs(rig, page);
-    await page.getByRole('heading', { name: 'Tableau de bord' }).waitFor();
+    await page.getByRole('heading', { name: 'Tableau de bord', level: 1 }).waitFor();
     await page.getByRole('button', { name: /Français/i }).click();
     await page.getByRole('menuitem', { name: 'English' }).click();
-    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
     await page.getByRole('button', { name: /English/i }).click();
     await page.getByRole('menuitem', { name: 'Français' }).click();
-    await page.getByRole('heading', { name: 'Tableau de bord' }).waitFor();
+    await page.getByRole('heading', { name: 'Tableau de bord', level: 1 }).waitFor();
     await page.context().close();
   });
 

@@ -34,7 +34,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Every campaign, by status or advertiser, newest first
+         * Every campaign, by status or advertiser, newest first unless sorted
          * @description Access: ADMIN, SUPER_ADMIN.
          */
         get: operations["getAdminAdvertisingCampaigns"];
@@ -194,7 +194,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * All associations (newest first)
+         * All associations (newest first unless sorted)
          * @description Access: ADMIN, SUPER_ADMIN.
          */
         get: operations["getAdminAssociations"];
@@ -394,7 +394,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * All attempts, filtered by status or supplier
+         * All attempts, filtered by status or supplier, newest first unless sorted
          * @description Access: ADMIN, SUPER_ADMIN.
          */
         get: operations["getAdminKycAttempts"];
@@ -534,7 +534,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Escrows, newest first: filters by state, supplier, store, time held and payout state (`payout=failed`: payouts refused for good)
+         * Escrows, newest first unless sorted: filters by state, supplier, store, time held and payout state (`payout=failed`: payouts refused for good)
          * @description Access: ADMIN, SUPER_ADMIN.
          */
         get: operations["getAdminPaymentsEscrow"];
@@ -694,7 +694,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Products in every state, filtered by status, supplier, store, category or words
+         * Products in every state, filtered by status, supplier, store, category or words, newest first unless sorted
          * @description Access: ADMIN, SUPER_ADMIN.
          */
         get: operations["getAdminProducts"];
@@ -938,7 +938,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * History of setting changes, newest first
+         * History of setting changes, newest first unless sorted
          * @description Access: ADMIN, SUPER_ADMIN.
          */
         get: operations["getAdminSettingsAudit"];
@@ -1086,7 +1086,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Promo codes, newest first
+         * Promo codes, newest first unless sorted
          * @description Access: ADMIN, SUPER_ADMIN.
          */
         get: operations["getAdminSubscriptionsPromoCodes"];
@@ -1174,7 +1174,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List suppliers (newest first)
+         * List suppliers (newest first unless sorted)
          * @description Access: ADMIN, SUPER_ADMIN.
          */
         get: operations["getAdminSuppliers"];
@@ -1334,7 +1334,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Suppliers waiting for verification (oldest first)
+         * Suppliers waiting for verification (oldest first unless sorted)
          * @description Access: ADMIN, SUPER_ADMIN.
          */
         get: operations["getAdminSuppliersPending"];
@@ -1354,7 +1354,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List users
+         * List users (newest first unless sorted)
          * @description Access: ADMIN, SUPER_ADMIN.
          */
         get: operations["getAdminUsers"];
@@ -4548,6 +4548,16 @@ export interface components {
             /** @enum {boolean} */
             success: true;
         };
+        /**
+         * AdminAssociationSort
+         * @enum {string}
+         */
+        AdminAssociationSort: "createdAt" | "-createdAt" | "submittedAt" | "-submittedAt" | "verifiedAt" | "-verifiedAt" | "name" | "-name" | "city" | "-city" | "status" | "-status" | "pickupCapacityKg" | "-pickupCapacityKg";
+        /**
+         * AdminCampaignSort
+         * @enum {string}
+         */
+        AdminCampaignSort: "createdAt" | "-createdAt" | "submittedAt" | "-submittedAt" | "approvedAt" | "-approvedAt" | "startsAt" | "-startsAt" | "endsAt" | "-endsAt" | "name" | "-name" | "status" | "-status" | "totalBudget" | "-totalBudget" | "dailyBudget" | "-dailyBudget" | "bid" | "-bid" | "spent" | "-spent" | "impressions" | "-impressions" | "clicks" | "-clicks";
         /** AdminPlan */
         AdminPlan: components["schemas"]["Plan"] & {
             /** Format: date-time */
@@ -4565,6 +4575,11 @@ export interface components {
             /** @enum {boolean} */
             success: true;
         };
+        /**
+         * AdminProductSort
+         * @enum {string}
+         */
+        AdminProductSort: "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt" | "publishedAt" | "-publishedAt" | "expiresAt" | "-expiresAt" | "name" | "-name" | "status" | "-status" | "category" | "-category" | "originalPrice" | "-originalPrice" | "discountedPrice" | "-discountedPrice" | "discountPercent" | "-discountPercent" | "quantity" | "-quantity" | "salesCount" | "-salesCount" | "viewsCount" | "-viewsCount" | "favoritesCount" | "-favoritesCount";
         /** AdminSupplier */
         AdminSupplier: {
             address: string;
@@ -4695,6 +4710,16 @@ export interface components {
             /** @enum {boolean} */
             success: true;
         };
+        /**
+         * AdminSupplierSort
+         * @enum {string}
+         */
+        AdminSupplierSort: "createdAt" | "-createdAt" | "businessName" | "-businessName" | "city" | "-city" | "verificationStatus" | "-verificationStatus" | "kycStatus" | "-kycStatus" | "verifiedAt" | "-verifiedAt" | "commissionRateBps" | "-commissionRateBps" | "rating" | "-rating";
+        /**
+         * AdminUserSort
+         * @enum {string}
+         */
+        AdminUserSort: "createdAt" | "-createdAt" | "lastLoginAt" | "-lastLoginAt" | "lastName" | "-lastName" | "phoneNumber" | "-phoneNumber" | "email" | "-email" | "role" | "-role" | "status" | "-status";
         /** AdTarget */
         AdTarget: {
             id: string | null;
@@ -5897,6 +5922,11 @@ export interface components {
             /** @enum {boolean} */
             success: true;
         };
+        /**
+         * EscrowSort
+         * @enum {string}
+         */
+        EscrowSort: "heldAt" | "-heldAt" | "amount" | "-amount" | "state" | "-state" | "releaseAfter" | "-releaseAfter" | "releasedAt" | "-releasedAt" | "refundedAt" | "-refundedAt" | "updatedAt" | "-updatedAt";
         /** FavoriteProduct */
         FavoriteProduct: {
             /** @description the public can see and order it now */
@@ -6162,6 +6192,11 @@ export interface components {
             /** @enum {boolean} */
             success: true;
         };
+        /**
+         * KycAttemptSort
+         * @enum {string}
+         */
+        KycAttemptSort: "submittedAt" | "-submittedAt" | "reviewedAt" | "-reviewedAt" | "status" | "-status";
         /** KycDecision */
         KycDecision: {
             action: string;
@@ -7022,6 +7057,11 @@ export interface components {
             supplierId: string;
             waitingReason: string | null;
         };
+        /**
+         * PendingSupplierSort
+         * @enum {string}
+         */
+        PendingSupplierSort: "createdAt" | "-createdAt" | "businessName" | "-businessName" | "city" | "-city" | "kycStatus" | "-kycStatus";
         /** Plan */
         Plan: {
             code: string;
@@ -7040,7 +7080,7 @@ export interface components {
             periodDays: number | null;
             /** @description price per period in minor units of the currency (XOF has none); 0 for free plans */
             priceAmount: number;
-            sortOrder: number;
+            toOrderBy: number;
         };
         /** PlanLimits */
         PlanLimits: {
@@ -7313,6 +7353,11 @@ export interface components {
             /** @enum {boolean} */
             success: true;
         };
+        /**
+         * PromoCodeSort
+         * @enum {string}
+         */
+        PromoCodeSort: "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt" | "code" | "-code" | "validFrom" | "-validFrom" | "validUntil" | "-validUntil" | "usesCount" | "-usesCount" | "maxUses" | "-maxUses";
         /** PromoQuote */
         PromoQuote: {
             currency: string;
@@ -7657,6 +7702,11 @@ export interface components {
             /** @enum {boolean} */
             success: true;
         };
+        /**
+         * SettingChangeSort
+         * @enum {string}
+         */
+        SettingChangeSort: "createdAt" | "-createdAt" | "key" | "-key";
         /** SettingsChangeResult */
         SettingsChangeResult: {
             /** @description one entry per key whose value changed; empty when nothing did */
@@ -8586,6 +8636,8 @@ export interface operations {
                 advertiserId?: string;
                 limit?: number;
                 page?: number;
+                /** @description a field ascending, or descending after a minus (-createdAt); empty values last, equal ones by id. Default: -createdAt (newest first); with status=PENDING_REVIEW, submittedAt (the review queue) */
+                sort?: components["schemas"]["AdminCampaignSort"];
                 status?: "DRAFT" | "PENDING_REVIEW" | "ACTIVE" | "REJECTED" | "PAUSED" | "COMPLETED";
             };
             header?: never;
@@ -8856,6 +8908,8 @@ export interface operations {
                 page?: number;
                 /** @description part of the name, registration number, contact or owner phone/email */
                 search?: string;
+                /** @description a field ascending, or descending after a minus (-createdAt); empty values last, equal ones by id. Default: -createdAt (newest first) */
+                sort?: components["schemas"]["AdminAssociationSort"];
                 status?: "PENDING" | "VERIFIED" | "REJECTED";
             };
             header?: never;
@@ -9185,6 +9239,8 @@ export interface operations {
             query?: {
                 limit?: number;
                 page?: number;
+                /** @description a field ascending, or descending after a minus (-createdAt); empty values last, equal ones by id. Default: -submittedAt (newest first); with status=PENDING, submittedAt (the review queue) */
+                sort?: components["schemas"]["KycAttemptSort"];
                 status?: "PENDING" | "APPROVED" | "REJECTED" | "RESUBMISSION_REQUESTED" | "WITHDRAWN";
                 /** @description UUID (version 7) */
                 supplierId?: string;
@@ -9433,6 +9489,8 @@ export interface operations {
                 page?: number;
                 /** @description the state of the order's payout (`failed`: payouts refused for good); `none`: no payout yet */
                 payout?: "pending" | "processing" | "succeeded" | "failed" | "none";
+                /** @description a field ascending, or descending after a minus (-createdAt); empty values last, equal ones by id. Default: -heldAt (newest held first) */
+                sort?: components["schemas"]["EscrowSort"];
                 state?: "HELD" | "RELEASED" | "REFUNDED" | "DISPUTED" | "RESOLVED_SUPPLIER" | "RESOLVED_CLIENT";
                 /** @description UUID (version 7) */
                 storeId?: string;
@@ -9758,6 +9816,8 @@ export interface operations {
                 page?: number;
                 /** @description words of the name or description, accents and case ignored */
                 q?: string;
+                /** @description a field ascending, or descending after a minus (-createdAt); empty values last, equal ones by id. Default: -createdAt (newest first) */
+                sort?: components["schemas"]["AdminProductSort"];
                 status?: "PENDING_REVIEW" | "ACTIVE" | "REJECTED" | "INACTIVE" | "EXPIRED" | "DELETED";
                 /** @description UUID (version 7) */
                 storeId?: string;
@@ -10398,6 +10458,8 @@ export interface operations {
                 key?: "business" | "mobilemoney" | "mobilemoney.wave" | "mobilemoney.orangeMoney" | "mobilemoney.freeMoney" | "mobilemoney.card" | "features" | "business.defaultCommissionBps" | "business.paymentTimeoutMinutes" | "business.paymentFailureGraceMinutes" | "business.escrowReleaseDelayHours" | "business.minimumOrderAmount" | "business.pickupCodeRequired" | "mobilemoney.wave.displayName" | "mobilemoney.wave.enabled" | "mobilemoney.wave.feeBps" | "mobilemoney.orangeMoney.displayName" | "mobilemoney.orangeMoney.enabled" | "mobilemoney.orangeMoney.feeBps" | "mobilemoney.freeMoney.displayName" | "mobilemoney.freeMoney.enabled" | "mobilemoney.freeMoney.feeBps" | "mobilemoney.card.displayName" | "mobilemoney.card.enabled" | "mobilemoney.card.feeBps" | "features.autoApproveVerifiedSupplierProducts" | "features.donationsEnabled" | "features.advertisingEnabled" | "features.reviewsRequirePurchase";
                 limit?: number;
                 page?: number;
+                /** @description a field ascending, or descending after a minus (-createdAt); empty values last, equal ones by id. Default: -createdAt (newest first) */
+                sort?: components["schemas"]["SettingChangeSort"];
                 /** @description changes made before */
                 to?: string;
             };
@@ -10715,7 +10777,7 @@ export interface operations {
                     periodDays?: number;
                     /** @description per period, minor units; 0 for a free plan */
                     priceAmount: number;
-                    sortOrder?: number;
+                    toOrderBy?: number;
                 };
             };
         };
@@ -10764,7 +10826,7 @@ export interface operations {
                     periodDays?: number;
                     /** @description per period, minor units; 0 for a free plan */
                     priceAmount?: number;
-                    sortOrder?: number;
+                    toOrderBy?: number;
                 };
             };
         };
@@ -10829,6 +10891,8 @@ export interface operations {
                 page?: number;
                 /** @description codes starting with this (any case) */
                 search?: string;
+                /** @description a field ascending, or descending after a minus (-createdAt); empty values last, equal ones by id. Default: -createdAt (newest first) */
+                sort?: components["schemas"]["PromoCodeSort"];
                 status?: "active" | "disabled";
             };
             header?: never;
@@ -11074,6 +11138,8 @@ export interface operations {
                 page?: number;
                 /** @description part of the business name, contact or owner phone/email */
                 search?: string;
+                /** @description a field ascending, or descending after a minus (-createdAt); empty values last, equal ones by id. Default: -createdAt (newest first) */
+                sort?: components["schemas"]["AdminSupplierSort"];
                 /** @description verification status */
                 status?: "PENDING" | "VERIFIED" | "REJECTED";
             };
@@ -11372,6 +11438,8 @@ export interface operations {
                 page?: number;
                 /** @description part of the business name, contact or owner phone/email */
                 search?: string;
+                /** @description a field ascending, or descending after a minus (-createdAt); empty values last, equal ones by id. Default: createdAt (oldest first) */
+                sort?: components["schemas"]["PendingSupplierSort"];
             };
             header?: never;
             path?: never;
@@ -11403,6 +11471,8 @@ export interface operations {
                 page?: number;
                 role?: "CLIENT" | "SUPPLIER_FOOD" | "SUPPLIER_DEALS" | "ASSOCIATION" | "ADVERTISER" | "ADMIN" | "SUPER_ADMIN";
                 search?: string;
+                /** @description a field ascending, or descending after a minus (-createdAt); empty values last, equal ones by id. Default: -createdAt (newest first) */
+                sort?: components["schemas"]["AdminUserSort"];
                 status?: "ACTIVE" | "SUSPENDED" | "DELETED";
                 verified?: boolean;
             };

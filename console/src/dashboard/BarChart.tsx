@@ -23,7 +23,8 @@ const PAD = { top: 12, right: 8, bottom: 28, left: 56 };
  */
 export function BarChart({ title, labels, series, format }: { title: string; labels: string[]; series: Series[]; format: (n: number) => string }) {
   const theme = useTheme();
-  const colours = [theme.palette.primary.main, theme.palette.secondary.main, theme.palette.success.main];
+  const colours = [theme.palette.primary.main, theme.palette.secondary.main, theme.palette.info.main];
+  const axis = new Intl.NumberFormat(undefined, { notation: 'compact' });
   const max = niceCeiling(Math.max(...series.flatMap((s) => s.values)));
   const plotW = WIDTH - PAD.left - PAD.right;
   const plotH = HEIGHT - PAD.top - PAD.bottom;
@@ -38,7 +39,7 @@ export function BarChart({ title, labels, series, format }: { title: string; lab
           <g key={f}>
             <line x1={PAD.left} x2={WIDTH - PAD.right} y1={y(max * f)} y2={y(max * f)} stroke={theme.palette.divider} />
             <text x={PAD.left - 6} y={y(max * f) + 4} textAnchor="end" fontSize="11" fill={theme.palette.text.secondary}>
-              {format(max * f)}
+              {axis.format(max * f)}
             </text>
           </g>
         ))}

@@ -73,7 +73,7 @@ export default function Dashboard() {
       </Grid>
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, mt: 3 }}>
         <Typography component="h2" variant="h6">{t('trends')}</Typography>
-        <TextField select size="small" sx={{ minWidth: 200 }} label={t('period')} value={days} onChange={(e) => setDays(Number(e.target.value))}>
+        <TextField select size="small" sx={{ width: 220 }} label={t('period')} value={days} onChange={(e) => setDays(Number(e.target.value))}>
           {[7, 30, 90].map((d) => (
             <MenuItem key={d} value={d}>{t('lastDays', { smart_count: d })}</MenuItem>
           ))}

@@ -43,5 +43,8 @@ export const escrows = pgTable(
     // The release job reads held escrows whose delay has passed.
     index('escrows_release_idx').on(t.releaseAfter).where(sql`state = 'HELD' and release_after is not null`),
     index('escrows_state_idx').on(t.state, t.updatedAt),
+    // The administrators' list: newest held first (its default) and by amount, both ways.
+    index('escrows_held_idx').on(t.heldAt, t.orderId),
+    index('escrows_amount_idx').on(t.amount, t.orderId),
   ],
 );

@@ -5,6 +5,7 @@ import { stores } from './stores.js';
 import { supplierProfiles } from './suppliers.js';
 import { users } from './users.js';
 import { tsvector } from '../search-columns.js';
+import { nameOrderKey } from '../folding.js';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -95,6 +96,9 @@ export const products = pgTable(
     index('products_store_idx').on(t.storeId).where(sql`status <> 'DELETED'`),
     // Moderation queue (oldest first) and admin lists by status.
     index('products_status_idx').on(t.status, t.createdAt),
+    // The administrators' list of every product, newest first (its default) or by name, both ways.
+    index('products_created_idx').on(t.createdAt, t.id).where(sql`status <> 'DELETED'`),
+    index('products_name_order_idx').on(nameOrderKey(t.name), t.id).where(sql`status <> 'DELETED'`),
     // The expiry job.
     index('products_active_expiry_idx').on(t.expiresAt).where(sql`status = 'ACTIVE'`),
     // The public lists (src/modules/product-search): one partial index per order, over listed

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { nameOrderKey } from '../folding.js';
 
 export const ROLES = ['CLIENT', 'SUPPLIER_FOOD', 'SUPPLIER_DEALS', 'ASSOCIATION', 'ADVERTISER', 'ADMIN', 'SUPER_ADMIN'] as const;
 export type Role = (typeof ROLES)[number];
@@ -36,6 +37,8 @@ export const users = pgTable(
     index('users_created_idx').on(t.createdAt),
     // The dashboard counts users by role and status from this index alone.
     index('users_role_status_idx').on(t.role, t.status),
+    // The administrators' list sorted by last name, both ways (see nameOrderKey).
+    index('users_last_name_order_idx').on(nameOrderKey(t.lastName), t.id),
   ],
 );
 

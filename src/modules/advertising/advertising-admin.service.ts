@@ -46,7 +46,7 @@ export function createAdvertisingAdminService(ctx: AppContext, advertising: Adve
       return { items: items.map(toAdvertiserView), meta: pageMeta(q, total) };
     },
     async listCampaigns(q: AdminCampaignsQuery) {
-      const { items, total } = await repo.listCampaigns(ctx.db, { status: q.status, advertiserId: q.advertiserId }, q);
+      const { items, total } = await repo.listCampaigns(ctx.db, { status: q.status, advertiserId: q.advertiserId }, q, q.sort);
       return { items: items.map(advertising.view), meta: pageMeta(q, total) };
     },
     async pending(q: PageQuery) {

@@ -1,7 +1,10 @@
 import { and, asc, count, desc, eq, gte, ilike, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import { rows, type Executor } from '../../db/client.js';
 import { adCampaignDaily, adCampaigns, adClickViewers, advertiserProfiles, type CampaignStatus } from '../../db/schema/advertising.js';
-import type { PageQuery } from '../../shared/schemas.js';
+import { nameOrderKey } from '../../db/folding.js';
+import { byteOrderKey, toOrderBy, type SortKey } from '../../db/sorting.js';
+import type { PageQuery, SortOf } from '../../shared/schemas.js';
+import type { CampaignSortField } from './advertising.schemas.js';
 import { pageOffset } from '../../shared/schemas.js';
 
 export type AdvertiserRecord = typeof advertiserProfiles.$inferSelect;
@@ -73,13 +76,29 @@ export interface CampaignFilter {
   status?: CampaignStatus;
 }
 
-/** Newest first; the review queue (PENDING_REVIEW) oldest submission first. */
-export async function listCampaigns(ex: Executor, f: CampaignFilter, q: PageQuery) {
+const SORT_KEYS: Record<CampaignSortField, SortKey> = {
+  createdAt: adCampaigns.createdAt,
+  submittedAt: adCampaigns.submittedAt,
+  approvedAt: adCampaigns.approvedAt,
+  startsAt: adCampaigns.startsAt,
+  endsAt: adCampaigns.endsAt,
+  name: nameOrderKey(adCampaigns.name),
+  status: byteOrderKey(adCampaigns.status),
+  totalBudget: adCampaigns.totalBudget,
+  dailyBudget: adCampaigns.dailyBudget,
+  bid: adCampaigns.bid,
+  spent: adCampaigns.spent,
+  impressions: adCampaigns.impressions,
+  clicks: adCampaigns.clicks,
+};
+
+/** Newest first unless sorted otherwise; the review queue (PENDING_REVIEW) oldest submission first. */
+export async function listCampaigns(ex: Executor, f: CampaignFilter, q: PageQuery, sort?: SortOf<CampaignSortField>) {
   const conds: SQL[] = [live];
   if (f.advertiserId) conds.push(eq(adCampaigns.advertiserId, f.advertiserId));
   if (f.status) conds.push(eq(adCampaigns.status, f.status));
   const where = and(...conds);
-  const order = f.status === 'PENDING_REVIEW' ? [asc(adCampaigns.submittedAt), asc(adCampaigns.id)] : [desc(adCampaigns.createdAt), desc(adCampaigns.id)];
+  const order = toOrderBy(sort ?? (f.status === 'PENDING_REVIEW' ? 'submittedAt' : '-createdAt'), SORT_KEYS, adCampaigns.id);
   const [items, [total]] = await Promise.all([
     ex.select().from(adCampaigns).where(where).orderBy(...order).limit(q.limit).offset(pageOffset(q)),
     ex.select({ n: count() }).from(adCampaigns).where(where),

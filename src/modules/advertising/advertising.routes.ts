@@ -63,7 +63,7 @@ export function advertisingRoutes(advertising: AdvertisingService, admin: Advert
     app.get('/admin/advertising/advertisers', { config: adm, schema: { tags: atags, summary: 'Every advertiser, newest first, optionally matching words of the company or email', querystring: S.AdvertisersQuerySchema, response: { 200: OkPage(S.AdvertiserSchema) } } },
       async (req) => { const r = await admin.listAdvertisers(req.query); return okPage(r.items, r.meta); });
 
-    app.get('/admin/advertising/campaigns', { config: adm, schema: { tags: atags, summary: 'Every campaign, by status or advertiser, newest first', querystring: S.AdminCampaignsQuerySchema, response: { 200: OkPage(S.CampaignSchema) } } },
+    app.get('/admin/advertising/campaigns', { config: adm, schema: { tags: atags, summary: 'Every campaign, by status or advertiser, newest first unless sorted', querystring: S.AdminCampaignsQuerySchema, response: { 200: OkPage(S.CampaignSchema) } } },
       async (req) => { const r = await admin.listCampaigns(req.query); return okPage(r.items, r.meta); });
 
     app.get('/admin/advertising/campaigns/pending', { config: adm, schema: { tags: atags, summary: 'Campaigns waiting for review, oldest submission first', querystring: S.PendingQuerySchema, response: { 200: OkPage(S.CampaignSchema) } } },

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { AD_PLACEMENTS, AD_TARGET_TYPES, CAMPAIGN_STATUSES, PRICING_MODELS } from '../../db/schema/advertising.js';
-import { EmailSchema, IdSchema, Nullable, PageQuerySchema, PhoneSchema, StringEnum, TimestampSchema } from '../../shared/schemas.js';
+import { EmailSchema, IdSchema, Nullable, PageQuerySchema, PhoneSchema, SortQuerySchema, StringEnum, TimestampSchema } from '../../shared/schemas.js';
 import { PRODUCT_CATEGORIES } from '../products/product-catalog.js';
 
 const HttpsUrl = Type.String({ format: 'uri', pattern: '^https://', maxLength: 2000, description: 'An https:// URL' });
@@ -156,8 +156,18 @@ export const OwnCampaignsQuerySchema = Type.Object(
   { additionalProperties: false },
 );
 export type OwnCampaignsQuery = Static<typeof OwnCampaignsQuerySchema>;
+export const CAMPAIGN_SORT_FIELDS = [
+  'createdAt', 'submittedAt', 'approvedAt', 'startsAt', 'endsAt', 'name', 'status',
+  'totalBudget', 'dailyBudget', 'bid', 'spent', 'impressions', 'clicks',
+] as const;
+export type CampaignSortField = (typeof CAMPAIGN_SORT_FIELDS)[number];
 export const AdminCampaignsQuerySchema = Type.Object(
-  { ...PageQuerySchema.properties, status: Type.Optional(StringEnum(CAMPAIGN_STATUSES)), advertiserId: Type.Optional(IdSchema) },
+  {
+    ...PageQuerySchema.properties,
+    status: Type.Optional(StringEnum(CAMPAIGN_STATUSES)),
+    advertiserId: Type.Optional(IdSchema),
+    sort: SortQuerySchema('AdminCampaignSort', CAMPAIGN_SORT_FIELDS, '-createdAt (newest first); with status=PENDING_REVIEW, submittedAt (the review queue)'),
+  },
   { additionalProperties: false },
 );
 export type AdminCampaignsQuery = Static<typeof AdminCampaignsQuerySchema>;

@@ -3,13 +3,13 @@ import type { Executor } from '../../db/client.js';
 import type { AssociationStatus } from '../../db/schema/associations.js';
 import type { AuthUser } from '../../http/access.js';
 import { conflict, notFound } from '../../shared/errors.js';
-import { pageMeta, pageOffset } from '../../shared/schemas.js';
+import { pageMeta, pageOffset, type SortOf } from '../../shared/schemas.js';
 import { assertTransition } from '../../shared/state-machine.js';
 import { recordAdminAction } from '../audit/audit.service.js';
 import type { NotificationsService } from '../notifications/notifications.service.js';
 import { ASSOCIATION_TRANSITIONS } from './association-status.js';
 import * as repo from './associations.repository.js';
-import type { AdminListQuery, AdminStatsView, PendingQuery } from './associations.schemas.js';
+import type { AdminListQuery, AdminStatsView, AssociationSortField, PendingQuery } from './associations.schemas.js';
 import { toAdminView } from './associations.views.js';
 
 const TARGET = 'association';
@@ -30,8 +30,8 @@ export function createAssociationsAdminService(ctx: AppContext, deps: { notifica
     return toAdminView(row.association, row.owner, (await documentsOf(ex, [id]))(id), ctx.links, ctx.clock.now());
   }
 
-  async function list(f: repo.AdminFilter, q: { page: number; limit: number }, oldestFirst = false) {
-    const { items, total } = await repo.listWithOwners(ctx.db, f, { limit: q.limit, offset: pageOffset(q), oldestFirst });
+  async function list(f: repo.AdminFilter, q: { page: number; limit: number }, sort: SortOf<AssociationSortField>) {
+    const { items, total } = await repo.listWithOwners(ctx.db, f, { limit: q.limit, offset: pageOffset(q), sort });
     const docs = await documentsOf(ctx.db, items.map((r) => r.association.id));
     const now = ctx.clock.now();
     return { items: items.map((r) => toAdminView(r.association, r.owner, docs(r.association.id), ctx.links, now)), meta: pageMeta(q, total) };
@@ -69,9 +69,9 @@ export function createAssociationsAdminService(ctx: AppContext, deps: { notifica
   }
 
   return {
-    list: (q: AdminListQuery) => list(q, q),
+    list: (q: AdminListQuery) => list(q, q, q.sort ?? '-createdAt'),
     /** The review queue: the oldest submissions first. */
-    pending: (q: PendingQuery) => list({ ...q, status: 'PENDING' }, q, true),
+    pending: (q: PendingQuery) => list({ ...q, status: 'PENDING' }, q, 'submittedAt'),
     verify: (actor: AuthUser, id: string, reason?: string) => decide(actor, id, 'VERIFIED', reason ?? null),
     reject: (actor: AuthUser, id: string, reason: string) => decide(actor, id, 'REJECTED', reason),
 

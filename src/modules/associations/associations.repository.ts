@@ -2,6 +2,10 @@ import { and, asc, count, desc, eq, gte, ilike, inArray, or, sql, type SQL } fro
 import type { Executor } from '../../db/client.js';
 import { associationDocuments, associationReports, associations as a, type AssociationStatus } from '../../db/schema/associations.js';
 import { users } from '../../db/schema/users.js';
+import { nameOrderKey } from '../../db/folding.js';
+import { byteOrderKey, toOrderBy, type SortKey } from '../../db/sorting.js';
+import type { SortOf } from '../../shared/schemas.js';
+import type { AssociationSortField } from './associations.schemas.js';
 
 export type AssociationRecord = typeof a.$inferSelect;
 /** An association without the stored search columns (what the lists read). */
@@ -135,16 +139,25 @@ export interface AdminFilter {
 export type OwnerRecord = { id: string; firstName: string; lastName: string; phoneNumber: string | null; email: string | null; status: (typeof users.$inferSelect)['status'] };
 const owner = { id: users.id, firstName: users.firstName, lastName: users.lastName, phoneNumber: users.phoneNumber, email: users.email, status: users.status };
 
-export async function listWithOwners(ex: Executor, f: AdminFilter, page: { limit: number; offset: number; oldestFirst: boolean }) {
+const ADMIN_SORT_KEYS: Record<AssociationSortField, SortKey> = {
+  createdAt: a.createdAt,
+  submittedAt: a.submittedAt,
+  verifiedAt: a.verifiedAt,
+  name: nameOrderKey(a.name),
+  city: nameOrderKey(a.city),
+  status: byteOrderKey(a.status),
+  pickupCapacityKg: a.pickupCapacityKg,
+};
+
+export async function listWithOwners(ex: Executor, f: AdminFilter, page: { limit: number; offset: number; sort: SortOf<AssociationSortField> }) {
   const like = f.search ? `%${f.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
   const where = and(
     f.status ? eq(a.status, f.status) : undefined,
     f.city ? sql`lower(${a.city}) = lower(${f.city})` : undefined,
     like ? or(ilike(a.name, like), ilike(a.registrationNumber, like), ilike(a.contactPhone, like), ilike(users.phoneNumber, like), ilike(users.email, like)) : undefined,
   );
-  const order = page.oldestFirst ? [asc(a.submittedAt), asc(a.id)] : [desc(a.createdAt), desc(a.id)];
   const [items, [total]] = await Promise.all([
-    ex.select({ association: a, owner }).from(a).innerJoin(users, eq(users.id, a.userId)).where(where).orderBy(...order).limit(page.limit).offset(page.offset),
+    ex.select({ association: a, owner }).from(a).innerJoin(users, eq(users.id, a.userId)).where(where).orderBy(...toOrderBy(page.sort, ADMIN_SORT_KEYS, a.id)).limit(page.limit).offset(page.offset),
     ex.select({ n: count() }).from(a).innerJoin(users, eq(users.id, a.userId)).where(where),
   ]);
   return { items, total: total?.n ?? 0 };

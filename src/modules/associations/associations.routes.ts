@@ -59,7 +59,7 @@ export function associationsRoutes(associations: AssociationsService, admin: Ass
       async (req) => { const r = await associations.publicReports(req.params.associationId, req.query); return okPage(r.items, r.meta); });
 
     // ---- administration
-    app.get('/admin/associations', { config: adm, schema: { tags: adminTags, summary: 'All associations (newest first)', querystring: S.AdminListQuerySchema, response: { 200: OkPage(S.AdminAssociationSchema) } } },
+    app.get('/admin/associations', { config: adm, schema: { tags: adminTags, summary: 'All associations (newest first unless sorted)', querystring: S.AdminListQuerySchema, response: { 200: OkPage(S.AdminAssociationSchema) } } },
       async (req) => { const r = await admin.list(req.query); return okPage(r.items, r.meta); });
 
     app.get('/admin/associations/pending', { config: adm, schema: { tags: adminTags, summary: 'Associations awaiting verification (oldest submission first)', querystring: S.PendingQuerySchema, response: { 200: OkPage(S.AdminAssociationSchema) } } },

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { ASSOCIATION_DOCUMENT_KINDS, ASSOCIATION_STATUSES, NEED_CATEGORIES } from '../../db/schema/associations.js';
 import { USER_STATUSES } from '../../db/schema/users.js';
-import { EmailSchema, IdSchema, Nullable, PageQuerySchema, PhoneSchema, StringEnum, TimestampSchema } from '../../shared/schemas.js';
+import { EmailSchema, IdSchema, Nullable, PageQuerySchema, PhoneSchema, SortQuerySchema, StringEnum, TimestampSchema } from '../../shared/schemas.js';
 
 const opt = Type.Optional;
 
@@ -200,17 +200,21 @@ export const PageOnlyQuerySchema = Type.Object(PageQuerySchema.properties, { add
 
 // ---- administration
 
+export const ASSOCIATION_SORT_FIELDS = ['createdAt', 'submittedAt', 'verifiedAt', 'name', 'city', 'status', 'pickupCapacityKg'] as const;
+export type AssociationSortField = (typeof ASSOCIATION_SORT_FIELDS)[number];
+
 export const AdminListQuerySchema = Type.Object(
   {
     ...PageQuerySchema.properties,
     status: opt(StringEnum(ASSOCIATION_STATUSES)),
     city: opt(Type.String({ minLength: 1, maxLength: 100 })),
     search: opt(Type.String({ minLength: 1, maxLength: 100, description: 'part of the name, registration number, contact or owner phone/email' })),
+    sort: SortQuerySchema('AdminAssociationSort', ASSOCIATION_SORT_FIELDS, '-createdAt (newest first)'),
   },
   { additionalProperties: false },
 );
 export type AdminListQuery = Static<typeof AdminListQuerySchema>;
-const { status: _status, ...pendingFilters } = AdminListQuerySchema.properties;
+const { status: _status, sort: _sort, ...pendingFilters } = AdminListQuerySchema.properties;
 export const PendingQuerySchema = Type.Object(pendingFilters, { additionalProperties: false });
 export type PendingQuery = Static<typeof PendingQuerySchema>;
 

@@ -1,5 +1,6 @@
-import { and, desc, eq, exists, gte, inArray, lt, notExists, sql, type SQL } from 'drizzle-orm';
+import { and, eq, exists, gte, inArray, lt, notExists, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { byteOrderKey, toOrderBy, type SortKey } from '../../db/sorting.js';
 import { escrows, type EscrowState } from '../../db/schema/escrow.js';
 import { orders } from '../../db/schema/orders.js';
 import { providerEvents } from '../../db/schema/payments.js';
@@ -7,6 +8,8 @@ import { payouts, type PayoutState } from '../../db/schema/payouts.js';
 import { stores } from '../../db/schema/stores.js';
 import { supplierProfiles } from '../../db/schema/suppliers.js';
 import { users } from '../../db/schema/users.js';
+import type { SortOf } from '../../shared/schemas.js';
+import type { EscrowSortField } from './escrow-admin.schemas.js';
 import { HOLDING_STATES } from './escrow-status.js';
 
 /*
@@ -77,11 +80,21 @@ const joined = (ex: Executor) =>
 
 export type EscrowListRow = Awaited<ReturnType<ReturnType<typeof joined>['execute']>>[number];
 
-/** Newest held first. */
-export async function listEscrows(ex: Executor, f: EscrowListFilter, page: { limit: number; offset: number }) {
+const SORT_KEYS: Record<EscrowSortField, SortKey> = {
+  heldAt: escrows.heldAt,
+  amount: escrows.amount,
+  state: byteOrderKey(escrows.state),
+  releaseAfter: escrows.releaseAfter,
+  releasedAt: escrows.releasedAt,
+  refundedAt: escrows.refundedAt,
+  updatedAt: escrows.updatedAt,
+};
+
+/** Newest held first unless sorted otherwise; an escrow's id is its order's. */
+export async function listEscrows(ex: Executor, f: EscrowListFilter, page: { limit: number; offset: number; sort?: SortOf<EscrowSortField> }) {
   const w = where(f);
   const [items, [count]] = await Promise.all([
-    joined(ex).where(w).orderBy(desc(escrows.heldAt), desc(escrows.orderId)).limit(page.limit).offset(page.offset),
+    joined(ex).where(w).orderBy(...toOrderBy(page.sort ?? '-heldAt', SORT_KEYS, escrows.orderId)).limit(page.limit).offset(page.offset),
     ex.select({ n: sql<number>`count(*)::int` }).from(escrows).innerJoin(orders, eq(orders.id, escrows.orderId)).where(w),
   ]);
   return { items, total: count?.n ?? 0 };

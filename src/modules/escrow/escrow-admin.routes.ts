@@ -11,7 +11,7 @@ const action = (summary: string) => ({ tags, summary, params: S.OrderIdParamsSch
 
 export function escrowAdminRoutes(admin: EscrowAdminService) {
   return async (app: App) => {
-    app.get('/admin/payments/escrow', { config: adm, schema: { tags, summary: 'Escrows, newest first: filters by state, supplier, store, time held and payout state (`payout=failed`: payouts refused for good)', querystring: S.EscrowListQuerySchema, response: { 200: OkPage(S.EscrowSchema) } } },
+    app.get('/admin/payments/escrow', { config: adm, schema: { tags, summary: 'Escrows, newest first unless sorted: filters by state, supplier, store, time held and payout state (`payout=failed`: payouts refused for good)', querystring: S.EscrowListQuerySchema, response: { 200: OkPage(S.EscrowSchema) } } },
       async (req) => { const r = await admin.list(req.query); return okPage(r.items, r.meta); });
 
     app.get('/admin/payments/escrow/:orderId', { config: adm, schema: { tags, summary: "An order's escrow with its payments, ledger transactions, provider events, payouts and the administrators' decisions", params: S.OrderIdParamsSchema, response: { 200: Ok(S.EscrowDetailSchema) } } },

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { ESCROW_STATES } from '../../db/schema/escrow.js';
 import { PAYOUT_STATES } from '../../db/schema/payouts.js';
-import { IdSchema, Nullable, PageQuerySchema, StringEnum, TimestampSchema } from '../../shared/schemas.js';
+import { IdSchema, Nullable, PageQuerySchema, SortQuerySchema, StringEnum, TimestampSchema } from '../../shared/schemas.js';
 
 const opt = Type.Optional;
 
@@ -13,9 +13,13 @@ export const ReasonBodySchema = Type.Object(
 );
 export type ReasonBody = Static<typeof ReasonBodySchema>;
 
+export const ESCROW_SORT_FIELDS = ['heldAt', 'amount', 'state', 'releaseAfter', 'releasedAt', 'refundedAt', 'updatedAt'] as const;
+export type EscrowSortField = (typeof ESCROW_SORT_FIELDS)[number];
+
 export const EscrowListQuerySchema = Type.Object(
   {
     ...PageQuerySchema.properties,
+    sort: SortQuerySchema('EscrowSort', ESCROW_SORT_FIELDS, '-heldAt (newest held first)'),
     state: opt(StringEnum(ESCROW_STATES)),
     supplierId: opt(IdSchema),
     storeId: opt(IdSchema),

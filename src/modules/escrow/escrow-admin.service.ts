@@ -138,7 +138,7 @@ export function createEscrowAdminService(ctx: AppContext, deps: EscrowAdminDeps)
         ...(q.to && { to: new Date(q.to) }),
         ...(q.payout && { payout: q.payout.toUpperCase() as PayoutState | 'NONE' }),
       };
-      const { items, total } = await repo.listEscrows(ctx.db, filter, { limit: q.limit, offset: pageOffset(q) });
+      const { items, total } = await repo.listEscrows(ctx.db, filter, { limit: q.limit, offset: pageOffset(q), sort: q.sort });
       const payouts = newestPerOrder(await deps.payouts.ofOrders(ctx.db, items.map((r) => r.escrow.orderId)));
       return { items: items.map((r) => toEscrowView(r, payouts.get(r.escrow.orderId))), meta: pageMeta(q, total) };
     },

@@ -1,7 +1,10 @@
-import { and, asc, count, desc, eq, gte, inArray, isNotNull, lt, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, inArray, isNotNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { kycAttempts, kycDocuments, type KycAttemptStatus } from '../../db/schema/kyc.js';
+import { byteOrderKey, toOrderBy, type SortKey } from '../../db/sorting.js';
+import type { SortOf } from '../../shared/schemas.js';
 import { isLiveSupplier } from '../suppliers/supplier-visibility.js';
+import type { AttemptSortField } from './kyc.schemas.js';
 
 export type AttemptRecord = typeof kycAttempts.$inferSelect;
 export type NewAttempt = typeof kycAttempts.$inferInsert;
@@ -93,17 +96,24 @@ export interface AttemptFilter {
   supplierId?: string;
 }
 
+const SORT_KEYS: Record<AttemptSortField, SortKey> = {
+  submittedAt: kycAttempts.submittedAt,
+  reviewedAt: kycAttempts.reviewedAt,
+  status: byteOrderKey(kycAttempts.status),
+};
+
 /**
  * Pending attempts come oldest first (a review queue) and only of suppliers that still have a
- * profile; other lists newest first, deleted suppliers' attempts included (the record).
+ * profile; other lists newest first, deleted suppliers' attempts included (the record); `sort`
+ * orders either otherwise.
  */
-export async function listAttempts(ex: Executor, f: AttemptFilter, limit: number, offset: number) {
+export async function listAttempts(ex: Executor, f: AttemptFilter, limit: number, offset: number, sort?: SortOf<AttemptSortField>) {
   const where = and(
     f.status ? eq(kycAttempts.status, f.status) : undefined,
     f.supplierId ? eq(kycAttempts.supplierId, f.supplierId) : undefined,
     f.status === 'PENDING' ? isLiveSupplier(kycAttempts.supplierId) : undefined,
   );
-  const order = f.status === 'PENDING' ? [asc(kycAttempts.submittedAt), asc(kycAttempts.id)] : [desc(kycAttempts.submittedAt), desc(kycAttempts.id)];
+  const order = toOrderBy(sort ?? (f.status === 'PENDING' ? 'submittedAt' : '-submittedAt'), SORT_KEYS, kycAttempts.id);
   const items = await ex.select().from(kycAttempts).where(where).orderBy(...order).limit(limit).offset(offset);
   const [total] = await ex.select({ n: count() }).from(kycAttempts).where(where);
   return { items, total: total?.n ?? 0 };

@@ -59,7 +59,7 @@ export function kycRoutes(kyc: KycService) {
     app.get('/admin/kyc/pending', { config: adm, schema: { tags, summary: 'KYC awaiting review (oldest first)', querystring: PendingQuerySchema, response: { 200: OkPage(AttemptSummarySchema) } } },
       async (req) => { const r = await kyc.listPending(req.query); return okPage(r.items, r.meta); });
 
-    app.get('/admin/kyc/attempts', { config: adm, schema: { tags, summary: 'All attempts, filtered by status or supplier', querystring: AttemptsQuerySchema, response: { 200: OkPage(AttemptSummarySchema) } } },
+    app.get('/admin/kyc/attempts', { config: adm, schema: { tags, summary: 'All attempts, filtered by status or supplier, newest first unless sorted', querystring: AttemptsQuerySchema, response: { 200: OkPage(AttemptSummarySchema) } } },
       async (req) => { const r = await kyc.listAttempts(req.query); return okPage(r.items, r.meta); });
 
     app.get('/admin/kyc/attempts/:attemptId', { config: adm, schema: { tags, summary: 'One attempt: documents (links valid 5 minutes) and decision history', params: AttemptIdParamsSchema, response: { 200: Ok(AttemptDetailSchema) } } },

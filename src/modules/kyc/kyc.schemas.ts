@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { KYC_ATTEMPT_STATUSES, KYC_DOCUMENT_KINDS, KYC_ID_DOCUMENT_TYPES } from '../../db/schema/kyc.js';
 import { KYC_STATUSES, VERIFICATION_STATUSES } from '../../db/schema/suppliers.js';
-import { IdSchema, Nullable, PageQuerySchema, StringEnum, TimestampSchema } from '../../shared/schemas.js';
+import { IdSchema, Nullable, PageQuerySchema, SortQuerySchema, StringEnum, TimestampSchema } from '../../shared/schemas.js';
 
 const AttemptStatusSchema = StringEnum(KYC_ATTEMPT_STATUSES);
 const ReasonSchema = Type.String({ minLength: 1, maxLength: 1000 });
@@ -25,8 +25,15 @@ export const ReviewBodySchema = Type.Object(
 export type ReviewBody = Static<typeof ReviewBodySchema>;
 
 export const PendingQuerySchema = Type.Object({ ...PageQuerySchema.properties }, { additionalProperties: false });
+export const ATTEMPT_SORT_FIELDS = ['submittedAt', 'reviewedAt', 'status'] as const;
+export type AttemptSortField = (typeof ATTEMPT_SORT_FIELDS)[number];
 export const AttemptsQuerySchema = Type.Object(
-  { ...PageQuerySchema.properties, status: Type.Optional(AttemptStatusSchema), supplierId: Type.Optional(IdSchema) },
+  {
+    ...PageQuerySchema.properties,
+    status: Type.Optional(AttemptStatusSchema),
+    supplierId: Type.Optional(IdSchema),
+    sort: SortQuerySchema('KycAttemptSort', ATTEMPT_SORT_FIELDS, '-submittedAt (newest first); with status=PENDING, submittedAt (the review queue)'),
+  },
   { additionalProperties: false },
 );
 export type AttemptsQuery = Static<typeof AttemptsQuerySchema>;

@@ -92,8 +92,8 @@ export function createKycService(ctx: AppContext, deps: { suppliers: SuppliersSe
     return items.map((a) => toSummaryView(a, profiles.get(a.supplierId)));
   }
 
-  async function listPage(filter: repo.AttemptFilter, q: PageQuery) {
-    const { items, total } = await repo.listAttempts(ctx.db, filter, q.limit, pageOffset(q));
+  async function listPage(filter: repo.AttemptFilter, q: PageQuery & Pick<AttemptsQuery, 'sort'>) {
+    const { items, total } = await repo.listAttempts(ctx.db, filter, q.limit, pageOffset(q), q.sort);
     return { items: await summaries(items), meta: pageMeta(q, total) };
   }
 

@@ -52,13 +52,13 @@ export function createProductsAdminService(ctx: AppContext, products: ProductsSe
 
   return {
     async list(q: AdminProductsQuery) {
-      const { items, total } = await repo.listProducts(ctx.db, q, q);
+      const { items, total } = await repo.listProducts(ctx.db, q, q, q.sort);
       return { items: await products.views(ctx.db, items), meta: pageMeta(q, total) };
     },
 
     /** Products waiting for a decision, oldest first. */
     async moderationQueue(q: ModerationQuery) {
-      const { items, total } = await repo.listProducts(ctx.db, { status: 'PENDING_REVIEW' }, q, 'oldest');
+      const { items, total } = await repo.listProducts(ctx.db, { status: 'PENDING_REVIEW' }, q, 'createdAt');
       return { items: await products.views(ctx.db, items), meta: pageMeta(q, total) };
     },
 

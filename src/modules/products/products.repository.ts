@@ -1,16 +1,19 @@
 import { and, asc, count, desc, eq, getTableColumns, inArray, ne, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { opaque, preparedPer, type Executor } from '../../db/client.js';
+import { nameOrderKey } from '../../db/folding.js';
 import { isoSql, listedColumns } from '../../db/listing-sql.js';
+import { byteOrderKey, toOrderBy, type SortKey } from '../../db/sorting.js';
 import { productActivityDaily, productFavorites, productImages, products, storeFollows, type ProductStatus } from '../../db/schema/products.js';
 import { stores } from '../../db/schema/stores.js';
 import { supplierProfiles } from '../../db/schema/suppliers.js';
-import type { PageQuery } from '../../shared/schemas.js';
+import type { PageQuery, SortOf } from '../../shared/schemas.js';
 import { pageOffset } from '../../shared/schemas.js';
 import { foldText } from './product-search-document.js';
 import { COUNTED_STATUSES } from './product-status.js';
 import { isPublicSupplier } from '../suppliers/supplier-visibility.js';
 import { isPublicProduct } from './product-visibility.js';
 import { storeViewPairs } from '../stores/store-view-sql.js';
+import type { ProductSortField } from './products.schemas.js';
 
 // Every column but the stored position and search words, which only queries read.
 // What the lists alone read (their words, position and card) is left out of the product's record.
@@ -101,12 +104,28 @@ function listConditions(f: ListFilters): SQL | undefined {
   );
 }
 
-/** Newest first (or oldest first for the moderation queue), with the total. */
-export async function listProducts(ex: Executor, f: ListFilters, page: PageQuery, order: 'newest' | 'oldest' = 'newest') {
+const SORT_KEYS: Record<ProductSortField, SortKey> = {
+  createdAt: products.createdAt,
+  updatedAt: products.updatedAt,
+  publishedAt: products.publishedAt,
+  expiresAt: products.expiresAt,
+  name: nameOrderKey(products.name),
+  status: byteOrderKey(products.status),
+  category: byteOrderKey(products.category),
+  originalPrice: products.originalPrice,
+  discountedPrice: products.discountedPrice,
+  discountPercent: products.discountPercent,
+  quantity: products.quantity,
+  salesCount: products.salesCount,
+  viewsCount: products.viewsCount,
+  favoritesCount: products.favoritesCount,
+};
+
+/** Newest first unless sorted otherwise (the moderation queue: oldest first), with the total. */
+export async function listProducts(ex: Executor, f: ListFilters, page: PageQuery, sort: SortOf<ProductSortField> = '-createdAt') {
   const where = listConditions(f);
-  const dir = order === 'newest' ? desc : asc;
   const [items, [total]] = await Promise.all([
-    ex.select(productColumns).from(products).where(where).orderBy(dir(products.createdAt), dir(products.id)).limit(page.limit).offset(pageOffset(page)),
+    ex.select(productColumns).from(products).where(where).orderBy(...toOrderBy(sort, SORT_KEYS, products.id)).limit(page.limit).offset(pageOffset(page)),
     ex.select({ n: count() }).from(products).where(where),
   ]);
   return { items, total: total?.n ?? 0 };

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { PRODUCT_STATUSES } from '../../db/schema/products.js';
-import { IdSchema, Nullable, PageQuerySchema, StringEnum, TimestampSchema } from '../../shared/schemas.js';
+import { IdSchema, Nullable, PageQuerySchema, SortQuerySchema, StringEnum, TimestampSchema } from '../../shared/schemas.js';
 import { StoreSchema } from '../stores/stores.schemas.js';
 import { ALLERGENS, DIETARY_TAGS, MAX_PRODUCT_IMAGES, PRODUCT_CATEGORIES } from './product-catalog.js';
 import { ADMIN_SETTABLE_STATUSES } from './product-status.js';
@@ -205,9 +205,16 @@ export type OwnProductsQuery = Static<typeof OwnProductsQuerySchema>;
 export const FavoritesQuerySchema = Type.Object({ ...PageQuerySchema.properties }, { additionalProperties: false });
 export type FavoritesQuery = Static<typeof FavoritesQuerySchema>;
 
+export const PRODUCT_SORT_FIELDS = [
+  'createdAt', 'updatedAt', 'publishedAt', 'expiresAt', 'name', 'status', 'category',
+  'originalPrice', 'discountedPrice', 'discountPercent', 'quantity', 'salesCount', 'viewsCount', 'favoritesCount',
+] as const;
+export type ProductSortField = (typeof PRODUCT_SORT_FIELDS)[number];
+
 export const AdminProductsQuerySchema = Type.Object(
   {
     ...PageQuerySchema.properties,
+    sort: SortQuerySchema('AdminProductSort', PRODUCT_SORT_FIELDS, '-createdAt (newest first)'),
     status: Type.Optional(Status),
     supplierId: Type.Optional(IdSchema),
     storeId: Type.Optional(IdSchema),

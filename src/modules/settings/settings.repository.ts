@@ -1,6 +1,9 @@
-import { and, count, desc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
+import { and, count, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { platformSettingChanges, platformSettings, type StoredSettingValue } from '../../db/schema/settings.js';
+import { byteOrderKey, toOrderBy, type SortKey } from '../../db/sorting.js';
+import type { SortOf } from '../../shared/schemas.js';
+import type { SettingChangeSortField } from './settings.schemas.js';
 
 export type SettingChangeRecord = typeof platformSettingChanges.$inferSelect;
 export type NewSettingChange = typeof platformSettingChanges.$inferInsert;
@@ -40,7 +43,12 @@ export interface ChangeFilter {
   to?: string;
 }
 
-export async function listChanges(ex: Executor, f: ChangeFilter, page: { limit: number; offset: number }) {
+const CHANGE_SORT_KEYS: Record<SettingChangeSortField, SortKey> = {
+  createdAt: platformSettingChanges.createdAt,
+  key: byteOrderKey(platformSettingChanges.key),
+};
+
+export async function listChanges(ex: Executor, f: ChangeFilter, page: { limit: number; offset: number; sort?: SortOf<SettingChangeSortField> }) {
   const c = platformSettingChanges;
   const where = and(
     f.keys ? inArray(c.key, f.keys) : undefined,
@@ -49,7 +57,7 @@ export async function listChanges(ex: Executor, f: ChangeFilter, page: { limit: 
     f.to ? lt(c.createdAt, new Date(f.to)) : undefined,
   );
   const [items, [total]] = await Promise.all([
-    ex.select().from(c).where(where).orderBy(desc(c.createdAt), desc(c.id)).limit(page.limit).offset(page.offset),
+    ex.select().from(c).where(where).orderBy(...toOrderBy(page.sort ?? '-createdAt', CHANGE_SORT_KEYS, c.id)).limit(page.limit).offset(page.offset),
     ex.select({ n: count() }).from(c).where(where),
   ]);
   return { items, total: total?.n ?? 0 };

@@ -21,7 +21,7 @@ export function settingsRoutes(settings: SettingsService) {
     app.patch('/admin/settings', { config: adm, schema: { tags, summary: 'Change any settings: all valid or nothing changes; one audit row per changed key', body: S.SettingsPatchBodySchema, response: { 200: Ok(S.SettingsChangeResultSchema) } } },
       async (req) => ok(await settings.update(req.user, req.body)));
 
-    app.get('/admin/settings/audit', { config: adm, schema: { tags, summary: 'History of setting changes, newest first', querystring: S.AuditQuerySchema, response: { 200: OkPage(S.SettingChangeSchema) } } },
+    app.get('/admin/settings/audit', { config: adm, schema: { tags, summary: 'History of setting changes, newest first unless sorted', querystring: S.AuditQuerySchema, response: { 200: OkPage(S.SettingChangeSchema) } } },
       async (req) => { const r = await settings.audit(req.query); return okPage(r.items, r.meta); });
 
     for (const group of SETTINGS_GROUPS) {

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { IdSchema, Nullable, PageQuerySchema, StringEnum, TimestampSchema } from '../../shared/schemas.js';
+import { IdSchema, Nullable, PageQuerySchema, SortQuerySchema, StringEnum, TimestampSchema } from '../../shared/schemas.js';
 import { SETTING_KEY_FILTERS, SettingsSchema } from './settings.definition.js';
 
 export { GROUP_SCHEMAS, SettingsPatchBodySchema, SettingsSchema } from './settings.definition.js';
@@ -22,9 +22,13 @@ export const SettingsChangeResultSchema = Type.Object({
   changes: Type.Array(SettingChangeSchema, { description: 'one entry per key whose value changed; empty when nothing did' }),
 }, { title: 'SettingsChangeResult' });
 
+export const SETTING_CHANGE_SORT_FIELDS = ['createdAt', 'key'] as const;
+export type SettingChangeSortField = (typeof SETTING_CHANGE_SORT_FIELDS)[number];
+
 export const AuditQuerySchema = Type.Object(
   {
     ...PageQuerySchema.properties,
+    sort: SortQuerySchema('SettingChangeSort', SETTING_CHANGE_SORT_FIELDS, '-createdAt (newest first)'),
     key: Type.Optional(StringEnum(SETTING_KEY_FILTERS, { description: 'a key, a group (business) or a payment method (mobilemoney.wave)' })),
     actorId: Type.Optional(Type.String({ format: 'uuid', description: 'the administrator who made the change' })),
     from: Type.Optional(Type.String({ format: 'date-time', description: 'changes made at or after' })),

@@ -110,7 +110,7 @@ export function createSettingsService(ctx: AppContext) {
     async audit(q: AuditQuery) {
       if (q.from && q.to && Date.parse(q.to) <= Date.parse(q.from)) throw validationError('query.to', 'must be later than from');
       const filter = { keys: q.key ? keysUnder(q.key) : undefined, actorId: q.actorId, from: q.from, to: q.to };
-      const { items, total } = await repo.listChanges(ctx.db, filter, { limit: q.limit, offset: pageOffset(q) });
+      const { items, total } = await repo.listChanges(ctx.db, filter, { limit: q.limit, offset: pageOffset(q), sort: q.sort });
       return { items: items.map(toChangeView), meta: pageMeta(q, total) };
     },
 

@@ -1,6 +1,9 @@
 import { and, count, desc, eq, gt, ilike, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { promoCodes } from '../../db/schema/subscriptions.js';
+import { toOrderBy, type SortKey } from '../../db/sorting.js';
+import type { SortOf } from '../../shared/schemas.js';
+import type { PromoSortField } from './subscriptions.schemas.js';
 
 export type PromoRecord = typeof promoCodes.$inferSelect;
 
@@ -48,14 +51,29 @@ export interface PromoFilter {
   status?: 'active' | 'disabled';
 }
 
-export async function listPromos(ex: Executor, f: PromoFilter, page: { limit: number; offset: number }): Promise<{ rows: PromoRecord[]; total: number }> {
+const SORT_KEYS: Record<PromoSortField, SortKey> = {
+  createdAt: promoCodes.createdAt,
+  updatedAt: promoCodes.updatedAt,
+  // Codes are unique whatever their case (promo_codes_code_key): ordered as they are matched.
+  code: sql`lower(${promoCodes.code}) collate "C"`,
+  validFrom: promoCodes.validFrom,
+  validUntil: promoCodes.validUntil,
+  usesCount: promoCodes.usesCount,
+  maxUses: promoCodes.maxUses,
+};
+
+export async function listPromos(
+  ex: Executor,
+  f: PromoFilter,
+  page: { limit: number; offset: number; sort?: SortOf<PromoSortField> },
+): Promise<{ rows: PromoRecord[]; total: number }> {
   const where = and(
     f.search ? ilike(promoCodes.code, `${f.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`) : undefined,
     f.batchId ? eq(promoCodes.batchId, f.batchId) : undefined,
     f.status === 'active' ? isNull(promoCodes.disabledAt) : f.status === 'disabled' ? sql`${promoCodes.disabledAt} is not null` : undefined,
   );
   const [rows, [total]] = await Promise.all([
-    ex.select().from(promoCodes).where(where).orderBy(desc(promoCodes.createdAt), desc(promoCodes.id)).limit(page.limit).offset(page.offset),
+    ex.select().from(promoCodes).where(where).orderBy(...toOrderBy(page.sort ?? '-createdAt', SORT_KEYS, promoCodes.id)).limit(page.limit).offset(page.offset),
     ex.select({ n: count() }).from(promoCodes).where(where),
   ]);
   return { rows, total: total?.n ?? 0 };

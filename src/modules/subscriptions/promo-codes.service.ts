@@ -5,13 +5,13 @@ import type { AuthUser } from '../../http/access.js';
 import { AppError, notFound, validationError } from '../../shared/errors.js';
 import { uuidv7 } from '../../shared/ids.js';
 import { commissionOf } from '../../shared/money.js';
-import { pageMeta, pageOffset, type PageQuery } from '../../shared/schemas.js';
+import { pageMeta, pageOffset } from '../../shared/schemas.js';
 import { recordAdminAction } from '../audit/audit.service.js';
 import * as promoRepo from './promo-codes.repository.js';
 import type { PromoRecord } from './promo-codes.repository.js';
 import * as repo from './subscriptions.repository.js';
 import type { PlanRecord } from './subscriptions.repository.js';
-import type { BulkPromoBody, CreatePromoBody, PromoReason, UpdatePromoBody } from './subscriptions.schemas.js';
+import type { BulkPromoBody, CreatePromoBody, PromoListQuery, PromoReason, UpdatePromoBody } from './subscriptions.schemas.js';
 
 /**
  * Bulk codes: 10 characters from 31 that cannot be mistaken for one another (no 0/O, 1/I/L):
@@ -147,8 +147,8 @@ export function createPromoCodesService(ctx: AppContext) {
         .map(toPublicPromo);
     },
 
-    async list(q: PageQuery & promoRepo.PromoFilter) {
-      const { rows, total } = await promoRepo.listPromos(ctx.db, q, { limit: q.limit, offset: pageOffset(q) });
+    async list(q: PromoListQuery) {
+      const { rows, total } = await promoRepo.listPromos(ctx.db, q, { limit: q.limit, offset: pageOffset(q), sort: q.sort });
       return { data: rows.map(toPromoView), meta: pageMeta(q, total) };
     },
 

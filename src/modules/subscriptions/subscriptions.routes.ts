@@ -77,7 +77,7 @@ export function subscriptionsRoutes(d: SubscriptionsRouteDeps) {
         return ok({ deleted: true as const });
       });
 
-    app.get('/admin/subscriptions/promo-codes', { config: adm, schema: { tags: atags, summary: 'Promo codes, newest first', querystring: S.PromoListQuerySchema, response: { 200: OkPage(S.PromoSchema) } } },
+    app.get('/admin/subscriptions/promo-codes', { config: adm, schema: { tags: atags, summary: 'Promo codes, newest first unless sorted', querystring: S.PromoListQuerySchema, response: { 200: OkPage(S.PromoSchema) } } },
       async (req) => {
         const r = await d.promos.list(req.query);
         return okPage(r.data, r.meta);

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { CHARGE_KINDS, CHARGE_STATUSES, SUBSCRIPTION_STATUSES } from '../../db/schema/subscriptions.js';
 import { PAYMENT_METHODS } from '../../providers/payments/types.js';
-import { IdSchema, Nullable, PageQuerySchema, StringEnum, TimestampSchema } from '../../shared/schemas.js';
+import { IdSchema, Nullable, PageQuerySchema, SortQuerySchema, StringEnum, TimestampSchema } from '../../shared/schemas.js';
 import { PaymentSchema } from '../orders/orders.schemas.js';
 
 const MAX_PRICE = 100_000_000;
@@ -17,7 +17,7 @@ export const PlanSchema = Type.Object({
   periodDays: Nullable(Type.Integer({ description: 'billing period in days; null for a free plan without end' })),
   commissionDiscountBps: Type.Integer({ description: "taken off the supplier's commission rate while subscribed, in basis points" }),
   features: Type.Array(Type.String()),
-  sortOrder: Type.Integer(),
+  toOrderBy: Type.Integer(),
 }, { title: 'Plan' });
 export type PlanView = Static<typeof PlanSchema>;
 
@@ -68,7 +68,7 @@ const planFields = {
   commissionDiscountBps: Type.Integer({ minimum: 0, maximum: 10_000 }),
   features: Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 30 }),
   isPublic: Type.Boolean(),
-  sortOrder: Type.Integer({ minimum: -1000, maximum: 1000 }),
+  toOrderBy: Type.Integer({ minimum: -1000, maximum: 1000 }),
   isActive: Type.Boolean(),
 };
 
@@ -83,7 +83,7 @@ export const CreatePlanBodySchema = Type.Object({
   commissionDiscountBps: Type.Optional(planFields.commissionDiscountBps),
   features: Type.Optional(planFields.features),
   isPublic: Type.Optional(planFields.isPublic),
-  sortOrder: Type.Optional(planFields.sortOrder),
+  toOrderBy: Type.Optional(planFields.toOrderBy),
   isActive: Type.Optional(planFields.isActive),
 }, { additionalProperties: false });
 export type CreatePlanBody = Static<typeof CreatePlanBodySchema>;
@@ -97,7 +97,7 @@ export const UpdatePlanBodySchema = Type.Object({
   commissionDiscountBps: Type.Optional(planFields.commissionDiscountBps),
   features: Type.Optional(planFields.features),
   isPublic: Type.Optional(planFields.isPublic),
-  sortOrder: Type.Optional(planFields.sortOrder),
+  toOrderBy: Type.Optional(planFields.toOrderBy),
   isActive: Type.Optional(planFields.isActive),
 }, { additionalProperties: false, minProperties: 1 });
 export type UpdatePlanBody = Static<typeof UpdatePlanBodySchema>;
@@ -218,12 +218,17 @@ export type UpdatePromoBody = Static<typeof UpdatePromoBodySchema>;
 
 export const PromoIdParamsSchema = Type.Object({ promoCodeId: IdSchema }, { additionalProperties: false });
 
+export const PROMO_SORT_FIELDS = ['createdAt', 'updatedAt', 'code', 'validFrom', 'validUntil', 'usesCount', 'maxUses'] as const;
+export type PromoSortField = (typeof PROMO_SORT_FIELDS)[number];
+
 export const PromoListQuerySchema = Type.Object({
   ...PageQuerySchema.properties,
   search: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: 'codes starting with this (any case)' })),
   batchId: Type.Optional(IdSchema),
   status: Type.Optional(StringEnum(['active', 'disabled'] as const)),
+  sort: SortQuerySchema('PromoCodeSort', PROMO_SORT_FIELDS, '-createdAt (newest first)'),
 }, { additionalProperties: false });
+export type PromoListQuery = Static<typeof PromoListQuerySchema>;
 
 export const BulkAnswerSchema = Type.Object({ batchId: IdSchema, count: Type.Integer(), codes: Type.Array(Type.String()) }, { title: 'PromoCodeBatch' });
 export const DeletedSchema = Type.Object({ deleted: Type.Literal(true) }, { title: 'Deleted' });

@@ -9,10 +9,10 @@ const adm = { access: 'ADM' } as const;
 
 export function suppliersAdminRoutes(admin: SuppliersAdminService) {
   return async (app: App) => {
-    app.get('/admin/suppliers', { config: adm, schema: { tags, summary: 'List suppliers (newest first)', querystring: S.AdminListQuerySchema, response: { 200: OkPage(S.AdminSupplierSchema) } } },
+    app.get('/admin/suppliers', { config: adm, schema: { tags, summary: 'List suppliers (newest first unless sorted)', querystring: S.AdminListQuerySchema, response: { 200: OkPage(S.AdminSupplierSchema) } } },
       async (req) => { const r = await admin.list(req.query); return okPage(r.items, r.meta); });
 
-    app.get('/admin/suppliers/pending', { config: adm, schema: { tags, summary: 'Suppliers waiting for verification (oldest first)', querystring: S.PendingQuerySchema, response: { 200: OkPage(S.AdminSupplierSchema) } } },
+    app.get('/admin/suppliers/pending', { config: adm, schema: { tags, summary: 'Suppliers waiting for verification (oldest first unless sorted)', querystring: S.PendingQuerySchema, response: { 200: OkPage(S.AdminSupplierSchema) } } },
       async (req) => { const r = await admin.pending(req.query); return okPage(r.items, r.meta); });
 
     app.patch('/admin/suppliers/:id/verify', { config: adm, preValidation: bodyMayBeEmpty, schema: { tags, summary: 'Verify a pending supplier (its KYC must be approved); an optional reason goes to the log', params: IdParamsSchema, body: S.VerifyBodySchema, errors: [409], response: { 200: Ok(S.AdminSupplierSchema) } } },

@@ -4,12 +4,12 @@ import type { VerificationStatus } from '../../db/schema/suppliers.js';
 import type { AuthUser } from '../../http/access.js';
 import { AppError, conflict, notFound } from '../../shared/errors.js';
 import { uuidv7 } from '../../shared/ids.js';
-import { pageMeta, pageOffset } from '../../shared/schemas.js';
+import { pageMeta, pageOffset, type SortOf } from '../../shared/schemas.js';
 import { assertTransition } from '../../shared/state-machine.js';
 import { recordAdminAction } from '../audit/audit.service.js';
 import * as repo from './suppliers.repository.js';
 import type { SupplierRecord } from './suppliers.repository.js';
-import type { AdminListQuery, BulkVerifyResult, PendingQuery } from './suppliers.schemas.js';
+import type { AdminListQuery, BulkVerifyResult, PendingQuery, SupplierSortField } from './suppliers.schemas.js';
 import { VERIFICATION_TRANSITIONS } from './supplier-status.js';
 import { toAdminView, toCommissionChangeView } from './suppliers.views.js';
 
@@ -31,8 +31,8 @@ export function createSuppliersAdminService(ctx: AppContext) {
     return toAdminView(row.profile, row.owner, ctx.links, ctx.clock.now());
   }
 
-  async function list(f: repo.AdminFilter, q: { page: number; limit: number }, oldestFirst = false) {
-    const { items, total } = await repo.listWithOwners(ctx.db, f, { limit: q.limit, offset: pageOffset(q), oldestFirst });
+  async function list(f: repo.AdminFilter, q: { page: number; limit: number }, sort: SortOf<SupplierSortField>) {
+    const { items, total } = await repo.listWithOwners(ctx.db, f, { limit: q.limit, offset: pageOffset(q), sort });
     const now = ctx.clock.now();
     return { items: items.map((r) => toAdminView(r.profile, r.owner, ctx.links, now)), meta: pageMeta(q, total) };
   }
@@ -71,10 +71,10 @@ export function createSuppliersAdminService(ctx: AppContext) {
   }
 
   return {
-    list: (q: AdminListQuery) => list(q, q),
+    list: (q: AdminListQuery) => list(q, q, q.sort ?? '-createdAt'),
 
-    /** The review queue: oldest submissions first. */
-    pending: (q: PendingQuery) => list({ ...q, status: 'PENDING' }, q, true),
+    /** The review queue: oldest submissions first unless sorted otherwise. */
+    pending: (q: PendingQuery) => list({ ...q, status: 'PENDING' }, q, q.sort ?? 'createdAt'),
 
     verify: verifyOne,
 

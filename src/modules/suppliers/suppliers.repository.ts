@@ -1,8 +1,12 @@
-import { and, asc, count, desc, eq, ilike, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { preparedPer, type Executor } from '../../db/client.js';
 import { supplierCommissionChanges, supplierProfiles, type KycStatus, type VerificationStatus } from '../../db/schema/suppliers.js';
 import { users } from '../../db/schema/users.js';
+import { nameOrderKey } from '../../db/folding.js';
+import { byteOrderKey, toOrderBy, type SortKey } from '../../db/sorting.js';
+import type { SortOf } from '../../shared/schemas.js';
 import { publicSupplierCondition } from './supplier-visibility.js';
+import type { SupplierSortField } from './suppliers.schemas.js';
 
 export type SupplierRecord = typeof supplierProfiles.$inferSelect;
 /** A supplier without the stored search columns (what the public lists read). */
@@ -122,12 +126,22 @@ function adminConditions(f: AdminFilter): SQL | undefined {
   return and(...conds);
 }
 
-/** `oldestFirst` for work queues (pending reviews), newest first otherwise. */
-export async function listWithOwners(ex: Executor, f: AdminFilter, page: { limit: number; offset: number; oldestFirst?: boolean }) {
+const sp = supplierProfiles;
+const ADMIN_SORT_KEYS: Record<SupplierSortField, SortKey> = {
+  createdAt: sp.createdAt,
+  // The expression of supplier_profiles_name_order_idx (live suppliers, the list's default filter).
+  businessName: nameOrderKey(sp.businessName),
+  city: nameOrderKey(sp.city),
+  verificationStatus: byteOrderKey(sp.verificationStatus),
+  kycStatus: byteOrderKey(sp.kycStatus),
+  verifiedAt: sp.verifiedAt,
+  commissionRateBps: sp.commissionRateBps,
+  rating: sp.ratingAverage,
+};
+
+export async function listWithOwners(ex: Executor, f: AdminFilter, page: { limit: number; offset: number; sort: SortOf<SupplierSortField> }) {
   const where = adminConditions(f);
-  const order = page.oldestFirst
-    ? [asc(supplierProfiles.createdAt), asc(supplierProfiles.id)]
-    : [desc(supplierProfiles.createdAt), desc(supplierProfiles.id)];
+  const order = toOrderBy(page.sort, ADMIN_SORT_KEYS, sp.id);
   const [items, [total]] = await Promise.all([
     ex
       .select({ profile: supplierProfiles, owner })

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { KYC_STATUSES, SUPPLIER_CATEGORIES, VERIFICATION_STATUSES } from '../../db/schema/suppliers.js';
 import { USER_STATUSES } from '../../db/schema/users.js';
-import { EmailSchema, IdSchema, Nullable, PageQuerySchema, PhoneSchema, StringEnum, TimestampSchema } from '../../shared/schemas.js';
+import { EmailSchema, IdSchema, Nullable, PageQuerySchema, PhoneSchema, SortQuerySchema, StringEnum, TimestampSchema } from '../../shared/schemas.js';
 import { LimitsSchema } from '../subscriptions/subscriptions.schemas.js';
 import { OpeningHoursSchema } from '../../shared/opening-hours.js';
 import { TimezoneSchema } from '../../shared/time-zones.js';
@@ -150,6 +150,11 @@ export const NearbyQuerySchema = Type.Object(
 );
 export type NearbyQuery = Static<typeof NearbyQuerySchema>;
 
+export const SUPPLIER_SORT_FIELDS = ['createdAt', 'businessName', 'city', 'verificationStatus', 'kycStatus', 'verifiedAt', 'commissionRateBps', 'rating'] as const;
+export type SupplierSortField = (typeof SUPPLIER_SORT_FIELDS)[number];
+/** The review queue: every supplier in it is PENDING and not yet verified. */
+export const PENDING_SUPPLIER_SORT_FIELDS = ['createdAt', 'businessName', 'city', 'kycStatus'] as const satisfies readonly SupplierSortField[];
+
 export const AdminListQuerySchema = Type.Object(
   {
     ...PageQuerySchema.properties,
@@ -159,13 +164,17 @@ export const AdminListQuerySchema = Type.Object(
     city: opt(Type.String({ minLength: 1, maxLength: 100 })),
     search: opt(Type.String({ minLength: 1, maxLength: 100, description: 'part of the business name, contact or owner phone/email' })),
     includeDeleted: opt(Type.Boolean({ default: false })),
+    sort: SortQuerySchema('AdminSupplierSort', SUPPLIER_SORT_FIELDS, '-createdAt (newest first)'),
   },
   { additionalProperties: false },
 );
 export type AdminListQuery = Static<typeof AdminListQuerySchema>;
 
-const { status: _status, includeDeleted: _deleted, ...pendingFilters } = AdminListQuerySchema.properties;
-export const PendingQuerySchema = Type.Object(pendingFilters, { additionalProperties: false });
+const { status: _status, includeDeleted: _deleted, sort: _sort, ...pendingFilters } = AdminListQuerySchema.properties;
+export const PendingQuerySchema = Type.Object(
+  { ...pendingFilters, sort: SortQuerySchema('PendingSupplierSort', PENDING_SUPPLIER_SORT_FIELDS, 'createdAt (oldest first)') },
+  { additionalProperties: false },
+);
 export type PendingQuery = Static<typeof PendingQuerySchema>;
 
 export const RejectBodySchema = Type.Object(

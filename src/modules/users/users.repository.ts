@@ -1,6 +1,10 @@
-import { and, count, desc, eq, ilike, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, ilike, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { preparedPer, type Executor } from '../../db/client.js';
+import { nameOrderKey } from '../../db/folding.js';
+import { byteOrderKey, toOrderBy, type SortKey } from '../../db/sorting.js';
 import { users, type Role, type UserStatus } from '../../db/schema/users.js';
+import type { SortOf } from '../../shared/schemas.js';
+import type { UserSortField } from './users.schemas.js';
 
 export type UserRecord = typeof users.$inferSelect;
 export type NewUser = typeof users.$inferInsert;
@@ -61,10 +65,24 @@ function filterConditions(f: UserFilter): SQL | undefined {
   return and(...conds);
 }
 
-export async function listUsers(ex: Executor, f: UserFilter, limit: number, offset: number) {
+// Users are the largest list: a key computed per row is sorted through its index (the last name's)
+// or not offered; last_login_at stays without one, as every sign-in writes it.
+const SORT_KEYS: Record<UserSortField, SortKey> = {
+  createdAt: users.createdAt,
+  lastLoginAt: users.lastLoginAt,
+  lastName: nameOrderKey(users.lastName),
+  // E.164: a plus and digits, in the same order under every collation.
+  phoneNumber: users.phoneNumber,
+  // Stored lower-cased (normalizeEmail).
+  email: { by: byteOrderKey(users.email), nullable: true },
+  role: byteOrderKey(users.role),
+  status: byteOrderKey(users.status),
+};
+
+export async function listUsers(ex: Executor, f: UserFilter, limit: number, offset: number, sort: SortOf<UserSortField> = '-createdAt') {
   const where = filterConditions(f);
   const [items, [total]] = await Promise.all([
-    ex.select().from(users).where(where).orderBy(desc(users.createdAt), desc(users.id)).limit(limit).offset(offset),
+    ex.select().from(users).where(where).orderBy(...toOrderBy(sort, SORT_KEYS, users.id)).limit(limit).offset(offset),
     ex.select({ n: count() }).from(users).where(where),
   ]);
   return { items, total: total?.n ?? 0 };

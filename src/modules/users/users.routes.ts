@@ -15,7 +15,7 @@ const adm = { access: 'ADM' } as const;
 
 export function usersRoutes(users: UsersService) {
   return async (app: App) => {
-    app.get('/admin/users', { config: adm, schema: { tags, summary: 'List users', querystring: AdminUserQuerySchema, response: { 200: OkPage(UserSchema) } } },
+    app.get('/admin/users', { config: adm, schema: { tags, summary: 'List users (newest first unless sorted)', querystring: AdminUserQuerySchema, response: { 200: OkPage(UserSchema) } } },
       async (req) => { const r = await users.list(req.query); return okPage(r.items, r.meta); });
 
     app.post('/admin/users', { config: adm, schema: { tags, summary: 'Create a verified, active user of any role', body: AdminCreateUserBodySchema, errors: [409], response: { 201: Ok(UserSchema) } } },

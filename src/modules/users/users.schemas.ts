@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { ROLES, SELF_REGISTRATION_ROLES, USER_STATUSES } from '../../db/schema/users.js';
-import { EmailSchema, IdSchema, Nullable, PageQuerySchema, PhoneSchema, StringEnum, TimestampSchema } from '../../shared/schemas.js';
+import { EmailSchema, IdSchema, Nullable, PageQuerySchema, PhoneSchema, SortQuerySchema, StringEnum, TimestampSchema } from '../../shared/schemas.js';
 
 export const PasswordSchema = Type.String({ minLength: 8, maxLength: 128 });
 const NameSchema = Type.String({ minLength: 1, maxLength: 80 });
@@ -42,9 +42,13 @@ export const AdminCreateUserBodySchema = Type.Object(
 );
 export type AdminCreateUserBody = Static<typeof AdminCreateUserBodySchema>;
 
+export const USER_SORT_FIELDS = ['createdAt', 'lastLoginAt', 'lastName', 'phoneNumber', 'email', 'role', 'status'] as const;
+export type UserSortField = (typeof USER_SORT_FIELDS)[number];
+
 export const AdminUserQuerySchema = Type.Object(
   {
     ...PageQuerySchema.properties,
+    sort: SortQuerySchema('AdminUserSort', USER_SORT_FIELDS, '-createdAt (newest first)'),
     role: Type.Optional(StringEnum(ROLES)),
     status: Type.Optional(StringEnum(USER_STATUSES)),
     verified: Type.Optional(Type.Boolean()),

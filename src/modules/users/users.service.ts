@@ -127,7 +127,7 @@ export function createUsersService(ctx: AppContext, deps: { sessions: SessionsSe
     update: (ex: Executor, id: string, patch: Partial<repo.NewUser>) => repo.updateUser(ex, id, { ...patch, updatedAt: now() }),
 
     async list(q: AdminUserQuery) {
-      const { items, total } = await repo.listUsers(ctx.db, q, q.limit, pageOffset(q));
+      const { items, total } = await repo.listUsers(ctx.db, q, q.limit, pageOffset(q), q.sort);
       return { items: items.map(toUserView), meta: pageMeta(q, total) };
     },
 
