@@ -13,9 +13,9 @@ export default function UserList() {
     <SelectInput key="status" source="status" choices={choices(STATUSES, 'console.userStatus')} />,
   ];
   return (
-    <List filters={filters}>
+    <List filters={filters} sort={{ field: 'createdAt', order: 'DESC' }}>
       <Datagrid rowClick="show" bulkActionButtons={false}>
-        <FunctionField source="profile.lastName" render={(u) => `${u.profile.firstName} ${u.profile.lastName}`} />
+        <FunctionField source="profile.lastName" sortBy="lastName" render={(u: { profile: { firstName: string; lastName: string } }) => `${u.profile.firstName} ${u.profile.lastName}`} />
         <TextField source="phoneNumber" />
         <EmailField source="email" />
         <FunctionField source="role" render={(u) => translate(`console.roles.${u.role}`)} />
