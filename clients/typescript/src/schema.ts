@@ -7080,7 +7080,7 @@ export interface components {
             periodDays: number | null;
             /** @description price per period in minor units of the currency (XOF has none); 0 for free plans */
             priceAmount: number;
-            toOrderBy: number;
+            sortOrder: number;
         };
         /** PlanLimits */
         PlanLimits: {
@@ -10777,7 +10777,7 @@ export interface operations {
                     periodDays?: number;
                     /** @description per period, minor units; 0 for a free plan */
                     priceAmount: number;
-                    toOrderBy?: number;
+                    sortOrder?: number;
                 };
             };
         };
@@ -10826,7 +10826,7 @@ export interface operations {
                     periodDays?: number;
                     /** @description per period, minor units; 0 for a free plan */
                     priceAmount?: number;
-                    toOrderBy?: number;
+                    sortOrder?: number;
                 };
             };
         };
