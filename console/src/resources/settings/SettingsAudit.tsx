@@ -36,10 +36,10 @@ export function SettingsAudit() {
     <DateInput key="to" source="to" alwaysOn />,
   ];
   return (
-    <List resource="settings-audit" title={false} disableSyncWithLocation storeKey={false} filters={filters} actions={false} perPage={10} empty={false}>
+    <List resource="settings-audit" title={false} disableSyncWithLocation storeKey={false} filters={filters} actions={false} perPage={10} empty={false} sort={{ field: 'createdAt', order: 'DESC' }}>
       <Datagrid bulkActionButtons={false} rowClick={false}>
-        <WhenField source="createdAt" sortable={false} />
-        <FunctionField source="key" sortable={false} render={(row: AuditRow) => settingLabel(row.key, translate)} />
+        <WhenField source="createdAt" />
+        <FunctionField source="key" render={(row: AuditRow) => settingLabel(row.key, translate)} />
         <FunctionField source="change" sortable={false} render={(row: AuditRow) => <Change row={row} />} />
         <TextField source="reason" sortable={false} emptyText="—" />
         <ReferenceField source="actorId" reference="users" link={false} sortable={false}>

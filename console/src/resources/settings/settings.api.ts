@@ -20,10 +20,11 @@ const dayStart = (day: unknown, next = false) => {
 
 export const settingsApis: Record<string, ResourceApi> = {
   'settings-audit': {
-    list: async ({ page: p, perPage, filter }) => {
+    list: async ({ page: p, perPage, filter, sort }) => {
       const query: Query<'/api/v1/admin/settings/audit'> = {
         page: p,
         limit: perPage,
+        sort: sort as Query<'/api/v1/admin/settings/audit'>['sort'],
         key: given(filter.key),
         actorId: given(filter.actorId),
         from: dayStart(filter.from),

@@ -96,13 +96,13 @@ export default function PromoCodeList() {
     <TextInput key="batchId" source="batchId" />,
   ];
   return (
-    <List filters={filters} actions={<Actions />} empty={false}>
+    <List filters={filters} actions={<Actions />} empty={false} sort={{ field: 'createdAt', order: 'DESC' }}>
       <Datagrid bulkActionButtons={false} rowClick={false}>
-        <TextField source="code" sortable={false} sx={{ fontFamily: 'monospace', whiteSpace: 'nowrap' }} />
+        <TextField source="code" sx={{ fontFamily: 'monospace', whiteSpace: 'nowrap' }} />
         <TextField source="description" sortable={false} />
         <FunctionField source="discount" sortable={false} render={(p: PromoCode) => <Discount promo={p} />} />
-        <FunctionField source="usesCount" sortable={false} render={(p: PromoCode) => (p.maxUses === null ? p.usesCount : `${p.usesCount} / ${p.maxUses}`)} />
-        <WhenField source="validUntil" sortable={false} />
+        <FunctionField source="usesCount" render={(p: PromoCode) => (p.maxUses === null ? p.usesCount : `${p.usesCount} / ${p.maxUses}`)} />
+        <WhenField source="validUntil" />
         <FunctionField source="status" sortable={false} render={(p: PromoCode) => <Chip size="small" color={p.disabled ? 'default' : 'success'} variant="outlined" label={translate(`console.promoCodes.status.${p.disabled ? 'disabled' : 'active'}`)} />} />
         <BooleanField source="isPublic" label="console.promoCodes.publicColumn" sortable={false} />
         <FunctionField source="batchId" sortable={false} render={(p: PromoCode) => (p.batchId ? <BatchLink id={p.batchId} /> : null)} />

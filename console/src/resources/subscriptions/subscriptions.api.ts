@@ -88,10 +88,11 @@ export const subscriptionsApis: Record<string, ResourceApi> = {
     },
   },
   'promo-codes': {
-    list: async ({ page: p, perPage, filter }) => {
+    list: async ({ page: p, perPage, filter, sort }) => {
       const query: Query<'/api/v1/admin/subscriptions/promo-codes'> = {
         page: p,
         limit: perPage,
+        sort: sort as Query<'/api/v1/admin/subscriptions/promo-codes'>['sort'],
         search: given(filter.q),
         batchId: given(filter.batchId),
         status: given(filter.status),
