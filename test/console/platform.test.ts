@@ -111,11 +111,12 @@ describe.skipIf(skip)(`the platform's pages${consoleSkipReason ? ` (${consoleSki
     await expectAccessible(page);
     await screenshot(page, 'promo-codes');
     // Sorted by the server: the first page by code is the API's.
-    await page.getByRole('button', { name: 'Code', exact: true }).click();
+    await page.getByRole('button', { name: /^Trier par code/ }).click();
     const byCode = await get('/admin/subscriptions/promo-codes', { batchId, sort: 'code', limit: 10 });
     await page.getByRole('row').nth(1).getByText(byCode[0].code).waitFor();
 
-    const [first, second] = batch.body.data as { id: string; code: string }[];
+    // Two codes of the page shown.
+    const [first, second] = byCode as { id: string; code: string }[];
     await page.getByRole('button', { name: `Désactiver le code ${first!.code}` }).click();
     await page.getByRole('dialog').getByText('ne sera plus accepté').waitFor();
     await page.getByRole('dialog').getByRole('button', { name: 'Confirmer' }).click();
