@@ -168,6 +168,12 @@ describe.skipIf(skip)(`the platform's pages${consoleSkipReason ? ` (${consoleSki
     const wave = await get('/admin/settings/audit', { key: 'mobilemoney.wave.feeBps' });
     expect(wave[0]).toMatchObject({ oldValue: 100, newValue: 175, actorId: user.id, reason: null });
 
+    // The history filtered by one key.
+    await page.getByLabel('Réglage', { exact: true }).click();
+    await page.getByRole('option', { name: 'Wave · Frais' }).click();
+    await page.getByRole('cell', { name: '15 minutes → 25 minutes' }).waitFor({ state: 'detached' });
+    await page.getByRole('cell', { name: '1 % → 1,75 %' }).waitFor();
+
     // Refused before sending: out of the key's bounds.
     await page.getByRole('tab', { name: 'Règles commerciales' }).click();
     await page.getByLabel('Délai de paiement').fill('2000');
