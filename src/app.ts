@@ -156,7 +156,7 @@ function buildServices(ctx: AppContext, stream: NotificationStream) {
   sessions.onRevoked(notifications.forgetSessions);
   subscribeToAccountEvents(ctx.events, ctx.db, notifications);
   const products = createProductsService(ctx, { settings, suppliers, stores, subscriptions });
-  const productsAdmin = createProductsAdminService(ctx, products);
+  const productsAdmin = createProductsAdminService(ctx, products, { suppliers, stores });
   subscribeToCatalogEvents(ctx.events, ctx.db, notifications, { product: products.announcementOf, followersOf: products.followersOf });
   const productSearch = createProductSearchService(ctx);
   const ledger = createLedgerService(ctx);

@@ -7,6 +7,7 @@ import { i18nProvider } from './i18n';
 import { Layout } from './Layout';
 import { LoginPage } from './LoginPage';
 import { analyticsResources } from './resources/analytics';
+import { moderationResources } from './resources/moderation';
 import { settingsResources } from './resources/settings';
 import { subscriptionsResources } from './resources/subscriptions';
 import { usersResources } from './resources/users';
@@ -32,6 +33,7 @@ export function App() {
       disableTelemetry
     >
       {usersResources}
+      {moderationResources}
       {subscriptionsResources}
       {settingsResources}
       {analyticsResources}

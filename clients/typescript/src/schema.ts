@@ -4575,6 +4575,87 @@ export interface components {
             /** @enum {boolean} */
             success: true;
         };
+        /** AdminProduct */
+        AdminProduct: {
+            allergens: string[];
+            /**
+             * @description BAKERY, PREPARED_MEALS, FRUITS_VEGETABLES, DAIRY, MEAT_FISH, GROCERIES, DRINKS, OTHER
+             * @enum {string}
+             */
+            category: "BAKERY" | "PREPARED_MEALS" | "FRUITS_VEGETABLES" | "DAIRY" | "MEAT_FISH" | "GROCERIES" | "DRINKS" | "OTHER";
+            /** Format: date-time */
+            createdAt: string;
+            currency: string;
+            description: string;
+            dietaryTags: string[];
+            discountedPrice: number;
+            /** @description derived: (original - discounted) * 100 / original, rounded down */
+            discountPercent: number;
+            /** Format: date-time */
+            expiresAt: string;
+            favoritesCount: number;
+            /**
+             * Format: uuid
+             * @description UUID (version 7)
+             */
+            id: string;
+            images: components["schemas"]["ProductImage"][];
+            name: string;
+            originalPrice: number;
+            pickupEnd: string;
+            pickupStart: string;
+            popularityScore: number;
+            publishedAt: string | null;
+            /** @description available stock */
+            quantity: number;
+            rating: components["schemas"]["RatingSummary"];
+            rejectionReason: string | null;
+            sales: components["schemas"]["ProductSales"];
+            salesCount: number;
+            /** @enum {string} */
+            status: "PENDING_REVIEW" | "ACTIVE" | "REJECTED" | "INACTIVE" | "EXPIRED" | "DELETED";
+            store: {
+                city: string | null;
+                /**
+                 * Format: uuid
+                 * @description UUID (version 7)
+                 */
+                id: string;
+                name: string | null;
+            };
+            /**
+             * Format: uuid
+             * @description UUID (version 7)
+             */
+            storeId: string;
+            supplier: {
+                businessName: string | null;
+                /** @description the supplier deleted its profile */
+                deleted: boolean;
+                /**
+                 * Format: uuid
+                 * @description UUID (version 7)
+                 */
+                id: string;
+                verificationStatus: ("PENDING" | "VERIFIED" | "REJECTED") | null;
+            };
+            /**
+             * Format: uuid
+             * @description UUID (version 7)
+             */
+            supplierId: string;
+            unitWeightGrams: number;
+            /** Format: date-time */
+            updatedAt: string;
+            viewsCount: number;
+        };
+        /** AdminProductPage */
+        AdminProductPage: {
+            data: components["schemas"]["AdminProduct"][];
+            meta: components["schemas"]["PageMeta"];
+            /** @enum {boolean} */
+            success: true;
+        };
         /**
          * AdminProductSort
          * @enum {string}
@@ -9836,7 +9917,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProductPage"];
+                    "application/json": components["schemas"]["AdminProductPage"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -10045,7 +10126,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ProductPage"];
+                    "application/json": components["schemas"]["AdminProductPage"];
                 };
             };
             400: components["responses"]["BadRequest"];

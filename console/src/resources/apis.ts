@@ -1,4 +1,5 @@
 import type { ResourceApi } from './resource-api';
+import { moderationApis } from './moderation/moderation.api';
 import { settingsApis } from './settings/settings.api';
 import { subscriptionsApis } from './subscriptions/subscriptions.api';
 import { usersApis } from './users/users.api';
@@ -8,6 +9,7 @@ export type { ListQuery, ResourceApi } from './resource-api';
 /** Every resource's API, by react-admin resource name: one line per domain. */
 export const RESOURCE_APIS: Record<string, ResourceApi> = {
   ...usersApis,
+  ...moderationApis,
   ...subscriptionsApis,
   ...settingsApis,
 };

@@ -1,7 +1,9 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
 import { createSignedIn } from '../../../test/helpers/factories.js';
 import { call } from '../../../test/helpers/http.js';
+import { supplierProfiles } from '../../db/schema/suppliers.js';
 import { uuidv7 } from '../../shared/ids.js';
 import { listAdminActions } from '../audit/audit.service.js';
 import { admin, productBody, publishProduct, supplierWithStore } from './products.test-support.js';
@@ -94,6 +96,22 @@ describe('admin products', () => {
     expect(about(first.id)).toEqual(['products.approved', 'products.created', 'products.published']);
     expect(about(second.id)).toEqual(['products.created', 'products.rejected']);
     expect(heard.find((h) => h.name === 'products.rejected' && h.productId === second.id)?.reason).toBe('Prix barré invraisemblable');
+  });
+
+  it('names the supplier and the store of each listed product, unverified or deleted ones too', async () => {
+    const s = await supplierWithStore(t, { verification: 'PENDING', businessName: 'Fromagerie de Ngor' });
+    const waiting = await create(s);
+    const moderation = await call(t.app, 'GET', '/admin/products/moderation', { token: adminToken, query: { limit: 100 } });
+    const row = moderation.body.data.find((p: { id: string }) => p.id === waiting.id);
+    expect(row).toMatchObject({
+      supplier: { id: s.profile.id, businessName: 'Fromagerie de Ngor', verificationStatus: 'PENDING', deleted: false },
+      store: { id: s.store.id, name: s.store.name, city: 'Dakar' },
+    });
+    expect(row.images).toEqual([]);
+
+    await t.app.ctx.db.update(supplierProfiles).set({ deletedAt: t.clock.now() }).where(eq(supplierProfiles.id, s.profile.id));
+    const listed = await call(t.app, 'GET', '/admin/products', { token: adminToken, query: { supplierId: s.profile.id } });
+    expect(listed.body.data[0].supplier).toEqual({ id: s.profile.id, businessName: 'Fromagerie de Ngor', verificationStatus: 'PENDING', deleted: true });
   });
 
   it('changes the status of an approved product, and refuses other moves', async () => {

@@ -69,10 +69,10 @@ export function productsRoutes(products: ProductsService, admin: ProductsAdminSe
       async (req) => ok(await products.unfollow(req.user, req.params.storeId)));
 
     const atags = ['admin: products'];
-    app.get('/admin/products', { config: adm, schema: { tags: atags, summary: 'Products in every state, filtered by status, supplier, store, category or words, newest first unless sorted', querystring: S.AdminProductsQuerySchema, response: { 200: OkPage(S.ProductSchema) } } },
+    app.get('/admin/products', { config: adm, schema: { tags: atags, summary: 'Products in every state, filtered by status, supplier, store, category or words, newest first unless sorted', querystring: S.AdminProductsQuerySchema, response: { 200: OkPage(S.AdminProductSchema) } } },
       async (req) => { const r = await admin.list(req.query); return okPage(r.items, r.meta); });
 
-    app.get('/admin/products/moderation', { config: adm, schema: { tags: atags, summary: 'Products waiting for review, oldest first', querystring: S.ModerationQuerySchema, response: { 200: OkPage(S.ProductSchema) } } },
+    app.get('/admin/products/moderation', { config: adm, schema: { tags: atags, summary: 'Products waiting for review, oldest first', querystring: S.ModerationQuerySchema, response: { 200: OkPage(S.AdminProductSchema) } } },
       async (req) => { const r = await admin.moderationQueue(req.query); return okPage(r.items, r.meta); });
 
     app.patch('/admin/products/:id/approve', { config: adm, schema: { tags: atags, summary: 'Approve a product waiting for review (it becomes ACTIVE)', params: S.ProductParamsSchema, errors: [404, 409], response: { 200: Ok(S.ProductSchema) } } },

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { PRODUCT_STATUSES } from '../../db/schema/products.js';
+import { VERIFICATION_STATUSES } from '../../db/schema/suppliers.js';
 import { IdSchema, Nullable, PageQuerySchema, SortQuerySchema, StringEnum, TimestampSchema } from '../../shared/schemas.js';
 import { StoreSchema } from '../stores/stores.schemas.js';
 import { ALLERGENS, DIETARY_TAGS, MAX_PRODUCT_IMAGES, PRODUCT_CATEGORIES } from './product-catalog.js';
@@ -224,6 +225,22 @@ export const AdminProductsQuerySchema = Type.Object(
   { additionalProperties: false },
 );
 export type AdminProductsQuery = Static<typeof AdminProductsQuerySchema>;
+
+/** A product as administrators list it: who sells it and where, so a moderator needs no other lookup. */
+export const AdminProductSchema = Type.Object(
+  {
+    ...ProductSchema.properties,
+    supplier: Type.Object({
+      id: IdSchema,
+      businessName: Nullable(Type.String()),
+      verificationStatus: Nullable(StringEnum(VERIFICATION_STATUSES)),
+      deleted: Type.Boolean({ description: 'the supplier deleted its profile' }),
+    }),
+    store: Type.Object({ id: IdSchema, name: Nullable(Type.String()), city: Nullable(Type.String()) }),
+  },
+  { title: 'AdminProduct' },
+);
+export type AdminProductView = Static<typeof AdminProductSchema>;
 
 export const ModerationQuerySchema = Type.Object({ ...PageQuerySchema.properties }, { additionalProperties: false });
 export type ModerationQuery = Static<typeof ModerationQuerySchema>;

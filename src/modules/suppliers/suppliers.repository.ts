@@ -1,4 +1,4 @@
-import { and, count, desc, eq, ilike, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { preparedPer, type Executor } from '../../db/client.js';
 import { supplierCommissionChanges, supplierProfiles, type KycStatus, type VerificationStatus } from '../../db/schema/suppliers.js';
 import { users } from '../../db/schema/users.js';
@@ -36,6 +36,13 @@ const liveProfile = preparedPer((ex) =>
 export async function findLiveProfile(ex: Executor, id: string): Promise<SupplierRecord | undefined> {
   const [row] = await liveProfile(ex).execute({ id });
   return row;
+}
+
+/** The names and verification of the given suppliers, deleted ones included (records name them still). */
+export async function findSummariesByIds(ex: Executor, ids: string[]) {
+  if (!ids.length) return [];
+  const { id, businessName, verificationStatus, deletedAt } = supplierProfiles;
+  return ex.select({ id, businessName, verificationStatus, deletedAt }).from(supplierProfiles).where(inArray(id, ids));
 }
 
 /** The live profile, locked until the end of the transaction. */

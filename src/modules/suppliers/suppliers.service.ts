@@ -107,6 +107,10 @@ export function createSuppliersService(ctx: AppContext, deps: SuppliersDeps) {
     findOwnProfile: (userId: string, ex: Executor = ctx.db) => repo.findLiveProfileByUser(ex, userId),
     requireOwnProfile,
     findProfile: (id: string, ex: Executor = ctx.db) => repo.findLiveProfile(ex, id),
+    /** Name and verification of each given supplier, by id (deleted ones too), for administrators' lists. */
+    async summariesByIds(ex: Executor, ids: string[]) {
+      return new Map((await repo.findSummariesByIds(ex, [...new Set(ids)])).map((s) => [s.id, s]));
+    },
     /**
      * The live profile, row-locked until the transaction ends; undefined once deleted. Taking it
      * before changing anything of the supplier queues the change behind a deletion, and after it.
