@@ -10,6 +10,8 @@ import { createInterface } from 'node:readline';
 import scratchDatabase from '../test/global-setup.js';
 import { pickWords } from './seed.js';
 import { DASHBOARD_SCENARIOS } from './dashboard-setup.js';
+import { loadAverage, writeBenchSection } from './doc-section.js';
+import { MODERATION_PAGE_SIZE, PENDING_PRODUCTS } from './moderation-setup.js';
 
 const duration = Number(process.env.BENCH_DURATION ?? 10);
 // BENCH_ONLY=orders,reserve runs only the scenarios whose name contains one of the words (case
@@ -34,7 +36,7 @@ const server = spawn(process.execPath, ['--expose-gc', '--max-semi-space-size=4'
   env,
   stdio: ['ignore', 'pipe', 'inherit'],
 });
-const info = await new Promise<Record<string, string> & { productIds: string[]; productId: string; listToken: string; reviewedProductIds: string[]; dealId: string; bookingTokens: string[] }>((resolve, reject) => {
+const info = await new Promise<Record<string, string> & { productIds: string[]; productId: string; listToken: string; reviewedProductIds: string[]; dealId: string; bookingTokens: string[]; moderationLastPage: number }>((resolve, reject) => {
   server.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
   createInterface({ input: server.stdout! }).on('line', (line) => {
     if (line.startsWith('{"ready"')) resolve(JSON.parse(line));
@@ -44,6 +46,7 @@ const info = await new Promise<Record<string, string> & { productIds: string[]; 
 interface Row {
   name: string;
   rps: number;
+  p50: number;
   p99: number;
   errors: number;
   /** The server's CPU time (user + system) per answer, in ms. */
@@ -64,7 +67,7 @@ async function load(name: string, opts: Partial<autocannon.Options> & { path: st
   const cpuMs = (await serverCpu()) - cpuBefore;
   // A revalidation scenario expects its 304s (autocannon counts them as non-2xx).
   const errors = r.errors + r.timeouts + (expect304 ? r.non2xx - (r['3xx'] ?? 0) : r.non2xx);
-  const row = { name, rps: r.requests.average, p99: r.latency.p99, errors, cpuMs: cpuMs / 1000 / Math.max(1, r.requests.total), bytes: r.throughput.total / Math.max(1, r.requests.total) };
+  const row = { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors, cpuMs: cpuMs / 1000 / Math.max(1, r.requests.total), bytes: r.throughput.total / Math.max(1, r.requests.total) };
   process.stdout.write(
     `${name.padEnd(40)} ${row.rps.toFixed(0).padStart(8)} req/s  p99 ${row.p99} ms  errors ${errors}  CPU ${row.cpuMs.toFixed(2)} ms  ${row.bytes.toFixed(0)} B\n`,
   );
@@ -136,10 +139,27 @@ const DEALS = {
   words: 'GET /deals?q=, new words each time',
   book: 'POST /deals/:dealId/book, 1 place, 50 clients in turn',
 } as const;
+// The administrators' moderation queue with 10,000 products waiting (bench/moderation-setup.ts) among the
+// catalogue's 100,000: pages of 20, oldest first, and the admin list filtered on the same status, newest first.
+const MODERATION = {
+  first: `GET /admin/products/moderation, page 1 (${PENDING_PRODUCTS.toLocaleString('en')} pending)`,
+  middle: 'GET /admin/products/moderation, middle page',
+  last: 'GET /admin/products/moderation, last page',
+  listFirst: 'GET /admin/products?status=PENDING_REVIEW, page 1 (moderation list)',
+  listLast: 'GET /admin/products?status=PENDING_REVIEW, last page (moderation list)',
+} as const;
+const moderationPage = (path: string, page: number) => ({
+  path: `${path}${path.includes('?') ? '&' : '?'}page=${page}&limit=${MODERATION_PAGE_SIZE}`,
+  // One administrator paging: each request's own time, nothing queued behind another.
+  connections: 1,
+  headers: { authorization: `Bearer ${info.adminToken}` },
+});
 const orderBody = JSON.stringify({ items: [{ productId: info.productId, quantity: 1 }], paymentMethod: 'wave' });
 const asClient = { authorization: `Bearer ${info.accessToken}`, 'content-type': 'application/json' };
 
 const rows: Row[] = [];
+// `uptime`'s three load averages around the moderation scenarios, written beside their figures.
+const moderationLoad: { before?: string; after?: string } = {};
 let rss = { rss: 0 };
 let settled = { rss: 0 };
 try {
@@ -240,6 +260,14 @@ try {
   // its 30 s cache, through the whole route), and computed on every request, one at a time.
   await scenario(DASHBOARD_SCENARIOS.cached, { path: '/api/v1/admin/dashboard/stats', headers: { authorization: `Bearer ${info.adminToken}` } });
   await scenario(DASHBOARD_SCENARIOS.computed, { path: '/bench/dashboard-computed', connections: 1 });
+  const lastPage = info.moderationLastPage;
+  if (Object.values(MODERATION).some(selected)) moderationLoad.before = loadAverage();
+  await scenario(MODERATION.first, moderationPage('/api/v1/admin/products/moderation', 1));
+  await scenario(MODERATION.middle, moderationPage('/api/v1/admin/products/moderation', Math.ceil(lastPage / 2)));
+  await scenario(MODERATION.last, moderationPage('/api/v1/admin/products/moderation', lastPage));
+  await scenario(MODERATION.listFirst, moderationPage('/api/v1/admin/products?status=PENDING_REVIEW', 1));
+  await scenario(MODERATION.listLast, moderationPage('/api/v1/admin/products?status=PENDING_REVIEW', lastPage));
+  if (moderationLoad.before) moderationLoad.after = loadAverage();
 } finally {
   // Resident memory right after the load (after a full collection, so garbage not yet collected
   // does not count), and again once the process has been idle for 15 s.
@@ -253,8 +281,12 @@ try {
   await dropDatabase?.();
   rmSync(dataDir, { recursive: true, force: true });
 }
+// The moderation queue's figures are times per page against an absolute target, not ratios: their section is
+// written by any run that measured them (BENCH_ONLY=moderation too) and kept by a full run that did not.
+const moderationRows = Object.values(MODERATION).flatMap((name) => rows.filter((r) => r.name === name));
+if (moderationRows.length) writeBenchSection('moderation-bench', moderationSection(moderationRows));
 if (only) {
-  process.stdout.write('\nselected scenarios only (BENCH_ONLY): docs/benchmarks.md left as it is\n');
+  process.stdout.write('\nselected scenarios only (BENCH_ONLY): the rest of docs/benchmarks.md left as it is\n');
   process.exit(0);
 }
 
@@ -325,7 +357,7 @@ const md = [
   '',
   '| scenario | requests/s | p99 (ms) | errors | server CPU per answer (ms) | bytes per answer |',
   '|---|---:|---:|---:|---:|---:|',
-  ...rows.map((r) => `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p99} | ${r.errors} | ${r.cpuMs.toFixed(2)} | ${r.bytes.toFixed(0)} |`),
+  ...rows.filter((r) => !moderationRows.includes(r)).map((r) => `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p99} | ${r.errors} | ${r.cpuMs.toFixed(2)} | ${r.bytes.toFixed(0)} |`),
   `| argon2id verify alone, 4 at a time (same parameters) | ${argon.perSecond.toFixed(0)} | | | | |`,
   '',
   '| ratio | value | target |',
@@ -427,11 +459,34 @@ const md = [
   '  is read after a full garbage collection, right after the load and again after 15 s idle.',
   '',
 ].join('\n');
-// The start-up and job-queue sections are written by `npm run bench:startup` and `npm run bench:jobs` and kept.
+// The start-up and compression sections, and every section of bench/doc-section.ts's writer (job queue,
+// pictures, console, moderation queue), are written by their own runs: all kept.
 const docFile = new URL('../docs/benchmarks.md', import.meta.url);
 const previous = existsSync(docFile) ? readFileSync(docFile, 'utf8') : '';
-const kept = [/<!-- compression -->[\s\S]*<!-- \/compression -->/, /<!-- startup -->[\s\S]*<!-- \/startup -->/, /<!-- jobs-bench:begin -->[\s\S]*<!-- jobs-bench:end -->/]
-  .map((re) => re.exec(previous)?.[0])
-  .filter((s): s is string => s !== undefined);
+const kept = [
+  ...[/<!-- compression -->[\s\S]*<!-- \/compression -->/, /<!-- startup -->[\s\S]*<!-- \/startup -->/].map((re) => re.exec(previous)?.[0]),
+  ...[...previous.matchAll(/<!-- ([\w-]+):begin -->[\s\S]*?<!-- \1:end -->/g)].map((m) => m[0]),
+].filter((s): s is string => s !== undefined);
 writeFileSync(docFile, [md, ...kept].join('\n') + (kept.length ? '\n' : ''));
 process.stdout.write('\nwritten to docs/benchmarks.md\n');
+
+function moderationSection(found: Row[]): string[] {
+  const quiet = Number(moderationLoad.before?.split(',')[0]) < 2;
+  return [
+    '## Moderation queue',
+    '',
+    `Produced by \`npm run bench\` or \`BENCH_ONLY=moderation npm run bench\` (this section alone): ${PENDING_PRODUCTS.toLocaleString('en')} products`,
+    'waiting for review among the 100,000 of the catalogue (bench/moderation-setup.ts), pages of 20 asked by one',
+    `administrator at a time (1 connection, ${duration} s a page), through the whole route (session, page, pictures, sales`,
+    'figures). The queue is oldest first; the admin list filtered on the same status newest first. Target: every page',
+    'under 300 ms.',
+    '',
+    `- Date: ${new Date().toISOString()}; ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}`,
+    `- Database: ${info.database}${process.env.DATABASE_URL ? ' (DATABASE_URL)' : ' (embedded PGlite)'}`,
+    `- Load average (\`uptime\`: 1, 5, 15 min): ${moderationLoad.before} before, ${moderationLoad.after} after${quiet ? '' : ' (a busy machine: times are longer than on a quiet one)'}`,
+    '',
+    '| page | requests/s | p50 (ms) | p99 (ms) | errors | target |',
+    '|---|---:|---:|---:|---:|---:|',
+    ...found.map((r) => `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors} | p99 < 300 ms ${r.p99 < 300 && r.errors === 0 ? 'met' : 'NOT met'} |`),
+  ];
+}

@@ -11,6 +11,7 @@ import { uuidv7 } from '../src/shared/ids.js';
 import { hashPassword } from '../src/shared/passwords.js';
 import { prepareAds } from './ads-setup.js';
 import { prepareDeals } from './deals-setup.js';
+import { prepareModeration } from './moderation-setup.js';
 import { prepareOrders, webhookDeliveries } from './orders-setup.js';
 import { prepareReviews } from './reviews-setup.js';
 
@@ -98,8 +99,9 @@ const orderBench = await prepareOrders(app);
 const reviewBench = await prepareReviews(app);
 await prepareAds(app, user.id);
 const dealBench = await prepareDeals(app);
+const moderationBench = await prepareModeration(app);
 await app.listen({ host: '127.0.0.1', port: config.PORT });
-process.stdout.write(`${JSON.stringify({ ready: true, userId: user.id, phoneNumber: user.phoneNumber, password, accessToken, adminToken, database: app.database.kind, productIds, ...orderBench, ...reviewBench, ...dealBench })}
+process.stdout.write(`${JSON.stringify({ ready: true, userId: user.id, phoneNumber: user.phoneNumber, password, accessToken, adminToken, database: app.database.kind, productIds, ...orderBench, ...reviewBench, ...dealBench, ...moderationBench })}
 `);
 // BENCH_CPU_PROF=<dir>: a V8 CPU profile of the load only (from here to the end), not of the set-up above.
 const profiler = process.env.BENCH_CPU_PROF ? await startProfile() : undefined;

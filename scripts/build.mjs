@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import process from 'node:process';
 
 const STAMP = 'dist/.build-stamp';
-const EXTRA_ENTRIES = ['bench/server.ts', 'bench/seed.ts', 'bench/orders-setup.ts', 'bench/reviews-setup.ts', 'bench/ads-setup.ts', 'bench/dashboard-setup.ts', 'bench/deals-setup.ts'];
+const EXTRA_ENTRIES = ['bench/server.ts', 'bench/seed.ts', 'bench/orders-setup.ts', 'bench/reviews-setup.ts', 'bench/ads-setup.ts', 'bench/dashboard-setup.ts', 'bench/deals-setup.ts', 'bench/moderation-setup.ts'];
 
 const files = (dir) =>
   readdirSync(dir, { withFileTypes: true }).flatMap((e) => {

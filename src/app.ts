@@ -116,6 +116,8 @@ import { donationsRoutes } from './modules/donations/donations.routes.js';
 import { createDonationsService } from './modules/donations/donations.service.js';
 import { createDocumentsService } from './modules/donations/documents.service.js';
 import { createFinancialService } from './modules/donations/financial.service.js';
+import { announcementsRoutes } from './modules/announcements/announcements.routes.js';
+import { createAnnouncementsService, type AnnouncementsOptions } from './modules/announcements/announcements.service.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -133,9 +135,15 @@ export interface BuildOptions {
    * API, but the only routes are health and metrics (for the orchestrator and the job metrics).
    */
   role?: 'api' | 'worker';
+  /** Options of services that have some (tests shrink the announcements' batches). */
+  services?: ServiceOptions;
 }
 
-function buildServices(ctx: AppContext, stream: NotificationStream) {
+export interface ServiceOptions {
+  announcements?: AnnouncementsOptions;
+}
+
+function buildServices(ctx: AppContext, stream: NotificationStream, opts: ServiceOptions = {}) {
   const settings = createSettingsService(ctx);
   const sessions = createSessionsService(ctx);
   const otp = createOtpService(ctx);
@@ -213,7 +221,9 @@ function buildServices(ctx: AppContext, stream: NotificationStream) {
   const dealsSearch = createDealsSearchService(ctx);
   // analytics: the figures of reviews, deals and bookings, associations, food donations and advertising
   registerModuleFigures(analytics, { reviews, deals, associations, donations, advertising });
-  return { payouts, escrowAdmin, reports, supplierMoney, ledger, escrow, settlement, settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, notifications, products, productsAdmin, productSearch, payments, orders, plans, promoCodes, billing, reviews, reviewsModeration, associations, associationsAdmin, donations, donationPayments, donationDocuments, advertising, advertisingAdmin, analytics, deals, bookings, dealsSearch };
+  // announcements: administrators' messages to every user or one role, sent in batches
+  const announcements = createAnnouncementsService(ctx, { users, notifications }, opts.announcements);
+  return { announcements, payouts, escrowAdmin, reports, supplierMoney, ledger, escrow, settlement, settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, notifications, products, productsAdmin, productSearch, payments, orders, plans, promoCodes, billing, reviews, reviewsModeration, associations, associationsAdmin, donations, donationPayments, donationDocuments, advertising, advertisingAdmin, analytics, deals, bookings, dealsSearch };
 }
 export type Services = ReturnType<typeof buildServices>;
 
@@ -285,6 +295,7 @@ async function registerApiRoutes(app: App, services: Services, ctx: AppContext, 
   await app.register(advertisingRoutes(services.advertising, services.advertisingAdmin), { prefix: API_PREFIX });
   await app.register(analyticsRoutes(services.analytics), { prefix: API_PREFIX });
   await app.register(dealsRoutes(services.deals, services.bookings, services.dealsSearch, services.sessions.authenticate), { prefix: API_PREFIX });
+  await app.register(announcementsRoutes(services.announcements), { prefix: API_PREFIX });
   if (ctx.payments instanceof SandboxPayments) {
     // The sandbox's pages exist only with the sandbox; their webhook goes through this very app.
     ctx.payments.setDelivery(createSandboxDelivery(app, ctx.payments.webhookSecrets[0]!, ctx.clock, ctx.log));
@@ -416,7 +427,7 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await stream.start((err) => app.log.warn({ err }, 'redis subscriber error'));
   // Open event streams never end on their own: close them before the server waits for its connections.
   app.addHook('preClose', async () => stream.closeAll());
-  const services = buildServices(ctx, stream);
+  const services = buildServices(ctx, stream, opts.services);
   app.decorate('ctx', ctx);
   app.decorate('services', services);
   app.decorate('database', database);

@@ -41,6 +41,7 @@ const TAGS = [
   { name: 'admin: advertising', description: 'Advertisers and campaigns, the review queue, approval and rejection (ADMIN, SUPER_ADMIN).' },
   { name: 'deals', description: 'Deals (surprise bags, discounts) of stores: public search and page, booking with a QR code paid at the counter, and the supplier\'s deals and counter validation.' },
   { name: 'admin: deals', description: 'Deal moderation: pending deals, approval and rejection (ADMIN, SUPER_ADMIN).' },
+  { name: 'admin: announcements', description: 'Messages to every user or to one role, sent in batches as notifications, with their progress (ADMIN, SUPER_ADMIN).' },
   { name: 'admin: settings', description: 'Platform settings (business rules, payment methods, feature flags), their history and the caches (ADMIN, SUPER_ADMIN).' },
 ];
 

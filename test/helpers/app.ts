@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { buildApp } from '../../src/app.js';
+import { buildApp, type ServiceOptions } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import type { App } from '../../src/http/types.js';
 import { AdjustableClock } from '../../src/shared/clock.js';
@@ -39,7 +39,7 @@ const migratedTemplate = () =>
 export async function buildTestApp(
   env: Record<string, string> = {},
   logStream?: { write(line: string): void },
-  opts: { beforeStart?: (app: App) => void; role?: 'api' | 'worker' } = {},
+  opts: { beforeStart?: (app: App) => void; role?: 'api' | 'worker'; services?: ServiceOptions } = {},
 ): Promise<TestApp> {
   const sms = new FakeTwilio();
   const mail = new FakeSmtp();
@@ -78,7 +78,7 @@ export async function buildTestApp(
   // The migrated copy seeds a new database; a data directory on disk that has files keeps them.
   const fresh = config.DATA_DIR.startsWith('memory://') || !existsSync(config.DATA_DIR) || readdirSync(config.DATA_DIR).length === 0;
   const initialData = fresh ? await migratedTemplate() : undefined;
-  const app = await buildApp({ config, clock, logStream, initialData, role: opts.role });
+  const app = await buildApp({ config, clock, logStream, initialData, role: opts.role, services: opts.services });
   // Job handlers of a test are registered before the queue starts, as the app's own are.
   opts.beforeStart?.(app);
   await app.ready();

@@ -186,6 +186,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/announcements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Announcements, newest first, with their progress
+         * @description Access: ADMIN, SUPER_ADMIN.
+         */
+        get: operations["getAdminAnnouncements"];
+        put?: never;
+        /**
+         * Send a message to every user or to one role: queued at once, sent in batches by a job (Idempotency-Key honoured)
+         * @description Access: ADMIN, SUPER_ADMIN.
+         */
+        post: operations["postAdminAnnouncements"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/announcements/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One announcement: its status, recipients and how many were notified so far
+         * @description Access: ADMIN, SUPER_ADMIN.
+         */
+        get: operations["getAdminAnnouncementsById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/associations": {
         parameters: {
             query?: never;
@@ -4846,6 +4890,46 @@ export interface components {
             /** @enum {boolean} */
             success: true;
         };
+        /** Announcement */
+        Announcement: {
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: uuid
+             * @description UUID (version 7)
+             */
+            createdBy: string;
+            finishedAt: string | null;
+            /**
+             * Format: uuid
+             * @description UUID (version 7)
+             */
+            id: string;
+            message: string;
+            recipients: number | null;
+            role: ("CLIENT" | "SUPPLIER_FOOD" | "SUPPLIER_DEALS" | "ASSOCIATION" | "ADVERTISER" | "ADMIN" | "SUPER_ADMIN") | null;
+            /** @description users notified so far */
+            sent: number;
+            /**
+             * @description QUEUED until its first batch runs, SENDING between batches, SENT once every batch ran
+             * @enum {string}
+             */
+            status: "QUEUED" | "SENDING" | "SENT";
+            title: string;
+        };
+        /** AnnouncementPage */
+        AnnouncementPage: {
+            data: components["schemas"]["Announcement"][];
+            meta: components["schemas"]["PageMeta"];
+            /** @enum {boolean} */
+            success: true;
+        };
+        /** AnnouncementResponse */
+        AnnouncementResponse: {
+            data: components["schemas"]["Announcement"];
+            /** @enum {boolean} */
+            success: true;
+        };
         /** AssociationAdminStats */
         AssociationAdminStats: {
             byStatus: {
@@ -8976,6 +9060,112 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAdminAnnouncements: {
+        parameters: {
+            query?: {
+                limit?: number;
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnnouncementPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postAdminAnnouncements: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key and request within 24 h replays the first answer (header `Idempotent-Replayed: true`) instead of acting twice; the key with another request: 422 IDEMPOTENCY_KEY_REUSED; while the first still runs: 409 IDEMPOTENCY_KEY_IN_USE. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the body of the notification, push, SMS and email */
+                    message: string;
+                    /**
+                     * @description only the users of this role; every user when absent
+                     * @enum {string}
+                     */
+                    role?: "CLIENT" | "SUPPLIER_FOOD" | "SUPPLIER_DEALS" | "ASSOCIATION" | "ADVERTISER" | "ADMIN" | "SUPER_ADMIN";
+                    /** @description the title of the notification and of its push */
+                    title: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnnouncementResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAdminAnnouncementsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID (version 7) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnnouncementResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -21,3 +21,4 @@ export * from './associations.js';
 export * from './donations.js';
 export * from './advertising.js';
 export * from './deals.js';
+export * from './announcements.js';

@@ -94,8 +94,9 @@ export const products = pgTable(
     check('products_reserved_sold', sql`reserved_quantity >= 0 and sold_quantity >= 0`),
     index('products_supplier_idx').on(t.supplierId, t.createdAt).where(sql`status <> 'DELETED'`),
     index('products_store_idx').on(t.storeId).where(sql`status <> 'DELETED'`),
-    // Moderation queue (oldest first) and admin lists by status.
-    index('products_status_idx').on(t.status, t.createdAt),
+    // Moderation queue (oldest first) and admin lists by status, in their whole order (the id breaks ties),
+    // so a page's ids are read from the index alone, however deep the page.
+    index('products_status_idx').on(t.status, t.createdAt, t.id),
     // The administrators' list of every product, newest first (its default) or by name, both ways.
     index('products_created_idx').on(t.createdAt, t.id).where(sql`status <> 'DELETED'`),
     index('products_name_order_idx').on(nameOrderKey(t.name), t.id).where(sql`status <> 'DELETED'`),

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, getTableColumns, inArray, ne, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
-import { opaque, preparedPer, type Executor } from '../../db/client.js';
+import { opaque, preparedPer, together, type Executor } from '../../db/client.js';
 import { nameOrderKey } from '../../db/folding.js';
 import { isoSql, listedColumns } from '../../db/listing-sql.js';
 import { byteOrderKey, toOrderBy, type SortKey } from '../../db/sorting.js';
@@ -121,12 +121,18 @@ const SORT_KEYS: Record<ProductSortField, SortKey> = {
   favoritesCount: products.favoritesCount,
 };
 
-/** Newest first unless sorted otherwise (the moderation queue: oldest first), with the total. */
+/**
+ * Newest first unless sorted otherwise (the moderation queue: oldest first), with the total. The page's
+ * ids are picked first and its rows read after: filtered on a status alone in the queue's order, the ids
+ * come from products_status_idx without reading the rows of the pages before, whose offset is all read.
+ */
 export async function listProducts(ex: Executor, f: ListFilters, page: PageQuery, sort: SortOf<ProductSortField> = '-createdAt') {
   const where = listConditions(f);
-  const [items, [total]] = await Promise.all([
-    ex.select(productColumns).from(products).where(where).orderBy(...toOrderBy(sort, SORT_KEYS, products.id)).limit(page.limit).offset(pageOffset(page)),
-    ex.select({ n: count() }).from(products).where(where),
+  const order = toOrderBy(sort, SORT_KEYS, products.id);
+  const ids = ex.select({ id: products.id }).from(products).where(where).orderBy(...order).limit(page.limit).offset(pageOffset(page));
+  const [items, [total]] = await together(ex, [
+    () => ex.select(productColumns).from(products).where(inArray(products.id, ids)).orderBy(...order),
+    () => ex.select({ n: count() }).from(products).where(where),
   ]);
   return { items, total: total?.n ?? 0 };
 }

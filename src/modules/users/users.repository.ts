@@ -1,4 +1,4 @@
-import { and, count, eq, ilike, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, ilike, isNotNull, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import { preparedPer, type Executor } from '../../db/client.js';
 import { nameOrderKey } from '../../db/folding.js';
 import { byteOrderKey, toOrderBy, type SortKey } from '../../db/sorting.js';
@@ -86,4 +86,25 @@ export async function listUsers(ex: Executor, f: UserFilter, limit: number, offs
     ex.select({ n: count() }).from(users).where(where),
   ]);
   return { items, total: total?.n ?? 0 };
+}
+
+// Who a platform-wide message reaches: accounts in use (active, phone verified), of one role or all.
+const reachable = (role?: Role) => and(eq(users.status, 'ACTIVE'), isNotNull(users.verifiedAt), role ? eq(users.role, role) : undefined);
+
+/** How many accounts a message reaches now, and the greatest of their ids (null when none). */
+export async function countReachable(ex: Executor, role?: Role): Promise<{ count: number; lastId: string | null }> {
+  const last = ex.select({ id: users.id }).from(users).where(reachable(role)).orderBy(desc(users.id)).limit(1);
+  const [row] = await ex.select({ n: count(), lastId: sql<string | null>`(${last})` }).from(users).where(reachable(role));
+  return { count: row?.n ?? 0, lastId: row?.lastId ?? null };
+}
+
+/** The next `limit` reachable ids after `after` (keyset by id), up to `through` included. */
+export async function reachableIdsAfter(ex: Executor, q: { role?: Role; after: string | null; through: string; limit: number }): Promise<string[]> {
+  const found = await ex
+    .select({ id: users.id })
+    .from(users)
+    .where(and(reachable(q.role), q.after ? gt(users.id, q.after) : undefined, lte(users.id, q.through)))
+    .orderBy(asc(users.id))
+    .limit(q.limit);
+  return found.map((r) => r.id);
 }

@@ -126,6 +126,11 @@ export function createUsersService(ctx: AppContext, deps: { sessions: SessionsSe
     create,
     update: (ex: Executor, id: string, patch: Partial<repo.NewUser>) => repo.updateUser(ex, id, { ...patch, updatedAt: now() }),
 
+    /** Accounts a platform-wide message reaches (active, phone verified), of one role or all: how many, the last id. */
+    countReachable: (ex: Executor, role?: Role) => repo.countReachable(ex, role),
+    /** The next reachable ids in id order after `after`, up to `through` included. */
+    reachableIdsAfter: (ex: Executor, q: { role?: Role; after: string | null; through: string; limit: number }) => repo.reachableIdsAfter(ex, q),
+
     async list(q: AdminUserQuery) {
       const { items, total } = await repo.listUsers(ctx.db, q, q.limit, pageOffset(q), q.sort);
       return { items: items.map(toUserView), meta: pageMeta(q, total) };

@@ -42,7 +42,7 @@ export function ProductList() {
   ];
   // Every filter shown at once: moderators narrow this list all day.
   return (
-    <List filters={filters} sort={{ field: 'id', order: 'DESC' }} actions={<TopToolbar><BulkApproveButton /></TopToolbar>}>
+    <List filters={filters} sort={{ field: 'createdAt', order: 'DESC' }} actions={<TopToolbar><BulkApproveButton /></TopToolbar>}>
       <ProductGrid showStatus />
     </List>
   );
@@ -64,6 +64,8 @@ function Empty() {
 
 function ProductGrid({ showStatus = false }: { showStatus?: boolean }) {
   const translate = useTranslate();
+  // The full list sorts on the server (`sort` of GET /admin/products); the queue is oldest first.
+  const sortable = showStatus;
   return (
     // Rows are selected with a checkbox of our own: react-admin's puts its aria-label on the box, not on the input.
     <Datagrid rowClick={false} bulkActionButtons={false} expand={<ProductPanel />}>
@@ -75,7 +77,8 @@ function ProductGrid({ showStatus = false }: { showStatus?: boolean }) {
       />
       <FunctionField
         label={label('name')}
-        sortable={false}
+        sortable={sortable}
+        sortBy="name"
         render={(p: AdminProduct) => (
           <>
             <Typography variant="body2" sx={{ fontWeight: 600 }}>{p.name}</Typography>
@@ -84,12 +87,12 @@ function ProductGrid({ showStatus = false }: { showStatus?: boolean }) {
         )}
       />
       <FunctionField label={label('supplier')} sortable={false} render={(p: AdminProduct) => <SupplierCell product={p} />} />
-      <FunctionField label={label('price')} sortable={false} render={(p: AdminProduct) => <PriceCell product={p} />} />
-      <FunctionField label={label('dates')} sortable={false} render={(p: AdminProduct) => <DatesCell product={p} />} />
+      <FunctionField label={label('price')} sortable={sortable} sortBy="discountedPrice" render={(p: AdminProduct) => <PriceCell product={p} />} />
+      <FunctionField label={label('dates')} sortable={sortable} sortBy="expiresAt" render={(p: AdminProduct) => <DatesCell product={p} />} />
       {showStatus ? (
         <FunctionField
           label={label('status')}
-          sortable={false}
+          sortBy="status"
           render={(p: AdminProduct) => (
             <Stack spacing={0.5} alignItems="flex-start">
               <StatusField source="status" prefix="moderation.productStatus" />

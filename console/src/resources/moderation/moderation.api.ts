@@ -13,10 +13,11 @@ export const moderationApis: Record<string, ResourceApi> = {
       page(await unwrapPage(api.GET('/api/v1/admin/products/moderation', { params: { query: { page: p, limit: perPage } } }))),
   },
   products: {
-    list: async ({ page: p, perPage, filter }) => {
+    list: async ({ page: p, perPage, filter, sort }) => {
       const query: Query<'/api/v1/admin/products'> = {
         page: p,
         limit: perPage,
+        sort: sort as Query<'/api/v1/admin/products'>['sort'],
         q: given(filter.q),
         status: given(filter.status),
         category: given(filter.category),
@@ -35,8 +36,14 @@ export const moderationApis: Record<string, ResourceApi> = {
       page(await unwrapPage(api.GET('/api/v1/admin/advertising/campaigns/pending', { params: { query: { page: p, limit: perPage } } }))),
   },
   campaigns: {
-    list: async ({ page: p, perPage, filter }) => {
-      const query: Query<'/api/v1/admin/advertising/campaigns'> = { page: p, limit: perPage, status: given(filter.status), advertiserId: given(filter.advertiserId) };
+    list: async ({ page: p, perPage, filter, sort }) => {
+      const query: Query<'/api/v1/admin/advertising/campaigns'> = {
+        page: p,
+        limit: perPage,
+        sort: sort as Query<'/api/v1/admin/advertising/campaigns'>['sort'],
+        status: given(filter.status),
+        advertiserId: given(filter.advertiserId),
+      };
       return page(await unwrapPage(api.GET('/api/v1/admin/advertising/campaigns', { params: { query } })));
     },
   },
