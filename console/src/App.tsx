@@ -7,6 +7,7 @@ import { i18nProvider } from './i18n';
 import { Layout } from './Layout';
 import { LoginPage } from './LoginPage';
 import { analyticsResources } from './resources/analytics';
+import { announcementsResources } from './resources/announcements';
 import { moderationResources } from './resources/moderation';
 import { settingsResources } from './resources/settings';
 import { subscriptionsResources } from './resources/subscriptions';
@@ -37,6 +38,7 @@ export function App() {
       {subscriptionsResources}
       {settingsResources}
       {analyticsResources}
+      {announcementsResources}
     </Admin>
     </BrowserRouter>
   );

@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paidOrder, shop } from '../../src/modules/escrow/escrow.test-support.js';
 import { admin } from '../../src/modules/orders/orders.test-support.js';
+import { createSignedIn } from '../helpers/factories.js';
 import { consoleSkipReason, expectAccessible, openConsole, screenshot, signInAs, startConsole, type ConsoleRig } from '../helpers/console.js';
 import { privateDatabase, type PrivateDatabase } from '../helpers/database.js';
 import { call } from '../helpers/http.js';
@@ -234,6 +235,43 @@ describe.skipIf(skip)(`the platform's pages${consoleSkipReason ? ` (${consoleSki
     await searches.getByRole('row', { name: `thieboudienne ${word}` }).waitFor();
     await expectAccessible(page);
     await screenshot(page, 'analytics-top');
+    await page.context().close();
+  });
+
+  it('sends an announcement to one role once confirmed, and shows its progress until sent', async () => {
+    const { t } = rig;
+    const association = await createSignedIn(t.app, { role: 'ASSOCIATION' });
+    const client = await createSignedIn(t.app, { role: 'CLIENT' });
+    const title = `Collecte ${unique('')}`;
+    const { page } = await signedIn('announcements');
+    await page.getByRole('link', { name: 'Nouvelle annonce' }).click();
+    await page.getByLabel(/^Titre\b/).fill(title);
+    await page.getByLabel(/^Message\b/).fill('Les collectes du samedi commencent à 9 h.');
+    await page.getByLabel(/^Destinataires\b/).click();
+    await page.getByRole('option', { name: 'Association' }).click();
+    await expectAccessible(page);
+    await page.getByRole('button', { name: 'Envoyer…' }).click();
+
+    // The confirmation names the audience and counts it as the API will.
+    const reach = (await call(t.app, 'GET', '/admin/users', { token: boss.token, query: { role: 'ASSOCIATION', status: 'ACTIVE', verified: true, limit: 1 } as never })).body.meta.total;
+    const dialog = page.getByRole('dialog', { name: `Envoyer « ${title} » ?` });
+    await dialog.getByText(`les utilisateurs du rôle Association : ${reach} compte`).waitFor();
+    await dialog.getByRole('button', { name: 'Envoyer' }).click();
+    await page.getByRole('cell', { name: title }).waitFor();
+
+    // The jobs send it; the list, polling while it is not sent, shows the end without a reload.
+    await t.app.jobs.drain();
+    const sent = (await get('/admin/announcements')).find((a: { title: string }) => a.title === title);
+    expect(sent).toMatchObject({ role: 'ASSOCIATION', status: 'SENT', recipients: reach, sent: reach });
+    const row = page.getByRole('row', { name: new RegExp(title) });
+    await row.getByText('Envoyée').waitFor();
+    await row.getByText(`${reach} sur ${reach}`).waitFor();
+
+    const inbox = async (token: string) => (await call(t.app, 'GET', '/notifications', { token })).body.data as { type: string; title: string }[];
+    expect((await inbox(association.token)).filter((n) => n.type === 'system_announcement' && n.title === title)).toHaveLength(1);
+    expect((await inbox(client.token)).filter((n) => n.type === 'system_announcement')).toEqual([]);
+    await expectAccessible(page);
+    await screenshot(page, 'announcements');
     await page.context().close();
   });
 });

@@ -3,6 +3,7 @@ import french from 'ra-language-french';
 import english from 'ra-language-english';
 import { mergeTranslations, type TranslationMessages } from 'react-admin';
 import { analyticsMessages } from '../resources/analytics/analytics.messages';
+import { announcementsMessages } from '../resources/announcements/announcements.messages';
 import { dashboardMessages } from '../dashboard/dashboard.messages';
 import { moderationMessages } from '../resources/moderation/moderation.messages';
 import { settingsMessages } from '../resources/settings/settings.messages';
@@ -11,7 +12,7 @@ import { usersMessages } from '../resources/users/users.messages';
 import { commonMessages } from './common';
 
 /** Each domain's words, French and English: one line per domain. */
-const DOMAINS = [commonMessages, dashboardMessages, usersMessages, moderationMessages, subscriptionsMessages, settingsMessages, analyticsMessages];
+const DOMAINS = [commonMessages, dashboardMessages, usersMessages, moderationMessages, subscriptionsMessages, settingsMessages, analyticsMessages, announcementsMessages];
 
 const fr = mergeTranslations(french, ...DOMAINS.map((d) => d.fr)) as TranslationMessages;
 const en = mergeTranslations(english, ...DOMAINS.map((d) => d.en)) as TranslationMessages;

@@ -1,4 +1,5 @@
 import type { ResourceApi } from './resource-api';
+import { announcementsApis } from './announcements/announcements.api';
 import { moderationApis } from './moderation/moderation.api';
 import { settingsApis } from './settings/settings.api';
 import { subscriptionsApis } from './subscriptions/subscriptions.api';
@@ -12,4 +13,5 @@ export const RESOURCE_APIS: Record<string, ResourceApi> = {
   ...moderationApis,
   ...subscriptionsApis,
   ...settingsApis,
+  ...announcementsApis,
 };
