@@ -8,9 +8,12 @@ import { Layout } from './Layout';
 import { LoginPage } from './LoginPage';
 import { analyticsResources } from './resources/analytics';
 import { announcementsResources } from './resources/announcements';
+import { associationsResources } from './resources/associations';
+import { kycResources } from './resources/kyc';
 import { moderationResources } from './resources/moderation';
 import { settingsResources } from './resources/settings';
 import { subscriptionsResources } from './resources/subscriptions';
+import { suppliersResources } from './resources/suppliers';
 import { usersResources } from './resources/users';
 import { darkTheme, lightTheme } from './theme';
 
@@ -34,6 +37,9 @@ export function App() {
       disableTelemetry
     >
       {usersResources}
+      {suppliersResources}
+      {kycResources}
+      {associationsResources}
       {moderationResources}
       {subscriptionsResources}
       {settingsResources}

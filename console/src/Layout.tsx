@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { AppBar, Layout as RaLayout, UserMenu, useGetIdentity } from 'react-admin';
+import { AppBar, Layout as RaLayout, LoadingIndicator, LocalesMenuButton, ToggleThemeButton, UserMenu, useGetIdentity, useTranslate } from 'react-admin';
 
 /** The user menu's accessible name is the name it shows (WCAG 2.5.3, label in name). */
 function ConsoleUserMenu() {
@@ -7,6 +7,18 @@ function ConsoleUserMenu() {
   return <UserMenu label={identity?.fullName ?? 'ra.auth.user_menu'} />;
 }
 
-const ConsoleAppBar = () => <AppBar color="primary" userMenu={<ConsoleUserMenu />} />;
+/** react-admin's own toolbar, but its loading indicator (a progress bar while any call runs) is named. */
+function ConsoleToolbar() {
+  const translate = useTranslate();
+  return (
+    <>
+      <LocalesMenuButton />
+      <ToggleThemeButton />
+      <LoadingIndicator aria-label={translate('ra.page.loading')} />
+    </>
+  );
+}
+
+const ConsoleAppBar = () => <AppBar color="primary" toolbar={<ConsoleToolbar />} userMenu={<ConsoleUserMenu />} />;
 
 export const Layout = ({ children }: { children: ReactNode }) => <RaLayout appBar={ConsoleAppBar}>{children}</RaLayout>;

@@ -8,11 +8,6 @@ export function formatMoney(minor: number, currency: string, locale: string): st
   return new Intl.NumberFormat(localeTag(locale), { style: 'currency', currency }).format(minor);
 }
 
-/** A rate in basis points (100 = 1 %) as a percentage in the console's language. */
-export function formatBps(bps: number, locale: string): string {
-  return new Intl.NumberFormat(localeTag(locale), { style: 'percent', maximumFractionDigits: 2 }).format(bps / 10_000);
-}
-
 export function formatWhen(iso: string, locale: string): string {
   return new Intl.DateTimeFormat(localeTag(locale), { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Africa/Dakar' }).format(new Date(iso));
 }
@@ -43,6 +38,11 @@ export function StatusField({ source, prefix }: { source: string; prefix: string
   const translate = useTranslate();
   const value = at(record, source);
   return typeof value === 'string' ? <Chip size="small" label={translate(`console.${prefix}.${value}`, { _: value })} /> : null;
+}
+
+/** A rate in basis points (1000 = 10 %) as a percentage in the console's language. */
+export function formatBps(bps: number, locale: string): string {
+  return new Intl.NumberFormat(localeTag(locale), { style: 'percent', maximumFractionDigits: 2 }).format(bps / 10_000);
 }
 
 /** A rate column in basis points, shown as a percentage. */

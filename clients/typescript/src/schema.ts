@@ -1230,6 +1230,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/suppliers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One supplier in any state, deleted ones included, with its owner and commission history
+         * @description Access: ADMIN, SUPER_ADMIN.
+         */
+        get: operations["getAdminSuppliersById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/suppliers/{id}/commission": {
         parameters: {
             query?: never;
@@ -1308,6 +1328,26 @@ export interface paths {
          * @description Access: ADMIN, SUPER_ADMIN.
          */
         patch: operations["patchAdminSuppliersByIdReject"];
+        trace?: never;
+    };
+    "/api/v1/admin/suppliers/{id}/stores": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A supplier's stores in every state except deleted (newest first)
+         * @description Access: ADMIN, SUPER_ADMIN.
+         */
+        get: operations["getAdminSuppliersByIdStores"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/admin/suppliers/{id}/verify": {
@@ -11437,6 +11477,36 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getAdminSuppliersById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID (version 7) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminSupplierCommissionHistoryResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     patchAdminSuppliersByIdCommission: {
         parameters: {
             query?: never;
@@ -11589,6 +11659,40 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAdminSuppliersByIdStores: {
+        parameters: {
+            query?: {
+                isActive?: boolean;
+                limit?: number;
+                page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description UUID (version 7) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StorePage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -16,6 +16,11 @@ export const commonMessages = {
       },
       auth: { signed_out: 'Votre session est terminée ; reconnectez-vous.' },
       confirm: { amount: 'Montant : %{amount}' },
+      decision: {
+        reasonRequired: 'Motif',
+        reasonOptional: 'Motif (facultatif)',
+        reasonHelp: 'Au moins %{min} caractères.',
+      },
     },
   },
   en: {
@@ -29,6 +34,7 @@ export const commonMessages = {
       },
       auth: { signed_out: 'Your session has ended; sign in again.' },
       confirm: { amount: 'Amount: %{amount}' },
+      decision: { reasonRequired: 'Reason', reasonOptional: 'Reason (optional)', reasonHelp: 'At least %{min} characters.' },
     },
   },
 };

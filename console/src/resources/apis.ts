@@ -1,8 +1,11 @@
 import type { ResourceApi } from './resource-api';
 import { announcementsApis } from './announcements/announcements.api';
+import { associationsApis } from './associations/associations.api';
+import { kycApis } from './kyc/kyc.api';
 import { moderationApis } from './moderation/moderation.api';
 import { settingsApis } from './settings/settings.api';
 import { subscriptionsApis } from './subscriptions/subscriptions.api';
+import { suppliersApis } from './suppliers/suppliers.api';
 import { usersApis } from './users/users.api';
 
 export type { ListQuery, ResourceApi } from './resource-api';
@@ -11,6 +14,9 @@ export type { ListQuery, ResourceApi } from './resource-api';
 export const RESOURCE_APIS: Record<string, ResourceApi> = {
   ...usersApis,
   ...moderationApis,
+  ...suppliersApis,
+  ...kycApis,
+  ...associationsApis,
   ...subscriptionsApis,
   ...settingsApis,
   ...announcementsApis,

@@ -1,5 +1,5 @@
 import type { App } from '../../http/types.js';
-import { MessageSchema, Ok, OkPage, ok, okPage } from '../../shared/schemas.js';
+import { IdParamsSchema, MessageSchema, Ok, OkPage, ok, okPage } from '../../shared/schemas.js';
 import { OkListing, okListing, sendJsonListing } from '../../shared/listing-page.js';
 import * as S from './stores.schemas.js';
 import type { StoresService } from './stores.service.js';
@@ -19,6 +19,10 @@ export function storesRoutes(stores: StoresService) {
 
     app.get('/stores/:storeId', { config: pub, schema: { tags, summary: 'One store', params: S.StoreParamsSchema, response: { 200: Ok(S.StoreSchema) } } },
       async (req) => ok(await stores.getPublic(req.params.storeId)));
+
+    // Administrators review a supplier with its stores, whatever their state or the supplier's.
+    app.get('/admin/suppliers/:id/stores', { config: { access: 'ADM' }, schema: { tags: ['admin: suppliers'], summary: "A supplier's stores in every state except deleted (newest first)", params: IdParamsSchema, querystring: S.OwnStoresQuerySchema, response: { 200: OkPage(S.StoreSchema) } } },
+      async (req) => { const r = await stores.listOfSupplier(req.params.id, req.query); return okPage(r.items, r.meta); });
 
     const own = ['supplier: stores'];
     app.get('/supplier/stores', { config: sup, schema: { tags: own, summary: 'Own stores, in every state except deleted', querystring: S.OwnStoresQuerySchema, errors: [404], response: { 200: OkPage(S.StoreSchema) } } },

@@ -144,6 +144,12 @@ export function createStoresService(ctx: AppContext, deps: { suppliers: Supplier
     return { store, role };
   }
 
+  async function storesPage(supplierId: string, q: OwnStoresQuery) {
+    const { items, total } = await repo.listSupplierStores(ctx.db, supplierId, q, q.limit, pageOffset(q));
+    const at = now();
+    return { items: items.map((s) => toStoreView(s, at)), meta: pageMeta(q, total) };
+  }
+
   async function change(user: AuthUser, storeId: string, capability: StoreCapability, patch: (s: StoreRecord) => Partial<repo.NewStore>) {
     const store = await ctx.db.transaction(async (tx) => {
       const { store: current } = await authorize(tx, user.id, storeId, capability, { change: true, lock: true });
@@ -225,9 +231,13 @@ export function createStoresService(ctx: AppContext, deps: { suppliers: Supplier
 
     async listOwn(user: AuthUser, q: OwnStoresQuery) {
       const profile = await deps.suppliers.requireOwnProfile(user.id);
-      const { items, total } = await repo.listSupplierStores(ctx.db, profile.id, q, q.limit, pageOffset(q));
-      const at = now();
-      return { items: items.map((s) => toStoreView(s, at)), meta: pageMeta(q, total) };
+      return storesPage(profile.id, q);
+    },
+
+    /** For administrators: any live supplier's stores, pending or not, active or not. */
+    async listOfSupplier(supplierId: string, q: OwnStoresQuery) {
+      if (!(await deps.suppliers.findProfile(supplierId))) throw notFound('Supplier');
+      return storesPage(supplierId, q);
     },
 
     async create(user: AuthUser, body: CreateStoreBody): Promise<StoreView> {

@@ -169,6 +169,26 @@ describe('public visibility', () => {
     expect((await call(t.app, 'GET', `/stores/${store.id}`)).status).toBe(404);
   });
 
+  it("lists any live supplier's stores to administrators, pending suppliers and inactive stores included", async () => {
+    const admin = await createSignedIn(t.app, { role: 'ADMIN' });
+    const pending = await createSupplier(t.app, { verification: 'PENDING' });
+    const active = await createStore(t.app, pending);
+    t.clock.advance(1000);
+    const inactive = await createStore(t.app, pending, { isActive: false });
+    const gone = await createStore(t.app, pending, { deletedAt: t.clock.now() });
+    const url = `/admin/suppliers/${pending.profile.id}/stores`;
+    const all = await call(t.app, 'GET', url, { token: admin.token });
+    expect(all.status).toBe(200);
+    expect(all.body.data.map((s: { id: string }) => s.id)).toEqual([inactive.id, active.id]);
+    expect(all.body.data.map((s: { id: string }) => s.id)).not.toContain(gone.id);
+    expect(all.body.meta).toMatchObject({ total: 2 });
+    const onlyActive = await call(t.app, 'GET', url, { token: admin.token, query: { isActive: true } });
+    expect(onlyActive.body.data.map((s: { id: string }) => s.id)).toEqual([active.id]);
+
+    expect((await call(t.app, 'GET', `/admin/suppliers/${uuidv7()}/stores`, { token: admin.token })).status).toBe(404);
+    expect((await call(t.app, 'GET', url, { token: pending.token })).status).toBe(403);
+  });
+
   it('toggles a store off and on; an inactive store is hidden and takes no orders', async () => {
     const sup = await createSupplier(t.app);
     const store = await createStore(t.app, sup);

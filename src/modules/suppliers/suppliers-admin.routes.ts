@@ -15,6 +15,9 @@ export function suppliersAdminRoutes(admin: SuppliersAdminService) {
     app.get('/admin/suppliers/pending', { config: adm, schema: { tags, summary: 'Suppliers waiting for verification (oldest first unless sorted)', querystring: S.PendingQuerySchema, response: { 200: OkPage(S.AdminSupplierSchema) } } },
       async (req) => { const r = await admin.pending(req.query); return okPage(r.items, r.meta); });
 
+    app.get('/admin/suppliers/:id', { config: adm, schema: { tags, summary: 'One supplier in any state, deleted ones included, with its owner and commission history', params: IdParamsSchema, response: { 200: Ok(S.AdminSupplierCommissionSchema) } } },
+      async (req) => ok(await admin.get(req.params.id)));
+
     app.patch('/admin/suppliers/:id/verify', { config: adm, preValidation: bodyMayBeEmpty, schema: { tags, summary: 'Verify a pending supplier (its KYC must be approved); an optional reason goes to the log', params: IdParamsSchema, body: S.VerifyBodySchema, errors: [409], response: { 200: Ok(S.AdminSupplierSchema) } } },
       async (req) => ok(await admin.verify(req.user, req.params.id, req.body.reason)));
 

@@ -70,8 +70,16 @@ export function createSuppliersAdminService(ctx: AppContext) {
     });
   }
 
+  /** The supplier as administrators see it, with the commission changes (newest first). */
+  async function withCommissionHistory(ex: Executor, id: string) {
+    const history = await repo.listCommissionChanges(ex, id);
+    return { ...(await adminView(ex, id)), commissionHistory: history.map(toCommissionChangeView) };
+  }
+
   return {
     list: (q: AdminListQuery) => list(q, q, q.sort ?? '-createdAt'),
+
+    get: (id: string) => withCommissionHistory(ctx.db, id),
 
     /** The review queue: oldest submissions first unless sorted otherwise. */
     pending: (q: PendingQuery) => list({ ...q, status: 'PENDING' }, q, q.sort ?? 'createdAt'),
@@ -111,8 +119,7 @@ export function createSuppliersAdminService(ctx: AppContext) {
           await repo.updateProfile(tx, id, { commissionRateBps: body.commissionRateBps, updatedAt: now });
           await recordAdminAction(tx, { actorId: actor.id, action: 'supplier.commission_changed', targetType: TARGET, targetId: id, reason: body.reason, data: change, at: now });
         }
-        const history = await repo.listCommissionChanges(tx, id);
-        return { ...(await adminView(tx, id)), commissionHistory: history.map(toCommissionChangeView) };
+        return withCommissionHistory(tx, id);
       }),
   };
 }

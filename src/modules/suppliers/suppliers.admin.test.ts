@@ -30,6 +30,8 @@ describe('access', () => {
     const routes: [string, string, unknown?][] = [
       ['GET', '/admin/suppliers'],
       ['GET', '/admin/suppliers/pending'],
+      ['GET', `/admin/suppliers/${id}`],
+      ['GET', `/admin/suppliers/${id}/stores`],
       ['PATCH', `/admin/suppliers/${id}/verify`],
       ['PATCH', `/admin/suppliers/${id}/reject`, { reason: 'Incomplete' }],
       ['PATCH', `/admin/suppliers/${id}/commission`, { commissionRateBps: 0 }],
@@ -279,6 +281,30 @@ describe('commission', () => {
 
     expect((await call(t.app, 'GET', '/suppliers/profile', { token: s.token })).body.data.commissionRateBps).toBe(0);
     expect((await actions(s.profile.id)).map((a) => a.action)).toEqual(['supplier.commission_changed', 'supplier.commission_changed']);
+  });
+
+  it('reads one supplier in any state with its owner and commission history; deleted ones too', async () => {
+    const s = await createSupplier(t.app, { verification: 'PENDING', kycStatus: 'PENDING' });
+    const url = `/admin/suppliers/${s.profile.id}`;
+    const fresh = await call(t.app, 'GET', url, { token: admin.token });
+    expect(fresh.status).toBe(200);
+    expect(fresh.body.data).toMatchObject({
+      id: s.profile.id,
+      verificationStatus: 'PENDING',
+      kycStatus: 'PENDING',
+      owner: { id: s.user.id, phoneNumber: s.user.phoneNumber, status: 'ACTIVE' },
+      commissionHistory: [],
+      deletedAt: null,
+    });
+    await call(t.app, 'PATCH', `${url}/commission`, { token: admin.token, body: { commissionRateBps: 900, reason: 'Pilot' } });
+    const changed = await call(t.app, 'GET', url, { token: admin.token });
+    expect(changed.body.data.commissionHistory).toMatchObject([{ newRateBps: 900, reason: 'Pilot', actorId: admin.user.id }]);
+
+    expect((await call(t.app, 'DELETE', '/suppliers/profile', { token: s.token })).status).toBe(200);
+    const deleted = await call(t.app, 'GET', url, { token: admin.token });
+    expect(deleted.body.data.deletedAt).toEqual(expect.any(String));
+    expect((await call(t.app, 'GET', `/admin/suppliers/${uuidv7()}`, { token: admin.token })).status).toBe(404);
+    expect((await call(t.app, 'GET', '/admin/suppliers/not-an-id', { token: admin.token })).status).toBe(400);
   });
 
   it('takes whole basis points from 0 to 10000', async () => {

@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, gt, ilike, isNotNull, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import { preparedPer, type Executor } from '../../db/client.js';
-import { nameOrderKey } from '../../db/folding.js';
+import { nameOrderKey, unaccented } from '../../db/folding.js';
 import { byteOrderKey, toOrderBy, type SortKey } from '../../db/sorting.js';
 import { users, type Role, type UserStatus } from '../../db/schema/users.js';
 import type { SortOf } from '../../shared/schemas.js';
@@ -51,17 +51,39 @@ export interface UserFilter {
   search?: string;
 }
 
+const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * The digits of a search written as a phone number (`77 123 45 67`, `+221 77-123-45-67`, `00221...`),
+ * matched against the stored E.164 number; undefined when the search is not one.
+ */
+function phoneDigits(search: string): string | undefined {
+  if (!/^[+\d\s().-]+$/.test(search)) return undefined;
+  const digits = search.replace(/\D/g, '').replace(/^00/, '');
+  return digits.length >= 3 ? digits : undefined;
+}
+
+/**
+ * Every word of the search is found in the name (first and last, accents ignored), the email or the
+ * phone number, so `awa ndiaye` finds Awa Ndiayé and `ndiaye awa` too; a search written as a phone
+ * number also matches its digits whatever the spaces or dashes.
+ */
+function searchCondition(search: string): SQL | undefined {
+  const name = unaccented(sql`${users.firstName} || ' ' || ${users.lastName}`);
+  const words = search.split(/\s+/).filter(Boolean).map((word) => {
+    const like = likePattern(word);
+    return or(sql`${name} ilike ${unaccented(sql`${like}::text`)}`, ilike(users.email, like), ilike(users.phoneNumber, like));
+  });
+  const digits = phoneDigits(search);
+  return digits ? or(and(...words), ilike(users.phoneNumber, likePattern(digits))) : and(...words);
+}
+
 function filterConditions(f: UserFilter): SQL | undefined {
   const conds: (SQL | undefined)[] = [];
   if (f.role) conds.push(eq(users.role, f.role));
   if (f.status) conds.push(eq(users.status, f.status));
   if (f.verified !== undefined) conds.push(f.verified ? isNotNull(users.verifiedAt) : isNull(users.verifiedAt));
-  if (f.search) {
-    const like = `%${f.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    conds.push(
-      or(ilike(users.firstName, like), ilike(users.lastName, like), ilike(users.phoneNumber, like), ilike(users.email, like)),
-    );
-  }
+  if (f.search) conds.push(searchCondition(f.search));
   return and(...conds);
 }
 

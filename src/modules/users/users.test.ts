@@ -65,6 +65,31 @@ describe('admin users', () => {
     expect(unverified.body.data.map((u: { profile: { lastName: string } }) => u.profile.lastName)).toEqual([`${tag}x`]);
   });
 
+  it('searches by phone as people write it, by email in any case, by full name without accents', async () => {
+    const tag = `Zr${Date.now().toString(36)}`;
+    const email = uniqueEmail(tag.toLowerCase());
+    const user = await createUser(t.app, { firstName: 'Aïssatou', lastName: `Ndiayé${tag}`, email });
+    await createUser(t.app, { firstName: 'Aïssatou', lastName: `Diop${tag}` });
+    const found = async (search: string) => {
+      const res = await call(t.app, 'GET', '/admin/users', { token: admin.token, query: { search } });
+      expect(res.status, search).toBe(200);
+      return res.body.data.map((u: { id: string }) => u.id);
+    };
+    // +49 17x xxxxxxxx: with spaces, dashes, the 00 prefix or only the national part.
+    const phone = user.phoneNumber!;
+    const spaced = `${phone.slice(0, 3)} ${phone.slice(3, 6)} ${phone.slice(6, 9)}-${phone.slice(9)}`;
+    for (const search of [phone, spaced, `00${phone.slice(1)}`, phone.slice(3), `(${phone.slice(3, 6)}) ${phone.slice(6)}`]) {
+      expect(await found(search), search).toEqual([user.id]);
+    }
+    expect(await found(email.toUpperCase())).toEqual([user.id]);
+    expect(await found(`aissatou ndiaye${tag}`)).toEqual([user.id]);
+    expect(await found(`NDIAYE${tag} Aïssatou`)).toEqual([user.id]);
+    expect(await found(`aissatou ${tag}`)).toHaveLength(2);
+    expect(await found(`aissatou sow${tag}`)).toEqual([]);
+    // Characters of LIKE patterns are searched for as themselves.
+    expect(await found(`%${tag}`)).toEqual([]);
+  });
+
   it('validates list filters', async () => {
     const res = await call(t.app, 'GET', '/admin/users', { token: admin.token, query: { limit: 500, role: 'KING', foo: 1 } });
     expect(res.status).toBe(400);

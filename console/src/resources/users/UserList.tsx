@@ -1,19 +1,17 @@
 import { Datagrid, EmailField, FunctionField, List, SearchInput, SelectInput, TextField, useTranslate } from 'react-admin';
 import { StatusField, WhenField } from '../../fields';
-
-const ROLES = ['CLIENT', 'SUPPLIER_FOOD', 'SUPPLIER_DEALS', 'ASSOCIATION', 'ADVERTISER', 'ADMIN', 'SUPER_ADMIN'];
-const STATUSES = ['ACTIVE', 'SUSPENDED', 'DELETED'];
+import { ROLES, STATUSES } from './roles';
 
 export default function UserList() {
   const translate = useTranslate();
-  const choices = (values: string[], prefix: string) => values.map((id) => ({ id, name: translate(`${prefix}.${id}`) }));
+  const choices = (values: readonly string[], prefix: string) => values.map((id) => ({ id, name: translate(`${prefix}.${id}`) }));
   const filters = [
     <SearchInput key="q" source="q" alwaysOn placeholder={translate('resources.users.fields.q')} />,
     <SelectInput key="role" source="role" choices={choices(ROLES, 'console.roles')} />,
     <SelectInput key="status" source="status" choices={choices(STATUSES, 'console.userStatus')} />,
   ];
   return (
-    <List filters={filters} sort={{ field: 'createdAt', order: 'DESC' }}>
+    <List filters={filters} exporter={false} sort={{ field: 'createdAt', order: 'DESC' }}>
       <Datagrid rowClick="show" bulkActionButtons={false}>
         <FunctionField source="profile.lastName" sortBy="lastName" render={(u: { profile: { firstName: string; lastName: string } }) => `${u.profile.firstName} ${u.profile.lastName}`} />
         <TextField source="phoneNumber" />
