@@ -6,10 +6,14 @@ import { dataProvider } from './dataProvider';
 import { i18nProvider } from './i18n';
 import { Layout } from './Layout';
 import { LoginPage } from './LoginPage';
+import { analyticsResources } from './resources/analytics';
+import { announcementsResources } from './resources/announcements';
 import { associationsResources } from './resources/associations';
 import { kycResources } from './resources/kyc';
 import { moderationResources } from './resources/moderation';
 import { moneyResources } from './resources/money';
+import { settingsResources } from './resources/settings';
+import { subscriptionsResources } from './resources/subscriptions';
 import { suppliersResources } from './resources/suppliers';
 import { usersResources } from './resources/users';
 import { darkTheme, lightTheme } from './theme';
@@ -39,6 +43,10 @@ export function App() {
       {associationsResources}
       {moderationResources}
       {moneyResources}
+      {subscriptionsResources}
+      {settingsResources}
+      {analyticsResources}
+      {announcementsResources}
     </Admin>
     </BrowserRouter>
   );

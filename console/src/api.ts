@@ -75,6 +75,6 @@ export function json<T>(value: T): Exclude<T, string> {
   if (typeof value === 'string') throw new Error('Expected JSON, got text');
   return value as Exclude<T, string>;
 }
-export { unwrapPage, type Query, type Schema } from '../../clients/typescript/src/index';
+export { unwrapPage, type Body, type Query, type Schema } from '../../clients/typescript/src/index';
 /** One key per logical money-moving write, sent again with each try of it. */
 export { newIdempotencyKey } from '../../clients/typescript/src/index';

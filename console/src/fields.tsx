@@ -44,3 +44,11 @@ export function StatusField({ source, prefix }: { source: string; prefix: string
 export function formatBps(bps: number, locale: string): string {
   return new Intl.NumberFormat(localeTag(locale), { style: 'percent', maximumFractionDigits: 2 }).format(bps / 10_000);
 }
+
+/** A rate column in basis points, shown as a percentage. */
+export function BpsField({ source }: { source: string; label?: string; sortable?: boolean }) {
+  const record = useRecordContext();
+  const [locale] = useLocaleState();
+  const value = at(record, source);
+  return typeof value === 'number' ? <span>{formatBps(value, locale)}</span> : null;
+}

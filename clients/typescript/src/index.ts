@@ -12,6 +12,13 @@ export type Query<P extends keyof paths, M extends keyof paths[P] = 'get' & keyo
   ? NonNullable<Q>
   : never;
 
+/** The JSON body of a route, e.g. `Body<'/api/v1/admin/subscriptions/plans', 'post'>`. */
+export type Body<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends {
+  requestBody?: { content: { 'application/json': infer B } };
+}
+  ? B
+  : never;
+
 export interface PageMeta {
   page: number;
   limit: number;

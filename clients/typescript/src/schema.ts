@@ -7347,7 +7347,7 @@ export interface components {
             periodDays: number | null;
             /** @description price per period in minor units of the currency (XOF has none); 0 for free plans */
             priceAmount: number;
-            toOrderBy: number;
+            sortOrder: number;
         };
         /** PlanLimits */
         PlanLimits: {
@@ -11192,7 +11192,7 @@ export interface operations {
                     periodDays?: number;
                     /** @description per period, minor units; 0 for a free plan */
                     priceAmount: number;
-                    toOrderBy?: number;
+                    sortOrder?: number;
                 };
             };
         };
@@ -11241,7 +11241,7 @@ export interface operations {
                     periodDays?: number;
                     /** @description per period, minor units; 0 for a free plan */
                     priceAmount?: number;
-                    toOrderBy?: number;
+                    sortOrder?: number;
                 };
             };
         };

@@ -1,4 +1,5 @@
 import type { RaRecord } from 'react-admin';
+import { ApiError } from '../api';
 
 /** What a list page asks: the page, the sort (`field` or `-field`) and the filter form's values. */
 export interface ListQuery {
@@ -23,4 +24,18 @@ export const given = <T>(value: unknown): T | undefined => (value === '' || valu
 /** A page of rows as react-admin records (each needs an `id`) with the envelope's total. */
 export function page<T extends object>(result: { data: T[]; meta: { total: number } }, id: (row: T) => string = (row) => (row as { id: string }).id) {
   return { data: result.data.map((row) => ({ ...row, id: id(row) })), total: result.meta.total };
+}
+
+/**
+ * A refusal naming fields of the body (`body.priceAmount`) as react-admin's server-side validation
+ * errors (`body.errors`), so each message shows under its input instead of in a notification.
+ */
+export async function withFieldErrors<T>(call: Promise<T>): Promise<T> {
+  try {
+    return await call;
+  } catch (err) {
+    const details = err instanceof ApiError && err.status === 400 ? err.details.filter((d) => d.field.startsWith('body.')) : [];
+    if (details.length) Object.assign(err as object, { body: { errors: Object.fromEntries(details.map((d) => [d.field.slice(5), d.message])) } });
+    throw err;
+  }
 }

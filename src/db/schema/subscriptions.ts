@@ -28,7 +28,7 @@ export const subscriptionPlans = pgTable(
     commissionDiscountBps: integer('commission_discount_bps').notNull().default(0),
     features: jsonb('features').$type<string[]>().notNull().default([]),
     isPublic: boolean('is_public').notNull().default(true),
-    toOrderBy: integer('sort_order').notNull().default(0),
+    sortOrder: integer('sort_order').notNull().default(0),
     isActive: boolean('is_active').notNull().default(true),
     // Deleted by an administrator: kept for the charges and subscriptions that name it; its code stays taken.
     deletedAt: ts('deleted_at'),

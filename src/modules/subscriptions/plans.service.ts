@@ -64,7 +64,7 @@ export function createPlansService(ctx: AppContext) {
           commissionDiscountBps: body.commissionDiscountBps ?? 0,
           features: body.features?.map((f) => f.trim()) ?? [],
           isPublic: body.isPublic ?? true,
-          toOrderBy: body.toOrderBy ?? 0,
+          sortOrder: body.sortOrder ?? 0,
           isActive: body.isActive ?? true,
           createdAt: t,
           updatedAt: t,

@@ -20,7 +20,7 @@ const planBody = (over: Record<string, unknown> = {}) => ({ code: unique('PRO'),
 
 describe('admin plans', () => {
   it('creates, lists, changes and hides plans; the public list shows only public, active ones in order', async () => {
-    const created = await call(t.app, 'POST', '/admin/subscriptions/plans', { token: adminToken, body: planBody({ toOrderBy: -5, commissionDiscountBps: 200 }) });
+    const created = await call(t.app, 'POST', '/admin/subscriptions/plans', { token: adminToken, body: planBody({ sortOrder: -5, commissionDiscountBps: 200 }) });
     expect(created.status).toBe(201);
     expect(created.body.data).toMatchObject({ name: 'Pro', priceAmount: 5000, periodDays: 30, maxProducts: 100, commissionDiscountBps: 200, features: ['Statistiques'], isPublic: true, isActive: true, subscriberCount: 0 });
     const id = created.body.data.id;

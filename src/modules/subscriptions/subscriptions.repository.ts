@@ -38,7 +38,7 @@ export async function countPlans(ex: Executor, ids: string[]): Promise<number> {
 /** Plans in display order: every plan not deleted, or only the public, active ones. */
 export function listPlans(ex: Executor, opts: { publicOnly: boolean }): Promise<PlanRecord[]> {
   const where = opts.publicOnly ? and(live, eq(subscriptionPlans.isActive, true), eq(subscriptionPlans.isPublic, true)) : live;
-  return ex.select().from(subscriptionPlans).where(where).orderBy(asc(subscriptionPlans.toOrderBy), asc(subscriptionPlans.priceAmount), asc(subscriptionPlans.code));
+  return ex.select().from(subscriptionPlans).where(where).orderBy(asc(subscriptionPlans.sortOrder), asc(subscriptionPlans.priceAmount), asc(subscriptionPlans.code));
 }
 
 export async function insertPlan(ex: Executor, row: typeof subscriptionPlans.$inferInsert): Promise<PlanRecord | undefined> {

@@ -17,7 +17,7 @@ export const PlanSchema = Type.Object({
   periodDays: Nullable(Type.Integer({ description: 'billing period in days; null for a free plan without end' })),
   commissionDiscountBps: Type.Integer({ description: "taken off the supplier's commission rate while subscribed, in basis points" }),
   features: Type.Array(Type.String()),
-  toOrderBy: Type.Integer(),
+  sortOrder: Type.Integer(),
 }, { title: 'Plan' });
 export type PlanView = Static<typeof PlanSchema>;
 
@@ -68,7 +68,7 @@ const planFields = {
   commissionDiscountBps: Type.Integer({ minimum: 0, maximum: 10_000 }),
   features: Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: 30 }),
   isPublic: Type.Boolean(),
-  toOrderBy: Type.Integer({ minimum: -1000, maximum: 1000 }),
+  sortOrder: Type.Integer({ minimum: -1000, maximum: 1000 }),
   isActive: Type.Boolean(),
 };
 
@@ -83,7 +83,7 @@ export const CreatePlanBodySchema = Type.Object({
   commissionDiscountBps: Type.Optional(planFields.commissionDiscountBps),
   features: Type.Optional(planFields.features),
   isPublic: Type.Optional(planFields.isPublic),
-  toOrderBy: Type.Optional(planFields.toOrderBy),
+  sortOrder: Type.Optional(planFields.sortOrder),
   isActive: Type.Optional(planFields.isActive),
 }, { additionalProperties: false });
 export type CreatePlanBody = Static<typeof CreatePlanBodySchema>;
@@ -97,7 +97,7 @@ export const UpdatePlanBodySchema = Type.Object({
   commissionDiscountBps: Type.Optional(planFields.commissionDiscountBps),
   features: Type.Optional(planFields.features),
   isPublic: Type.Optional(planFields.isPublic),
-  toOrderBy: Type.Optional(planFields.toOrderBy),
+  sortOrder: Type.Optional(planFields.sortOrder),
   isActive: Type.Optional(planFields.isActive),
 }, { additionalProperties: false, minProperties: 1 });
 export type UpdatePlanBody = Static<typeof UpdatePlanBodySchema>;

@@ -25,7 +25,7 @@ export const toPlanView = (p: PlanRecord): PlanView => ({
   periodDays: p.periodDays,
   commissionDiscountBps: p.commissionDiscountBps,
   features: p.features,
-  toOrderBy: p.toOrderBy,
+  sortOrder: p.sortOrder,
 });
 
 /**

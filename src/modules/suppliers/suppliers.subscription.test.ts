@@ -24,7 +24,7 @@ describe('product limit', () => {
       maxProducts: 10,
       currentProducts: 0,
       remaining: 10,
-      plan: { ...FREE, id: expect.any(String), name: 'Free', description: expect.any(String), commissionDiscountBps: 0, features: [], toOrderBy: 0 },
+      plan: { ...FREE, id: expect.any(String), name: 'Free', description: expect.any(String), commissionDiscountBps: 0, features: [], sortOrder: 0 },
       subscription: null,
     });
   });
