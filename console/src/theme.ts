@@ -4,5 +4,8 @@ import { defaultDarkTheme, defaultLightTheme } from 'react-admin';
 // keep a 4.5:1 contrast (WCAG AA; axe-core checks every page in the tests).
 const palette = { primary: { main: '#1b5e20' }, secondary: { main: '#bf360c' } };
 
-export const lightTheme = { ...defaultLightTheme, palette: { ...defaultLightTheme.palette, ...palette } };
-export const darkTheme = defaultDarkTheme;
+// Wide enough for the menu's longest French labels ("Associations à vérifier").
+const sidebar = { width: 270, closedWidth: 55 };
+
+export const lightTheme = { ...defaultLightTheme, sidebar, palette: { ...defaultLightTheme.palette, ...palette } };
+export const darkTheme = { ...defaultDarkTheme, sidebar };
