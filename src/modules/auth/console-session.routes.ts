@@ -60,7 +60,9 @@ export function consoleSessionRoutes(auth: AuthService, config: Config) {
     app.post('/auth/console/login', { config: strict, schema: { tags, summary: 'Console sign-in (administrators): the refresh token is set as a cookie', description: cookieNote, body: S.LoginBodySchema, errors: [401, 403], response: { 200: Ok(ConsoleSessionSchema) } } },
       async (req, reply) => opened(reply, await auth.consoleLogin(req.body.phoneNumber, req.body.password, client(req))));
 
-    app.post('/auth/console/refresh', { config: strict, schema: { tags, summary: 'Console session: a new access token from the refresh cookie (rotated)', description: cookieNote, errors: [401, 403], response: { 200: Ok(ConsoleSessionSchema) } } },
+    // Not the sign-in's strict per-address limit: it needs a valid cookie, and every tab of an office behind one
+    // address refreshes on load.
+    app.post('/auth/console/refresh', { config: { access: 'Public' }, schema: { tags, summary: 'Console session: a new access token from the refresh cookie (rotated)', description: cookieNote, errors: [401, 403], response: { 200: Ok(ConsoleSessionSchema) } } },
       async (req, reply) => {
         const token = readCookie(req);
         if (!token) throw unauthenticated('No console session; sign in');
