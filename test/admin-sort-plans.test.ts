@@ -85,15 +85,17 @@ describe('plans of the sorted administrators lists', () => {
       .catch((err: unknown) => {
         if (!(err instanceof Error && err.message.includes('Rollback'))) throw err;
       });
-    // Each list runs its page and its count (a count of the filtered rows, as before sorting).
-    const pages = plans.filter(([, plan]) => plan.startsWith('Limit'));
+    // Each list runs its page and its count (a count of the filtered rows, as before sorting). The products' page
+    // picks its ids under a Limit first and reads those rows after (sorting only them): what matters is below the Limit.
+    const pages = plans.filter(([, plan]) => /^\s*(->\s+)?Limit\b/m.test(plan));
     expect(pages.map(([name]) => name)).toHaveLength(15);
     for (const [name, plan] of pages) {
       const table = name.startsWith('escrows') ? 'escrows' : name.includes('products') || name === 'moderation queue' ? 'products' : 'users';
-      expect(plan, name).not.toContain(`Seq Scan on ${table}`);
-      expect(plan, name).toMatch(new RegExp(`Index Scan (Backward )?using ${table}_\\w+ on ${table}`));
+      const page = plan.slice(plan.search(/^\s*(->\s+)?Limit\b/m));
+      expect(page, name).not.toContain(`Seq Scan on ${table}`);
+      expect(page, name).toMatch(new RegExp(`Index (Only )?Scan (Backward )?using ${table}_\\w+ on ${table}`));
       // An incremental sort orders the few rows of equal keys the index gives; a full sort would read them all.
-      expect(plan, name).not.toMatch(/^\s*(->\s+)?Sort\s+\(/m);
+      expect(page, name).not.toMatch(/^\s*(->\s+)?Sort\s+\(/m);
     }
   }, 120_000);
 });
