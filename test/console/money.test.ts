@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { escrow as escrowAccount, refundsPending, supplierPayable } from '../../src/modules/ledger/accounts.js';
 import { admin, paidOrder, shop } from '../../src/modules/escrow/escrow.test-support.js';
-import { consoleSkipReason, expectAccessible, openConsole, screenshot, signInAs, startConsole, type ConsoleRig } from '../helpers/console.js';
+import { clickUntilShown, consoleSkipReason, expectAccessible, openConsole, screenshot, signInAs, startConsole, type ConsoleRig } from '../helpers/console.js';
 import { privateDatabase, type PrivateDatabase } from '../helpers/database.js';
 import { createSignedIn } from '../helpers/factories.js';
 import { call } from '../helpers/http.js';
@@ -194,8 +194,7 @@ describe.skipIf(skip)(`the money pages${consoleSkipReason ? ` (${consoleSkipReas
     await page.getByRole('row').filter({ hasText: s.profile.businessName }).waitFor();
     await expectAccessible(page);
     await screenshot(page, 'payouts');
-    await page.getByRole('row').filter({ hasText: s.profile.businessName }).click();
-    await page.getByRole('heading', { name: `Séquestre de la commande ${order.id}`, level: 1 }).waitFor();
+    await clickUntilShown(page.getByRole('row').filter({ hasText: s.profile.businessName }), page.getByRole('heading', { name: `Séquestre de la commande ${order.id}`, level: 1 }));
     await page.context().close();
   }, 120_000);
 

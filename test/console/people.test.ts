@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAssociation } from '../../src/modules/associations/associations.test-support.js';
 import { businessPart, idPart, pdf, postMultipart } from '../../src/modules/kyc/kyc.test-support.js';
 import { uuidv7 } from '../../src/shared/ids.js';
-import { consoleSkipReason, expectAccessible, openConsole, screenshot, signInAs, startConsole, type ConsoleRig } from '../helpers/console.js';
+import { clickUntilShown, consoleSkipReason, expectAccessible, openConsole, screenshot, signInAs, startConsole, type ConsoleRig } from '../helpers/console.js';
 import { createSignedIn, createStore, createSupplier, createUser, DEFAULT_PASSWORD } from '../helpers/factories.js';
 import { call } from '../helpers/http.js';
 
@@ -99,8 +99,7 @@ describe.skipIf(skip)(`suppliers, KYC, associations and users in the console${co
     await checkAccessible(page);
     await screenshot(page, 'suppliers');
 
-    await page.getByRole('cell', { name }).click();
-    await page.getByRole('heading', { level: 1, name }).waitFor();
+    await clickUntilShown(page.getByRole('cell', { name }), page.getByRole('heading', { level: 1, name }));
     // Not public yet, both stores are listed, the inactive one too.
     await page.getByRole('cell', { name: open.name }).waitFor();
     await page.getByRole('cell', { name: closed.name }).waitFor();
@@ -125,8 +124,7 @@ describe.skipIf(skip)(`suppliers, KYC, associations and users in the console${co
     const refused: string[] = [];
     const watch = (p: Page) => p.on('console', (m) => /Content Security Policy/i.test(m.text()) && refused.push(m.text()));
     watch(page);
-    await page.getByRole('cell', { name }).click();
-    await page.getByRole('heading', { level: 1, name: `Dossier KYC de ${name}` }).waitFor();
+    await clickUntilShown(page.getByRole('cell', { name }), page.getByRole('heading', { level: 1, name: `Dossier KYC de ${name}` }));
 
     // The identity document is shown (its signed link loads under the console's policy), the PDF opens in a new tab.
     const picture = page.getByRole('img', { name: `Pièce d’identité envoyé par ${name}` });
@@ -203,8 +201,7 @@ describe.skipIf(skip)(`suppliers, KYC, associations and users in the console${co
     await checkAccessible(page);
     await screenshot(page, 'users');
 
-    await page.getByRole('cell', { name: `Mariama ${last}` }).click();
-    await page.getByRole('heading', { level: 1, name: `Mariama ${last}` }).waitFor();
+    await clickUntilShown(page.getByRole('cell', { name: `Mariama ${last}` }), page.getByRole('heading', { level: 1, name: `Mariama ${last}` }));
     await checkAccessible(page);
     await screenshot(page, 'user');
 

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { buildTestApp, type TestApp } from './app.js';
 import { createUser, type UserOptions } from './factories.js';
@@ -77,4 +77,22 @@ export async function expectAccessible(page: Page): Promise<void> {
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: join(SHOTS, `${name}.png`) });
+}
+
+/**
+ * Clicks a list row until the page it opens shows: react-admin re-renders a list when a debounced filter's answer
+ * arrives, and a click landing on the row being replaced is lost (the operator would click again too).
+ */
+export async function clickUntilShown(target: Locator, shown: Locator, tries = 5): Promise<void> {
+  for (let i = 1; ; i++) {
+    await target.click();
+    try {
+      await shown.waitFor({ timeout: 6_000 });
+      return;
+    } catch (err) {
+      // Gone from the page: the click was taken and the next page is only slow to come.
+      if (!(await target.isVisible())) return shown.waitFor();
+      if (i >= tries) throw err;
+    }
+  }
 }
