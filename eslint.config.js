@@ -2,7 +2,19 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'data/', 'dist/', 'dist.tmp-*/', 'console/dist/', 'console/dist.*/', 'test-results/', 'src/db/migrations/', 'coverage/'] },
+  {
+    ignores: [
+      'node_modules/',
+      'data/',
+      'dist/',
+      'dist.tmp-*/',
+      'console/dist/',
+      'console/dist.*/',
+      'test-results/',
+      'src/db/migrations/',
+      'coverage/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

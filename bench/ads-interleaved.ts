@@ -16,10 +16,19 @@ import scratchDatabase from '../test/global-setup.js';
 import { prepareAds } from './ads-setup.js';
 
 const port = process.env.BENCH_PORT ?? '3901';
-const ADS_PATH = '/api/v1/advertising/ads?placement=HOME_BANNER&city=Dakar&latitude=14.7167&longitude=-17.4677&category=BAKERY';
+const ADS_PATH =
+  '/api/v1/advertising/ads?placement=HOME_BANNER&city=Dakar&latitude=14.7167&longitude=-17.4677&category=BAKERY';
 
 if (process.env.ADS_BENCH_SERVER) {
-  const config = loadConfig({ ...process.env, DATA_DIR: process.env.BENCH_DATA_DIR, LOG_LEVEL: 'silent', RATE_LIMIT_MAX: '100000000', PORT: port, SMS_PROVIDER: 'log', EMAIL_PROVIDER: 'log' });
+  const config = loadConfig({
+    ...process.env,
+    DATA_DIR: process.env.BENCH_DATA_DIR,
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_MAX: '100000000',
+    PORT: port,
+    SMS_PROVIDER: 'log',
+    EMAIL_PROVIDER: 'log',
+  });
   const app = await buildApp({ config });
   app.get('/bench/constant', async () => ({ success: true, data: { ok: true } }));
   // CPU time the server spent, which other work on the machine does not inflate as it does wall time.
@@ -41,14 +50,21 @@ if (process.env.ADS_BENCH_SERVER) {
   const duration = Number(process.env.BENCH_DURATION ?? 5);
   const dropDatabase = await scratchDatabase();
   const dataDir = mkdtempSync(join(tmpdir(), 'foodsave-ads-bench-'));
-  const server = spawn(process.execPath, ['--import', 'tsx', '--max-semi-space-size=4', '--heap-growing-percent=100', fileURLToPath(import.meta.url)], {
-    env: { ...process.env, ADS_BENCH_SERVER: '1', BENCH_PORT: port, BENCH_DATA_DIR: dataDir },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const server = spawn(
+    process.execPath,
+    ['--import', 'tsx', '--max-semi-space-size=4', '--heap-growing-percent=100', fileURLToPath(import.meta.url)],
+    {
+      env: { ...process.env, ADS_BENCH_SERVER: '1', BENCH_PORT: port, BENCH_DATA_DIR: dataDir },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   try {
     const info = await new Promise<{ database: string }>((resolve, reject) => {
       server.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
-      createInterface({ input: server.stdout! }).on('line', (line) => line.startsWith('{"ready"') && resolve(JSON.parse(line)));
+      createInterface({ input: server.stdout! }).on(
+        'line',
+        (line) => line.startsWith('{"ready"') && resolve(JSON.parse(line)),
+      );
     });
     const cpu = async () => {
       const u = (await (await fetch(`http://127.0.0.1:${port}/bench/cpu`)).json()) as { user: number; system: number };
@@ -58,7 +74,7 @@ if (process.env.ADS_BENCH_SERVER) {
     const run = async (path: string) => {
       const before = await cpu();
       const r = await autocannon({ url: `http://127.0.0.1:${port}${path}`, duration, connections: 50 });
-      return { rps: r.requests.average, cpuUs: (await cpu() - before) / r.requests.total };
+      return { rps: r.requests.average, cpuUs: ((await cpu()) - before) / r.requests.total };
     };
     await run(ADS_PATH); // warm-up
     const ratios: number[] = [];
@@ -71,7 +87,7 @@ if (process.env.ADS_BENCH_SERVER) {
       ratios.push(ads.rps / constant.rps);
       cpuRatios.push(constant.cpuUs / ads.cpuUs);
       process.stdout.write(
-        `round ${i + 1}: constant ${constant.rps.toFixed(0)} req/s ${constant.cpuUs.toFixed(0)} us CPU/req, ads ${ads.rps.toFixed(0)} req/s ${ads.cpuUs.toFixed(0)} us CPU/req; throughput ratio ${(100 * ads.rps / constant.rps).toFixed(0)} %, CPU ratio ${(100 * constant.cpuUs / ads.cpuUs).toFixed(0)} %\n`,
+        `round ${i + 1}: constant ${constant.rps.toFixed(0)} req/s ${constant.cpuUs.toFixed(0)} us CPU/req, ads ${ads.rps.toFixed(0)} req/s ${ads.cpuUs.toFixed(0)} us CPU/req; throughput ratio ${((100 * ads.rps) / constant.rps).toFixed(0)} %, CPU ratio ${((100 * constant.cpuUs) / ads.cpuUs).toFixed(0)} %\n`,
       );
     }
     const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;

@@ -16,17 +16,32 @@ import { loadAverage, writeBenchSection } from './doc-section.js';
 const RUNS = 10;
 const PHONE = '+221770009999';
 const PASSWORD = 'Bench-Console-2026';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const loadBefore = loadAverage();
 
 const dataDir = mkdtempSync(join(tmpdir(), 'bench-console-'));
 // What `npm start` runs: the build when stale (dist/ and the console), then the server.
-for (const script of ['scripts/build.mjs', 'scripts/build-console.mjs']) execFileSync(process.execPath, [script, '--if-stale'], { stdio: 'inherit' });
+for (const script of ['scripts/build.mjs', 'scripts/build-console.mjs'])
+  execFileSync(process.execPath, [script, '--if-stale'], { stdio: 'inherit' });
 const server = await spawnServer({
   command: [process.execPath, 'dist/src/server.js'],
-  env: bareEnv({ DATA_DIR: dataDir, LOG_LEVEL: 'warn', AUTH_RATE_LIMIT_MAX: '1000', SUPER_ADMIN_PHONE: PHONE, SUPER_ADMIN_PASSWORD: PASSWORD }),
+  env: bareEnv({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    AUTH_RATE_LIMIT_MAX: '1000',
+    SUPER_ADMIN_PHONE: PHONE,
+    SUPER_ADMIN_PASSWORD: PASSWORD,
+  }),
 });
 const base = `http://127.0.0.1:${server.port}`;
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
@@ -34,7 +49,10 @@ try {
   await server.waitReady();
 
   /** Gzipped bytes of every script the page loads until `ready` resolves. */
-  async function visit(context: BrowserContext, ready: (page: Awaited<ReturnType<BrowserContext['newPage']>>) => Promise<unknown>) {
+  async function visit(
+    context: BrowserContext,
+    ready: (page: Awaited<ReturnType<BrowserContext['newPage']>>) => Promise<unknown>,
+  ) {
     const page = await context.newPage();
     const scripts: Promise<number>[] = [];
     page.on('response', (res) => {
@@ -57,7 +75,9 @@ try {
   const runs = [];
   for (let i = 0; i < RUNS; i++) {
     const context = await browser.newContext();
-    const login = await context.request.post(`${base}/api/v1/auth/console/login`, { data: { phoneNumber: PHONE, password: PASSWORD } });
+    const login = await context.request.post(`${base}/api/v1/auth/console/login`, {
+      data: { phoneNumber: PHONE, password: PASSWORD },
+    });
     if (!login.ok()) throw new Error(`console sign-in answered ${login.status()}`);
     runs.push(await visit(context, (page) => page.locator('svg[data-chart]').nth(3).waitFor({ timeout: 60_000 })));
     await context.close();
@@ -73,8 +93,8 @@ try {
   writeBenchSection('console-bench', [
     '## The console',
     '',
-    'Produced by `npm run bench:console`: `npm start` on a scratch embedded database serves the built console; Debian\'s',
-    "chromium opens `/console/` in a new browser context each run (cold cache). JavaScript is counted gzipped, as the",
+    "Produced by `npm run bench:console`: `npm start` on a scratch embedded database serves the built console; Debian's",
+    'chromium opens `/console/` in a new browser context each run (cold cache). JavaScript is counted gzipped, as the',
     'server sends it. "Usable" is the figures and the four charts drawn, with a session cookie already set (an operator',
     `opening the console), median of ${RUNS} runs. Targets: under 500 KB of JavaScript, under 1.5 s to a usable dashboard.`,
     '',

@@ -15,7 +15,10 @@ export const DASHBOARD_SCENARIOS = {
 
 /** True when BENCH_ONLY (read by the seed program too) selects a dashboard scenario, or is unset. */
 export function dashboardSelected(only = process.env.BENCH_ONLY): boolean {
-  const words = only?.split(',').map((w) => w.trim().toLowerCase()).filter(Boolean);
+  const words = only
+    ?.split(',')
+    .map((w) => w.trim().toLowerCase())
+    .filter(Boolean);
   return !words || Object.values(DASHBOARD_SCENARIOS).some((name) => words.some((w) => name.toLowerCase().includes(w)));
 }
 

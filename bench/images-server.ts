@@ -34,4 +34,6 @@ const supplier = await createSupplier(app);
 const store = await createStore(app, supplier);
 const client = await createUser(app);
 const address = await app.listen({ host: '127.0.0.1', port: 0 });
-process.stdout.write(`${JSON.stringify({ address, supplierToken: supplier.token, storeId: store.id, phoneNumber: client.phoneNumber, password: DEFAULT_PASSWORD })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ address, supplierToken: supplier.token, storeId: store.id, phoneNumber: client.phoneNumber, password: DEFAULT_PASSWORD })}\n`,
+);

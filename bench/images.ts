@@ -15,7 +15,6 @@ const UPLOADS = 20;
 // With DATABASE_URL, each server gets a database of its own, dropped at the end.
 const dropDatabase = process.env.DATABASE_URL ? await scratchDatabase() : undefined;
 
-
 interface Server {
   base: string;
   supplierToken: string;
@@ -26,7 +25,10 @@ interface Server {
 }
 
 async function startServer(env: Record<string, string>): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/images-server.ts'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/images-server.ts'], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', resolve);
     child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
@@ -38,7 +40,11 @@ async function startServer(env: Record<string, string>): Promise<Server> {
 async function api(s: Server, method: string, path: string, body?: unknown, token?: string) {
   const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
   if (body !== undefined && !(body instanceof FormData)) headers['content-type'] = 'application/json';
-  const res = await fetch(`${s.base}${path}`, { method, headers, body: body instanceof FormData ? body : body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${s.base}${path}`, {
+    method,
+    headers,
+    body: body instanceof FormData ? body : body === undefined ? undefined : JSON.stringify(body),
+  });
   return { status: res.status, body: (await res.json()) as { data: Record<string, unknown> } };
 }
 
@@ -67,10 +73,24 @@ async function scenario(name: string, picture: Buffer, env: Record<string, strin
     // A product takes at most 5 pictures: 4 products, 5 uploads each.
     const productIds: string[] = [];
     for (let i = 0; i < UPLOADS / 5; i++) {
-      const product = await api(s, 'POST', '/products', {
-        storeId: s.storeId, name: `Pain de campagne ${i}`, description: 'Miche au levain du jour', category: 'BAKERY', originalPrice: 1500,
-        discountedPrice: 600, quantity: 10, expiresAt: new Date(Date.now() + 86_400_000).toISOString(), pickupStart: '18:00', pickupEnd: '20:00',
-      }, s.supplierToken);
+      const product = await api(
+        s,
+        'POST',
+        '/products',
+        {
+          storeId: s.storeId,
+          name: `Pain de campagne ${i}`,
+          description: 'Miche au levain du jour',
+          category: 'BAKERY',
+          originalPrice: 1500,
+          discountedPrice: 600,
+          quantity: 10,
+          expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+          pickupStart: '18:00',
+          pickupEnd: '20:00',
+        },
+        s.supplierToken,
+      );
       if (product.status !== 201) throw new Error(`product not created: ${JSON.stringify(product.body)}`);
       productIds.push(product.body.data.id as string);
     }
@@ -86,7 +106,11 @@ async function scenario(name: string, picture: Buffer, env: Record<string, strin
         const productId = productIds[i % productIds.length]!;
         const form = new FormData();
         form.append('images', new Blob([new Uint8Array(picture)]), 'picture.png');
-        const res = await fetch(`${s.base}/products/${productId}/images`, { method: 'POST', headers: { authorization: `Bearer ${s.supplierToken}` }, body: form });
+        const res = await fetch(`${s.base}/products/${productId}/images`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${s.supplierToken}` },
+          body: form,
+        });
         await res.arrayBuffer();
         statuses[res.status] = (statuses[res.status] ?? 0) + 1;
       }),
@@ -98,7 +122,15 @@ async function scenario(name: string, picture: Buffer, env: Record<string, strin
     await uploads;
     const seconds = (performance.now() - start) / 1000;
     const rss = (await (await fetch(`${s.base.replace('/api/v1', '')}/bench/rss`)).json()) as { peak: number };
-    return { name, baseline: median(quiet), during, statuses, rssBefore: before.now / 2 ** 20, peakRss: rss.peak / 2 ** 20, seconds };
+    return {
+      name,
+      baseline: median(quiet),
+      during,
+      statuses,
+      rssBefore: before.now / 2 ** 20,
+      peakRss: rss.peak / 2 ** 20,
+      seconds,
+    };
   } finally {
     s.stop();
   }
@@ -110,7 +142,10 @@ const largest = zeroPng(4898, 4898, 3);
 const rows = [
   await scenario(`${UPLOADS} x 6300x6300 PNG of ${(bomb.length / 1024).toFixed(0)} KB (refused from the header)`, bomb),
   await scenario(`${UPLOADS} x 24-megapixel RGB PNG of ${(largest.length / 1024).toFixed(0)} KB, queue of 2`, largest),
-  await scenario(`${UPLOADS} x 24-megapixel RGB PNG, no bound (concurrency 64, as before)`, largest, { BENCH_IMAGE_CONCURRENCY: '64', BENCH_IMAGE_QUEUE_MAX: '1000' }),
+  await scenario(`${UPLOADS} x 24-megapixel RGB PNG, no bound (concurrency 64, as before)`, largest, {
+    BENCH_IMAGE_CONCURRENCY: '64',
+    BENCH_IMAGE_QUEUE_MAX: '1000',
+  }),
 ];
 const loadAfter = loadAverage();
 if (typeof dropDatabase === 'function') await dropDatabase();
@@ -118,7 +153,9 @@ if (typeof dropDatabase === 'function') await dropDatabase();
 const fmt = (r: Row) => {
   const delay = median(r.during) - r.baseline;
   const worst = Math.max(...r.during) - r.baseline;
-  const answers = Object.entries(r.statuses).map(([k, v]) => `${v} x ${k}`).join(', ');
+  const answers = Object.entries(r.statuses)
+    .map(([k, v]) => `${v} x ${k}`)
+    .join(', ');
   return `| ${r.name} | ${r.baseline.toFixed(0)} | ${median(r.during).toFixed(0)} (+${delay.toFixed(0)}) | ${Math.max(...r.during).toFixed(0)} (+${worst.toFixed(0)}) | ${r.during.length} | ${answers} | ${r.seconds.toFixed(1)} | ${r.rssBefore.toFixed(0)} -> ${r.peakRss.toFixed(0)} |`;
 };
 for (const r of rows) process.stdout.write(`${fmt(r)}\n`);
@@ -129,7 +166,7 @@ writeBenchSection('images-bench', [
   'Produced by `npm run bench:images`: a server process on a scratch database (`DATABASE_URL`, or the embedded one),',
   `${UPLOADS} uploads of one product picture sent at once, and sign-ins (\`POST /auth/login\`, argon2id) one after the`,
   'other while they last. "Quiet" is the median of 10 sign-ins before; the delay is the difference. Peak RSS is the',
-  'server\'s resident memory, sampled every 50 ms. Target: the uploads delay a sign-in by less than 200 ms.',
+  "server's resident memory, sampled every 50 ms. Target: the uploads delay a sign-in by less than 200 ms.",
   '',
   '- Reading: with the queue, sign-ins during 20 uploads of the largest product picture stay at the quiet figure plus',
   '  tens of milliseconds (median); without its bound, every libuv thread decodes and a sign-in waits about a second.',

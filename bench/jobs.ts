@@ -26,7 +26,11 @@ const app = await buildApp({ config });
 const latencies = new Map<string, number[]>();
 for (const c of CONCURRENCIES) {
   latencies.set(`bench.empty_${c}`, []);
-  app.ctx.jobs.work(`bench.empty_${c}`, async (data: { sentAt: number }) => void latencies.get(`bench.empty_${c}`)!.push(Date.now() - data.sentAt), { concurrency: c });
+  app.ctx.jobs.work(
+    `bench.empty_${c}`,
+    async (data: { sentAt: number }) => void latencies.get(`bench.empty_${c}`)!.push(Date.now() - data.sentAt),
+    { concurrency: c },
+  );
 }
 await app.ready();
 
@@ -38,7 +42,8 @@ interface Row {
   p99: number;
 }
 
-const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))] ?? 0;
+const percentile = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))] ?? 0;
 
 async function scenario(concurrency: number): Promise<Row> {
   const name = `bench.empty_${concurrency}`;
@@ -67,7 +72,9 @@ async function scenario(concurrency: number): Promise<Row> {
     p50: percentile(seen, 50),
     p99: percentile(seen, 99),
   };
-  process.stdout.write(`${row.name.padEnd(44)} enqueue ${row.enqueuedPerSecond.toFixed(0)}/s  enqueue-and-run ${row.ranPerSecond.toFixed(0)}/s  p50 ${row.p50} ms  p99 ${row.p99} ms\n`);
+  process.stdout.write(
+    `${row.name.padEnd(44)} enqueue ${row.enqueuedPerSecond.toFixed(0)}/s  enqueue-and-run ${row.ranPerSecond.toFixed(0)}/s  p50 ${row.p50} ms  p99 ${row.p99} ms\n`,
+  );
   return row;
 }
 
@@ -104,11 +111,16 @@ const section = [
   '',
   '| scenario | enqueued/s | enqueue-and-run jobs/s | latency p50 (ms) | latency p99 (ms) |',
   '|---|---:|---:|---:|---:|',
-  ...rows.map((r) => `| ${r.name} | ${r.enqueuedPerSecond.toFixed(0)} | ${r.ranPerSecond.toFixed(0)} | ${r.p50} | ${r.p99} |`),
+  ...rows.map(
+    (r) => `| ${r.name} | ${r.enqueuedPerSecond.toFixed(0)} | ${r.ranPerSecond.toFixed(0)} | ${r.p50} | ${r.p99} |`,
+  ),
   END,
 ].join('\n');
 const file = new URL('../docs/benchmarks.md', import.meta.url);
 const doc = readFileSync(file, 'utf8');
 const at = doc.indexOf(BEGIN);
-writeFileSync(file, at >= 0 ? doc.slice(0, at) + section + doc.slice(doc.indexOf(END) + END.length) : `${doc.trimEnd()}\n\n${section}\n`);
+writeFileSync(
+  file,
+  at >= 0 ? doc.slice(0, at) + section + doc.slice(doc.indexOf(END) + END.length) : `${doc.trimEnd()}\n\n${section}\n`,
+);
 process.stdout.write('\nwritten to docs/benchmarks.md\n');

@@ -27,7 +27,9 @@ export async function prepareOrders(app: App): Promise<OrderBench> {
   );
   if (!product) throw new Error('no seeded product to order');
   // What the reference route inserts beside its guarded UPDATE: a row as narrow as an order line.
-  await db.execute(sql`create table if not exists bench_reservations (id uuid primary key, product_id uuid not null, quantity int not null, created_at timestamptz not null)`);
+  await db.execute(
+    sql`create table if not exists bench_reservations (id uuid primary key, product_id uuid not null, quantity int not null, created_at timestamptz not null)`,
+  );
 
   const user = await app.services.users.create(db, {
     phoneNumber: `+4916${String(Date.now()).slice(-9)}`,
@@ -57,8 +59,20 @@ export async function prepareOrders(app: App): Promise<OrderBench> {
  * the payer pays: for the webhook scenario, made just before it (the signature is good for 300 s).
  * At most `limit`: the route takes 3000 a minute from one address.
  */
-export async function webhookDeliveries(app: App, clientId: string, limit = 2500): Promise<{ body: string; signature: string }[]> {
-  const waiting = await rows<{ id: string; session: string; amount: number; currency: string; launch_url: string; created_at: Date; expires_at: Date }>(
+export async function webhookDeliveries(
+  app: App,
+  clientId: string,
+  limit = 2500,
+): Promise<{ body: string; signature: string }[]> {
+  const waiting = await rows<{
+    id: string;
+    session: string;
+    amount: number;
+    currency: string;
+    launch_url: string;
+    created_at: Date;
+    expires_at: Date;
+  }>(
     app.ctx.db,
     sql`select p.id, p.provider_session_id as session, p.amount::int as amount, p.currency, p.launch_url, p.created_at, p.expires_at
         from payments p join orders o on o.id = p.order_id
@@ -84,7 +98,11 @@ export async function webhookDeliveries(app: App, clientId: string, limit = 2500
       },
       { successUrl: `${app.ctx.config.PUBLIC_BASE_URL}/success`, errorUrl: `${app.ctx.config.PUBLIC_BASE_URL}/error` },
     );
-    const body = JSON.stringify({ id: `EV_${randomUUID().replace(/-/g, '')}`, type: 'checkout.session.completed', data: session });
+    const body = JSON.stringify({
+      id: `EV_${randomUUID().replace(/-/g, '')}`,
+      type: 'checkout.session.completed',
+      data: session,
+    });
     return { body, signature: signWebhook(secret, body, now.getTime() / 1000) };
   });
 }

@@ -10,11 +10,20 @@ import { uuidv7 } from '../src/shared/ids.js';
 
 export const REVIEWED_PRODUCTS = 50;
 export const REVIEWS_PER_PRODUCT = 200;
-const COMMENTS = ['Pain encore chaud, merci !', 'Panier généreux pour le prix.', 'Un peu sec le lendemain.', 'Accueil parfait, je reviendrai.', 'Très bon rapport qualité-prix.'];
+const COMMENTS = [
+  'Pain encore chaud, merci !',
+  'Panier généreux pour le prix.',
+  'Un peu sec le lendemain.',
+  'Accueil parfait, je reviendrai.',
+  'Très bon rapport qualité-prix.',
+];
 
 export async function prepareReviews(app: App): Promise<{ reviewedProductIds: string[] }> {
   const { db } = app.ctx;
-  const products = await rows<{ id: string; supplier_id: string }>(db, sql`select id, supplier_id from products where status = 'ACTIVE' order by id desc limit ${REVIEWED_PRODUCTS}`);
+  const products = await rows<{ id: string; supplier_id: string }>(
+    db,
+    sql`select id, supplier_id from products where status = 'ACTIVE' order by id desc limit ${REVIEWED_PRODUCTS}`,
+  );
   const start = Date.now() - REVIEWS_PER_PRODUCT * 3_600_000;
   const authors = Array.from({ length: REVIEWS_PER_PRODUCT }, (_, i) => ({
     id: uuidv7(),
@@ -49,13 +58,37 @@ export async function prepareReviews(app: App): Promise<{ reviewedProductIds: st
       };
     });
     await db.insert(reviews).values(made);
-    await db.insert(reviewImages).values(
-      made.filter((_, i) => i % 10 === 0).map((r) => ({ id: uuidv7(), reviewId: r.id, position: 1, thumbnailKey: `reviews/${r.id}/a-thumb.jpg`, largeKey: `reviews/${r.id}/a-large.jpg`, createdAt: r.createdAt })),
-    );
+    await db
+      .insert(reviewImages)
+      .values(
+        made
+          .filter((_, i) => i % 10 === 0)
+          .map((r) => ({
+            id: uuidv7(),
+            reviewId: r.id,
+            position: 1,
+            thumbnailKey: `reviews/${r.id}/a-thumb.jpg`,
+            largeKey: `reviews/${r.id}/a-large.jpg`,
+            createdAt: r.createdAt,
+          })),
+      );
     const stars = [1, 2, 3, 4, 5].map((n) => made.filter((r) => r.rating === n).length);
     const sum = made.reduce((s, r) => s + r.rating, 0);
-    await db.insert(reviewSummaries).values({ targetId: p.id, reviewCount: made.length, ratingSum: sum, stars1: stars[0]!, stars2: stars[1]!, stars3: stars[2]!, stars4: stars[3]!, stars5: stars[4]! });
-    await db.execute(sql`update products set rating_average = ${Math.round((sum / made.length) * 100) / 100}, rating_count = ${made.length} where id = ${p.id}`);
+    await db
+      .insert(reviewSummaries)
+      .values({
+        targetId: p.id,
+        reviewCount: made.length,
+        ratingSum: sum,
+        stars1: stars[0]!,
+        stars2: stars[1]!,
+        stars3: stars[2]!,
+        stars4: stars[3]!,
+        stars5: stars[4]!,
+      });
+    await db.execute(
+      sql`update products set rating_average = ${Math.round((sum / made.length) * 100) / 100}, rating_count = ${made.length} where id = ${p.id}`,
+    );
   }
   await db.execute(sql`analyze reviews`);
   return { reviewedProductIds: products.map((p) => p.id) };

@@ -16,7 +16,9 @@ import { MODERATION_PAGE_SIZE, PENDING_PRODUCTS } from './moderation-setup.js';
 const duration = Number(process.env.BENCH_DURATION ?? 10);
 // BENCH_ONLY=orders,reserve runs only the scenarios whose name contains one of the words (case
 // ignored), prints them and leaves docs/benchmarks.md as it is: for trying one change.
-const only = process.env.BENCH_ONLY?.split(',').map((w) => w.trim().toLowerCase()).filter(Boolean);
+const only = process.env.BENCH_ONLY?.split(',')
+  .map((w) => w.trim().toLowerCase())
+  .filter(Boolean);
 const selected = (name: string) => !only || only.some((w) => name.toLowerCase().includes(w));
 // Other work on the machine moves every figure: recorded beside them.
 const loadAtStart = loadavg()[0]!;
@@ -32,11 +34,25 @@ const dataDir = mkdtempSync(join(tmpdir(), 'foodsave-bench-'));
 const env = { ...process.env, BENCH_PORT: port, BENCH_DATA_DIR: dataDir };
 execFileSync(process.execPath, ['dist/bench/seed.js'], { env, stdio: 'inherit' });
 // BENCH_CPU_PROF=<dir>: the server writes a V8 CPU profile of the load there when it stops (open it in Chrome's DevTools).
-const server = spawn(process.execPath, ['--expose-gc', '--max-semi-space-size=4', '--heap-growing-percent=100', 'dist/bench/server.js'], {
-  env,
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
-const info = await new Promise<Record<string, string> & { productIds: string[]; productId: string; listToken: string; reviewedProductIds: string[]; dealId: string; bookingTokens: string[]; moderationLastPage: number }>((resolve, reject) => {
+const server = spawn(
+  process.execPath,
+  ['--expose-gc', '--max-semi-space-size=4', '--heap-growing-percent=100', 'dist/bench/server.js'],
+  {
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  },
+);
+const info = await new Promise<
+  Record<string, string> & {
+    productIds: string[];
+    productId: string;
+    listToken: string;
+    reviewedProductIds: string[];
+    dealId: string;
+    bookingTokens: string[];
+    moderationLastPage: number;
+  }
+>((resolve, reject) => {
   server.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
   createInterface({ input: server.stdout! }).on('line', (line) => {
     if (line.startsWith('{"ready"')) resolve(JSON.parse(line));
@@ -60,14 +76,25 @@ const serverCpu = async () => {
   return u.user + u.system;
 };
 
-async function load(name: string, opts: Partial<autocannon.Options> & { path: string; expect304?: boolean }): Promise<Row> {
+async function load(
+  name: string,
+  opts: Partial<autocannon.Options> & { path: string; expect304?: boolean },
+): Promise<Row> {
   const { path, expect304, ...rest } = opts;
   const cpuBefore = await serverCpu();
   const r = await autocannon({ url: `${base}${path}`, duration, connections: 50, ...rest });
   const cpuMs = (await serverCpu()) - cpuBefore;
   // A revalidation scenario expects its 304s (autocannon counts them as non-2xx).
   const errors = r.errors + r.timeouts + (expect304 ? r.non2xx - (r['3xx'] ?? 0) : r.non2xx);
-  const row = { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors, cpuMs: cpuMs / 1000 / Math.max(1, r.requests.total), bytes: r.throughput.total / Math.max(1, r.requests.total) };
+  const row = {
+    name,
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors,
+    cpuMs: cpuMs / 1000 / Math.max(1, r.requests.total),
+    bytes: r.throughput.total / Math.max(1, r.requests.total),
+  };
   process.stdout.write(
     `${name.padEnd(40)} ${row.rps.toFixed(0).padStart(8)} req/s  p99 ${row.p99} ms  errors ${errors}  CPU ${row.cpuMs.toFixed(2)} ms  ${row.bytes.toFixed(0)} B\n`,
   );
@@ -76,7 +103,8 @@ async function load(name: string, opts: Partial<autocannon.Options> & { path: st
 
 const any = <T>(list: readonly T[]) => list[Math.floor(Math.random() * list.length)]!;
 /** A point in the Dakar area, where a quarter of the stores are. */
-const dakarPoint = () => `latitude=${(14.65 + Math.random() * 0.15).toFixed(5)}&longitude=${(-17.5 + Math.random() * 0.2).toFixed(5)}`;
+const dakarPoint = () =>
+  `latitude=${(14.65 + Math.random() * 0.15).toFixed(5)}&longitude=${(-17.5 + Math.random() * 0.2).toFixed(5)}`;
 /**
  * One or two words of one seeded description (words a client would type to find what is there),
  * the last one sometimes cut short as while typing, 18 to 22 a page: tens of thousands of different
@@ -166,51 +194,120 @@ try {
   const scenario = async (name: string, opts: Parameters<typeof load>[1]) => {
     if (selected(name)) rows.push(await load(name, opts));
   };
-  await load('warm-up', { path: `/api/v1/auth/me`, headers: { authorization: `Bearer ${info.accessToken}` }, duration: 3 });
+  await load('warm-up', {
+    path: `/api/v1/auth/me`,
+    headers: { authorization: `Bearer ${info.accessToken}` },
+    duration: 3,
+  });
   await scenario('bare route, constant', { path: '/bench/constant' });
-  await scenario(ADS, { path: '/api/v1/advertising/ads?placement=HOME_BANNER&city=Dakar&latitude=14.7167&longitude=-17.4677&category=BAKERY' });
+  await scenario(ADS, {
+    path: '/api/v1/advertising/ads?placement=HOME_BANNER&city=Dakar&latitude=14.7167&longitude=-17.4677&category=BAKERY',
+  });
   await scenario('bare route, one primary-key SELECT', { path: `/bench/select/${info.userId}` });
   await scenario('GET /auth/me', { path: '/api/v1/auth/me', headers: { authorization: `Bearer ${info.accessToken}` } });
-  await scenario('GET /notifications (page of 20)', { path: '/api/v1/notifications', headers: { authorization: `Bearer ${info.accessToken}` } });
-  await scenario('GET /notifications/unread-count', { path: '/api/v1/notifications/unread-count', headers: { authorization: `Bearer ${info.accessToken}` } });
-  await scenario('GET /stores/nearby (10,000 stores)', { path: '/api/v1/stores/nearby?latitude=14.7167&longitude=-17.4677&radiusKm=5' });
-  await scenario(COMPRESSED.storesBr, { path: '/api/v1/stores/nearby?latitude=14.7167&longitude=-17.4677&radiusKm=5', headers: BR });
-  await scenario(COMPRESSED.storesGzip, { path: '/api/v1/stores/nearby?latitude=14.7167&longitude=-17.4677&radiusKm=5', headers: GZIP });
-  await scenario('GET /suppliers/search (1,000 suppliers)', { path: '/api/v1/suppliers/search?q=boulangerie&city=Dakar' });
+  await scenario('GET /notifications (page of 20)', {
+    path: '/api/v1/notifications',
+    headers: { authorization: `Bearer ${info.accessToken}` },
+  });
+  await scenario('GET /notifications/unread-count', {
+    path: '/api/v1/notifications/unread-count',
+    headers: { authorization: `Bearer ${info.accessToken}` },
+  });
+  await scenario('GET /stores/nearby (10,000 stores)', {
+    path: '/api/v1/stores/nearby?latitude=14.7167&longitude=-17.4677&radiusKm=5',
+  });
+  await scenario(COMPRESSED.storesBr, {
+    path: '/api/v1/stores/nearby?latitude=14.7167&longitude=-17.4677&radiusKm=5',
+    headers: BR,
+  });
+  await scenario(COMPRESSED.storesGzip, {
+    path: '/api/v1/stores/nearby?latitude=14.7167&longitude=-17.4677&radiusKm=5',
+    headers: GZIP,
+  });
+  await scenario('GET /suppliers/search (1,000 suppliers)', {
+    path: '/api/v1/suppliers/search?q=boulangerie&city=Dakar',
+  });
   await scenario('POST /auth/login', {
-      path: '/api/v1/auth/login',
-      method: 'POST',
-      connections: 8,
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ phoneNumber: info.phoneNumber, password: info.password }),
+    path: '/api/v1/auth/login',
+    method: 'POST',
+    connections: 8,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ phoneNumber: info.phoneNumber, password: info.password }),
   });
   // The same reads when every request asks something new, so (almost) none is answered from the
   // cache. They are bound by the database: more connections than cores would only queue. Their
   // ratios are to the one-SELECT route loaded the same way (8 connections): with 50 the reference
   // gained 30-45 % on this machine (more requests per turn of the event loop) where these did not.
   await scenario(SELECT_8, { path: `/bench/select/${info.userId}`, connections: 8 });
-  await scenario(UNCACHED.storesNearby, varied(() => `/api/v1/stores/nearby?${dakarPoint()}&radiusKm=5`, 8));
-  await scenario(UNCACHED.suppliersNearby, varied(() => `/api/v1/suppliers/nearby?${dakarPoint()}&radiusKm=5`, 8));
-  await scenario(UNCACHED.storesWords, varied(() => `/api/v1/stores?${catalogWords()}`, 8));
-  await scenario(UNCACHED.suppliersWords, varied(() => `/api/v1/suppliers/search?${catalogWords()}`, 8));
-  await scenario(UNCACHED.productsNearby, varied(() => `/api/v1/products/search?${dakarPoint()}&radiusKm=5`, 8));
-  await scenario(COMPRESSED.productsNearbyBr, varied(() => `/api/v1/products/search?${dakarPoint()}&radiusKm=5`, 8, BR));
-  await scenario(UNCACHED.productsWords, varied(() => `/api/v1/products/search?${catalogWords()}`, 8));
-  await scenario(UNCACHED.expiringNearby, varied(() => `/api/v1/products/expiring-soon?${dakarPoint()}&radiusKm=5`, 8));
-  await scenario(UNCACHED.trendingNearby, varied(() => `/api/v1/products/trending?${dakarPoint()}&radiusKm=5`, 8));
-  await scenario(UNCACHED.productPage, varied(() => `/api/v1/products/${any(info.productIds)}`, 8));
-  await scenario(COMPRESSED.productPageBr, varied(() => `/api/v1/products/${any(info.productIds)}`, 8, BR));
+  await scenario(
+    UNCACHED.storesNearby,
+    varied(() => `/api/v1/stores/nearby?${dakarPoint()}&radiusKm=5`, 8),
+  );
+  await scenario(
+    UNCACHED.suppliersNearby,
+    varied(() => `/api/v1/suppliers/nearby?${dakarPoint()}&radiusKm=5`, 8),
+  );
+  await scenario(
+    UNCACHED.storesWords,
+    varied(() => `/api/v1/stores?${catalogWords()}`, 8),
+  );
+  await scenario(
+    UNCACHED.suppliersWords,
+    varied(() => `/api/v1/suppliers/search?${catalogWords()}`, 8),
+  );
+  await scenario(
+    UNCACHED.productsNearby,
+    varied(() => `/api/v1/products/search?${dakarPoint()}&radiusKm=5`, 8),
+  );
+  await scenario(
+    COMPRESSED.productsNearbyBr,
+    varied(() => `/api/v1/products/search?${dakarPoint()}&radiusKm=5`, 8, BR),
+  );
+  await scenario(
+    UNCACHED.productsWords,
+    varied(() => `/api/v1/products/search?${catalogWords()}`, 8),
+  );
+  await scenario(
+    UNCACHED.expiringNearby,
+    varied(() => `/api/v1/products/expiring-soon?${dakarPoint()}&radiusKm=5`, 8),
+  );
+  await scenario(
+    UNCACHED.trendingNearby,
+    varied(() => `/api/v1/products/trending?${dakarPoint()}&radiusKm=5`, 8),
+  );
+  await scenario(
+    UNCACHED.productPage,
+    varied(() => `/api/v1/products/${any(info.productIds)}`, 8),
+  );
+  await scenario(
+    COMPRESSED.productPageBr,
+    varied(() => `/api/v1/products/${any(info.productIds)}`, 8, BR),
+  );
   // The OpenAPI document (the largest answer): as is, compressed, and revalidated by its tag.
   await scenario(COMPRESSED.openapi, { path: '/api/v1/openapi.json', connections: 8 });
   await scenario(COMPRESSED.openapiBr, { path: '/api/v1/openapi.json', connections: 8, headers: BR });
   await scenario(COMPRESSED.openapiGzip, { path: '/api/v1/openapi.json', connections: 8, headers: GZIP });
   if (selected(COMPRESSED.openapi304)) {
     const etag = (await fetch(`${base}/api/v1/openapi.json`)).headers.get('etag')!;
-    rows.push(await load(COMPRESSED.openapi304, { path: '/api/v1/openapi.json', connections: 8, headers: { 'if-none-match': etag }, expect304: true }));
+    rows.push(
+      await load(COMPRESSED.openapi304, {
+        path: '/api/v1/openapi.json',
+        connections: 8,
+        headers: { 'if-none-match': etag },
+        expect304: true,
+      }),
+    );
   }
   // The reviews of a product: one page of a product with 200 reviews, then any product, sort and page.
   await scenario(REVIEWS.one, { path: `/api/v1/reviews/product/${info.reviewedProductIds[0]}` });
-  await scenario(REVIEWS.varied, varied(() => `/api/v1/reviews/product/${any(info.reviewedProductIds)}?sort=${any(REVIEW_SORTS)}&page=${1 + Math.floor(Math.random() * 5)}`, 8));
+  await scenario(
+    REVIEWS.varied,
+    varied(
+      () =>
+        `/api/v1/reviews/product/${any(info.reviewedProductIds)}?sort=${any(REVIEW_SORTS)}&page=${1 + Math.floor(Math.random() * 5)}`,
+      8,
+    ),
+  );
   // Writes on one product (a popular basket): every transaction waits for the row lock of the one
   // before, so both are measured with the connections the database-bound reads get.
   await scenario(ORDERS.reference, { path: `/bench/reserve/${info.productId}`, method: 'POST', connections: 8 });
@@ -222,12 +319,22 @@ try {
     body: orderBody,
     requests: [{ setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'idempotency-key': randomUUID() } }) }],
   });
-  await scenario(ORDERS.unkeyed, { path: '/api/v1/orders', method: 'POST', connections: 8, headers: asClient, body: orderBody });
+  await scenario(ORDERS.unkeyed, {
+    path: '/api/v1/orders',
+    method: 'POST',
+    connections: 8,
+    headers: asClient,
+    body: orderBody,
+  });
   // Each delivery pays one of the orders the two scenarios above made: as many requests as there
   // are waiting payments, every one a first delivery (none answered as a duplicate).
   if (selected(ORDERS.webhook)) {
-    const deliveries = (await (await fetch(`${base}/bench/webhook-deliveries`)).json()) as { body: string; signature: string }[];
-    if (!deliveries.length) throw new Error('no waiting payment to settle: run the POST /orders scenarios before the webhook one');
+    const deliveries = (await (await fetch(`${base}/bench/webhook-deliveries`)).json()) as {
+      body: string;
+      signature: string;
+    }[];
+    if (!deliveries.length)
+      throw new Error('no waiting payment to settle: run the POST /orders scenarios before the webhook one');
     let next = 0;
     rows.push(
       await load(ORDERS.webhook, {
@@ -235,17 +342,31 @@ try {
         method: 'POST',
         connections: 8,
         amount: deliveries.length,
-        requests: [{ setupRequest: (req) => {
-          const d = deliveries[next++ % deliveries.length]!;
-          return { ...req, body: d.body, headers: { ...req.headers, 'content-type': 'application/json', 'wave-signature': d.signature } };
-        } }],
+        requests: [
+          {
+            setupRequest: (req) => {
+              const d = deliveries[next++ % deliveries.length]!;
+              return {
+                ...req,
+                body: d.body,
+                headers: { ...req.headers, 'content-type': 'application/json', 'wave-signature': d.signature },
+              };
+            },
+          },
+        ],
       }),
     );
   }
   // Deals: the public list near a new point each request, then bookings of one deal (its row lock
   // orders them, as the stock row orders orders), by clients in turn.
-  await scenario(DEALS.nearby, varied(() => `/api/v1/deals?${dakarPoint()}&radiusKm=5`, 8));
-  await scenario(DEALS.words, varied(() => `/api/v1/deals?${catalogWords()}`, 8));
+  await scenario(
+    DEALS.nearby,
+    varied(() => `/api/v1/deals?${dakarPoint()}&radiusKm=5`, 8),
+  );
+  await scenario(
+    DEALS.words,
+    varied(() => `/api/v1/deals?${catalogWords()}`, 8),
+  );
   let booker = 0;
   await scenario(DEALS.book, {
     path: `/api/v1/deals/${info.dealId}/book`,
@@ -253,12 +374,28 @@ try {
     connections: 8,
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ quantity: 1 }),
-    requests: [{ setupRequest: (req) => ({ ...req, headers: { ...req.headers, authorization: `Bearer ${info.bookingTokens[booker++ % info.bookingTokens.length]}` } }) }],
+    requests: [
+      {
+        setupRequest: (req) => ({
+          ...req,
+          headers: {
+            ...req.headers,
+            authorization: `Bearer ${info.bookingTokens[booker++ % info.bookingTokens.length]}`,
+          },
+        }),
+      },
+    ],
   });
-  await scenario(ORDERS.mine, { path: '/api/v1/orders/my-orders', headers: { authorization: `Bearer ${info.listToken}` } });
+  await scenario(ORDERS.mine, {
+    path: '/api/v1/orders/my-orders',
+    headers: { authorization: `Bearer ${info.listToken}` },
+  });
   // Administrators' dashboard over 1,000,000 seeded orders (bench/dashboard-setup.ts): as served (from
   // its 30 s cache, through the whole route), and computed on every request, one at a time.
-  await scenario(DASHBOARD_SCENARIOS.cached, { path: '/api/v1/admin/dashboard/stats', headers: { authorization: `Bearer ${info.adminToken}` } });
+  await scenario(DASHBOARD_SCENARIOS.cached, {
+    path: '/api/v1/admin/dashboard/stats',
+    headers: { authorization: `Bearer ${info.adminToken}` },
+  });
   await scenario(DASHBOARD_SCENARIOS.computed, { path: '/bench/dashboard-computed', connections: 1 });
   const lastPage = info.moderationLastPage;
   if (Object.values(MODERATION).some(selected)) moderationLoad.before = loadAverage();
@@ -291,10 +428,14 @@ if (only) {
   process.exit(0);
 }
 
-const argon = JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', 'bench/argon2.ts', String(duration), '4']).toString()) as {
+const argon = JSON.parse(
+  execFileSync(process.execPath, ['--import', 'tsx', 'bench/argon2.ts', String(duration), '4']).toString(),
+) as {
   perSecond: number;
 };
-process.stdout.write(`${'argon2id verify alone (4 at a time)'.padEnd(40)} ${argon.perSecond.toFixed(0).padStart(8)} ops/s\n`);
+process.stdout.write(
+  `${'argon2id verify alone (4 at a time)'.padEnd(40)} ${argon.perSecond.toFixed(0).padStart(8)} ops/s\n`,
+);
 
 const byName = Object.fromEntries(rows.map((r) => [r.name, r]));
 const select = byName['bare route, one primary-key SELECT']!.rps;
@@ -310,17 +451,49 @@ const ratios = [
 ] as const;
 // What a request the cache cannot answer costs (DESIGN section 8).
 const uncached = [
-  ['GET /stores/nearby, new point / one-SELECT route (8 connections)', byName[UNCACHED.storesNearby]!.rps / select8, 0.25],
-  ['GET /suppliers/nearby, new point / one-SELECT route (8 connections)', byName[UNCACHED.suppliersNearby]!.rps / select8, 0.25],
+  [
+    'GET /stores/nearby, new point / one-SELECT route (8 connections)',
+    byName[UNCACHED.storesNearby]!.rps / select8,
+    0.25,
+  ],
+  [
+    'GET /suppliers/nearby, new point / one-SELECT route (8 connections)',
+    byName[UNCACHED.suppliersNearby]!.rps / select8,
+    0.25,
+  ],
   ['GET /stores?q=, new words / one-SELECT route (8 connections)', byName[UNCACHED.storesWords]!.rps / select8, 0.15],
-  ['GET /suppliers/search, new words / one-SELECT route (8 connections)', byName[UNCACHED.suppliersWords]!.rps / select8, 0.15],
-  ['GET /products/search near a new point / one-SELECT route (8 connections)', byName[UNCACHED.productsNearby]!.rps / select8, 0.25],
-  ['GET /products/search?q=, new words / one-SELECT route (8 connections)', byName[UNCACHED.productsWords]!.rps / select8, 0.15],
-  ['GET /products/expiring-soon near a new point / one-SELECT route (8 connections)', byName[UNCACHED.expiringNearby]!.rps / select8, 0.5],
-  ['GET /products/trending near a new point / one-SELECT route (8 connections)', byName[UNCACHED.trendingNearby]!.rps / select8, 0.5],
+  [
+    'GET /suppliers/search, new words / one-SELECT route (8 connections)',
+    byName[UNCACHED.suppliersWords]!.rps / select8,
+    0.15,
+  ],
+  [
+    'GET /products/search near a new point / one-SELECT route (8 connections)',
+    byName[UNCACHED.productsNearby]!.rps / select8,
+    0.25,
+  ],
+  [
+    'GET /products/search?q=, new words / one-SELECT route (8 connections)',
+    byName[UNCACHED.productsWords]!.rps / select8,
+    0.15,
+  ],
+  [
+    'GET /products/expiring-soon near a new point / one-SELECT route (8 connections)',
+    byName[UNCACHED.expiringNearby]!.rps / select8,
+    0.5,
+  ],
+  [
+    'GET /products/trending near a new point / one-SELECT route (8 connections)',
+    byName[UNCACHED.trendingNearby]!.rps / select8,
+    0.5,
+  ],
   ['GET /products/:id / one-SELECT route (8 connections)', byName[UNCACHED.productPage]!.rps / select8, 0.6],
   ['GET /reviews/product/:id / one-SELECT route', byName[REVIEWS.one]!.rps / select, 0.6],
-  ['GET /reviews/product/:id, any product, sort and page / one-SELECT route (8 connections)', byName[REVIEWS.varied]!.rps / select8, 0.6],
+  [
+    'GET /reviews/product/:id, any product, sort and page / one-SELECT route (8 connections)',
+    byName[REVIEWS.varied]!.rps / select8,
+    0.6,
+  ],
   ['GET /deals near a new point / one-SELECT route (8 connections)', byName[DEALS.nearby]!.rps / select8, 0.25],
   ['GET /deals?q=, new words / one-SELECT route (8 connections)', byName[DEALS.words]!.rps / select8, 0.15],
 ] as const;
@@ -334,11 +507,23 @@ const writes = [
 const plainStores = byName['GET /stores/nearby (10,000 stores)']!.rps;
 const compression: (readonly [string, number, number | null])[] = [
   ['GET /stores/nearby, br / the same without Accept-Encoding', byName[COMPRESSED.storesBr]!.rps / plainStores, null],
-  ['GET /stores/nearby, gzip / the same without Accept-Encoding', byName[COMPRESSED.storesGzip]!.rps / plainStores, null],
+  [
+    'GET /stores/nearby, gzip / the same without Accept-Encoding',
+    byName[COMPRESSED.storesGzip]!.rps / plainStores,
+    null,
+  ],
   ['GET /stores/nearby, br / one-SELECT route', byName[COMPRESSED.storesBr]!.rps / select, 0.5],
-  ['GET /products/search near a new point, br / one-SELECT route (8 connections)', byName[COMPRESSED.productsNearbyBr]!.rps / select8, 0.25],
+  [
+    'GET /products/search near a new point, br / one-SELECT route (8 connections)',
+    byName[COMPRESSED.productsNearbyBr]!.rps / select8,
+    0.25,
+  ],
   ['GET /products/:id, br / one-SELECT route (8 connections)', byName[COMPRESSED.productPageBr]!.rps / select8, 0.6],
-  ['GET /openapi.json, br / the same without Accept-Encoding', byName[COMPRESSED.openapiBr]!.rps / byName[COMPRESSED.openapi]!.rps, null],
+  [
+    'GET /openapi.json, br / the same without Accept-Encoding',
+    byName[COMPRESSED.openapiBr]!.rps / byName[COMPRESSED.openapi]!.rps,
+    null,
+  ],
 ];
 const rssMb = rss.rss / 1024 / 1024;
 const settledMb = settled.rss / 1024 / 1024;
@@ -358,15 +543,32 @@ const md = [
   '',
   '| scenario | requests/s | p99 (ms) | errors | server CPU per answer (ms) | bytes per answer |',
   '|---|---:|---:|---:|---:|---:|',
-  ...rows.filter((r) => !moderationRows.includes(r)).map((r) => `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p99} | ${r.errors} | ${r.cpuMs.toFixed(2)} | ${r.bytes.toFixed(0)} |`),
+  ...rows
+    .filter((r) => !moderationRows.includes(r))
+    .map(
+      (r) =>
+        `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p99} | ${r.errors} | ${r.cpuMs.toFixed(2)} | ${r.bytes.toFixed(0)} |`,
+    ),
   `| argon2id verify alone, 4 at a time (same parameters) | ${argon.perSecond.toFixed(0)} | | | | |`,
   '',
   '| ratio | value | target |',
   '|---|---:|---:|',
-  ...ratios.map(([name, value, target]) => `| ${name} | ${(value * 100).toFixed(0)} % | >= ${target * 100} % ${value >= target ? 'met' : 'NOT met'} |`),
-  ...uncached.map(([name, value, target]) => `| ${name} | ${(value * 100).toFixed(0)} % | >= ${target * 100} % ${value >= target ? 'met' : 'NOT met'} |`),
-  ...writes.map(([name, value, target]) => `| ${name} | ${(value * 100).toFixed(0)} % | >= ${target * 100} % ${value >= target ? 'met' : 'NOT met'} |`),
-  ...compression.map(([name, value, target]) => `| ${name} | ${(value * 100).toFixed(0)} % | ${target ? `>= ${target * 100} % ${value >= target ? 'met' : 'NOT met'}` : ''} |`),
+  ...ratios.map(
+    ([name, value, target]) =>
+      `| ${name} | ${(value * 100).toFixed(0)} % | >= ${target * 100} % ${value >= target ? 'met' : 'NOT met'} |`,
+  ),
+  ...uncached.map(
+    ([name, value, target]) =>
+      `| ${name} | ${(value * 100).toFixed(0)} % | >= ${target * 100} % ${value >= target ? 'met' : 'NOT met'} |`,
+  ),
+  ...writes.map(
+    ([name, value, target]) =>
+      `| ${name} | ${(value * 100).toFixed(0)} % | >= ${target * 100} % ${value >= target ? 'met' : 'NOT met'} |`,
+  ),
+  ...compression.map(
+    ([name, value, target]) =>
+      `| ${name} | ${(value * 100).toFixed(0)} % | ${target ? `>= ${target * 100} % ${value >= target ? 'met' : 'NOT met'}` : ''} |`,
+  ),
   `| POST /deals/:dealId/book / guarded UPDATE + INSERT route | ${((byName[DEALS.book]!.rps / reserve) * 100).toFixed(0)} % | |`,
   `| GET /orders/my-orders / one-SELECT route | ${((byName[ORDERS.mine]!.rps / select) * 100).toFixed(0)} % | |`,
   `| server RSS after the run | ${rssMb.toFixed(0)} MB | < 200 MB ${rssMb < 200 ? 'met' : 'NOT met'} |`,
@@ -374,10 +576,10 @@ const md = [
   '',
   '## How these figures are reached',
   '',
-  '- The one-SELECT reference is a prepared statement, as the application\'s hot reads are: the database\'s limit',
+  "- The one-SELECT reference is a prepared statement, as the application's hot reads are: the database's limit",
   '  for one read through the same pool and the same hooks (rate limit, headers, metrics).',
   '- Authenticated requests make one database round trip: a prepared join of session and user, whose row the',
-  '  handler reuses; the service\'s own HS256 tokens are checked with `node:crypto`. What `GET /auth/me` does',
+  "  handler reuses; the service's own HS256 tokens are checked with `node:crypto`. What `GET /auth/me` does",
   '  beyond the reference is the token check, a wider row (the whole account) and a larger answer; against an',
   '  unprepared reference the same route measured 97-141 %, against the prepared one 64-67 % over three runs.',
   '- Sign-in makes two statements: a prepared lookup by phone, then one statement that opens the session and',
@@ -388,7 +590,7 @@ const md = [
   '  over a partial index of unread rows. Each is one round trip after the session lookup, as `GET /auth/me` is.',
   '  The bench user has 200 notifications, a third unread.',
   '- Lists follow DESIGN section 8 (docs/listings.md): nearby pages come from the GiST index in its own distance',
-  '  order (the point\'s cube computed in the application, no `ll_to_earth` per query, the radius and tie break',
+  "  order (the point's cube computed in the application, no `ll_to_earth` per query, the radius and tie break",
   '  applied to the rows read); word searches rank only the first 200 matches of the GIN index; totals are capped',
   '  or estimated, never a count of every match. The common nearby and word pages are prepared statements. The',
   '  same seeded data (1,000 suppliers, 10,000 stores, a quarter of them around Dakar, 100,000 products) is used',
@@ -396,13 +598,13 @@ const md = [
   '- Product lists (docs/product-search.md) read a stored `listed` flag (kept by triggers) instead of looking up',
   '  the store and the supplier of each row, through one partial index per order (`WHERE listed`); the page is',
   '  picked from `products` alone and the store name and picture are looked up for its rows only. Expiring soon',
-  '  and trending near a point read their order\'s index and apply the radius to at most 2,000 rows. Near',
-  '  spellings run with bitmap scans only. The cache\'s 16 MB budget counts heap (3 bytes per byte of JSON).',
+  "  and trending near a point read their order's index and apply the radius to at most 2,000 rows. Near",
+  "  spellings run with bitmap scans only. The cache's 16 MB budget counts heap (3 bytes per byte of JSON).",
   '- The rows a list passes over are read from its index alone (docs/listings.md, "Uncached speed"): the newest,',
-  '  expiry and popularity indexes carry the columns those queries test, and the card\'s fields are read for the',
-  '  page\'s rows only; words alone are matched among the newest 20,000 public products first.',
+  "  expiry and popularity indexes carry the columns those queries test, and the card's fields are read for the",
+  "  page's rows only; words alone are matched among the newest 20,000 public products first.",
   '- PostgreSQL writes the JSON of the hottest pages (docs/decisions.md): product cards, nearby stores and',
-  '  suppliers and the product page\'s parts come as one JSON text per row, which the server sends without parsing',
+  "  suppliers and the product page's parts come as one JSON text per row, which the server sends without parsing",
   '  or serializing it again (a cached page too, as it is stored).',
   '- The "new ... each time" rows and `GET /products/:id` run with 8 connections; their ratios are to the',
   '  one-SELECT route run with 8 connections too (both rows are in the table). On a busy machine the 50-connection',
@@ -418,8 +620,8 @@ const md = [
   '  the column): it used to rewrite every product with activity in the week every 10 minutes, which left the',
   '  index-only reads of the lists fetching rows from the table until the next vacuum (the words search took',
   '  twice the database time on such a table).',
-  '- The seed ends as a database in service is: popularity computed by the trending job\'s own function from a',
-  '  week of seeded activity (hand-written scores without activity were all zeroed by the job\'s first run, 100,000',
+  "- The seed ends as a database in service is: popularity computed by the trending job's own function from a",
+  "  week of seeded activity (hand-written scores without activity were all zeroed by the job's first run, 100,000",
   '  row updates that could fall inside a measurement), then `VACUUM ANALYZE`, which autovacuum would do after the',
   '  bulk load (the test server runs with autovacuum off: the GIN pending lists, which every word search reads in',
   '  full, and 100,000 dead rows stayed for the whole run).',
@@ -440,7 +642,7 @@ const md = [
   '  with the pictures of its rows. Not cached.',
   '- Deals (docs/deals.md): 20,000 public deals, two a store; the list near a new point reads the GiST index of',
   '  listed deals in its order (a prepared statement), as the product list does. A booking (8 connections, 50',
-  '  clients in turn, one deal of ten million places) locks the deal row, checks the store and the client\'s places,',
+  "  clients in turn, one deal of ten million places) locks the deal row, checks the store and the client's places,",
   '  takes the place with a guarded `UPDATE`, writes the booking, its no-show job and two notifications.',
   '- `GET /orders/my-orders`: a page of 20 of a client with 200 orders (and their items, payments and stores).',
   '- The webhook scenario sends, after the order scenarios, one signed `checkout.session.completed` per waiting',
@@ -465,7 +667,9 @@ const md = [
 const docFile = new URL('../docs/benchmarks.md', import.meta.url);
 const previous = existsSync(docFile) ? readFileSync(docFile, 'utf8') : '';
 const kept = [
-  ...[/<!-- compression -->[\s\S]*<!-- \/compression -->/, /<!-- startup -->[\s\S]*<!-- \/startup -->/].map((re) => re.exec(previous)?.[0]),
+  ...[/<!-- compression -->[\s\S]*<!-- \/compression -->/, /<!-- startup -->[\s\S]*<!-- \/startup -->/].map(
+    (re) => re.exec(previous)?.[0],
+  ),
   ...[...previous.matchAll(/<!-- ([\w-]+):begin -->[\s\S]*?<!-- \1:end -->/g)].map((m) => m[0]),
 ].filter((s): s is string => s !== undefined);
 writeFileSync(docFile, [md, ...kept].join('\n') + (kept.length ? '\n' : ''));
@@ -488,6 +692,9 @@ function moderationSection(found: Row[]): string[] {
     '',
     '| page | requests/s | p50 (ms) | p99 (ms) | errors | target |',
     '|---|---:|---:|---:|---:|---:|',
-    ...found.map((r) => `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors} | p99 < 300 ms ${r.p99 < 300 && r.errors === 0 ? 'met' : 'NOT met'} |`),
+    ...found.map(
+      (r) =>
+        `| ${r.name} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors} | p99 < 300 ms ${r.p99 < 300 && r.errors === 0 ? 'met' : 'NOT met'} |`,
+    ),
   ];
 }

@@ -16,21 +16,117 @@ import { users } from '../src/db/schema/users.js';
 import { uuidv7 } from '../src/shared/ids.js';
 import { dashboardSelected, seedDashboardOrders } from './dashboard-setup.js';
 
-const KINDS = ['Boulangerie', 'Patisserie', 'Epicerie', 'Restaurant', 'Supermarche', 'Traiteur', 'Fromagerie', 'Primeur', 'Bakery', 'Deli', 'Grocery', 'Market'];
-const NAMES = ['Teranga', 'Baobab', 'Soleil', 'Almadies', 'Medina', 'Plateau', 'Sahel', 'Ocean', 'Keur', 'Jolof', 'Ngor', 'Yoff', 'Fann', 'Mermoz', 'Ouakam', 'Liberte', 'Sacre-Coeur', 'Point E', 'Corniche', 'Hann'];
+const KINDS = [
+  'Boulangerie',
+  'Patisserie',
+  'Epicerie',
+  'Restaurant',
+  'Supermarche',
+  'Traiteur',
+  'Fromagerie',
+  'Primeur',
+  'Bakery',
+  'Deli',
+  'Grocery',
+  'Market',
+];
+const NAMES = [
+  'Teranga',
+  'Baobab',
+  'Soleil',
+  'Almadies',
+  'Medina',
+  'Plateau',
+  'Sahel',
+  'Ocean',
+  'Keur',
+  'Jolof',
+  'Ngor',
+  'Yoff',
+  'Fann',
+  'Mermoz',
+  'Ouakam',
+  'Liberte',
+  'Sacre-Coeur',
+  'Point E',
+  'Corniche',
+  'Hann',
+];
 const CITIES = ['Dakar', 'Thies', 'Saint-Louis', 'Kaolack', 'Ziguinchor', 'Touba', 'Mbour', 'Rufisque'];
 /** Words of the descriptions, French and English, as shops write them. */
 export const FOOD_WORDS = [
-  'pain', 'baguette', 'croissant', 'brioche', 'gateau', 'tarte', 'fromage', 'yaourt', 'lait', 'beurre', 'oeufs', 'poulet',
-  'poisson', 'thiof', 'riz', 'mil', 'couscous', 'legumes', 'fruits', 'mangue', 'banane', 'orange', 'tomate', 'oignon',
-  'salade', 'sandwich', 'jus', 'bissap', 'gingembre', 'thieboudienne', 'yassa', 'mafe', 'fataya', 'beignets', 'pastels',
-  'bread', 'cake', 'pastry', 'cheese', 'milk', 'chicken', 'fish', 'rice', 'vegetables', 'fruit', 'juice', 'salad',
-  'frais', 'fresh', 'bio', 'organic', 'maison', 'homemade', 'invendus', 'surplus', 'panier', 'basket', 'soir', 'evening',
+  'pain',
+  'baguette',
+  'croissant',
+  'brioche',
+  'gateau',
+  'tarte',
+  'fromage',
+  'yaourt',
+  'lait',
+  'beurre',
+  'oeufs',
+  'poulet',
+  'poisson',
+  'thiof',
+  'riz',
+  'mil',
+  'couscous',
+  'legumes',
+  'fruits',
+  'mangue',
+  'banane',
+  'orange',
+  'tomate',
+  'oignon',
+  'salade',
+  'sandwich',
+  'jus',
+  'bissap',
+  'gingembre',
+  'thieboudienne',
+  'yassa',
+  'mafe',
+  'fataya',
+  'beignets',
+  'pastels',
+  'bread',
+  'cake',
+  'pastry',
+  'cheese',
+  'milk',
+  'chicken',
+  'fish',
+  'rice',
+  'vegetables',
+  'fruit',
+  'juice',
+  'salad',
+  'frais',
+  'fresh',
+  'bio',
+  'organic',
+  'maison',
+  'homemade',
+  'invendus',
+  'surplus',
+  'panier',
+  'basket',
+  'soir',
+  'evening',
 ];
-export const pickWords = (i: number, n: number) => Array.from({ length: n }, (_, k) => FOOD_WORDS[(i * 7 + k * 13 + Math.floor(i / 11)) % FOOD_WORDS.length]!);
+export const pickWords = (i: number, n: number) =>
+  Array.from({ length: n }, (_, k) => FOOD_WORDS[(i * 7 + k * 13 + Math.floor(i / 11)) % FOOD_WORDS.length]!);
 const everyDay = Object.fromEntries(['0', '1', '2', '3', '4', '5', '6'].map((d) => [d, ['07:00-22:00']]));
 
-export async function seedMarketplace(db: Db, now: Date, suppliersCount = 1000, storesCount = 10_000, productsPerStore = 10, dealsPerStore = 2): Promise<void> {
+export async function seedMarketplace(
+  db: Db,
+  now: Date,
+  suppliersCount = 1000,
+  storesCount = 10_000,
+  productsPerStore = 10,
+  dealsPerStore = 2,
+): Promise<void> {
   const pick = <T>(list: T[], i: number) => list[i % list.length]!;
   const supplierIds: string[] = [];
   for (let start = 0; start < suppliersCount; start += 500) {
@@ -116,7 +212,12 @@ const PRODUCT_KINDS: [ProductCategory, string[]][] = [
 const TAGS: DietaryTag[][] = [[], ['VEGETARIAN'], ['HALAL'], ['VEGAN', 'ORGANIC'], []];
 
 /** `perStore` public products for each store, expiring over the next three days. */
-async function seedProducts(db: Db, now: Date, storeRows: { id: string; supplierId: string; latitude: number; longitude: number }[], perStore: number) {
+async function seedProducts(
+  db: Db,
+  now: Date,
+  storeRows: { id: string; supplierId: string; latitude: number; longitude: number }[],
+  perStore: number,
+) {
   if (!perStore) return;
   const rows = storeRows.flatMap((st, k) =>
     Array.from({ length: perStore }, (_, j) => {
@@ -151,7 +252,8 @@ async function seedProducts(db: Db, now: Date, storeRows: { id: string; supplier
       };
     }),
   );
-  for (let start = 0; start < rows.length; start += 2000) await db.insert(products).values(rows.slice(start, start + 2000));
+  for (let start = 0; start < rows.length; start += 2000)
+    await db.insert(products).values(rows.slice(start, start + 2000));
 }
 
 const DEAL_KINDS = ['SURPRISE_BAG', 'FIXED_PRICE', 'PERCENTAGE_OFF'] as const;
@@ -189,19 +291,24 @@ async function seedDeals(db: Db, now: Date, storeRows: { id: string; supplierId:
       };
     }),
   );
-  for (let start = 0; start < rows.length; start += 2000) await db.insert(deals).values(rows.slice(start, start + 2000));
+  for (let start = 0; start < rows.length; start += 2000)
+    await db.insert(deals).values(rows.slice(start, start + 2000));
 }
 
 // Run as a program (by the bench runner, before the server starts, so the seeding's memory is
 // not counted as the server's): migrate and seed the database the environment names.
 if (process.argv[1]?.endsWith('seed.js')) {
-  const database = await createDatabase(loadConfig({ ...process.env, DATA_DIR: process.env.BENCH_DATA_DIR, LOG_LEVEL: 'silent' }));
+  const database = await createDatabase(
+    loadConfig({ ...process.env, DATA_DIR: process.env.BENCH_DATA_DIR, LOG_LEVEL: 'silent' }),
+  );
   await database.migrate();
   await seedMarketplace(database.db, new Date());
   if (dashboardSelected()) {
     const started = Date.now();
     await seedDashboardOrders(database.db, new Date());
-    process.stdout.write(`seeded 1,000,000 orders and their ledger in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+    process.stdout.write(
+      `seeded 1,000,000 orders and their ledger in ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
+    );
   }
   await database.close();
 }

@@ -30,7 +30,12 @@ const { db } = app.ctx;
 
 app.get('/bench/constant', async () => ({ success: true, data: { ok: true } }));
 // Prepared, as the application's hot reads are: the database's limit for one read.
-const selectUser = db.select({ id: users.id, role: users.role }).from(users).where(eq(users.id, sql.placeholder('id'))).limit(1).prepare('bench_select_user');
+const selectUser = db
+  .select({ id: users.id, role: users.role })
+  .from(users)
+  .where(eq(users.id, sql.placeholder('id')))
+  .limit(1)
+  .prepare('bench_select_user');
 app.get('/bench/select/:id', async (req) => {
   const [row] = await selectUser.execute({ id: (req.params as { id: string }).id });
   return { success: true, data: row };
@@ -40,9 +45,13 @@ app.get('/bench/select/:id', async (req) => {
 app.post('/bench/reserve/:id', async (req, reply) => {
   const productId = (req.params as { id: string }).id;
   await db.transaction(async (tx) => {
-    const done = await tx.execute(sql`update products set quantity = quantity - 1, reserved_quantity = reserved_quantity + 1 where id = ${productId} and quantity >= 1 returning id`);
+    const done = await tx.execute(
+      sql`update products set quantity = quantity - 1, reserved_quantity = reserved_quantity + 1 where id = ${productId} and quantity >= 1 returning id`,
+    );
     if (!(done as unknown as { rows: unknown[] }).rows.length) throw new Error('out of stock');
-    await tx.execute(sql`insert into bench_reservations (id, product_id, quantity, created_at) values (${uuidv7()}, ${productId}, 1, now())`);
+    await tx.execute(
+      sql`insert into bench_reservations (id, product_id, quantity, created_at) values (${uuidv7()}, ${productId}, 1, now())`,
+    );
   });
   return reply.code(201).send({ success: true, data: { ok: true } });
 });
@@ -94,7 +103,11 @@ await db.insert(notifications).values(
   })),
 );
 // Product ids for the product page scenario, drawn from the whole catalogue.
-const productIds = ((await db.execute(sql`select id from products tablesample bernoulli (1) limit 500`)) as unknown as { rows: { id: string }[] }).rows.map((r) => r.id);
+const productIds = (
+  (await db.execute(sql`select id from products tablesample bernoulli (1) limit 500`)) as unknown as {
+    rows: { id: string }[];
+  }
+).rows.map((r) => r.id);
 const orderBench = await prepareOrders(app);
 const reviewBench = await prepareReviews(app);
 await prepareAds(app, user.id);
@@ -105,7 +118,10 @@ process.stdout.write(`${JSON.stringify({ ready: true, userId: user.id, phoneNumb
 `);
 // BENCH_CPU_PROF=<dir>: a V8 CPU profile of the load only (from here to the end), not of the set-up above.
 const profiler = process.env.BENCH_CPU_PROF ? await startProfile() : undefined;
-process.on('SIGTERM', () => void (profiler?.() ?? Promise.resolve()).then(() => app.close()).then(() => process.exit(0)));
+process.on(
+  'SIGTERM',
+  () => void (profiler?.() ?? Promise.resolve()).then(() => app.close()).then(() => process.exit(0)),
+);
 
 async function startProfile(): Promise<() => Promise<void>> {
   // Imported only here: with the inspector module merely loaded, every route ran 8-15 % slower.

@@ -32,16 +32,32 @@ interface Start {
 /** From spawn to the first healthy answer; the server is then stopped with SIGTERM. */
 async function timeStart(): Promise<Start> {
   const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', NODE_ENV: 'development' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'development',
+  };
   delete env.DATABASE_URL;
   delete env.REDIS_URL;
   const started = performance.now();
-  const server = spawn(process.execPath, ['--enable-source-maps', '--max-semi-space-size=4', '--heap-growing-percent=100', 'dist/src/server.js'], { env, stdio: 'inherit' });
+  const server = spawn(
+    process.execPath,
+    ['--enable-source-maps', '--max-semi-space-size=4', '--heap-growing-percent=100', 'dist/src/server.js'],
+    { env, stdio: 'inherit' },
+  );
   const exited = new Promise((resolve) => server.once('exit', resolve));
   try {
     for (;;) {
       if (server.exitCode !== null) throw new Error(`the server exited with ${server.exitCode}`);
-      if (await fetch(`http://127.0.0.1:${port}/api/v1/health`).then((r) => r.ok, () => false)) {
+      if (
+        await fetch(`http://127.0.0.1:${port}/api/v1/health`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      ) {
         return { wallMs: performance.now() - started, cpuMs: cpuMs(server.pid!) };
       }
       await new Promise((r) => setTimeout(r, 10));
@@ -55,10 +71,10 @@ async function timeStart(): Promise<Start> {
 // Why the figures are what they are; kept with the script so that a rerun keeps them.
 const NOTES = [
   '- A restart is about a second of module loading (Fastify, TypeBox, the drivers), about a second for the',
-  '  embedded PostgreSQL (WebAssembly) to open the data directory (the CPU figure includes V8\'s background',
+  "  embedded PostgreSQL (WebAssembly) to open the data directory (the CPU figure includes V8's background",
   '  compilation of its code), and the migration check (one query).',
   '- Request validators and response serializers compile on first use, not at start: compiling the few hundred',
-  '  of them (each route\'s input and every status it can answer) was about a third of the start-up CPU time.',
+  "  of them (each route's input and every status it can answer) was about a third of the start-up CPU time.",
   '  A test compiles them all, so a schema that does not compile still fails the suite. The PostgreSQL driver and',
   '  the Redis client load only when configured. Together these took the CPU time of the process up to listening',
   '  from 2.45-2.8 s to 1.95-2.1 s (measured inside the process, same data directory, same machine).',
@@ -108,6 +124,11 @@ const file = 'docs/benchmarks.md';
 const doc = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
 const at = doc.indexOf(START_MARK);
 const end = doc.indexOf(END_MARK);
-const next = at >= 0 && end > at ? doc.slice(0, at) + section + doc.slice(end + END_MARK.length) : `${doc.trimEnd()}\n\n${section}\n`;
+const next =
+  at >= 0 && end > at
+    ? doc.slice(0, at) + section + doc.slice(end + END_MARK.length)
+    : `${doc.trimEnd()}\n\n${section}\n`;
 writeFileSync(file, next);
-process.stdout.write(`median restart ${ms(wall)} ms, CPU ${ms(cpu)} ms (target < ${TARGET_MS} ms); written to ${file}\n`);
+process.stdout.write(
+  `median restart ${ms(wall)} ms, CPU ${ms(cpu)} ms (target < ${TARGET_MS} ms); written to ${file}\n`,
+);

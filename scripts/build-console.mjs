@@ -30,8 +30,13 @@ function newerFile(dir, time) {
 function staleness() {
   if (!existsSync(STAMP)) return 'console/dist has not been built';
   const built = statSync(STAMP).mtimeMs;
-  const file = ['scripts/build-console.mjs', 'package-lock.json'].find((f) => existsSync(f) && statSync(f).mtimeMs > built);
-  const newer = file ?? newerFile(ROOT, built) ?? (existsSync('clients/typescript') ? newerFile('clients/typescript', built) : undefined);
+  const file = ['scripts/build-console.mjs', 'package-lock.json'].find(
+    (f) => existsSync(f) && statSync(f).mtimeMs > built,
+  );
+  const newer =
+    file ??
+    newerFile(ROOT, built) ??
+    (existsSync('clients/typescript') ? newerFile('clients/typescript', built) : undefined);
   return newer ? `${newer} changed since the last build` : null;
 }
 
@@ -45,7 +50,9 @@ let vite;
 try {
   vite = await import('vite');
 } catch {
-  process.stderr.write(`Cannot build console/dist (${reason}): vite is not installed. Build where dev dependencies are installed (npm ci; npm run build), or ship console/dist.\n`);
+  process.stderr.write(
+    `Cannot build console/dist (${reason}): vite is not installed. Build where dev dependencies are installed (npm ci; npm run build), or ship console/dist.\n`,
+  );
   process.exit(1);
 }
 

@@ -9,7 +9,16 @@ import { join } from 'node:path';
 import process from 'node:process';
 
 const STAMP = 'dist/.build-stamp';
-const EXTRA_ENTRIES = ['bench/server.ts', 'bench/seed.ts', 'bench/orders-setup.ts', 'bench/reviews-setup.ts', 'bench/ads-setup.ts', 'bench/dashboard-setup.ts', 'bench/deals-setup.ts', 'bench/moderation-setup.ts'];
+const EXTRA_ENTRIES = [
+  'bench/server.ts',
+  'bench/seed.ts',
+  'bench/orders-setup.ts',
+  'bench/reviews-setup.ts',
+  'bench/ads-setup.ts',
+  'bench/dashboard-setup.ts',
+  'bench/deals-setup.ts',
+  'bench/moderation-setup.ts',
+];
 
 const files = (dir) =>
   readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -24,7 +33,12 @@ function staleness() {
   // A deployment without the sources runs the dist/ it was given.
   if (!existsSync('src')) return null;
   const built = statSync(STAMP).mtimeMs;
-  const inputs = [...files('src').filter((f) => !f.endsWith('.test.ts')), ...EXTRA_ENTRIES, 'scripts/build.mjs', 'package-lock.json'];
+  const inputs = [
+    ...files('src').filter((f) => !f.endsWith('.test.ts')),
+    ...EXTRA_ENTRIES,
+    'scripts/build.mjs',
+    'package-lock.json',
+  ];
   const newer = inputs.find((f) => existsSync(f) && statSync(f).mtimeMs > built);
   return newer ? `${newer} changed since the last build` : null;
 }
@@ -37,7 +51,9 @@ let esbuild;
 try {
   esbuild = await import('esbuild');
 } catch {
-  process.stderr.write(`Cannot build dist/ (${reason ?? 'build requested'}): esbuild is not installed. Build where dev dependencies are installed (npm ci; npm run build), or ship dist/.\n`);
+  process.stderr.write(
+    `Cannot build dist/ (${reason ?? 'build requested'}): esbuild is not installed. Build where dev dependencies are installed (npm ci; npm run build), or ship dist/.\n`,
+  );
   process.exit(1);
 }
 
@@ -56,7 +72,8 @@ try {
     sourcemap: true,
     logLevel: 'warning',
   });
-  for (const data of ['src/db/migrations', 'src/shared/password-lists']) cpSync(data, join(out, data), { recursive: true });
+  for (const data of ['src/db/migrations', 'src/shared/password-lists'])
+    cpSync(data, join(out, data), { recursive: true });
   writeFileSync(join(out, '.build-stamp'), `${new Date().toISOString()}\n`);
   rmSync('dist', { recursive: true, force: true });
   renameSync(out, 'dist');

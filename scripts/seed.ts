@@ -44,7 +44,9 @@ main().then(
   (err: unknown) => {
     // A database in use or out of reach is said in one line, as the server says it.
     const known = err instanceof StartupError;
-    process.stderr.write(`Seeding failed: ${err instanceof Error ? (known ? err.message : (err.stack ?? err.message)) : String(err)}\n`);
+    process.stderr.write(
+      `Seeding failed: ${err instanceof Error ? (known ? err.message : (err.stack ?? err.message)) : String(err)}\n`,
+    );
     process.exit(1);
   },
 );

@@ -119,7 +119,10 @@ import { createDonationsService } from './modules/donations/donations.service.js
 import { createDocumentsService } from './modules/donations/documents.service.js';
 import { createFinancialService } from './modules/donations/financial.service.js';
 import { announcementsRoutes } from './modules/announcements/announcements.routes.js';
-import { createAnnouncementsService, type AnnouncementsOptions } from './modules/announcements/announcements.service.js';
+import {
+  createAnnouncementsService,
+  type AnnouncementsOptions,
+} from './modules/announcements/announcements.service.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -167,7 +170,10 @@ function buildServices(ctx: AppContext, stream: NotificationStream, opts: Servic
   subscribeToAccountEvents(ctx.events, ctx.db, notifications);
   const products = createProductsService(ctx, { settings, suppliers, stores, subscriptions });
   const productsAdmin = createProductsAdminService(ctx, products, { suppliers, stores });
-  subscribeToCatalogEvents(ctx.events, ctx.db, notifications, { product: products.announcementOf, followersOf: products.followersOf });
+  subscribeToCatalogEvents(ctx.events, ctx.db, notifications, {
+    product: products.announcementOf,
+    followersOf: products.followersOf,
+  });
   const productSearch = createProductSearchService(ctx);
   const ledger = createLedgerService(ctx);
   const escrow = createEscrowService(ctx, { ledger });
@@ -180,8 +186,24 @@ function buildServices(ctx: AppContext, stream: NotificationStream, opts: Servic
       errorUrl: `${publicBase}${API_PREFIX}/payments/mobilemoney/error?ref=${id}`,
     }),
   });
-  const orders = createOrdersService(ctx, { settings, products, stores, members: storeMembers, suppliers, users, notifications, payments });
-  const settlement = createSettlementService(ctx, { payments, orders, escrow, ledger, notifications, provider: () => ctx.payments });
+  const orders = createOrdersService(ctx, {
+    settings,
+    products,
+    stores,
+    members: storeMembers,
+    suppliers,
+    users,
+    notifications,
+    payments,
+  });
+  const settlement = createSettlementService(ctx, {
+    payments,
+    orders,
+    escrow,
+    ledger,
+    notifications,
+    provider: () => ctx.payments,
+  });
   const payouts = createPayoutsService(ctx, { ledger, suppliers, notifications });
   // The provider's payout webhooks settle payouts; one we never sent is recorded as unknown.
   settlement.onPayoutEvent(async (tx, ev) => {
@@ -189,14 +211,30 @@ function buildServices(ctx: AppContext, stream: NotificationStream, opts: Servic
     return outcome === 'unknown_payout' ? 'unknown_payment' : outcome;
   });
   const releases = createEscrowReleases(ctx, { ledger, payouts, settings, suppliers, notifications });
-  const escrowAdmin = createEscrowAdminService(ctx, { escrow, releases, ledger, payouts, payments, suppliers, notifications });
+  const escrowAdmin = createEscrowAdminService(ctx, {
+    escrow,
+    releases,
+    ledger,
+    payouts,
+    payments,
+    suppliers,
+    notifications,
+  });
   const payoutsAdmin = createPayoutsAdminService(ctx);
   const reports = createReportsService(ctx, { ledger, orders });
   const supplierMoney = createSupplierMoneyService(ctx, { suppliers });
   // subscriptions: plans, promo codes and paying for plans (a payment subject declared by billing)
   const plans = createPlansService(ctx);
   const promoCodes = createPromoCodesService(ctx);
-  const billing = createBillingService(ctx, { subscriptions, plans, promos: promoCodes, payments, settings, suppliers, notifications });
+  const billing = createBillingService(ctx, {
+    subscriptions,
+    plans,
+    promos: promoCodes,
+    payments,
+    settings,
+    suppliers,
+    notifications,
+  });
   // reviews
   const reviews = createReviewsService(ctx, { settings, products, suppliers, orders, notifications });
   const reviewsModeration = createReviewsModerationService(ctx, reviews);
@@ -205,7 +243,14 @@ function buildServices(ctx: AppContext, stream: NotificationStream, opts: Servic
   const associationsAdmin = createAssociationsAdminService(ctx, { notifications });
   // donations
   const donationPayments = createFinancialService(ctx, { associations, notifications, payments, payouts, settings });
-  const donations = createDonationsService(ctx, { products, suppliers, associations, notifications, financial: donationPayments, settings });
+  const donations = createDonationsService(ctx, {
+    products,
+    suppliers,
+    associations,
+    notifications,
+    financial: donationPayments,
+    settings,
+  });
   const donationDocuments = createDocumentsService(ctx, { associations, users });
   // advertising
   const advertising = createAdvertisingService(ctx, {
@@ -226,7 +271,51 @@ function buildServices(ctx: AppContext, stream: NotificationStream, opts: Servic
   registerModuleFigures(analytics, { reviews, deals, associations, donations, advertising });
   // announcements: administrators' messages to every user or one role, sent in batches
   const announcements = createAnnouncementsService(ctx, { users, notifications }, opts.announcements);
-  return { announcements, payouts, payoutsAdmin, escrowAdmin, reports, supplierMoney, ledger, escrow, settlement, settings, sessions, otp, users, auth, idp, subscriptions, suppliers, suppliersAdmin, kyc, stores, staff, notifications, products, productsAdmin, productSearch, payments, orders, plans, promoCodes, billing, reviews, reviewsModeration, associations, associationsAdmin, donations, donationPayments, donationDocuments, advertising, advertisingAdmin, analytics, deals, bookings, dealsSearch };
+  return {
+    announcements,
+    payouts,
+    payoutsAdmin,
+    escrowAdmin,
+    reports,
+    supplierMoney,
+    ledger,
+    escrow,
+    settlement,
+    settings,
+    sessions,
+    otp,
+    users,
+    auth,
+    idp,
+    subscriptions,
+    suppliers,
+    suppliersAdmin,
+    kyc,
+    stores,
+    staff,
+    notifications,
+    products,
+    productsAdmin,
+    productSearch,
+    payments,
+    orders,
+    plans,
+    promoCodes,
+    billing,
+    reviews,
+    reviewsModeration,
+    associations,
+    associationsAdmin,
+    donations,
+    donationPayments,
+    donationDocuments,
+    advertising,
+    advertisingAdmin,
+    analytics,
+    deals,
+    bookings,
+    dealsSearch,
+  };
 }
 export type Services = ReturnType<typeof buildServices>;
 
@@ -270,9 +359,16 @@ const LISTING_WRITERS: [prefix: string, scopes: string[]][] = [
   ['/deals', ['deals.']],
   ['/admin/deals', ['deals.']],
 ].map(([p, scopes]) => [`${API_PREFIX}${p as string}`, scopes as string[]]);
-const listingsChangedBy = (url: string | undefined) => (url === undefined ? undefined : LISTING_WRITERS.find(([p]) => url.startsWith(p))?.[1]);
+const listingsChangedBy = (url: string | undefined) =>
+  url === undefined ? undefined : LISTING_WRITERS.find(([p]) => url.startsWith(p))?.[1];
 
-async function registerApiRoutes(app: App, services: Services, ctx: AppContext, config: Config, stream: NotificationStream): Promise<void> {
+async function registerApiRoutes(
+  app: App,
+  services: Services,
+  ctx: AppContext,
+  config: Config,
+  stream: NotificationStream,
+): Promise<void> {
   await app.register(authRoutes(services.auth, services.idp, config.AUTH_RATE_LIMIT_MAX), { prefix: API_PREFIX });
   await app.register(consoleSessionRoutes(services.auth, config), { prefix: API_PREFIX });
   await app.register(usersRoutes(services.users), { prefix: API_PREFIX });
@@ -284,21 +380,42 @@ async function registerApiRoutes(app: App, services: Services, ctx: AppContext, 
   await app.register(staffRoutes(services.staff), { prefix: API_PREFIX });
   await app.register(settingsRoutes(services.settings), { prefix: API_PREFIX });
   await app.register(notificationsRoutes(services.notifications, stream), { prefix: API_PREFIX });
-  await app.register(productsRoutes(services.products, services.productsAdmin, services.sessions.authenticate), { prefix: API_PREFIX });
+  await app.register(productsRoutes(services.products, services.productsAdmin, services.sessions.authenticate), {
+    prefix: API_PREFIX,
+  });
   await app.register(productSearchRoutes(services.productSearch), { prefix: API_PREFIX });
   await app.register(ordersRoutes(services.orders), { prefix: API_PREFIX });
-  await app.register(paymentsRoutes(services.orders, services.settlement, { appReturnUrl: ctx.config.APP_RETURN_URL }), { prefix: API_PREFIX });
+  await app.register(
+    paymentsRoutes(services.orders, services.settlement, { appReturnUrl: ctx.config.APP_RETURN_URL }),
+    { prefix: API_PREFIX },
+  );
   await app.register(escrowAdminRoutes(services.escrowAdmin), { prefix: API_PREFIX });
   await app.register(payoutsAdminRoutes(services.payoutsAdmin), { prefix: API_PREFIX });
   await app.register(reportsRoutes(services.reports), { prefix: API_PREFIX });
   await app.register(supplierMoneyRoutes(services.supplierMoney), { prefix: API_PREFIX });
-  await app.register(subscriptionsRoutes({ subscriptions: services.subscriptions, plans: services.plans, promos: services.promoCodes, billing: services.billing, supplierIdOf: services.billing.supplierIdOf }), { prefix: API_PREFIX });
-  await app.register(reviewsRoutes(services.reviews, services.reviewsModeration, services.sessions.authenticate), { prefix: API_PREFIX });
+  await app.register(
+    subscriptionsRoutes({
+      subscriptions: services.subscriptions,
+      plans: services.plans,
+      promos: services.promoCodes,
+      billing: services.billing,
+      supplierIdOf: services.billing.supplierIdOf,
+    }),
+    { prefix: API_PREFIX },
+  );
+  await app.register(reviewsRoutes(services.reviews, services.reviewsModeration, services.sessions.authenticate), {
+    prefix: API_PREFIX,
+  });
   await app.register(associationsRoutes(services.associations, services.associationsAdmin), { prefix: API_PREFIX });
-  await app.register(donationsRoutes(services.donations, services.donationPayments, services.donationDocuments), { prefix: API_PREFIX });
+  await app.register(donationsRoutes(services.donations, services.donationPayments, services.donationDocuments), {
+    prefix: API_PREFIX,
+  });
   await app.register(advertisingRoutes(services.advertising, services.advertisingAdmin), { prefix: API_PREFIX });
   await app.register(analyticsRoutes(services.analytics), { prefix: API_PREFIX });
-  await app.register(dealsRoutes(services.deals, services.bookings, services.dealsSearch, services.sessions.authenticate), { prefix: API_PREFIX });
+  await app.register(
+    dealsRoutes(services.deals, services.bookings, services.dealsSearch, services.sessions.authenticate),
+    { prefix: API_PREFIX },
+  );
   await app.register(announcementsRoutes(services.announcements), { prefix: API_PREFIX });
   if (ctx.payments instanceof SandboxPayments) {
     // The sandbox's pages exist only with the sandbox; their webhook goes through this very app.
@@ -352,7 +469,11 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   });
 
   const redis = config.REDIS_URL
-    ? new (await import('ioredis')).Redis(config.REDIS_URL, { connectTimeout: 2000, maxRetriesPerRequest: 1, lazyConnect: true })
+    ? new (await import('ioredis')).Redis(config.REDIS_URL, {
+        connectTimeout: 2000,
+        maxRetriesPerRequest: 1,
+        lazyConnect: true,
+      })
     : null;
   if (redis) {
     let cause: unknown;
@@ -366,7 +487,9 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   }
 
   await app.register(helmet, SECURITY_HEADERS);
-  await app.register(cors, { origin: config.CORS_ORIGINS === '*' ? true : config.CORS_ORIGINS.split(',').map((o) => o.trim()) });
+  await app.register(cors, {
+    origin: config.CORS_ORIGINS === '*' ? true : config.CORS_ORIGINS.split(',').map((o) => o.trim()),
+  });
   await app.register(rateLimit, {
     global: true,
     max: config.RATE_LIMIT_MAX,
@@ -391,7 +514,9 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   const events = new EventBus(jobs, database.db, clock);
   const sms = createSms(config, app.log);
   const email = createEmail(config, app.log);
-  const sealer = new PayloadSealer(config.JOBS_PAYLOAD_KEY ?? createHmac('sha256', config.OTP_SECRET).update('job-payloads').digest('hex'));
+  const sealer = new PayloadSealer(
+    config.JOBS_PAYLOAD_KEY ?? createHmac('sha256', config.OTP_SECRET).update('job-payloads').digest('hex'),
+  );
   const ctx: AppContext = {
     config,
     db: database.db,
@@ -438,13 +563,17 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   app.decorate('jobs', jobs);
   app.decorate('events', events);
 
-  installAccessControl(app, services.sessions.authenticate, { ADVERTISER_OR_ADM: (u) => services.advertising.isAdvertiser(u.id) });
+  installAccessControl(app, services.sessions.authenticate, {
+    ADVERTISER_OR_ADM: (u) => services.advertising.isAdvertiser(u.id),
+  });
   installIdempotency(app, ctx);
   await app.register(healthRoutes(createReadiness(database.db, database.kind, redis)), { prefix: API_PREFIX });
   if (opts.role !== 'worker') {
     await registerApiRoutes(app, services, ctx, config, stream);
     // The operators' console beside the reference page (/api/v1/docs); pictures come from where public files are.
-    await app.register(consoleRoutes({ dir: config.CONSOLE_DIR, imageOrigins: foreignOrigins(ctx.links.publicPrefix) }));
+    await app.register(
+      consoleRoutes({ dir: config.CONSOLE_DIR, imageOrigins: foreignOrigins(ctx.links.publicPrefix) }),
+    );
   }
 
   // Handlers and subscriptions are all registered by now: the queue starts with the app.

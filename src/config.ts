@@ -140,7 +140,9 @@ const absoluteUrl = (v: string) => {
 function paymentProblems(cfg: Static<typeof ConfigSchema>, prod: boolean): string[] {
   const problems: string[] = [];
   if (prod && cfg.MOBILEMONEY_PROVIDER === 'sandbox') {
-    problems.push('MOBILEMONEY_PROVIDER: "sandbox" takes no real money (anyone can press Pay); use checkout in production');
+    problems.push(
+      'MOBILEMONEY_PROVIDER: "sandbox" takes no real money (anyone can press Pay); use checkout in production',
+    );
   }
   if (cfg.MOBILEMONEY_PROVIDER === 'checkout') {
     for (const key of ['MOBILEMONEY_API_KEY', 'MOBILEMONEY_WEBHOOK_SECRET'] as const) {
@@ -153,15 +155,22 @@ function paymentProblems(cfg: Static<typeof ConfigSchema>, prod: boolean): strin
   for (const key of ['MOBILEMONEY_BASE_URL', 'PUBLIC_BASE_URL'] as const) {
     if (cfg[key] !== undefined && !absoluteUrl(cfg[key])) problems.push(`${key}: must be an absolute http(s) URL`);
   }
-  if (prod && !cfg.PUBLIC_BASE_URL) problems.push('PUBLIC_BASE_URL: required in production (callback URLs given to the payment provider)');
+  if (prod && !cfg.PUBLIC_BASE_URL)
+    problems.push('PUBLIC_BASE_URL: required in production (callback URLs given to the payment provider)');
   return problems;
 }
 
-const webhookSecretList = (value: string) => value.split(',').map((s) => s.trim()).filter(Boolean);
+const webhookSecretList = (value: string) =>
+  value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 /** The secrets a payment webhook may be signed with: the configured list, or the sandbox's default. */
 export function webhookSecrets(config: Pick<Config, 'MOBILEMONEY_WEBHOOK_SECRET'>): string[] {
-  return config.MOBILEMONEY_WEBHOOK_SECRET ? webhookSecretList(config.MOBILEMONEY_WEBHOOK_SECRET) : [SANDBOX_WEBHOOK_SECRET];
+  return config.MOBILEMONEY_WEBHOOK_SECRET
+    ? webhookSecretList(config.MOBILEMONEY_WEBHOOK_SECRET)
+    : [SANDBOX_WEBHOOK_SECRET];
 }
 
 const BOOLEAN_KEYS = new Set(['TRUST_PROXY']);
@@ -201,9 +210,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     for (const key of Object.keys(DEV_SECRETS) as (keyof typeof DEV_SECRETS)[]) {
       if (!cfg[key]) problems.push(`${key}: required in production`);
     }
-    if (cfg.SMS_PROVIDER === 'log') problems.push('SMS_PROVIDER: "log" would print one-time codes; use a real gateway in production');
-    if (cfg.EMAIL_PROVIDER === 'log') problems.push('EMAIL_PROVIDER: "log" would print one-time codes; use smtp in production');
-    if (cfg.PUSH_PROVIDER === 'log') problems.push('PUSH_PROVIDER: "log" sends no push to devices; use fcm in production');
+    if (cfg.SMS_PROVIDER === 'log')
+      problems.push('SMS_PROVIDER: "log" would print one-time codes; use a real gateway in production');
+    if (cfg.EMAIL_PROVIDER === 'log')
+      problems.push('EMAIL_PROVIDER: "log" would print one-time codes; use smtp in production');
+    if (cfg.PUSH_PROVIDER === 'log')
+      problems.push('PUSH_PROVIDER: "log" sends no push to devices; use fcm in production');
   }
   if (cfg.SMS_PROVIDER === 'twilio') {
     for (const key of ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM'] as const) {
@@ -220,7 +232,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   problems.push(...paymentProblems(cfg, prod));
   if (cfg.IMAGE_CONCURRENCY >= cfg.UV_THREADPOOL_SIZE) {
-    problems.push(`IMAGE_CONCURRENCY: must be below UV_THREADPOOL_SIZE (${cfg.UV_THREADPOOL_SIZE}), or pictures could hold every thread password checks need`);
+    problems.push(
+      `IMAGE_CONCURRENCY: must be below UV_THREADPOOL_SIZE (${cfg.UV_THREADPOOL_SIZE}), or pictures could hold every thread password checks need`,
+    );
   }
   if (cfg.EMAIL_PROVIDER === 'smtp' && !cfg.SMTP_URL) problems.push('SMTP_URL: required when EMAIL_PROVIDER=smtp');
   const idp = [cfg.IDP_JWKS_URL, cfg.IDP_ISSUER, cfg.IDP_AUDIENCE];

@@ -41,7 +41,12 @@ async function main(role: 'api' | 'worker'): Promise<void> {
   const shutdown = (signal: string) => {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, role === 'worker' ? 'worker shutting down: finishing running jobs' : 'shutting down: finishing in-flight requests');
+    app.log.info(
+      { signal },
+      role === 'worker'
+        ? 'worker shutting down: finishing running jobs'
+        : 'shutting down: finishing in-flight requests',
+    );
     // Stop waiting after 25 s so an orchestrator's kill timeout is not reached with work half done.
     const timer = setTimeout(() => process.exit(1), 25_000).unref();
     app.close().then(
@@ -60,9 +65,13 @@ async function main(role: 'api' | 'worker'): Promise<void> {
   if (role === 'worker') {
     // Health for orchestrators and /metrics: job durations and failures are counted where jobs run.
     await app.listen({ host: config.HOST, port: config.WORKER_PORT });
-    app.log.info(`worker running jobs (health and metrics on port ${config.WORKER_PORT}${API_PREFIX}, database: ${app.database.kind})`);
+    app.log.info(
+      `worker running jobs (health and metrics on port ${config.WORKER_PORT}${API_PREFIX}, database: ${app.database.kind})`,
+    );
   } else {
     await app.listen({ host: config.HOST, port: config.PORT });
-    app.log.info(`API on http://localhost:${config.PORT}${API_PREFIX} (docs at ${API_PREFIX}/docs, database: ${app.database.kind})`);
+    app.log.info(
+      `API on http://localhost:${config.PORT}${API_PREFIX} (docs at ${API_PREFIX}/docs, database: ${app.database.kind})`,
+    );
   }
 }

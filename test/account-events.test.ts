@@ -7,14 +7,22 @@ import { call } from './helpers/http.js';
 
 // Every account event, as a subscriber receives it after the request's transaction committed.
 const received: { name: EventName; payload: unknown; eventId: string }[] = [];
-const ofName = <E extends EventName>(name: E) => received.filter((e) => e.name === name).map((e) => e.payload as DomainEvents[E]);
+const ofName = <E extends EventName>(name: E) =>
+  received.filter((e) => e.name === name).map((e) => e.payload as DomainEvents[E]);
 
 let t: TestApp;
 let admin: Awaited<ReturnType<typeof createSignedIn>>;
 beforeAll(async () => {
   t = await buildTestApp({}, undefined, {
     beforeStart: (app) => {
-      const names: EventName[] = ['users.password_changed', 'users.signed_in_with_provider', 'suppliers.verified', 'suppliers.rejected', 'kyc.decided', 'staff.invited'];
+      const names: EventName[] = [
+        'users.password_changed',
+        'users.signed_in_with_provider',
+        'suppliers.verified',
+        'suppliers.rejected',
+        'kyc.decided',
+        'staff.invited',
+      ];
       for (const name of names) {
         app.ctx.events.subscribe(name, 'test-recorder', async (payload, meta) => {
           received.push({ name, payload, eventId: meta.eventId });
@@ -29,9 +37,15 @@ afterAll(() => t.close());
 describe('account events', () => {
   it('users.password_changed after a change and after a reset, not after a refused change', async () => {
     const me = await createSignedIn(t.app);
-    const refused = await call(t.app, 'POST', '/auth/change-password', { token: me.token, body: { currentPassword: 'wrong-one-123', newPassword: 'Another-Horse-43' } });
+    const refused = await call(t.app, 'POST', '/auth/change-password', {
+      token: me.token,
+      body: { currentPassword: 'wrong-one-123', newPassword: 'Another-Horse-43' },
+    });
     expect(refused.status).toBe(400);
-    const changed = await call(t.app, 'POST', '/auth/change-password', { token: me.token, body: { currentPassword: DEFAULT_PASSWORD, newPassword: 'Another-Horse-43' } });
+    const changed = await call(t.app, 'POST', '/auth/change-password', {
+      token: me.token,
+      body: { currentPassword: DEFAULT_PASSWORD, newPassword: 'Another-Horse-43' },
+    });
     expect(changed.status).toBe(200);
     await t.app.jobs.drain();
     expect(ofName('users.password_changed').filter((p) => p.userId === me.user.id)).toHaveLength(1);
@@ -39,7 +53,9 @@ describe('account events', () => {
     const phoneNumber = me.user.phoneNumber!;
     await call(t.app, 'POST', '/auth/forgot-password', { body: { phoneNumber } });
     const code = await t.sms.codeFor(phoneNumber);
-    const reset = await call(t.app, 'POST', '/auth/reset-password', { body: { phoneNumber, code, newPassword: 'Third-Horse-44' } });
+    const reset = await call(t.app, 'POST', '/auth/reset-password', {
+      body: { phoneNumber, code, newPassword: 'Third-Horse-44' },
+    });
     expect(reset.status).toBe(200);
     await t.app.jobs.drain();
     expect(ofName('users.password_changed').filter((p) => p.userId === me.user.id)).toHaveLength(2);
@@ -57,22 +73,41 @@ describe('account events', () => {
     expect(events[0]!.provider).toBe(t.app.ctx.config.IDP_ISSUER);
   });
 
-  it('suppliers.verified and suppliers.rejected on administrators\' decisions', async () => {
+  it("suppliers.verified and suppliers.rejected on administrators' decisions", async () => {
     const a = await createSupplier(t.app, { verification: 'PENDING', kycStatus: 'APPROVED' });
     const b = await createSupplier(t.app, { verification: 'PENDING', kycStatus: 'APPROVED' });
-    expect((await call(t.app, 'PATCH', `/admin/suppliers/${a.profile.id}/verify`, { token: admin.token })).status).toBe(200);
-    expect((await call(t.app, 'PATCH', `/admin/suppliers/${b.profile.id}/reject`, { token: admin.token, body: { reason: 'Address not found' } })).status).toBe(200);
+    expect((await call(t.app, 'PATCH', `/admin/suppliers/${a.profile.id}/verify`, { token: admin.token })).status).toBe(
+      200,
+    );
+    expect(
+      (
+        await call(t.app, 'PATCH', `/admin/suppliers/${b.profile.id}/reject`, {
+          token: admin.token,
+          body: { reason: 'Address not found' },
+        })
+      ).status,
+    ).toBe(200);
     await t.app.jobs.drain();
     expect(ofName('suppliers.verified')).toContainEqual({ supplierId: a.profile.id, userId: a.user.id });
-    expect(ofName('suppliers.rejected')).toContainEqual({ supplierId: b.profile.id, userId: b.user.id, reason: 'Address not found' });
+    expect(ofName('suppliers.rejected')).toContainEqual({
+      supplierId: b.profile.id,
+      userId: b.user.id,
+      reason: 'Address not found',
+    });
   });
 
   it('kyc.decided on a review, and with suppliers.verified on a force-verify', async () => {
     const s = await createSupplier(t.app, { verification: 'PENDING' });
     expect((await postMultipart(t.app, '/suppliers/profile/kyc', s.token, await validParts())).status).toBe(201);
-    const rejected = await call(t.app, 'POST', `/admin/suppliers/${s.profile.id}/kyc/reject`, { token: admin.token, body: { reason: 'Blurred photo' } });
+    const rejected = await call(t.app, 'POST', `/admin/suppliers/${s.profile.id}/kyc/reject`, {
+      token: admin.token,
+      body: { reason: 'Blurred photo' },
+    });
     expect(rejected.status).toBe(200);
-    const forced = await call(t.app, 'POST', `/admin/kyc/suppliers/${s.profile.id}/force-verify`, { token: admin.token, body: { reason: 'Checked in person' } });
+    const forced = await call(t.app, 'POST', `/admin/kyc/suppliers/${s.profile.id}/force-verify`, {
+      token: admin.token,
+      body: { reason: 'Checked in person' },
+    });
     expect(forced.status).toBe(200);
     await t.app.jobs.drain();
     const decided = ofName('kyc.decided').filter((p) => p.supplierId === s.profile.id);
@@ -87,7 +122,10 @@ describe('account events', () => {
     const owner = await createSupplier(t.app);
     const store = await createStore(t.app, owner);
     const person = await createSignedIn(t.app);
-    const res = await call(t.app, 'POST', `/staff/stores/${store.id}/invite`, { token: owner.token, body: { phoneNumber: person.user.phoneNumber, role: 'STAFF' } });
+    const res = await call(t.app, 'POST', `/staff/stores/${store.id}/invite`, {
+      token: owner.token,
+      body: { phoneNumber: person.user.phoneNumber, role: 'STAFF' },
+    });
     expect(res.status).toBe(201);
     await t.app.jobs.drain();
     expect(ofName('staff.invited')).toContainEqual({

@@ -56,7 +56,9 @@ describe('plans of the sorted administrators lists', () => {
           .filter((c) => !c.generated && !['id', 'idempotency_key', 'created_at'].includes(c.name))
           .map((c) => `"${c.name}"`)
           .join(', ');
-        await tx.execute(sql`create temporary table plan_orders on commit drop as select gen_random_uuid() as id, i from generate_series(1, ${ROWS}) i`);
+        await tx.execute(
+          sql`create temporary table plan_orders on commit drop as select gen_random_uuid() as id, i from generate_series(1, ${ROWS}) i`,
+        );
         await tx.execute(sql`insert into orders (id, created_at, ${sql.raw(copied)})
           select p.id, ${now}::timestamptz - p.i * interval '1 minute', ${sql.raw(copied)} from orders, plan_orders p where orders.id = ${order.id}`);
         await tx.execute(sql`insert into escrows (order_id, payment_id, state, amount, currency, held_at, released_at, updated_at)
@@ -75,8 +77,12 @@ describe('plans of the sorted administrators lists', () => {
         for (const sort of ['-createdAt', 'createdAt', 'name', '-name'] as const) {
           await explain(tx, `products ${sort}`, () => productsRepo.listProducts(tx, {}, page, sort));
         }
-        await explain(tx, 'active products expiresAt', () => productsRepo.listProducts(tx, { status: 'ACTIVE' }, page, 'expiresAt'));
-        await explain(tx, 'moderation queue', () => productsRepo.listProducts(tx, { status: 'PENDING_REVIEW' }, page, 'createdAt'));
+        await explain(tx, 'active products expiresAt', () =>
+          productsRepo.listProducts(tx, { status: 'ACTIVE' }, page, 'expiresAt'),
+        );
+        await explain(tx, 'moderation queue', () =>
+          productsRepo.listProducts(tx, { status: 'PENDING_REVIEW' }, page, 'createdAt'),
+        );
         for (const sort of ['-heldAt', 'heldAt', 'amount', '-amount'] as const) {
           await explain(tx, `escrows ${sort}`, () => escrowRepo.listEscrows(tx, {}, { limit: 20, offset: 0, sort }));
         }
@@ -90,7 +96,11 @@ describe('plans of the sorted administrators lists', () => {
     const pages = plans.filter(([, plan]) => /^\s*(->\s+)?Limit\b/m.test(plan));
     expect(pages.map(([name]) => name)).toHaveLength(15);
     for (const [name, plan] of pages) {
-      const table = name.startsWith('escrows') ? 'escrows' : name.includes('products') || name === 'moderation queue' ? 'products' : 'users';
+      const table = name.startsWith('escrows')
+        ? 'escrows'
+        : name.includes('products') || name === 'moderation queue'
+          ? 'products'
+          : 'users';
       const page = plan.slice(plan.search(/^\s*(->\s+)?Limit\b/m));
       expect(page, name).not.toContain(`Seq Scan on ${table}`);
       expect(page, name).toMatch(new RegExp(`Index (Only )?Scan (Backward )?using ${table}_\\w+ on ${table}`));

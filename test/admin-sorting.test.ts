@@ -71,7 +71,8 @@ const CASES: SortCase[] = [
     async seed() {
       const name = tag();
       const ids = [];
-      for (const city of ['Thiès', 'dakar', 'Saint-Louis', 'Dakar', 'kaolack']) ids.push((await createSupplier(t.app, { businessName: `${name} ${city}`, city })).profile.id);
+      for (const city of ['Thiès', 'dakar', 'Saint-Louis', 'Dakar', 'kaolack'])
+        ids.push((await createSupplier(t.app, { businessName: `${name} ${city}`, city })).profile.id);
       return { query: { search: name }, ids };
     },
   },
@@ -83,7 +84,8 @@ const CASES: SortCase[] = [
     async seed() {
       const name = tag();
       const ids = [];
-      for (const n of NAMES) ids.push((await createSupplier(t.app, { businessName: `${name} ${n}`, verification: 'PENDING' })).profile.id);
+      for (const n of NAMES)
+        ids.push((await createSupplier(t.app, { businessName: `${name} ${n}`, verification: 'PENDING' })).profile.id);
       return { query: { search: name }, ids };
     },
   },
@@ -123,7 +125,8 @@ const CASES: SortCase[] = [
     async seed() {
       const s = await shop(t, adminToken);
       const ids = [];
-      for (const quantity of [2, 1, 2, 3, 1]) ids.push((await paidOrder(t, s, { lines: [{ productId: s.products[0]!.id, quantity }] })).order.id);
+      for (const quantity of [2, 1, 2, 3, 1])
+        ids.push((await paidOrder(t, s, { lines: [{ productId: s.products[0]!.id, quantity }] })).order.id);
       await assertMoneyInvariants(t.app);
       return { query: { supplierId: s.profile.id }, ids };
     },
@@ -138,7 +141,14 @@ const CASES: SortCase[] = [
       const ids = [];
       for (const [i, maxUses] of [5, 3, 5, 8, 3].entries()) {
         const body = { code: `${prefix}-${i}`, discountBps: 1000, maxUses };
-        ids.push((await created(call(t.app, 'POST', '/admin/subscriptions/promo-codes', { token: adminToken, body }), 'promo code')).id);
+        ids.push(
+          (
+            await created(
+              call(t.app, 'POST', '/admin/subscriptions/promo-codes', { token: adminToken, body }),
+              'promo code',
+            )
+          ).id,
+        );
       }
       return { query: { search: prefix }, ids };
     },
@@ -152,7 +162,14 @@ const CASES: SortCase[] = [
       const owner = await advertiser(t);
       const ids = [];
       for (const bid of [100, 50, 100, 200, 50]) {
-        ids.push((await created(call(t.app, 'POST', '/advertising/campaigns', { token: owner.token, body: campaignBody(t, { bid }) }), 'campaign')).id);
+        ids.push(
+          (
+            await created(
+              call(t.app, 'POST', '/advertising/campaigns', { token: owner.token, body: campaignBody(t, { bid }) }),
+              'campaign',
+            )
+          ).id,
+        );
       }
       return { query: { advertiserId: owner.profile.id }, ids };
     },
@@ -170,7 +187,15 @@ const CASES: SortCase[] = [
         const at = t.clock.now();
         const [row] = await t.app.ctx.db
           .insert(kycAttempts)
-          .values({ id: uuidv7(), supplierId: s.profile.id, submittedBy: s.user.id, status, submittedAt: at, reviewedAt: at, updatedAt: at })
+          .values({
+            id: uuidv7(),
+            supplierId: s.profile.id,
+            submittedBy: s.user.id,
+            status,
+            submittedAt: at,
+            reviewedAt: at,
+            updatedAt: at,
+          })
           .returning();
         ids.push(row!.id);
       }
@@ -187,10 +212,24 @@ const CASES: SortCase[] = [
       // settings themselves would change them under the files running beside this one.
       const actor = await createUser(t.app, { role: 'ADMIN' });
       const ids = [];
-      for (const key of ['business.paymentTimeoutMinutes', 'features.donationsEnabled', 'business.paymentTimeoutMinutes', 'features.advertisingEnabled', 'features.donationsEnabled']) {
+      for (const key of [
+        'business.paymentTimeoutMinutes',
+        'features.donationsEnabled',
+        'business.paymentTimeoutMinutes',
+        'features.advertisingEnabled',
+        'features.donationsEnabled',
+      ]) {
         const [row] = await t.app.ctx.db
           .insert(platformSettingChanges)
-          .values({ id: uuidv7(), key, oldValue: 1, newValue: 2, actorId: actor.id, reason: 'sorting', createdAt: t.clock.now() })
+          .values({
+            id: uuidv7(),
+            key,
+            oldValue: 1,
+            newValue: 2,
+            actorId: actor.id,
+            reason: 'sorting',
+            createdAt: t.clock.now(),
+          })
           .returning();
         ids.push(row!.id);
       }
@@ -209,7 +248,10 @@ for (const c of CASES) {
     }, 120_000);
     const idOf = c.id ?? ((item: Item) => item.id as string);
     const list = async (query: Record<string, string | number>) => {
-      const res = await call(t.app, 'GET', c.path, { token: adminToken, query: { ...seeded.query, limit: 100, ...query } });
+      const res = await call(t.app, 'GET', c.path, {
+        token: adminToken,
+        query: { ...seeded.query, limit: 100, ...query },
+      });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       return res.body.data as Item[];
     };
@@ -230,7 +272,8 @@ for (const c of CASES) {
       for (const sort of [c.field, `-${c.field}`]) {
         const whole = (await list({ sort })).map(idOf);
         const paged: string[] = [];
-        for (let page = 1; page <= whole.length; page++) paged.push(...(await list({ sort, limit: 2, page })).map(idOf));
+        for (let page = 1; page <= whole.length; page++)
+          paged.push(...(await list({ sort, limit: 2, page })).map(idOf));
         expect(paged, sort).toEqual(whole);
       }
     });
@@ -244,7 +287,9 @@ for (const c of CASES) {
         const res = await call(t.app, 'GET', c.path, { token: adminToken, query: { sort } });
         expect(res.status, sort).toBe(400);
         expect(res.body.error.code).toBe('VALIDATION_ERROR');
-        expect(res.body.error.details).toEqual([{ field: 'query.sort', message: expect.stringContaining(`${c.field}, -${c.field}`) }]);
+        expect(res.body.error.details).toEqual([
+          { field: 'query.sort', message: expect.stringContaining(`${c.field}, -${c.field}`) },
+        ]);
       }
     });
   });
@@ -258,7 +303,10 @@ describe('empty values', () => {
     t.clock.advance(60_000);
     const late = (await createSignedIn(t.app, { firstName })).user.id;
     const list = async (sort: string) =>
-      ((await call(t.app, 'GET', '/admin/users', { token: adminToken, query: { search: firstName, sort } })).body.data as Item[]).map((u) => u.id);
+      (
+        (await call(t.app, 'GET', '/admin/users', { token: adminToken, query: { search: firstName, sort } })).body
+          .data as Item[]
+      ).map((u) => u.id);
     expect(await list('lastLoginAt')).toEqual([early, late, ...never.sort()]);
     expect(await list('-lastLoginAt')).toEqual([late, early, ...never.sort().reverse()]);
   });

@@ -12,8 +12,10 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 // Raw JSON text: `levels` counts the containers, the body itself included.
-const deepArrays = (levels: number) => `{"phoneNumber":"${uniquePhone()}","password":${'['.repeat(levels - 1)}${']'.repeat(levels - 1)}}`;
-const deepObjects = (levels: number) => `{"phoneNumber":"${uniquePhone()}","password":${'{"a":'.repeat(levels - 1)}1${'}'.repeat(levels - 1)}}`;
+const deepArrays = (levels: number) =>
+  `{"phoneNumber":"${uniquePhone()}","password":${'['.repeat(levels - 1)}${']'.repeat(levels - 1)}}`;
+const deepObjects = (levels: number) =>
+  `{"phoneNumber":"${uniquePhone()}","password":${'{"a":'.repeat(levels - 1)}1${'}'.repeat(levels - 1)}}`;
 
 const send = (method: string, url: string, payload: string, token?: string) =>
   call(t.app, method, url, { token, body: payload, headers: { 'content-type': 'application/json' } });
@@ -24,7 +26,13 @@ describe('deeply nested bodies', () => {
   it('are refused with 400 naming the body, signed in or not, arrays or objects', async () => {
     const sup = await createSupplier(t.app);
     const before = logLines.length;
-    for (const payload of [deepArrays(3000), deepObjects(3000), deepArrays(100_000), deepArrays(MAX_NESTING + 1), deepObjects(MAX_NESTING + 1)]) {
+    for (const payload of [
+      deepArrays(3000),
+      deepObjects(3000),
+      deepArrays(100_000),
+      deepArrays(MAX_NESTING + 1),
+      deepObjects(MAX_NESTING + 1),
+    ]) {
       const label = `${payload.slice(40, 60)}... (${payload.length} characters)`;
       for (const [method, url, token] of [
         ['POST', '/auth/login', undefined],
@@ -53,11 +61,16 @@ describe('deeply nested bodies', () => {
   it('do not stop an ordinary nested body', async () => {
     const sup = await createSupplier(t.app);
     const openingHours = { '1': ['08:00-13:00', '15:00-19:00'], '6': ['09:00-12:00'] };
-    const res = await call(t.app, 'PUT', '/suppliers/profile', { token: sup.token, body: { openingHours, description: '  Fresh bread  ' } });
+    const res = await call(t.app, 'PUT', '/suppliers/profile', {
+      token: sup.token,
+      body: { openingHours, description: '  Fresh bread  ' },
+    });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ openingHours, description: 'Fresh bread' });
 
-    const login = await call(t.app, 'POST', '/auth/login', { body: { phoneNumber: sup.user.phoneNumber, password: DEFAULT_PASSWORD } });
+    const login = await call(t.app, 'POST', '/auth/login', {
+      body: { phoneNumber: sup.user.phoneNumber, password: DEFAULT_PASSWORD },
+    });
     expect(login.status).toBe(200);
   });
 });

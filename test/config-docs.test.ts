@@ -7,9 +7,16 @@ import { projectRoot } from './helpers/child-server.js';
 
 const example = readFileSync(`${projectRoot}/.env.example`, 'utf8');
 const readme = readFileSync(`${projectRoot}/README.md`, 'utf8');
-const configSection = readme.slice(readme.indexOf('\n## Configuration'), readme.indexOf('\n## ', readme.indexOf('\n## Configuration') + 1));
+const configSection = readme.slice(
+  readme.indexOf('\n## Configuration'),
+  readme.indexOf('\n## ', readme.indexOf('\n## Configuration') + 1),
+);
 /** KEY=value lines, set (`KEY=`) or shown commented out (`# KEY=`). */
-const lines = [...example.matchAll(/^(#\s*)?([A-Z][A-Z0-9_]*)=(.*)$/gm)].map(([, comment, key, value]) => ({ set: !comment, key: key!, value: value! }));
+const lines = [...example.matchAll(/^(#\s*)?([A-Z][A-Z0-9_]*)=(.*)$/gm)].map(([, comment, key, value]) => ({
+  set: !comment,
+  key: key!,
+  value: value!,
+}));
 
 describe('configuration documents', () => {
   it('.env.example lists every variable, and only those', () => {

@@ -22,8 +22,15 @@ const script = `console.log(${JSON.stringify('operators '.repeat(400))});\n`;
 const SECRET = 'not-for-browsers-3f1c';
 
 const CSP = [
-  "default-src 'self'", "script-src 'self'", "style-src 'self' 'unsafe-inline'", "img-src 'self' data: blob:",
-  "connect-src 'self'", "font-src 'self' data:", "frame-ancestors 'none'", "base-uri 'none'", "form-action 'self'",
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "connect-src 'self'",
+  "font-src 'self' data:",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
   "object-src 'none'",
 ].join(';');
 
@@ -59,7 +66,9 @@ const get = (url: string, headers: Record<string, string> = {}, app = t.app, met
 /** The request line sent as written: clients (and the injector) resolve `..` before sending, attackers do not. */
 const rawGet = (path: string) =>
   new Promise<{ status: number; text: string }>((done, fail) => {
-    const socket = connect(port, '127.0.0.1', () => socket.write(`GET ${path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`));
+    const socket = connect(port, '127.0.0.1', () =>
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`),
+    );
     let text = '';
     socket.on('data', (d) => (text += d.toString('latin1')));
     socket.on('end', () => done({ status: Number(text.split(' ')[1]), text }));
@@ -84,7 +93,11 @@ describe('hashed assets', () => {
     expect(again.headers['cache-control']).toBe('public, max-age=31536000, immutable');
 
     const css = await get('/console/assets/index-Cw3e81aa.css');
-    expect([css.statusCode, css.headers['content-type'], css.body]).toEqual([200, 'text/css; charset=utf-8', 'body{margin:0}']);
+    expect([css.statusCode, css.headers['content-type'], css.body]).toEqual([
+      200,
+      'text/css; charset=utf-8',
+      'body{margin:0}',
+    ]);
   });
 
   it('answer HEAD with the headers of GET and no body', async () => {
@@ -96,7 +109,12 @@ describe('hashed assets', () => {
   });
 
   it('a missing one is a 404 in the error envelope, never the page', async () => {
-    for (const url of ['/console/assets/index-gone0000.js', '/console/assets/', '/console/assets', '/console/assets/deep/er.js']) {
+    for (const url of [
+      '/console/assets/index-gone0000.js',
+      '/console/assets/',
+      '/console/assets',
+      '/console/assets/deep/er.js',
+    ]) {
       const res = await get(url, { accept: 'text/html,*/*' });
       expect(res.statusCode, url).toBe(404);
       expect(res.json(), url).toMatchObject({ success: false, error: { code: 'NOT_FOUND' } });
@@ -107,7 +125,13 @@ describe('hashed assets', () => {
 
 describe('the page', () => {
   it('answers /console, /console/ and client-side routes with index.html, revalidated, under the console policy', async () => {
-    for (const url of ['/console', '/console/', '/console/products/123', '/console/orders?status=PAID', '/console/a/b/']) {
+    for (const url of [
+      '/console',
+      '/console/',
+      '/console/products/123',
+      '/console/orders?status=PAID',
+      '/console/a/b/',
+    ]) {
       const res = await get(url, { accept: 'text/html' });
       expect(res.statusCode, url).toBe(200);
       expect(res.headers['content-type'], url).toBe('text/html; charset=utf-8');
@@ -143,7 +167,11 @@ describe('the page', () => {
 
   it('serves the other files of the build, revalidated, and never its dotfiles', async () => {
     const icon = await get('/console/favicon.svg');
-    expect([icon.statusCode, icon.headers['content-type'], icon.headers['cache-control']]).toEqual([200, 'image/svg+xml', 'no-cache']);
+    expect([icon.statusCode, icon.headers['content-type'], icon.headers['cache-control']]).toEqual([
+      200,
+      'image/svg+xml',
+      'no-cache',
+    ]);
     expect((await get('/console/.build-stamp')).statusCode).toBe(404);
   });
 
@@ -195,7 +223,10 @@ describe('without a build', () => {
 
     const json = await get('/console', {}, unbuilt.app);
     expect(json.statusCode).toBe(503);
-    expect(json.json()).toMatchObject({ success: false, error: { code: 'SERVICE_UNAVAILABLE', message: expect.stringContaining('npm run build') } });
+    expect(json.json()).toMatchObject({
+      success: false,
+      error: { code: 'SERVICE_UNAVAILABLE', message: expect.stringContaining('npm run build') },
+    });
     expect((await get(`/console/assets/${SCRIPT}`, {}, unbuilt.app)).statusCode).toBe(404);
     expect((await get('/api/v1/health', {}, unbuilt.app)).statusCode).toBe(200);
   });
@@ -215,38 +246,52 @@ describe('configuration', () => {
 
   it('lets pictures come from the origin of public files when it is not ours', () => {
     expect(foreignOrigins('/api/v1/files/public/')).toEqual([]);
-    expect(foreignOrigins('https://cdn.example.com/foodsave/public/', 'https://cdn.example.com/x/')).toEqual(['https://cdn.example.com']);
-    expect(consoleDirectives(['https://cdn.example.com'])['img-src']).toEqual(["'self'", 'data:', 'blob:', 'https://cdn.example.com']);
+    expect(foreignOrigins('https://cdn.example.com/foodsave/public/', 'https://cdn.example.com/x/')).toEqual([
+      'https://cdn.example.com',
+    ]);
+    expect(consoleDirectives(['https://cdn.example.com'])['img-src']).toEqual([
+      "'self'",
+      'data:',
+      'blob:',
+      'https://cdn.example.com',
+    ]);
   });
 });
 
 describe('the built console in a browser', () => {
   // The real build (CONSOLE_DIR's default, built by the global setup) under the policy above: React renders,
   // MUI's emotion injects its styles, and nothing is refused.
-  it.skipIf(consoleSkipReason !== undefined)(`opens a deep link with nothing refused by its policy${consoleSkipReason ? ` (${consoleSkipReason})` : ''}`, async () => {
-    const rig = await startConsole();
-    try {
-      const page = await rig.browser.newPage();
-      const refused: string[] = [];
-      const failed: string[] = [];
-      await page.addInitScript(() => {
-        document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP refused ${e.violatedDirective}: ${e.blockedURI}`));
-      });
-      page.on('console', (m) => {
-        if (/CSP refused|Content Security Policy/.test(m.text())) refused.push(m.text());
-      });
-      page.on('response', (r) => {
-        if (new URL(r.url()).pathname.startsWith('/console') && r.status() >= 400) failed.push(`${r.status()} ${r.url()}`);
-      });
-      const res = await page.goto(`${rig.baseUrl}/console/products/123`);
-      expect(res?.status()).toBe(200);
-      expect(res?.headers()['content-security-policy']).toBe(CSP);
-      await page.locator('#root > *').first().waitFor();
-      expect(await page.locator('style[data-emotion]').count(), 'emotion styles applied').toBeGreaterThan(0);
-      expect(refused).toEqual([]);
-      expect(failed).toEqual([]);
-    } finally {
-      await rig.close();
-    }
-  }, 120_000);
+  it.skipIf(consoleSkipReason !== undefined)(
+    `opens a deep link with nothing refused by its policy${consoleSkipReason ? ` (${consoleSkipReason})` : ''}`,
+    async () => {
+      const rig = await startConsole();
+      try {
+        const page = await rig.browser.newPage();
+        const refused: string[] = [];
+        const failed: string[] = [];
+        await page.addInitScript(() => {
+          document.addEventListener('securitypolicyviolation', (e) =>
+            console.error(`CSP refused ${e.violatedDirective}: ${e.blockedURI}`),
+          );
+        });
+        page.on('console', (m) => {
+          if (/CSP refused|Content Security Policy/.test(m.text())) refused.push(m.text());
+        });
+        page.on('response', (r) => {
+          if (new URL(r.url()).pathname.startsWith('/console') && r.status() >= 400)
+            failed.push(`${r.status()} ${r.url()}`);
+        });
+        const res = await page.goto(`${rig.baseUrl}/console/products/123`);
+        expect(res?.status()).toBe(200);
+        expect(res?.headers()['content-security-policy']).toBe(CSP);
+        await page.locator('#root > *').first().waitFor();
+        expect(await page.locator('style[data-emotion]').count(), 'emotion styles applied').toBeGreaterThan(0);
+        expect(refused).toEqual([]);
+        expect(failed).toEqual([]);
+      } finally {
+        await rig.close();
+      }
+    },
+    120_000,
+  );
 });

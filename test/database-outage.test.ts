@@ -30,7 +30,10 @@ describe.skipIf(unavailable)('a database outage under a running server', () => {
 
   beforeAll(async () => {
     pg = await ownPostgres();
-    t = await buildTestApp({ DATABASE_URL: pg.url, LOG_LEVEL: 'warn' }, { write: (line) => void logs.push(JSON.parse(line)) });
+    t = await buildTestApp(
+      { DATABASE_URL: pg.url, LOG_LEVEL: 'warn' },
+      { write: (line) => void logs.push(JSON.parse(line)) },
+    );
   }, 240_000);
   afterAll(async () => {
     await t?.close();
@@ -38,32 +41,43 @@ describe.skipIf(unavailable)('a database outage under a running server', () => {
   }, 60_000);
 
   const title = 'answers 503 with Retry-After when stopped (%s), says so once, and serves again once restarted';
-  it.each(['fast', 'immediate'] as const)(title, async (mode) => {
-    const { user, token } = await createSignedIn(t.app);
-    const me = () => call(t.app, 'GET', '/auth/me', { token });
-    const login = () => call(t.app, 'POST', '/auth/login', { body: { phoneNumber: user.phoneNumber, password: user.password } });
-    expect((await me()).status).toBe(200);
-    expect((await login()).status).toBe(200);
-    const [before, backBefore] = [said(UNREACHABLE), said(BACK)];
+  it.each(['fast', 'immediate'] as const)(
+    title,
+    async (mode) => {
+      const { user, token } = await createSignedIn(t.app);
+      const me = () => call(t.app, 'GET', '/auth/me', { token });
+      const login = () =>
+        call(t.app, 'POST', '/auth/login', { body: { phoneNumber: user.phoneNumber, password: user.password } });
+      expect((await me()).status).toBe(200);
+      expect((await login()).status).toBe(200);
+      const [before, backBefore] = [said(UNREACHABLE), said(BACK)];
 
-    pg.stop(mode);
-    try {
-      for (const res of [await me(), await login(), await me(), await login(), await me()]) {
-        expect(res.status).toBe(503);
-        expect(res.headers['retry-after']).toBe('5');
-        expect(res.body.error).toEqual({ code: 'SERVICE_UNAVAILABLE', message: 'The database cannot be reached; try again shortly' });
+      pg.stop(mode);
+      try {
+        for (const res of [await me(), await login(), await me(), await login(), await me()]) {
+          expect(res.status).toBe(503);
+          expect(res.headers['retry-after']).toBe('5');
+          expect(res.body.error).toEqual({
+            code: 'SERVICE_UNAVAILABLE',
+            message: 'The database cannot be reached; try again shortly',
+          });
+        }
+        expect(said(UNREACHABLE) - before, 'one warning for the outage, not one per request').toBe(1);
+        expect(
+          logs.filter((l) => l.level >= 50),
+          'no error lines',
+        ).toEqual([]);
+      } finally {
+        // Started again whatever failed above, so the next case has its database.
+        pg.start();
       }
-      expect(said(UNREACHABLE) - before, 'one warning for the outage, not one per request').toBe(1);
-      expect(logs.filter((l) => l.level >= 50), 'no error lines').toEqual([]);
-    } finally {
-      // Started again whatever failed above, so the next case has its database.
-      pg.start();
-    }
-    await eventually('GET /auth/me answers 200 again', async () => (await me()).status === 200);
-    expect((await login()).status).toBe(200);
-    await eventually('the end of the outage is logged', () => said(BACK) > backBefore);
-    expect(said(BACK) - backBefore).toBe(1);
-    expect(said(UNREACHABLE) - before).toBe(1);
-    expect(logs.filter((l) => l.msg === BACK).at(-1)!.failedRequests).toBeGreaterThanOrEqual(5);
-  }, 120_000);
+      await eventually('GET /auth/me answers 200 again', async () => (await me()).status === 200);
+      expect((await login()).status).toBe(200);
+      await eventually('the end of the outage is logged', () => said(BACK) > backBefore);
+      expect(said(BACK) - backBefore).toBe(1);
+      expect(said(UNREACHABLE) - before).toBe(1);
+      expect(logs.filter((l) => l.msg === BACK).at(-1)!.failedRequests).toBeGreaterThanOrEqual(5);
+    },
+    120_000,
+  );
 });

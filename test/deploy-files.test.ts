@@ -8,13 +8,19 @@ import { projectRoot } from './helpers/child-server.js';
 
 const dockerfile = readFileSync(`${projectRoot}/Dockerfile`, 'utf8');
 const runtime = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
-const buildStage = dockerfile.slice(dockerfile.indexOf('\nFROM '), dockerfile.indexOf('\nFROM ', dockerfile.indexOf('\nFROM ') + 1));
+const buildStage = dockerfile.slice(
+  dockerfile.indexOf('\nFROM '),
+  dockerfile.indexOf('\nFROM ', dockerfile.indexOf('\nFROM ') + 1),
+);
 const pkg = JSON.parse(readFileSync(`${projectRoot}/package.json`, 'utf8')) as {
   scripts: Record<string, string>;
   dependencies: Record<string, string>;
   devDependencies: Record<string, string>;
 };
-const ignoreLines = (file: string) => readFileSync(`${projectRoot}/${file}`, 'utf8').split('\n').map((l) => l.trim());
+const ignoreLines = (file: string) =>
+  readFileSync(`${projectRoot}/${file}`, 'utf8')
+    .split('\n')
+    .map((l) => l.trim());
 
 describe('the Dockerfile', () => {
   it('passes the Dockerfile linter with nothing to report', () => {
@@ -39,7 +45,10 @@ describe('the Dockerfile', () => {
     }
     expect(runtime).toMatch(/^COPY --from=build \/app\/console\/dist \.\/console\/dist$/m);
     expect(runtime).not.toMatch(/^COPY (--from=build \/app\/)?(console|clients)( |\/src)/m);
-    const instructions = runtime.split('\n').filter((l) => !l.startsWith('#')).join('\n');
+    const instructions = runtime
+      .split('\n')
+      .filter((l) => !l.startsWith('#'))
+      .join('\n');
     expect(instructions).not.toMatch(/vite/i);
   });
 });
@@ -48,7 +57,8 @@ describe('ignore files', () => {
   it('keep the built console out of git, and local builds and packages out of the image context', () => {
     expect(ignoreLines('.gitignore')).toContain('console/dist/');
     const docker = ignoreLines('.dockerignore');
-    for (const entry of ['console/dist', 'console/dist.*', '**/node_modules', 'dist']) expect(docker, entry).toContain(entry);
+    for (const entry of ['console/dist', 'console/dist.*', '**/node_modules', 'dist'])
+      expect(docker, entry).toContain(entry);
   });
 });
 

@@ -33,7 +33,8 @@ const WRONG_ROLE: Record<string, Role | null> = {
   SUPER_ADMIN: 'ADMIN',
 };
 
-const concrete = (path: string) => path.replace(/:([A-Za-z]+)/g, (_, name: string) => (name === 'token' ? 'x'.repeat(43) : uuidv7()));
+const concrete = (path: string) =>
+  path.replace(/:([A-Za-z]+)/g, (_, name: string) => (name === 'token' ? 'x'.repeat(43) : uuidv7()));
 const shape = (path: string) => path.replace(/\{[^}]+\}|:[A-Za-z0-9_]+/g, '{}');
 
 let t: TestApp;
@@ -45,7 +46,9 @@ beforeAll(async () => {
   t = await buildTestApp();
   const doc = (await call(t.app, 'GET', '/openapi.json')).body as { paths: Record<string, Record<string, unknown>> };
   documented = new Set(
-    Object.entries(doc.paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${shape(p.replace('/api/v1', ''))}`)),
+    Object.entries(doc.paths).flatMap(([p, ops]) =>
+      Object.keys(ops).map((m) => `${m.toUpperCase()} ${shape(p.replace('/api/v1', ''))}`),
+    ),
   );
   for (const role of new Set(Object.values(WRONG_ROLE))) {
     if (role) tokens.set(role, (await createSignedIn(t.app, { role })).token);
@@ -93,13 +96,18 @@ describe('endpoint table', () => {
     const stated = /^(\d+) of the (\d+) endpoints of the specification are built/m.exec(readme);
     expect(stated, 'the README says "N of the 226 endpoints of the specification are built"').not.toBeNull();
     expect(Number(stated![2])).toBe(table.length);
-    expect(Number(stated![1]), 'the README\'s count of built endpoints').toBe(built.length);
+    expect(Number(stated![1]), "the README's count of built endpoints").toBe(built.length);
 
     // Its scope table: one row per section of the specification, "| section | N of M | ...".
-    const rows = new Map([...readme.matchAll(/^\| (\w+) \| (\d+) of (\d+) \|/gm)].map((m) => [m[1]!, [Number(m[2]), Number(m[3])]]));
+    const rows = new Map(
+      [...readme.matchAll(/^\| (\w+) \| (\d+) of (\d+) \|/gm)].map((m) => [m[1]!, [Number(m[2]), Number(m[3])]]),
+    );
     const count = (list: Endpoint[], section: string) => list.filter((e) => e.section === section).length;
     for (const section of new Set(table.map((e) => e.section))) {
-      expect(rows.get(section), `the README's scope row of ${section}`).toEqual([count(built, section), count(table, section)]);
+      expect(rows.get(section), `the README's scope row of ${section}`).toEqual([
+        count(built, section),
+        count(table, section),
+      ]);
     }
   });
 });

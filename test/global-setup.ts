@@ -46,7 +46,8 @@ async function embeddedTemplate() {
   // a checkpoint (a copy replays the log written since the last one: otherwise the whole migration).
   const pglite = app.database.pglite!;
   await pglite.exec("UPDATE pg_database SET datistemplate = false WHERE datname IN ('template0', 'template1')");
-  for (const statement of ['DROP DATABASE template0', 'DROP DATABASE template1', 'CHECKPOINT']) await pglite.exec(statement);
+  for (const statement of ['DROP DATABASE template0', 'DROP DATABASE template1', 'CHECKPOINT'])
+    await pglite.exec(statement);
   const archive = await app.database.dump!();
   await app.close();
   const dir = mkdtempSync(join(tmpdir(), 'foodsave-test-db-'));

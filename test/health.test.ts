@@ -41,7 +41,10 @@ describe('readiness and metrics on the test database', () => {
       for (let i = 0; i < 3; i++) expect((await call(t.app, 'GET', nearby)).status).toBe(200);
       page = await metrics(t);
       const grew = (name: string) => sample(page, name)! - sample(before, name)!;
-      counted = { misses: grew('foodsave_listing_cache_misses_total'), hits: grew('foodsave_listing_cache_hits_total') };
+      counted = {
+        misses: grew('foodsave_listing_cache_misses_total'),
+        hits: grew('foodsave_listing_cache_hits_total'),
+      };
     }
     expect(counted).toEqual({ misses: 1, hits: 2 });
     expect(sample(page, 'foodsave_listing_cache_entries')).toBeGreaterThanOrEqual(1);
@@ -50,7 +53,10 @@ describe('readiness and metrics on the test database', () => {
     if (t.app.database.kind === 'postgres') {
       const total = sample(page, 'foodsave_db_pool_connections{state="total"}')!;
       expect(total).toBeGreaterThanOrEqual(1);
-      expect(sample(page, 'foodsave_db_pool_connections{state="idle"}')! + sample(page, 'foodsave_db_pool_connections{state="in_use"}')!).toBe(total);
+      expect(
+        sample(page, 'foodsave_db_pool_connections{state="idle"}')! +
+          sample(page, 'foodsave_db_pool_connections{state="in_use"}')!,
+      ).toBe(total);
       expect(sample(page, 'foodsave_db_pool_waiting_requests')).toBe(0);
     } else {
       expect(page).not.toContain('foodsave_db_pool_connections');
@@ -88,7 +94,12 @@ describe('readiness with Redis', () => {
       error: {
         code: 'SERVICE_UNAVAILABLE',
         message: 'Not ready: redis down',
-        details: [{ field: 'redis', message: expect.stringMatching(/^down after \d+ ms: connection (close|reconnecting|connecting)$/) }],
+        details: [
+          {
+            field: 'redis',
+            message: expect.stringMatching(/^down after \d+ ms: connection (close|reconnecting|connecting)$/),
+          },
+        ],
       },
       requestId: expect.any(String),
     });
@@ -113,6 +124,8 @@ describe.skipIf(!process.env.DATABASE_URL)('readiness when PostgreSQL loses the 
     const res = await call(t.app, 'GET', '/health/ready');
     expect(res.status).toBe(503);
     expect(res.body.error).toMatchObject({ code: 'SERVICE_UNAVAILABLE', message: 'Not ready: database down' });
-    expect(res.body.error.details).toEqual([{ field: 'database', message: expect.stringMatching(/^down after \d+ ms: /) }]);
+    expect(res.body.error.details).toEqual([
+      { field: 'database', message: expect.stringMatching(/^down after \d+ ms: /) },
+    ]);
   });
 });

@@ -30,8 +30,12 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 /** A raw request through the injector: the body as bytes, whatever its encoding. */
-const raw = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url: `/api/v1${url}`, headers });
-const varyOf = (res: { headers: Record<string, unknown> }) => String(res.headers.vary ?? '').toLowerCase().split(/\s*,\s*/);
+const raw = (url: string, headers: Record<string, string> = {}) =>
+  t.app.inject({ method: 'GET', url: `/api/v1${url}`, headers });
+const varyOf = (res: { headers: Record<string, unknown> }) =>
+  String(res.headers.vary ?? '')
+    .toLowerCase()
+    .split(/\s*,\s*/);
 const storeList = () => `/products/search?storeId=${seller.store.id}&limit=20`;
 
 describe('Cache-Control', () => {
@@ -49,7 +53,9 @@ describe('Cache-Control', () => {
     expect(missing.headers['cache-control']).toBe('no-store');
     expect(missing.headers.etag).toBeUndefined();
     // A public write (signing in hands out tokens) is never stored either.
-    const login = await call(t.app, 'POST', '/auth/login', { body: { phoneNumber: client.user.phoneNumber, password: 'Correct-Horse-42' } });
+    const login = await call(t.app, 'POST', '/auth/login', {
+      body: { phoneNumber: client.user.phoneNumber, password: 'Correct-Horse-42' },
+    });
     expect(login.status).toBe(200);
     expect(login.headers['cache-control']).toBe('no-store');
   });
@@ -124,8 +130,13 @@ describe('ETag and 304', () => {
       expect((await raw(url, { 'if-none-match': `"other", ${etag.slice(2)}` })).statusCode, url).toBe(304);
       expect((await raw(url, { 'if-none-match': '"other"' })).statusCode, url).toBe(200);
     }
-    const before = await Promise.all([`/products/${p.id}`, storeList()].map(async (url) => ({ url, etag: String((await raw(url)).headers.etag) })));
-    const changed = await call(t.app, 'PUT', `/products/${p.id}`, { token: seller.token, body: { discountedPrice: 550 } });
+    const before = await Promise.all(
+      [`/products/${p.id}`, storeList()].map(async (url) => ({ url, etag: String((await raw(url)).headers.etag) })),
+    );
+    const changed = await call(t.app, 'PUT', `/products/${p.id}`, {
+      token: seller.token,
+      body: { discountedPrice: 550 },
+    });
     expect(changed.status).toBe(200);
     for (const { url, etag } of before) {
       const after = await raw(url, { 'if-none-match': etag });

@@ -1,6 +1,12 @@
 import { zeroPng } from './helpers/png.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { admin, form, image, publishProduct, supplierWithStore } from '../src/modules/products/products.test-support.js';
+import {
+  admin,
+  form,
+  image,
+  publishProduct,
+  supplierWithStore,
+} from '../src/modules/products/products.test-support.js';
 import { businessPart, idPart, pdf, postMultipart } from '../src/modules/kyc/kyc.test-support.js';
 import { buildTestApp, type TestApp } from './helpers/app.js';
 import { createSupplier, createUser, DEFAULT_PASSWORD } from './helpers/factories.js';
@@ -22,11 +28,19 @@ describe('pixel limits per kind of picture', () => {
     expect(bomb.length).toBeLessThan(100_000);
     const s = await supplierWithStore(t);
     const p = await publishProduct(t, s, adminToken);
-    const res = await call(t.app, 'POST', `/products/${p.id}/images`, { token: s.token, body: form([['images', bomb, 'bomb.png']]) });
+    const res = await call(t.app, 'POST', `/products/${p.id}/images`, {
+      token: s.token,
+      body: form([['images', bomb, 'bomb.png']]),
+    });
     expect(res.status).toBe(422);
     expect(res.body.error).toMatchObject({
       code: 'IMAGE_TOO_LARGE',
-      details: [{ field: 'body.images', message: 'is 6300x6300 pixels (39.7 megapixels); a product picture may have at most 24 megapixels' }],
+      details: [
+        {
+          field: 'body.images',
+          message: 'is 6300x6300 pixels (39.7 megapixels); a product picture may have at most 24 megapixels',
+        },
+      ],
     });
     expect(t.app.ctx.images).toMatchObject({ active: 0, waiting: 0 });
     const page = await call(t.app, 'GET', `/products/${p.id}`);
@@ -37,19 +51,32 @@ describe('pixel limits per kind of picture', () => {
     const s = await supplierWithStore(t);
     const p = await publishProduct(t, s, adminToken);
     const big = bombPng(4200, 4000);
-    const asProduct = await call(t.app, 'POST', `/products/${p.id}/images`, { token: s.token, body: form([['images', big, 'big.png']]) });
+    const asProduct = await call(t.app, 'POST', `/products/${p.id}/images`, {
+      token: s.token,
+      body: form([['images', big, 'big.png']]),
+    });
     expect(asProduct.status).toBe(200);
     expect(asProduct.body.data.images).toHaveLength(1);
-    const asLogo = await call(t.app, 'POST', '/suppliers/profile/logo', { token: s.token, body: form([['logo', big, 'logo.png']]) });
+    const asLogo = await call(t.app, 'POST', '/suppliers/profile/logo', {
+      token: s.token,
+      body: form([['logo', big, 'logo.png']]),
+    });
     expect(asLogo.status).toBe(422);
-    expect(asLogo.body.error.details).toEqual([{ field: 'body.logo', message: expect.stringContaining('a logo may have at most 16 megapixels') }]);
+    expect(asLogo.body.error.details).toEqual([
+      { field: 'body.logo', message: expect.stringContaining('a logo may have at most 16 megapixels') },
+    ]);
   });
 
   it('refuses a bomb sent as a KYC document, before anything is stored', async () => {
     const supplier = await createSupplier(t.app, { kycStatus: 'NOT_SUBMITTED' });
-    const res = await postMultipart(t.app, '/suppliers/profile/kyc', supplier.token, [idPart(bombPng(6300, 6300), 'id.png', 'image/png'), businessPart(pdf())]);
+    const res = await postMultipart(t.app, '/suppliers/profile/kyc', supplier.token, [
+      idPart(bombPng(6300, 6300), 'id.png', 'image/png'),
+      businessPart(pdf()),
+    ]);
     expect(res.status).toBe(422);
-    expect(res.body.error.details).toEqual([{ field: 'body.idDocument', message: expect.stringContaining('a KYC document may have at most 24 megapixels') }]);
+    expect(res.body.error.details).toEqual([
+      { field: 'body.idDocument', message: expect.stringContaining('a KYC document may have at most 24 megapixels') },
+    ]);
     const own = await call(t.app, 'GET', '/suppliers/profile/kyc', { token: supplier.token });
     expect(own.body.data.attempts).toEqual([]);
   });
@@ -70,7 +97,8 @@ describe('the queue of picture work', () => {
     const p = await publishProduct(t, s, adminToken);
     const user = await createUser(t.app);
     const picture = await image(64, 48, 'png');
-    const send = () => call(t.app, 'POST', `/products/${p.id}/images`, { token: s.token, body: form([['images', picture, 'a.png']]) });
+    const send = () =>
+      call(t.app, 'POST', `/products/${p.id}/images`, { token: s.token, body: form([['images', picture, 'a.png']]) });
 
     // The only place is taken, as by a long decode.
     const release = await images.acquire();
@@ -81,7 +109,9 @@ describe('the queue of picture work', () => {
     expect(refused.body.error.code).toBe('SERVICE_UNAVAILABLE');
     expect(refused.headers['retry-after']).toBe('5');
     // Password hashing does not queue behind pictures.
-    const login = await call(t.app, 'POST', '/auth/login', { body: { phoneNumber: user.phoneNumber, password: DEFAULT_PASSWORD } });
+    const login = await call(t.app, 'POST', '/auth/login', {
+      body: { phoneNumber: user.phoneNumber, password: DEFAULT_PASSWORD },
+    });
     expect(login.status).toBe(200);
     expect(images.waiting).toBe(1);
 

@@ -44,12 +44,18 @@ describe('values a database cannot hold', () => {
     const sup = await createSupplier(t.app);
     const store = await createStore(t.app, sup);
     for (const endsAt of ['2030-06-30T23:59:60Z', '0000-01-01T00:00:00Z', '2030-02-30T10:00:00Z']) {
-      const res = await call(t.app, 'POST', `/supplier/stores/${store.id}/temporary-closure`, { token: sup.token, body: { endsAt } });
+      const res = await call(t.app, 'POST', `/supplier/stores/${store.id}/temporary-closure`, {
+        token: sup.token,
+        body: { endsAt },
+      });
       expect(res.status, endsAt).toBe(400);
       expect(fields(res), endsAt).toEqual(['body.endsAt']);
     }
     const admin = await createSignedIn(t.app, { role: 'SUPER_ADMIN' });
-    const stats = await call(t.app, 'GET', '/admin/kyc/stats', { token: admin.token, query: { from: '2016-12-31T23:59:60Z' } });
+    const stats = await call(t.app, 'GET', '/admin/kyc/stats', {
+      token: admin.token,
+      query: { from: '2016-12-31T23:59:60Z' },
+    });
     expect(stats.status).toBe(400);
     expect(fields(stats)).toEqual(['query.from']);
   });
@@ -57,7 +63,21 @@ describe('values a database cannot hold', () => {
 
 describe('numbers in query strings', () => {
   it('are written in decimal digits, as in a JSON body: hex, exponents, spaces, signs and Infinity are refused', async () => {
-    for (const bad of ['0x10', '1e2', ' 5', '5 ', '+5', '0b1', '0o7', 'Infinity', '-Infinity', '1_000', '.5', '5.', '']) {
+    for (const bad of [
+      '0x10',
+      '1e2',
+      ' 5',
+      '5 ',
+      '+5',
+      '0b1',
+      '0o7',
+      'Infinity',
+      '-Infinity',
+      '1_000',
+      '.5',
+      '5.',
+      '',
+    ]) {
       const list = await call(t.app, 'GET', '/stores', { query: { limit: bad } });
       expect(list.status, `limit=${bad}`).toBe(400);
       expect(list.body.error.code).toBe('VALIDATION_ERROR');
@@ -69,7 +89,9 @@ describe('numbers in query strings', () => {
     const list = await call(t.app, 'GET', '/stores', { query: { limit: '16', page: '01' } });
     expect(list.status).toBe(200);
     expect(list.body.meta).toMatchObject({ limit: 16, page: 1 });
-    const near = await call(t.app, 'GET', '/stores/nearby', { query: { latitude: '14.6928', longitude: '-17.4467', radiusKm: '2.5' } });
+    const near = await call(t.app, 'GET', '/stores/nearby', {
+      query: { latitude: '14.6928', longitude: '-17.4467', radiusKm: '2.5' },
+    });
     expect(near.status).toBe(200);
   });
 });

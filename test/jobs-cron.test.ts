@@ -40,9 +40,14 @@ describe('cron schedules', () => {
     // sent job ran once.
     const slots = await rows<{ slot: string }>(
       apps[0]!.app.ctx.db,
-      sql.raw(`select singleton_on::text as slot from ${SCHEMA}.job where name = '__pgboss__send-it' and singleton_key = 'test.every_minute'`),
+      sql.raw(
+        `select singleton_on::text as slot from ${SCHEMA}.job where name = '__pgboss__send-it' and singleton_key = 'test.every_minute'`,
+      ),
     );
-    const jobs = await rows<{ id: string }>(apps[0]!.app.ctx.db, sql.raw(`select id::text from ${SCHEMA}.job where name = 'test.every_minute'`));
+    const jobs = await rows<{ id: string }>(
+      apps[0]!.app.ctx.db,
+      sql.raw(`select id::text from ${SCHEMA}.job where name = 'test.every_minute'`),
+    );
     expect(jobs.length).toBeGreaterThan(0);
     expect(slots.length).toBeGreaterThanOrEqual(jobs.length);
     expect(new Set(slots.map((j) => j.slot)).size).toBe(slots.length);

@@ -43,7 +43,13 @@ describe('jobs across a restart', () => {
 });
 
 function startServer(port: number, env: Record<string, string>): ChildProcess {
-  const e: Record<string, string | undefined> = { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env };
+  const e: Record<string, string | undefined> = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    ...env,
+  };
   delete e.REDIS_URL;
   return spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { env: e, stdio: ['ignore', 'ignore', 'pipe'] });
 }
@@ -61,7 +67,10 @@ async function waitReady(base: string): Promise<void> {
   throw new Error('server did not become ready');
 }
 
-const exited = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.on('exit', () => resolve())));
+const exited = (child: ChildProcess) =>
+  new Promise<void>((resolve) =>
+    child.exitCode !== null || child.signalCode !== null ? resolve() : child.on('exit', () => resolve()),
+  );
 
 describe('a server killed between commit and send', () => {
   const gateway = new FakeTwilio();
@@ -89,7 +98,13 @@ describe('a server killed between commit and send', () => {
     const res = await fetch(`${base}/auth/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ phoneNumber, password: 'Killed-Server-12', role: 'CLIENT', firstName: 'A', lastName: 'B' }),
+      body: JSON.stringify({
+        phoneNumber,
+        password: 'Killed-Server-12',
+        role: 'CLIENT',
+        firstName: 'A',
+        lastName: 'B',
+      }),
     });
     expect(res.status).toBe(201);
     api.kill('SIGKILL');

@@ -5,7 +5,8 @@ import { buildTestApp, type TestApp } from './helpers/app.js';
 
 // What the test handlers saw, by job name.
 const seen = new Map<string, { data: unknown; retryCount: number }[]>();
-const record = (name: string, data: unknown, retryCount: number): void => void seen.set(name, [...(seen.get(name) ?? []), { data, retryCount }]);
+const record = (name: string, data: unknown, retryCount: number): void =>
+  void seen.set(name, [...(seen.get(name) ?? []), { data, retryCount }]);
 const calls = (name: string) => seen.get(name) ?? [];
 // Tries that should fail, per key of the payload.
 const failuresLeft = new Map<string, number>();
@@ -43,7 +44,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const waiting = async (name: string) => (await t.app.jobs.depth()).filter((r) => r.name === name).reduce((n, r) => n + r.count, 0);
+const waiting = async (name: string) =>
+  (await t.app.jobs.depth()).filter((r) => r.name === name).reduce((n, r) => n + r.count, 0);
 
 describe('jobs', () => {
   it('runs a job sent outside any transaction', async () => {
@@ -141,7 +143,11 @@ describe('domain events', () => {
     expect((second[1]!.data as { eventId: string }).eventId).toBe(eventId);
 
     // The same event delivered again (as after a crash between the handler and the queue's record).
-    await t.app.ctx.jobs.send('users.password_changed:test-first', { eventId, occurredAt: new Date().toISOString(), payload: { userId } });
+    await t.app.ctx.jobs.send('users.password_changed:test-first', {
+      eventId,
+      occurredAt: new Date().toISOString(),
+      payload: { userId },
+    });
     await t.app.jobs.drain();
     expect(calls('first').filter((c) => (c.data as { userId: string }).userId === userId)).toHaveLength(1);
   });

@@ -28,9 +28,25 @@ describe('JSON written by the database', () => {
     // Text that looks like JSON's separators inside strings must stay as it is.
     const tricky = 'Pain : "levain", {miche}, \\ fin';
     const supplier = await createSupplier(t.app, { ...p, businessName: `Boulangerie ${tricky}` });
-    const store = await createStore(t.app, supplier, { ...p, name: `Boutique ${tricky}`, openingHours: { '1': ['08:00-12:00', '14:00-18:00'] } });
-    const product = await publishProduct(t, { ...supplier, store }, (await admin(t)).token, { name: 'Miche', description: tricky });
-    await t.app.ctx.db.insert(productImages).values({ id: uuidv7(), productId: product.id, position: 0, thumbnailKey: 'a-thumb.jpg', largeKey: 'a-large.jpg', createdAt: t.clock.now() });
+    const store = await createStore(t.app, supplier, {
+      ...p,
+      name: `Boutique ${tricky}`,
+      openingHours: { '1': ['08:00-12:00', '14:00-18:00'] },
+    });
+    const product = await publishProduct(t, { ...supplier, store }, (await admin(t)).token, {
+      name: 'Miche',
+      description: tricky,
+    });
+    await t.app.ctx.db
+      .insert(productImages)
+      .values({
+        id: uuidv7(),
+        productId: product.id,
+        position: 0,
+        thumbnailKey: 'a-thumb.jpg',
+        largeKey: 'a-large.jpg',
+        createdAt: t.clock.now(),
+      });
     t.app.ctx.listings.changed(['products.']);
     const near = `latitude=${p.latitude}&longitude=${p.longitude}&radiusKm=2`;
     const bodies = [
@@ -47,11 +63,20 @@ describe('JSON written by the database', () => {
       expect(body).toBe(JSON.stringify(JSON.parse(body)));
       expect(body).toContain(JSON.stringify(tricky).slice(1, -1));
     }
-    expect(JSON.parse(bodies[0]!).data).toMatchObject({ description: tricky, store: { name: `Boutique ${tricky}` }, images: [{ position: 0 }] });
+    expect(JSON.parse(bodies[0]!).data).toMatchObject({
+      description: tricky,
+      store: { name: `Boutique ${tricky}` },
+      images: [{ position: 0 }],
+    });
   });
 
   it('compacts any JSON text to what JSON.stringify writes', () => {
-    const texts = ['{"a" : 1, "b" : "x : y, z", "c" : [1, 2], "d" : "q\\"u : o", "e" : "back\\\\", "f" : {"g" : null}}', '[{"v":1}, \n {"v":2}]', '{"a": 1, "b": "x"}', '{"a" : "\\n\\t x"}'];
+    const texts = [
+      '{"a" : 1, "b" : "x : y, z", "c" : [1, 2], "d" : "q\\"u : o", "e" : "back\\\\", "f" : {"g" : null}}',
+      '[{"v":1}, \n {"v":2}]',
+      '{"a": 1, "b": "x"}',
+      '{"a" : "\\n\\t x"}',
+    ];
     for (const text of texts) expect(compactJson(text)).toBe(JSON.stringify(JSON.parse(text)));
   });
 });

@@ -17,7 +17,9 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const nearbyIds = async (app: TestApp['app'], where: { latitude: number; longitude: number }) =>
-  (await call(app, 'GET', '/stores/nearby', { query: { ...where, radiusKm: 2 } })).body.data.map((s: { id: string }) => s.id);
+  (await call(app, 'GET', '/stores/nearby', { query: { ...where, radiusKm: 2 } })).body.data.map(
+    (s: { id: string }) => s.id,
+  );
 
 describe('cached public listings', () => {
   it('show a write made through the API at once', async () => {
@@ -46,25 +48,28 @@ describe('cached public listings', () => {
     expect(await nearbyIds(t.app, where)).toEqual([]);
   });
 
-  it.skipIf(!process.env.REDIS_URL)('drop their answers on every instance when one instance writes (Redis)', async () => {
-    const other = await buildTestApp();
-    try {
-      const where = spot();
-      const supplier = await createSupplier(t.app);
-      const store = await createStore(t.app, supplier, where);
-      expect(await nearbyIds(other.app, where)).toEqual([store.id]);
-      await call(t.app, 'POST', `/supplier/stores/${store.id}/toggle-active`, { token: supplier.token });
-      // Delivery through Redis is asynchronous: wait for the other instance to hear of it.
-      let ids: string[] = [store.id];
-      for (let i = 0; i < 50 && ids.length; i++) {
-        await new Promise((r) => setTimeout(r, 20));
-        ids = await nearbyIds(other.app, where);
+  it.skipIf(!process.env.REDIS_URL)(
+    'drop their answers on every instance when one instance writes (Redis)',
+    async () => {
+      const other = await buildTestApp();
+      try {
+        const where = spot();
+        const supplier = await createSupplier(t.app);
+        const store = await createStore(t.app, supplier, where);
+        expect(await nearbyIds(other.app, where)).toEqual([store.id]);
+        await call(t.app, 'POST', `/supplier/stores/${store.id}/toggle-active`, { token: supplier.token });
+        // Delivery through Redis is asynchronous: wait for the other instance to hear of it.
+        let ids: string[] = [store.id];
+        for (let i = 0; i < 50 && ids.length; i++) {
+          await new Promise((r) => setTimeout(r, 20));
+          ids = await nearbyIds(other.app, where);
+        }
+        expect(ids).toEqual([]);
+      } finally {
+        await other.close();
       }
-      expect(ids).toEqual([]);
-    } finally {
-      await other.close();
-    }
-  });
+    },
+  );
 });
 
 describe('the listing cache itself', () => {
@@ -89,7 +94,10 @@ describe('the listing cache itself', () => {
     const cache = new ListingCache(t.clock, null);
     const parse = vi.spyOn(JsonItems.prototype, 'toJSON');
     const card = JSON.stringify({ id: 'x'.repeat(100) });
-    await cache.get('products.search', { a: 1 }, async () => ({ items: JsonItems.of([{ card }, { card }]), meta: { page: 1 } }));
+    await cache.get('products.search', { a: 1 }, async () => ({
+      items: JsonItems.of([{ card }, { card }]),
+      meta: { page: 1 },
+    }));
     await new Promise((r) => setImmediate(r));
     expect(parse).not.toHaveBeenCalled();
     const json = JSON.stringify({ items: [JSON.parse(card), JSON.parse(card)], meta: { page: 1 } });

@@ -49,7 +49,10 @@ describe('cached lists and expiry', () => {
     const expiresAt = new Date(start + 40_000).toISOString();
     const over = { name: `Pain ${w}`, expiresAt };
     const going = await publishProduct(t, s, adminToken, over);
-    const staying = await publishProduct(t, s, adminToken, { ...over, expiresAt: new Date(start + 10 * HOUR).toISOString() });
+    const staying = await publishProduct(t, s, adminToken, {
+      ...over,
+      expiresAt: new Date(start + 10 * HOUR).toISOString(),
+    });
     const deal = await publishDeal(t, s, adminToken, { title: `Panier ${w}`, validUntil: expiresAt });
     const lasting = await publishDeal(t, s, adminToken, { title: `Panier ${w}` });
     const point = { ...p, radiusKm: 2 };
@@ -63,7 +66,8 @@ describe('cached lists and expiry', () => {
     ];
     moveTo(start + 10_000);
     const before = minute();
-    for (const [url, query] of lists) expect(await ids(url, query)).toEqual(expect.arrayContaining([going.id, staying.id]));
+    for (const [url, query] of lists)
+      expect(await ids(url, query)).toEqual(expect.arrayContaining([going.id, staying.id]));
     expect(await ids('/deals', point)).toEqual(expect.arrayContaining([deal.id, lasting.id]));
     expect(await ids('/deals', { q: w })).toEqual(expect.arrayContaining([deal.id, lasting.id]));
 
@@ -88,8 +92,14 @@ describe('cached lists and expiry', () => {
     const start = aMinuteAhead();
     const product = await publishProduct(t, s, adminToken, { expiresAt: new Date(start + 10 * HOUR).toISOString() });
     const deal = await publishDeal(t, s, adminToken);
-    const closure = { startsAt: new Date(start + 40_000).toISOString(), endsAt: new Date(start + 5 * HOUR).toISOString() };
-    const set = await call(t.app, 'POST', `/supplier/stores/${s.store.id}/temporary-closure`, { token: s.token, body: closure });
+    const closure = {
+      startsAt: new Date(start + 40_000).toISOString(),
+      endsAt: new Date(start + 5 * HOUR).toISOString(),
+    };
+    const set = await call(t.app, 'POST', `/supplier/stores/${s.store.id}/temporary-closure`, {
+      token: s.token,
+      body: closure,
+    });
     expect(set.status).toBe(200);
     const point = { ...p, radiusKm: 2 };
     const nearbyStore = async () => {

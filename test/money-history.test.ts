@@ -28,28 +28,66 @@ afterAll(() => t.close());
 
 type Action =
   | { kind: 'create'; client: number; product: number; quantity: number }
-  | { kind: 'pay' | 'fail' | 'cancelClient' | 'cancelSupplier' | 'confirm' | 'prepare' | 'ready' | 'complete' | 'advance' | 'collect'; order: number }
+  | {
+      kind:
+        | 'pay'
+        | 'fail'
+        | 'cancelClient'
+        | 'cancelSupplier'
+        | 'confirm'
+        | 'prepare'
+        | 'ready'
+        | 'complete'
+        | 'advance'
+        | 'collect';
+      order: number;
+    }
   | { kind: 'refund' | 'release' | 'disputeOpen' | 'resolveSupplier' | 'resolveClient'; order: number }
   | { kind: 'expire' | 'releaseJob' };
 
 const orderIndex = fc.nat({ max: 50 });
-const create = fc.record({ kind: fc.constant('create' as const), client: fc.nat({ max: 2 }), product: fc.nat({ max: 1 }), quantity: fc.integer({ min: 1, max: 3 }) });
+const create = fc.record({
+  kind: fc.constant('create' as const),
+  client: fc.nat({ max: 2 }),
+  product: fc.nat({ max: 1 }),
+  quantity: fc.integer({ min: 1, max: 3 }),
+});
 const action: fc.Arbitrary<Action> = fc.oneof(
   { weight: 4, arbitrary: create },
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('pay' as const), order: orderIndex }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constantFrom('fail', 'cancelClient', 'cancelSupplier', 'confirm', 'prepare', 'ready', 'complete'), order: orderIndex }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constantFrom('fail', 'cancelClient', 'cancelSupplier', 'confirm', 'prepare', 'ready', 'complete'),
+      order: orderIndex,
+    }),
+  },
   // The supplier's next step whatever the order's state: histories reach collected orders and releases.
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('advance' as const), order: orderIndex }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('collect' as const), order: orderIndex }) },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constantFrom('refund', 'release', 'disputeOpen', 'resolveSupplier', 'resolveClient'), order: orderIndex }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constantFrom('refund', 'release', 'disputeOpen', 'resolveSupplier', 'resolveClient'),
+      order: orderIndex,
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constantFrom('expire', 'releaseJob') }) },
 ) as fc.Arbitrary<Action>;
 /** About 20 actions after a few first orders, in groups of 1 to 3 run at the same time. */
 const history = fc
-  .tuple(fc.array(create, { minLength: 2, maxLength: 3 }), fc.array(fc.array(action, { minLength: 1, maxLength: 3 }), { minLength: 8, maxLength: 11 }))
+  .tuple(
+    fc.array(create, { minLength: 2, maxLength: 3 }),
+    fc.array(fc.array(action, { minLength: 1, maxLength: 3 }), { minLength: 8, maxLength: 11 }),
+  )
   .map(([first, rest]) => [first as Action[], ...rest]);
 
-const NEXT: Record<string, string> = { PENDING: 'CONFIRMED', CONFIRMED: 'PREPARING', PREPARING: 'READY', READY: 'COMPLETED' };
+const NEXT: Record<string, string> = {
+  PENDING: 'CONFIRMED',
+  CONFIRMED: 'PREPARING',
+  PREPARING: 'READY',
+  READY: 'COMPLETED',
+};
 
 interface Placed {
   id: string;
@@ -59,18 +97,40 @@ interface Placed {
 
 async function runHistory(groups: Action[][]): Promise<void> {
   const adminToken = () => signIn(adminUser);
-  const s = await shop(t, await adminToken(), { products: 2, product: { quantity: STOCK, discountedPrice: 700, originalPrice: 1400, pickupStart: '00:00', pickupEnd: '23:59', expiresAt: new Date(t.clock.now().getTime() + 60 * 24 * HOUR).toISOString() } });
+  const s = await shop(t, await adminToken(), {
+    products: 2,
+    product: {
+      quantity: STOCK,
+      discountedPrice: 700,
+      originalPrice: 1400,
+      pickupStart: '00:00',
+      pickupEnd: '23:59',
+      expiresAt: new Date(t.clock.now().getTime() + 60 * 24 * HOUR).toISOString(),
+    },
+  });
   const clients = await Promise.all([0, 1, 2].map(() => newClient(t)));
   const supplier = s.user as UserRecord;
   const placed: Placed[] = [];
   const answers: { action: string; status: number; body: unknown }[] = [];
   const pick = (i: number) => (placed.length ? placed[i % placed.length] : undefined);
-  const record = (a: Action, res: { status: number; body: unknown }) => void answers.push({ action: a.kind, status: res.status, body: res.body });
-  const status = async (a: Action, o: Placed, body: Record<string, unknown>) => record(a, await call(t.app, 'PATCH', `/orders/${o.id}/status`, { token: await signIn(supplier), body }));
-  const escrow = async (a: Action, o: Placed, path: string) => record(a, await call(t.app, 'POST', `/admin/payments/escrow/${o.id}/${path}`, { token: await adminToken(), body: { reason } }));
+  const record = (a: Action, res: { status: number; body: unknown }) =>
+    void answers.push({ action: a.kind, status: res.status, body: res.body });
+  const status = async (a: Action, o: Placed, body: Record<string, unknown>) =>
+    record(a, await call(t.app, 'PATCH', `/orders/${o.id}/status`, { token: await signIn(supplier), body }));
+  const escrow = async (a: Action, o: Placed, path: string) =>
+    record(
+      a,
+      await call(t.app, 'POST', `/admin/payments/escrow/${o.id}/${path}`, {
+        token: await adminToken(),
+        body: { reason },
+      }),
+    );
 
   async function among(i: number, where: SQL): Promise<Placed | undefined> {
-    const ids = await rows<{ id: string }>(t.app.ctx.db, sql`select o.id from orders o left join escrows e on e.order_id = o.id where o.store_id = ${s.store.id} and ${where} order by o.id`);
+    const ids = await rows<{ id: string }>(
+      t.app.ctx.db,
+      sql`select o.id from orders o left join escrows e on e.order_id = o.id where o.store_id = ${s.store.id} and ${where} order by o.id`,
+    );
     const id = ids.length ? ids[i % ids.length]!.id : undefined;
     return placed.find((p) => p.id === id) ?? pick(i);
   }
@@ -78,7 +138,10 @@ async function runHistory(groups: Action[][]): Promise<void> {
   async function run(a: Action): Promise<void> {
     if (a.kind === 'create') {
       const client = clients[a.client]!.user as UserRecord;
-      const res = await call(t.app, 'POST', '/orders', { token: await signIn(client), body: { items: [{ productId: s.products[a.product]!.id, quantity: a.quantity }], paymentMethod: 'wave' } });
+      const res = await call(t.app, 'POST', '/orders', {
+        token: await signIn(client),
+        body: { items: [{ productId: s.products[a.product]!.id, quantity: a.quantity }], paymentMethod: 'wave' },
+      });
       record(a, res);
       if (res.status === 201) placed.push({ id: res.body.data.id, code: res.body.data.pickup.code, client });
       return;
@@ -91,9 +154,14 @@ async function runHistory(groups: Action[][]): Promise<void> {
     }
     // Handovers and escrow decisions aim at orders they can apply to (paid; with an escrow), or
     // most of them would only be refused; the other actions take any order.
-    const o = a.kind === 'collect' ? await among(a.order, sql`o.payment_status = 'PAID' and o.status not in ('COMPLETED', 'CANCELLED')`)
-      : ['release', 'refund', 'disputeOpen', 'resolveSupplier', 'resolveClient'].includes(a.kind) && 'order' in a ? await among(a.order, sql`e.state is not null`)
-        : 'order' in a ? pick(a.order) : undefined;
+    const o =
+      a.kind === 'collect'
+        ? await among(a.order, sql`o.payment_status = 'PAID' and o.status not in ('COMPLETED', 'CANCELLED')`)
+        : ['release', 'refund', 'disputeOpen', 'resolveSupplier', 'resolveClient'].includes(a.kind) && 'order' in a
+          ? await among(a.order, sql`e.state is not null`)
+          : 'order' in a
+            ? pick(a.order)
+            : undefined;
     if (!o) return;
     switch (a.kind) {
       case 'pay':
@@ -101,12 +169,18 @@ async function runHistory(groups: Action[][]): Promise<void> {
         const latest = (await t.app.services.payments.latestOfOrders(t.app.ctx.db, [o.id])).get(o.id)?.payment;
         if (!latest?.providerSessionId || !t.mobilemoney.sessions.has(latest.providerSessionId)) return;
         const session = latest.providerSessionId;
-        const event = a.kind === 'pay' ? t.mobilemoney.event('checkout.session.completed', t.mobilemoney.complete(session)) : t.mobilemoney.event('checkout.session.payment_failed', t.mobilemoney.fail(session));
+        const event =
+          a.kind === 'pay'
+            ? t.mobilemoney.event('checkout.session.completed', t.mobilemoney.complete(session))
+            : t.mobilemoney.event('checkout.session.payment_failed', t.mobilemoney.fail(session));
         answers.push({ action: a.kind, status: 200, body: await deliverWebhook(t, event) });
         return;
       }
       case 'cancelClient':
-        return record(a, await call(t.app, 'POST', `/orders/${o.id}/cancel`, { token: await signIn(o.client), body: { reason } }));
+        return record(
+          a,
+          await call(t.app, 'POST', `/orders/${o.id}/cancel`, { token: await signIn(o.client), body: { reason } }),
+        );
       case 'cancelSupplier':
         return status(a, o, { status: 'CANCELLED', reason });
       case 'confirm':
@@ -121,7 +195,8 @@ async function runHistory(groups: Action[][]): Promise<void> {
       case 'collect': {
         // One step, or every step to the handover (stopping at the first refusal).
         for (;;) {
-          const current = (await call(t.app, 'GET', `/orders/${o.id}`, { token: await signIn(supplier) })).body.data.status as string;
+          const current = (await call(t.app, 'GET', `/orders/${o.id}`, { token: await signIn(supplier) })).body.data
+            .status as string;
           const next = NEXT[current];
           if (!next) return;
           const before = answers.length;
@@ -148,7 +223,10 @@ async function runHistory(groups: Action[][]): Promise<void> {
 
   // Refusals are answers (404, 409...), never a failure of the server.
   const story = answers.map((r) => `${r.action} ${r.status}`).join(', ');
-  expect(answers.filter((r) => r.status >= 500), story).toEqual([]);
+  expect(
+    answers.filter((r) => r.status >= 500),
+    story,
+  ).toEqual([]);
   const stock = await rows<{ id: string; quantity: number; reserved: number; sold: number }>(
     t.app.ctx.db,
     sql`select id, quantity, reserved_quantity as reserved, sold_quantity as sold from products where store_id = ${s.store.id}`,

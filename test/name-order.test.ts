@@ -11,11 +11,38 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 // Accents and case do not count; the same order on PostgreSQL and on the embedded database.
-const NAMES = ['Zèbre', 'Éclair', 'eau', 'Ananas', 'école', 'Épicerie', 'zoo', 'Œuf frais', 'oeil', 'Ökonomie', 'Çà et là', 'cabane'];
+const NAMES = [
+  'Zèbre',
+  'Éclair',
+  'eau',
+  'Ananas',
+  'école',
+  'Épicerie',
+  'zoo',
+  'Œuf frais',
+  'oeil',
+  'Ökonomie',
+  'Çà et là',
+  'cabane',
+];
 // A space sorts before any letter, as in a dictionary: 'Çà et là' before 'cabane'.
-const SORTED = ['Ananas', 'Çà et là', 'cabane', 'eau', 'Éclair', 'école', 'Épicerie', 'oeil', 'Œuf frais', 'Ökonomie', 'Zèbre', 'zoo'];
+const SORTED = [
+  'Ananas',
+  'Çà et là',
+  'cabane',
+  'eau',
+  'Éclair',
+  'école',
+  'Épicerie',
+  'oeil',
+  'Œuf frais',
+  'Ökonomie',
+  'Zèbre',
+  'zoo',
+];
 
-const names = (res: { body: { data: { name?: string; businessName?: string }[] } }) => res.body.data.map((x) => x.name ?? x.businessName);
+const names = (res: { body: { data: { name?: string; businessName?: string }[] } }) =>
+  res.body.data.map((x) => x.name ?? x.businessName);
 
 describe('sorting by name', () => {
   it('orders stores ignoring accents and case, with equal names by id, page after page', async () => {
@@ -42,7 +69,9 @@ describe('sorting by name', () => {
     const city = `Ordreville ${uuidv7()}`;
     for (const businessName of [...NAMES].reverse()) await createSupplier(t.app, { businessName, city });
     expect(names(await call(t.app, 'GET', '/suppliers/search', { query: { city, limit: 100 } }))).toEqual(SORTED);
-    expect(names(await call(t.app, 'GET', '/suppliers/search', { query: { city, sort: 'name', limit: 100 } }))).toEqual(SORTED);
+    expect(names(await call(t.app, 'GET', '/suppliers/search', { query: { city, sort: 'name', limit: 100 } }))).toEqual(
+      SORTED,
+    );
     const second = await call(t.app, 'GET', '/suppliers/search', { query: { city, sort: 'name', limit: 5, page: 2 } });
     expect(names(second)).toEqual(SORTED.slice(5, 10));
   });

@@ -21,7 +21,10 @@ const ALWAYS = Object.fromEntries(['0', '1', '2', '3', '4', '5', '6'].map((d) =>
 /** A point of its own, far from the other files' rows. */
 const region = () => ({ latitude: -45 + randomInt(9000) / 100, longitude: -170 + randomInt(6000) / 100 });
 /** `km` north of `p` (inside the radius up to 25 km). */
-const north = (p: { latitude: number; longitude: number }, km: number) => ({ latitude: p.latitude + km / 111.2, longitude: p.longitude });
+const north = (p: { latitude: number; longitude: number }, km: number) => ({
+  latitude: p.latitude + km / 111.2,
+  longitude: p.longitude,
+});
 
 interface Meta {
   page: number;
@@ -45,7 +48,13 @@ async function pageThrough(url: string, query: Record<string, number>, limit: nu
   const first = metas[0]!;
   expect(first).toMatchObject({ total: ids.length, totalPages: Math.ceil(ids.length / limit), totalIsEstimate: false });
   expect(metas.length).toBe(first.totalPages);
-  for (const m of metas) expect(m).toMatchObject({ total: first.total, totalPages: first.totalPages, hasMore: m.page < first.totalPages, totalIsEstimate: false });
+  for (const m of metas)
+    expect(m).toMatchObject({
+      total: first.total,
+      totalPages: first.totalPages,
+      hasMore: m.page < first.totalPages,
+      totalIsEstimate: false,
+    });
   expect(new Set(ids).size).toBe(ids.length);
   return { ids, first };
 }
@@ -72,7 +81,9 @@ describe('nearby totals', () => {
     }
     expect((await pageThrough('/suppliers/nearby', { ...p, radiusKm: 25 }, 4)).ids).toEqual(suppliers.slice(0, 6));
     expect((await pageThrough('/suppliers/nearby', { ...p, radiusKm: 25 }, 2)).ids).toEqual(suppliers.slice(0, 6));
-    expect((await pageThrough('/associations/nearby', { ...p, radiusKm: 25 }, 4)).ids).toEqual(associations.slice(0, 6));
+    expect((await pageThrough('/associations/nearby', { ...p, radiusKm: 25 }, 4)).ids).toEqual(
+      associations.slice(0, 6),
+    );
   });
 
   it('of products and deals, several at one place: exact, and the pages agree', async () => {

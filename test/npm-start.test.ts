@@ -3,7 +3,15 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFil
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bareEnv, freePort, killLeftovers, portOpen, projectRoot, READY_TIMEOUT_MS, spawnServer } from './helpers/child-server.js';
+import {
+  bareEnv,
+  freePort,
+  killLeftovers,
+  portOpen,
+  projectRoot,
+  READY_TIMEOUT_MS,
+  spawnServer,
+} from './helpers/child-server.js';
 
 // `npm start` as a user or a container runs it: the process started is npm, and signals sent to
 // it must reach the server, which drains and exits, leaving no process behind.
@@ -11,7 +19,8 @@ import { bareEnv, freePort, killLeftovers, portOpen, projectRoot, READY_TIMEOUT_
 const dir = mkdtempSync(join(tmpdir(), 'foodsave-npm-start-'));
 const STAMP = join(projectRoot, 'dist/.build-stamp');
 const CONSOLE_STAMP = join(projectRoot, 'console/dist/.build-stamp');
-const npmStart = () => spawnServer({ command: ['npm', 'start'], env: bareEnv({ DATA_DIR: join(dir, 'data'), LOG_LEVEL: 'info' }) });
+const npmStart = () =>
+  spawnServer({ command: ['npm', 'start'], env: bareEnv({ DATA_DIR: join(dir, 'data'), LOG_LEVEL: 'info' }) });
 const alive = (pid: number) => {
   try {
     process.kill(pid, 0);
@@ -45,30 +54,39 @@ afterAll(() => {
 });
 
 describe('npm start', () => {
-  it('drains and stops the server on SIGTERM sent to npm, and does not rebuild an up-to-date dist/ or console', async () => {
-    const builtAt = statSync(STAMP).mtimeMs;
-    const consoleBuiltAt = statSync(CONSOLE_STAMP).mtimeMs;
-    for (const run of [1, 2]) {
-      const server = await npmStart();
-      await server.waitReady();
-      const pid = serverPid(server.output());
-      if (!pid || pid === server.child.pid) throw server.fail(`run ${run}: no server pid distinct from npm's in the log`);
-      if (run === 1) {
-        expect(await consoleLoads(server.port), 'the console and its script').toMatchObject({ page: 200, asset: 200, type: expect.stringContaining('javascript') });
+  it(
+    'drains and stops the server on SIGTERM sent to npm, and does not rebuild an up-to-date dist/ or console',
+    async () => {
+      const builtAt = statSync(STAMP).mtimeMs;
+      const consoleBuiltAt = statSync(CONSOLE_STAMP).mtimeMs;
+      for (const run of [1, 2]) {
+        const server = await npmStart();
+        await server.waitReady();
+        const pid = serverPid(server.output());
+        if (!pid || pid === server.child.pid)
+          throw server.fail(`run ${run}: no server pid distinct from npm's in the log`);
+        if (run === 1) {
+          expect(await consoleLoads(server.port), 'the console and its script').toMatchObject({
+            page: 200,
+            asset: 200,
+            type: expect.stringContaining('javascript'),
+          });
+        }
+        const code = await server.stop('SIGTERM');
+        const output = server.output();
+        if (code !== 0 || !output.includes('"signal":"SIGTERM"') || !output.includes('shutting down')) {
+          throw server.fail(`run ${run}: npm exited with ${code}; expected 0 after the server's graceful shutdown`);
+        }
+        expect(await portOpen(server.port), 'the port is closed').toBe(false);
+        expect(alive(pid), 'no server process is left behind').toBe(false);
+        expect(output).not.toContain('Built dist/');
+        expect(output).not.toContain('Built console/dist');
       }
-      const code = await server.stop('SIGTERM');
-      const output = server.output();
-      if (code !== 0 || !output.includes('"signal":"SIGTERM"') || !output.includes('shutting down')) {
-        throw server.fail(`run ${run}: npm exited with ${code}; expected 0 after the server's graceful shutdown`);
-      }
-      expect(await portOpen(server.port), 'the port is closed').toBe(false);
-      expect(alive(pid), 'no server process is left behind').toBe(false);
-      expect(output).not.toContain('Built dist/');
-      expect(output).not.toContain('Built console/dist');
-    }
-    expect(statSync(STAMP).mtimeMs, 'dist/ was not rebuilt').toBe(builtAt);
-    expect(statSync(CONSOLE_STAMP).mtimeMs, 'the console was not rebuilt').toBe(consoleBuiltAt);
-  }, 3 * READY_TIMEOUT_MS);
+      expect(statSync(STAMP).mtimeMs, 'dist/ was not rebuilt').toBe(builtAt);
+      expect(statSync(CONSOLE_STAMP).mtimeMs, 'the console was not rebuilt').toBe(consoleBuiltAt);
+    },
+    3 * READY_TIMEOUT_MS,
+  );
 });
 
 describe('a log reader that stops reading, then goes away', () => {
@@ -79,42 +97,49 @@ describe('a log reader that stops reading, then goes away', () => {
     { script: 'start', portVar: 'PORT' },
     { script: 'worker', portVar: 'WORKER_PORT' },
   ];
-  it.each(roles)('npm $script still stops on SIGTERM within the grace period', async ({ script, portVar }) => {
-    const port = await freePort();
-    const env = bareEnv({ DATA_DIR: join(dir, `data-${script}`), LOG_LEVEL: 'info', [portVar]: String(port) });
-    const server = await spawnServer({ command: ['npm', 'run', script], env, port });
-    await server.waitReady();
-    const pid = serverPid(server.output());
-    if (!pid) throw server.fail('no server pid in the log');
-    try {
-      const stdout = server.child.stdout!;
-      stdout.removeAllListeners('data');
-      stdout.pause();
-      // Each request logs two lines (a long URL in each): far more than a pipe holds.
-      const url = `${server.api}/health?filler=${'x'.repeat(2000)}`;
-      for (let i = 0; i < 200; i++) await fetch(url).then((r) => r.arrayBuffer());
-      server.child.kill('SIGTERM');
-      await new Promise((r) => setTimeout(r, 500));
-      stdout.destroy();
-      const bound = new Promise<'alive'>((r) => setTimeout(() => r('alive'), GRACE_MS + 15_000).unref());
-      const outcome = await Promise.race([server.exited, bound]);
-      if (outcome === 'alive') throw server.fail(`npm run ${script} was still running ${(GRACE_MS + 15_000) / 1000} s after SIGTERM`);
-      expect(outcome, 'the drain ended normally').toBe(0);
-      expect(alive(pid), 'no server process is left behind').toBe(false);
-    } finally {
-      if (alive(pid)) process.kill(pid, 'SIGKILL');
-    }
-  }, 3 * READY_TIMEOUT_MS);
+  it.each(roles)(
+    'npm $script still stops on SIGTERM within the grace period',
+    async ({ script, portVar }) => {
+      const port = await freePort();
+      const env = bareEnv({ DATA_DIR: join(dir, `data-${script}`), LOG_LEVEL: 'info', [portVar]: String(port) });
+      const server = await spawnServer({ command: ['npm', 'run', script], env, port });
+      await server.waitReady();
+      const pid = serverPid(server.output());
+      if (!pid) throw server.fail('no server pid in the log');
+      try {
+        const stdout = server.child.stdout!;
+        stdout.removeAllListeners('data');
+        stdout.pause();
+        // Each request logs two lines (a long URL in each): far more than a pipe holds.
+        const url = `${server.api}/health?filler=${'x'.repeat(2000)}`;
+        for (let i = 0; i < 200; i++) await fetch(url).then((r) => r.arrayBuffer());
+        server.child.kill('SIGTERM');
+        await new Promise((r) => setTimeout(r, 500));
+        stdout.destroy();
+        const bound = new Promise<'alive'>((r) => setTimeout(() => r('alive'), GRACE_MS + 15_000).unref());
+        const outcome = await Promise.race([server.exited, bound]);
+        if (outcome === 'alive')
+          throw server.fail(`npm run ${script} was still running ${(GRACE_MS + 15_000) / 1000} s after SIGTERM`);
+        expect(outcome, 'the drain ended normally').toBe(0);
+        expect(alive(pid), 'no server process is left behind').toBe(false);
+      } finally {
+        if (alive(pid)) process.kill(pid, 'SIGKILL');
+      }
+    },
+    3 * READY_TIMEOUT_MS,
+  );
 });
 
 describe('the start-time build step', () => {
-  const build = (cwd: string, script = 'scripts/build.mjs') => spawnSync(process.execPath, [script, '--if-stale'], { cwd, encoding: 'utf8' });
+  const build = (cwd: string, script = 'scripts/build.mjs') =>
+    spawnSync(process.execPath, [script, '--if-stale'], { cwd, encoding: 'utf8' });
   const buildConsole = (cwd: string) => build(cwd, 'scripts/build-console.mjs');
   /** A deployment: the build scripts and what it was given, without the sources, esbuild or vite. */
   const deployment = (withDist: boolean) => {
     const root = mkdtempSync(join(dir, 'deploy-'));
     mkdirSync(join(root, 'scripts'));
-    for (const script of ['build.mjs', 'build-console.mjs']) cpSync(join(projectRoot, 'scripts', script), join(root, 'scripts', script));
+    for (const script of ['build.mjs', 'build-console.mjs'])
+      cpSync(join(projectRoot, 'scripts', script), join(root, 'scripts', script));
     if (withDist) {
       mkdirSync(join(root, 'dist'));
       writeFileSync(join(root, 'dist/.build-stamp'), 'prebuilt\n');

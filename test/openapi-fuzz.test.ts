@@ -21,7 +21,12 @@ const SEED = 23;
 const VALID_PER_OPERATION = 6;
 const INVALID_PER_OPERATION = 6;
 
-interface Parameter { in: string; name: string; required?: boolean; schema: Schema }
+interface Parameter {
+  in: string;
+  name: string;
+  required?: boolean;
+  schema: Schema;
+}
 interface Operation {
   operationId: string;
   description?: string;
@@ -29,8 +34,17 @@ interface Operation {
   requestBody?: { required?: boolean; content: Record<string, { schema: Schema }> };
   responses: Record<string, Schema>;
 }
-interface Endpoint { method: string; path: string; op: Operation }
-interface Request { path: Record<string, string>; query: Record<string, string>; body?: unknown; note: string }
+interface Endpoint {
+  method: string;
+  path: string;
+  op: Operation;
+}
+interface Request {
+  path: Record<string, string>;
+  query: Record<string, string>;
+  body?: unknown;
+  note: string;
+}
 
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 const ajv = new Ajv2020({ strict: false, allErrors: false, validateSchema: false });
@@ -50,7 +64,11 @@ const succeeded = new Set<string>();
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // `/admin/users/{id}/status` is about users, `/supplier/stores/{storeId}` about stores.
-const resourceOf = (path: string) => path.replace('/api/v1/', '').split('/').find((s) => s !== 'admin' && s !== 'supplier' && !s.startsWith('{')) ?? '';
+const resourceOf = (path: string) =>
+  path
+    .replace('/api/v1/', '')
+    .split('/')
+    .find((s) => s !== 'admin' && s !== 'supplier' && !s.startsWith('{')) ?? '';
 
 /** Ids the server answered with, by the name they had: `storeId` fields, `id`s of the stores' paths. */
 function harvest(path: string, value: unknown, key = ''): void {
@@ -104,7 +122,9 @@ async function tokenFor({ method, path, op }: Endpoint): Promise<string | undefi
   if (!roles) return undefined;
   const role = roles.find((r) => tokens.has(r)) ?? roles[0]!;
   if (!path.startsWith('/api/v1/auth/') && method !== 'delete') return tokens.get(role);
-  return role.startsWith('SUPPLIER') ? (await createSupplier(t.app, { role })).token : (await createSignedIn(t.app, { role })).token;
+  return role.startsWith('SUPPLIER')
+    ? (await createSupplier(t.app, { role })).token
+    : (await createSignedIn(t.app, { role })).token;
 }
 
 const params = (op: Operation, where: string) => (op.parameters ?? []).filter((p) => p.in === where);
@@ -137,7 +157,11 @@ function invalidRequest(e: Endpoint): fc.Arbitrary<Request> {
     if (kind === 'text') {
       const p = textual[b % textual.length]!;
       const value = WRONG_TEXT[c % WRONG_TEXT.length]!;
-      return { ...req, [p.in]: { ...req[p.in as 'path' | 'query'], [p.name]: value }, note: `${p.in}.${p.name}=${JSON.stringify(value).slice(0, 20)}` };
+      return {
+        ...req,
+        [p.in]: { ...req[p.in as 'path' | 'query'], [p.name]: value },
+        note: `${p.in}.${p.name}=${JSON.stringify(value).slice(0, 20)}`,
+      };
     }
     if (kind === 'stray') return { ...req, body: { unexpected: 1 }, note: 'a body where none is taken' };
     if (kind === 'whole') {
@@ -145,7 +169,8 @@ function invalidRequest(e: Endpoint): fc.Arbitrary<Request> {
       return { ...req, body: whole, note: `body=${JSON.stringify(whole)}` };
     }
     if (!body) return req;
-    const object = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
+    const object =
+      req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {};
     const props = Object.keys(body.properties ?? {});
     if (kind === 'missing' && body.required?.length) {
       const name = body.required[b % body.required.length] as string;
@@ -156,7 +181,11 @@ function invalidRequest(e: Endpoint): fc.Arbitrary<Request> {
       const name = props[b % props.length]!;
       const values = wrongValues(doc, body.properties[name]);
       const value = values[c % values.length];
-      return { ...req, body: { ...object, [name]: value }, note: `body.${name}=${JSON.stringify(value)?.slice(0, 20)}` };
+      return {
+        ...req,
+        body: { ...object, [name]: value },
+        note: `body.${name}=${JSON.stringify(value)?.slice(0, 20)}`,
+      };
     }
     return { ...req, body: { ...object, unexpected: 'x' }, note: 'body.unexpected' };
   });
@@ -179,7 +208,8 @@ function admitted({ method, path, op }: Endpoint, req: Request): boolean {
       continue;
     }
     const i = op.parameters!.indexOf(p);
-    if (!validatorAt(pointer('paths', path, method, 'parameters', String(i), 'schema'))(fromText(doc, p.schema, text))) return false;
+    if (!validatorAt(pointer('paths', path, method, 'parameters', String(i), 'schema'))(fromText(doc, p.schema, text)))
+      return false;
   }
   if (!op.requestBody) return req.body === undefined;
   if (!jsonBody(op)) return false;
@@ -193,28 +223,38 @@ async function send(e: Endpoint, req: Request, token: string | undefined): Promi
     method: e.method.toUpperCase() as 'GET',
     url,
     query: req.query,
-    headers: { ...(token && { authorization: `Bearer ${token}` }), ...(req.body !== undefined && { 'content-type': 'application/json' }) },
+    headers: {
+      ...(token && { authorization: `Bearer ${token}` }),
+      ...(req.body !== undefined && { 'content-type': 'application/json' }),
+    },
     payload: req.body === undefined ? undefined : JSON.stringify(req.body),
     remoteAddress: addressOf(t.app),
   });
   const fail = (problem: string) => {
     const key = `${e.method.toUpperCase()} ${e.path} -> ${res.statusCode}: ${problem.slice(0, 40)}`;
-    if (!failures.has(key)) failures.set(key, `[${token ? 'token' : 'no token'}, ${req.note}] ${url.slice(0, 100)} -> ${problem}`);
+    if (!failures.has(key))
+      failures.set(key, `[${token ? 'token' : 'no token'}, ${req.note}] ${url.slice(0, 100)} -> ${problem}`);
   };
   if (res.statusCode >= 500) return fail(res.body.slice(0, 200));
   const documented = e.op.responses[String(res.statusCode)];
-  if (!documented) return fail(`status not documented (${Object.keys(e.op.responses).join(', ')}) ${res.body.slice(0, 200)}`);
+  if (!documented)
+    return fail(`status not documented (${Object.keys(e.op.responses).join(', ')}) ${res.body.slice(0, 200)}`);
   if (!token && rolesOf(e.op) && res.statusCode !== 401) fail('no token, yet not 401');
   if (res.statusCode < 400 && !admitted(e, req)) fail('the document refuses this request, the server took it');
   const response = deref(doc, documented);
-  const type = String(res.headers['content-type'] ?? '').split(';')[0]!.trim();
+  const type = String(res.headers['content-type'] ?? '')
+    .split(';')[0]!
+    .trim();
   if (!response.content) {
     if (res.rawPayload.length) fail(`a body where none is documented (${type})`);
     return;
   }
-  if (!(type in response.content)) return fail(`content type ${type || 'none'}, documented ${Object.keys(response.content).join(', ')}`);
+  if (!(type in response.content))
+    return fail(`content type ${type || 'none'}, documented ${Object.keys(response.content).join(', ')}`);
   if (!type.endsWith('json')) return;
-  const ref = documented.$ref ? documented.$ref.slice(2) : pointer('paths', e.path, e.method, 'responses', String(res.statusCode));
+  const ref = documented.$ref
+    ? documented.$ref.slice(2)
+    : pointer('paths', e.path, e.method, 'responses', String(res.statusCode));
   const check = validatorAt(`${ref}/${pointer('content', type, 'schema')}`);
   const body = res.json() as unknown;
   if (!check(body)) return fail(`body ${JSON.stringify(check.errors?.slice(0, 2))} ${res.body.slice(0, 200)}`);
@@ -224,7 +264,8 @@ async function send(e: Endpoint, req: Request, token: string | undefined): Promi
 
 const seedOf = (id: string) => SEED ^ createHash('sha256').update(id).digest().readInt32LE(0);
 // Reads before writes (they find the ids the writes use), deletions and administrators' changes last.
-const order = ({ method, path }: Endpoint) => (method === 'delete' ? 4 : path.startsWith('/api/v1/admin/') ? 3 : method === 'get' ? 1 : 2);
+const order = ({ method, path }: Endpoint) =>
+  method === 'delete' ? 4 : path.startsWith('/api/v1/admin/') ? 3 : method === 'get' ? 1 : 2;
 
 describe('the server against its OpenAPI document, under generated requests', () => {
   it('answers every operation as documented: status, content type and body; refuses what the document refuses', async () => {

@@ -31,7 +31,12 @@ const access = new Map(
     .map(([method, path, rule]) => [`${method} ${path!.replace(/:[A-Za-z]+/g, '{}')}`, rule!]),
 );
 // Routes of the platform itself, outside the endpoint table.
-const PLATFORM_PUBLIC = ['/api/v1/health', '/api/v1/health/ready', '/api/v1/files/public/{path}', '/api/v1/files/private/{path}'];
+const PLATFORM_PUBLIC = [
+  '/api/v1/health',
+  '/api/v1/health/ready',
+  '/api/v1/files/public/{path}',
+  '/api/v1/files/private/{path}',
+];
 
 let t: TestApp;
 let doc: Doc;
@@ -40,7 +45,9 @@ let ops: { method: string; path: string; op: Operation }[];
 beforeAll(async () => {
   t = await buildTestApp();
   doc = (await call(t.app, 'GET', '/openapi.json')).body as Doc;
-  ops = Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ method, path, op })));
+  ops = Object.entries(doc.paths).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, op]) => ({ method, path, op })),
+  );
 });
 afterAll(() => t.close());
 
@@ -76,7 +83,9 @@ describe('the OpenAPI document', () => {
     expect(new Set(ids).size).toBe(ids.length);
     expect(doc.paths['/api/v1/suppliers/nearby']!.get!.operationId).toBe('getSuppliersNearby');
     expect(doc.paths['/api/v1/admin/suppliers/{id}/verify']!.patch!.operationId).toBe('patchAdminSuppliersByIdVerify');
-    expect(doc.paths['/api/v1/staff/stores/{storeId}/members/{userId}']!.delete!.operationId).toBe('deleteStaffStoresByStoreIdMembersByUserId');
+    expect(doc.paths['/api/v1/staff/stores/{storeId}/members/{userId}']!.delete!.operationId).toBe(
+      'deleteStaffStoresByStoreIdMembersByUserId',
+    );
   });
 
   it('marks public operations with an empty security list and protected ones with the bearer token and 401/403', () => {
@@ -92,7 +101,8 @@ describe('the OpenAPI document', () => {
       // Against the contract where it lists the endpoint; the platform's own routes are public.
       const rule = access.get(`${method.toUpperCase()} ${path.replace('/api/v1', '').replace(/\{[^}]+\}/g, '{}')}`);
       if (rule !== undefined) checked++;
-      if (rule !== undefined || PLATFORM_PUBLIC.includes(path)) expect(isPublic, label).toBe((rule ?? 'Public') === 'Public');
+      if (rule !== undefined || PLATFORM_PUBLIC.includes(path))
+        expect(isPublic, label).toBe((rule ?? 'Public') === 'Public');
     }
     expect(checked).toBeGreaterThan(50);
   });
@@ -103,27 +113,72 @@ describe('the OpenAPI document', () => {
       const label = `${method.toUpperCase()} ${path}`;
       if (!path.startsWith('/api/v1/health')) expect(has(op, '429'), `${label} 429`).toBe(true);
       if (path.includes('{')) expect(has(op, '404') && has(op, '400'), `${label} 400/404`).toBe(true);
-      if (op.requestBody) expect(['400', '413', '415'].every((s) => has(op, s)), `${label} 400/413/415`).toBe(true);
-      if (op.requestBody?.content['multipart/form-data']) expect(has(op, '422') && has(op, '503'), `${label} 422/503`).toBe(true);
+      if (op.requestBody)
+        expect(
+          ['400', '413', '415'].every((s) => has(op, s)),
+          `${label} 400/413/415`,
+        ).toBe(true);
+      if (op.requestBody?.content['multipart/form-data'])
+        expect(has(op, '422') && has(op, '503'), `${label} 422/503`).toBe(true);
     }
     const kyc = doc.paths['/api/v1/suppliers/profile/kyc']!.post!;
-    expect(Object.keys(kyc.responses)).toEqual(['201', '400', '401', '403', '404', '409', '413', '415', '422', '429', '500', '503']);
-    expect(doc.paths['/api/v1/staff/invitations/{token}/accept']!.post!.responses['410']?.$ref).toBe('#/components/responses/Gone');
+    expect(Object.keys(kyc.responses)).toEqual([
+      '201',
+      '400',
+      '401',
+      '403',
+      '404',
+      '409',
+      '413',
+      '415',
+      '422',
+      '429',
+      '500',
+      '503',
+    ]);
+    expect(doc.paths['/api/v1/staff/invitations/{token}/accept']!.post!.responses['410']?.$ref).toBe(
+      '#/components/responses/Gone',
+    );
     for (const name of ['TooManyRequests', 'ServiceUnavailable']) {
-      expect(doc.components.responses[name], name).toMatchObject({ headers: { 'Retry-After': { schema: { type: 'integer' } } } });
+      expect(doc.components.responses[name], name).toMatchObject({
+        headers: { 'Retry-After': { schema: { type: 'integer' } } },
+      });
     }
-    expect(doc.components.responses.BadRequest).toMatchObject({ content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } } });
+    expect(doc.components.responses.BadRequest).toMatchObject({
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } },
+    });
   });
 
   it('names the shared shapes as components and refers to them', () => {
-    for (const name of ['ErrorResponse', 'ErrorDetail', 'PageMeta', 'User', 'UserPage', 'UserResponse', 'PublicSupplier', 'OwnSupplier', 'AdminSupplier', 'Store', 'StorePage', 'KycAttempt', 'KycAttemptPage', 'OpeningHours']) {
+    for (const name of [
+      'ErrorResponse',
+      'ErrorDetail',
+      'PageMeta',
+      'User',
+      'UserPage',
+      'UserResponse',
+      'PublicSupplier',
+      'OwnSupplier',
+      'AdminSupplier',
+      'Store',
+      'StorePage',
+      'KycAttempt',
+      'KycAttemptPage',
+      'OpeningHours',
+    ]) {
       expect(doc.components.schemas, name).toHaveProperty(name);
     }
-    const body = (path: string, method: string, status = '200') => doc.paths[path]![method]!.responses[status]!.content!['application/json']!.schema.$ref;
+    const body = (path: string, method: string, status = '200') =>
+      doc.paths[path]![method]!.responses[status]!.content!['application/json']!.schema.$ref;
     expect(body('/api/v1/admin/users', 'get')).toBe('#/components/schemas/UserPage');
     expect(body('/api/v1/auth/me', 'get')).toBe('#/components/schemas/UserResponse');
     expect(body('/api/v1/stores/{storeId}', 'get')).toBe('#/components/schemas/StoreResponse');
-    expect(doc.components.schemas.UserPage).toMatchObject({ properties: { data: { items: { $ref: '#/components/schemas/User' } }, meta: { $ref: '#/components/schemas/PageMeta' } } });
+    expect(doc.components.schemas.UserPage).toMatchObject({
+      properties: {
+        data: { items: { $ref: '#/components/schemas/User' } },
+        meta: { $ref: '#/components/schemas/PageMeta' },
+      },
+    });
   });
 
   it('resolves every $ref inside the document', () => {
@@ -131,8 +186,9 @@ describe('the OpenAPI document', () => {
     const walk = (node: unknown): void => {
       if (Array.isArray(node)) node.forEach(walk);
       else if (node && typeof node === 'object') {
-        for (const [k, v] of Object.entries(node)) if (k === '$ref' && typeof v === 'string') refs.push(v);
-        else walk(v);
+        for (const [k, v] of Object.entries(node))
+          if (k === '$ref' && typeof v === 'string') refs.push(v);
+          else walk(v);
       }
     };
     walk(doc);
@@ -140,7 +196,10 @@ describe('the OpenAPI document', () => {
     const unresolved = [...new Set(refs)].filter((ref) => {
       if (!ref.startsWith('#/')) return true;
       let node: unknown = doc;
-      for (const token of ref.slice(2).split('/')) node = (node as Record<string, unknown> | undefined)?.[decodeURIComponent(token).replace(/~1/g, '/').replace(/~0/g, '~')];
+      for (const token of ref.slice(2).split('/'))
+        node = (node as Record<string, unknown> | undefined)?.[
+          decodeURIComponent(token).replace(/~1/g, '/').replace(/~0/g, '~')
+        ];
       return node === undefined;
     });
     expect(unresolved).toEqual([]);
@@ -157,11 +216,17 @@ describe('the OpenAPI document', () => {
   it('leaves defaulted query parameters optional and documents upload forms and file downloads', () => {
     const params = doc.paths['/api/v1/stores']!.get!.parameters!;
     expect(params.find((p) => p.name === 'page')?.required).toBe(false);
-    expect(doc.paths['/api/v1/stores/nearby']!.get!.parameters!.find((p) => p.name === 'latitude')?.required).toBe(true);
-    expect(doc.paths['/api/v1/suppliers/profile/logo']!.post!.requestBody!.content['multipart/form-data']).toMatchObject({
+    expect(doc.paths['/api/v1/stores/nearby']!.get!.parameters!.find((p) => p.name === 'latitude')?.required).toBe(
+      true,
+    );
+    expect(
+      doc.paths['/api/v1/suppliers/profile/logo']!.post!.requestBody!.content['multipart/form-data'],
+    ).toMatchObject({
       schema: { properties: { logo: { type: 'string', format: 'binary' } }, required: ['logo'] },
     });
-    expect(Object.keys(doc.paths['/api/v1/files/public/{path}']!.get!.responses['200']!.content!)).toContain('image/webp');
+    expect(Object.keys(doc.paths['/api/v1/files/public/{path}']!.get!.responses['200']!.content!)).toContain(
+      'image/webp',
+    );
   });
 });
 
@@ -172,11 +237,14 @@ describe('what the document says against what the server does', () => {
     expect(JSON.stringify(ok)).toContain('`unread`');
   });
 
-  it("documents the 404 of removing a device token the caller has not registered, and answers it", async () => {
+  it('documents the 404 of removing a device token the caller has not registered, and answers it', async () => {
     const op = doc.paths['/api/v1/notifications/device-token']!.delete!;
     expect(op.responses['404']?.$ref).toBe('#/components/responses/NotFound');
     const { token } = await createSignedIn(t.app);
-    const res = await call(t.app, 'DELETE', '/notifications/device-token', { token, body: { token: 'never-registered-token' } });
+    const res = await call(t.app, 'DELETE', '/notifications/device-token', {
+      token,
+      body: { token: 'never-registered-token' },
+    });
     expect(res.status).toBe(404);
     expect(res.body.error.code).toBe('NOT_FOUND');
   });
@@ -187,8 +255,16 @@ describe('naming schemas by title', () => {
     const response = (schema: unknown) => ({ content: { 'application/json': { schema } } });
     const withTwo = {
       paths: {
-        '/a': { get: { responses: { 200: response({ title: 'Thing', type: 'object', properties: { a: { type: 'string' } } }) } } },
-        '/b': { get: { responses: { 200: response({ title: 'Thing', type: 'object', properties: { b: { type: 'string' } } }) } } },
+        '/a': {
+          get: {
+            responses: { 200: response({ title: 'Thing', type: 'object', properties: { a: { type: 'string' } } }) },
+          },
+        },
+        '/b': {
+          get: {
+            responses: { 200: response({ title: 'Thing', type: 'object', properties: { b: { type: 'string' } } }) },
+          },
+        },
       },
     };
     expect(() => nameSchemas(withTwo)).toThrow('two different schemas are titled "Thing"');

@@ -70,12 +70,22 @@ describe('orders and payments across a crash', () => {
     // The marketplace, made in this process on the data the servers will use, without workers.
     const prep = await buildTestApp({ ...shared, ...providerEnv, WORKERS: 'off' });
     const adminToken = (await admin(prep)).token;
-    const shop = await shopWithProducts(prep, adminToken, 1, { quantity: STOCK, pickupStart: '00:00', pickupEnd: '23:59' });
+    const shop = await shopWithProducts(prep, adminToken, 1, {
+      quantity: STOCK,
+      pickupStart: '00:00',
+      pickupEnd: '23:59',
+    });
     const productId = shop.products[0]!.id;
     const clients = await Promise.all(Array.from({ length: CLIENTS }, () => newClient(prep)));
     await prep.close();
 
-    const env = bareEnv({ ...shared, ...providerEnv, LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '1000000', AUTH_RATE_LIMIT_MAX: '1000000' });
+    const env = bareEnv({
+      ...shared,
+      ...providerEnv,
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_MAX: '1000000',
+      AUTH_RATE_LIMIT_MAX: '1000000',
+    });
     const start = async () => {
       const s = await spawnServer({ env });
       await s.waitReady();
@@ -84,7 +94,11 @@ describe('orders and payments across a crash', () => {
     const placeOrder = (s: ChildServer, i: number) =>
       fetch(`${s.api}/orders`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${clients[i % CLIENTS]!.token}`, 'idempotency-key': `crash-${i}` },
+        headers: {
+          'content-type': 'application/json',
+          authorization: `Bearer ${clients[i % CLIENTS]!.token}`,
+          'idempotency-key': `crash-${i}`,
+        },
         body: JSON.stringify({ items: [{ productId, quantity: 1 }], paymentMethod: 'wave' }),
       }).then(
         async (r) => ({ status: r.status, body: (await r.json()) as { data?: { id: string } } }),
@@ -96,7 +110,9 @@ describe('orders and payments across a crash', () => {
     const pay = (s: ChildServer, sessionId: string) => {
       const event = provider.event('checkout.session.completed', provider.complete(sessionId));
       paid.set(sessionId, event);
-      return provider.sendWebhook(`${s.api}/payments/mobilemoney/webhook`, event).catch(() => ({ status: 0, body: '' }));
+      return provider
+        .sendWebhook(`${s.api}/payments/mobilemoney/webhook`, event)
+        .catch(() => ({ status: 0, body: '' }));
     };
 
     const first = await start();
@@ -128,7 +144,10 @@ describe('orders and payments across a crash', () => {
       // The session-opening job of orders committed before the kill runs in the new server (its
       // safety delay is MOBILEMONEY_SESSION_RETRY_SECONDS after the order); then their payers pay too.
       const sessionsOpened = async () =>
-        (await fetchPaymentsWithoutSession(second, clients.map((c) => c.token))) === 0;
+        (await fetchPaymentsWithoutSession(
+          second,
+          clients.map((c) => c.token),
+        )) === 0;
       const until = Date.now() + 60_000;
       while (!(await sessionsOpened()) && Date.now() < until) await new Promise((r) => setTimeout(r, 500));
       expect(await sessionsOpened()).toBe(true);
@@ -143,7 +162,10 @@ describe('orders and payments across a crash', () => {
     const check = await buildTestApp({ ...shared, ...providerEnv, WORKERS: 'off' });
     try {
       const db = check.app.ctx.db;
-      const [product] = await rows<{ quantity: number; reserved: number; sold: number }>(db, sql`select quantity, reserved_quantity as reserved, sold_quantity as sold from products where id = ${productId}`);
+      const [product] = await rows<{ quantity: number; reserved: number; sold: number }>(
+        db,
+        sql`select quantity, reserved_quantity as reserved, sold_quantity as sold from products where id = ${productId}`,
+      );
       const orders = await rows<{ id: string; units: number; payments: number; payment_status: string }>(
         db,
         sql`select o.id, (select sum(quantity) from order_items i where i.order_id = o.id)::int as units,
@@ -204,9 +226,16 @@ describe('an order whose answer was lost in a crash', () => {
     const prep = await buildTestApp({ ...shared, ...providerEnv, WORKERS: 'off' });
     const adminToken = (await admin(prep)).token;
     // Nor does the payment deadline come while the test runs that job.
-    const longer = await call(prep.app, 'PATCH', '/admin/settings', { token: adminToken, body: { business: { paymentTimeoutMinutes: 120 }, reason: 'slow payers' } });
+    const longer = await call(prep.app, 'PATCH', '/admin/settings', {
+      token: adminToken,
+      body: { business: { paymentTimeoutMinutes: 120 }, reason: 'slow payers' },
+    });
     expect(longer.status).toBe(200);
-    const shop = await shopWithProducts(prep, adminToken, 1, { quantity: 10, pickupStart: '00:00', pickupEnd: '23:59' });
+    const shop = await shopWithProducts(prep, adminToken, 1, {
+      quantity: 10,
+      pickupStart: '00:00',
+      pickupEnd: '23:59',
+    });
     const productId = shop.products[0]!.id;
     // One client per step where the crash hits, each with its own key.
     const steps = ['answered', 'notCommitted', 'providerNotReached', 'providerOpened', 'sessionStored'] as const;
@@ -214,15 +243,28 @@ describe('an order whose answer was lost in a crash', () => {
     await prep.close();
 
     const body = JSON.stringify({ items: [{ productId, quantity: 1 }], paymentMethod: 'wave' });
-    const headers = (step: (typeof steps)[number]) => ({ 'content-type': 'application/json', authorization: `Bearer ${clients[step]!.token}`, 'idempotency-key': `lost-${step}` });
-    const env = bareEnv({ ...shared, ...providerEnv, LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '1000000', AUTH_RATE_LIMIT_MAX: '1000000' });
+    const headers = (step: (typeof steps)[number]) => ({
+      'content-type': 'application/json',
+      authorization: `Bearer ${clients[step]!.token}`,
+      'idempotency-key': `lost-${step}`,
+    });
+    const env = bareEnv({
+      ...shared,
+      ...providerEnv,
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_MAX: '1000000',
+      AUTH_RATE_LIMIT_MAX: '1000000',
+    });
     const start = async () => {
       const s = await spawnServer({ env });
       await s.waitReady();
       return s;
     };
     const post = (s: ChildServer, step: (typeof steps)[number]) =>
-      fetch(`${s.api}/orders`, { method: 'POST', headers: headers(step), body }).then(async (r) => ({ status: r.status, text: await r.text() }), () => ({ status: 0, text: '' }));
+      fetch(`${s.api}/orders`, { method: 'POST', headers: headers(step), body }).then(
+        async (r) => ({ status: r.status, text: await r.text() }),
+        () => ({ status: 0, text: '' }),
+      );
     /** Places the order with the provider holding its session call, and kills the server the moment the call arrives. */
     const killedAtProvider = async (step: (typeof steps)[number], carriedOut: boolean) => {
       const s = await start();
@@ -236,7 +278,10 @@ describe('an order whose answer was lost in a crash', () => {
     const answered = await post(first, 'answered');
     expect(answered.status).toBe(201);
     // Killed before its transaction committed (the body not even read whole): nothing of it remains.
-    const partial = request(`${first.api}/orders`, { method: 'POST', headers: { ...headers('notCommitted'), 'content-length': String(Buffer.byteLength(body)) } });
+    const partial = request(`${first.api}/orders`, {
+      method: 'POST',
+      headers: { ...headers('notCommitted'), 'content-length': String(Buffer.byteLength(body)) },
+    });
     partial.on('error', () => {});
     partial.write(body.slice(0, 10));
     // Committed, killed while it waits for a provider that has not opened the session.
@@ -251,9 +296,16 @@ describe('an order whose answer was lost in a crash', () => {
 
     const t = await buildTestApp({ ...shared, ...providerEnv });
     try {
-      const retry = (step: (typeof steps)[number]) => call(t.app, 'POST', '/orders', { token: clients[step]!.token, headers: { 'idempotency-key': `lost-${step}` }, body: JSON.parse(body) });
-      const ordersOf = async (step: (typeof steps)[number]) => (await call(t.app, 'GET', '/orders/my-orders', { token: clients[step]!.token })).body.data as { id: string }[];
-      const sessionsOf = (transactionId: string) => [...lost.sessions.values()].filter((x) => x.client_reference === transactionId);
+      const retry = (step: (typeof steps)[number]) =>
+        call(t.app, 'POST', '/orders', {
+          token: clients[step]!.token,
+          headers: { 'idempotency-key': `lost-${step}` },
+          body: JSON.parse(body),
+        });
+      const ordersOf = async (step: (typeof steps)[number]) =>
+        (await call(t.app, 'GET', '/orders/my-orders', { token: clients[step]!.token })).body.data as { id: string }[];
+      const sessionsOf = (transactionId: string) =>
+        [...lost.sessions.values()].filter((x) => x.client_reference === transactionId);
       const expectResumed = async (step: (typeof steps)[number]) => {
         const res = await retry(step);
         expect(res.status, JSON.stringify(res.body)).toBe(201);
@@ -288,7 +340,10 @@ describe('an order whose answer was lost in a crash', () => {
 
       // One order per request, and the product holds one unit per order.
       for (const step of steps) expect(await ordersOf(step)).toHaveLength(1);
-      const [product] = await rows<{ reserved: number }>(t.app.ctx.db, sql`select reserved_quantity as reserved from products where id = ${productId}`);
+      const [product] = await rows<{ reserved: number }>(
+        t.app.ctx.db,
+        sql`select reserved_quantity as reserved from products where id = ${productId}`,
+      );
       expect(product!.reserved).toBe(steps.length);
       await assertMoneyInvariants(t.app);
     } finally {
@@ -313,26 +368,55 @@ describe('a financial donation whose answer was lost in a crash', () => {
     await prep.close();
 
     const body = { associationId: association.id, amount: 5000, paymentMethod: 'wave' };
-    const s = await spawnServer({ env: bareEnv({ ...shared, ...providerEnv, LOG_LEVEL: 'warn', RATE_LIMIT_MAX: '1000000', AUTH_RATE_LIMIT_MAX: '1000000' }) });
+    const s = await spawnServer({
+      env: bareEnv({
+        ...shared,
+        ...providerEnv,
+        LOG_LEVEL: 'warn',
+        RATE_LIMIT_MAX: '1000000',
+        AUTH_RATE_LIMIT_MAX: '1000000',
+      }),
+    });
     await s.waitReady();
     // Committed, killed while the provider (which opened the session) has not answered yet.
     lost.holdNext('/v1/checkout/sessions', { carriedOut: true, onHeld: () => s.child.kill('SIGKILL') });
-    const headers = { 'content-type': 'application/json', authorization: `Bearer ${donor.token}`, 'idempotency-key': 'gift-1' };
-    const first = await fetch(`${s.api}/donations/financial`, { method: 'POST', headers, body: JSON.stringify(body) }).then((r) => r.status, () => 0);
+    const headers = {
+      'content-type': 'application/json',
+      authorization: `Bearer ${donor.token}`,
+      'idempotency-key': 'gift-1',
+    };
+    const first = await fetch(`${s.api}/donations/financial`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(body),
+    }).then(
+      (r) => r.status,
+      () => 0,
+    );
     expect(first).toBe(0);
     await s.exited;
 
     const t = await buildTestApp({ ...shared, ...providerEnv });
     try {
       t.clock.advance(61_000);
-      const retry = () => call(t.app, 'POST', '/donations/financial', { token: donor.token, headers: { 'idempotency-key': 'gift-1' }, body });
+      const retry = () =>
+        call(t.app, 'POST', '/donations/financial', {
+          token: donor.token,
+          headers: { 'idempotency-key': 'gift-1' },
+          body,
+        });
       const res = await retry();
       expect(res.status, JSON.stringify(res.body)).toBe(201);
       expect(res.headers['idempotent-replayed']).toBe('true');
       expect(res.body.data.payment.status).toBe('PENDING');
-      const made = await rows<{ id: string }>(t.app.ctx.db, sql`select id from donations where donor_user_id = ${donor.user.id}`);
+      const made = await rows<{ id: string }>(
+        t.app.ctx.db,
+        sql`select id from donations where donor_user_id = ${donor.user.id}`,
+      );
       expect(made.map((d) => d.id)).toEqual([res.body.data.donation.id]);
-      expect([...lost.sessions.values()].filter((x) => x.client_reference === res.body.data.payment.transactionId)).toHaveLength(1);
+      expect(
+        [...lost.sessions.values()].filter((x) => x.client_reference === res.body.data.payment.transactionId),
+      ).toHaveLength(1);
       expect((await retry()).body).toEqual(res.body);
       await assertMoneyInvariants(t.app);
     } finally {

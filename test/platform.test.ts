@@ -17,7 +17,11 @@ describe('platform endpoints', () => {
     expect((await call(t.app, 'GET', '/health')).body).toEqual({ success: true, data: { status: 'ok' } });
     const ready = await call(t.app, 'GET', '/health/ready');
     expect(ready.status).toBe(200);
-    expect(ready.body.data).toMatchObject({ status: 'ready', database: t.app.database.kind, dependencies: { database: { status: 'up' } } });
+    expect(ready.body.data).toMatchObject({
+      status: 'ready',
+      database: t.app.database.kind,
+      dependencies: { database: { status: 'up' } },
+    });
   });
 
   it('serves an OpenAPI 3.1 document with request and response schemas', async () => {
@@ -57,17 +61,31 @@ describe('HTTP contract', () => {
   it('answers unknown routes with ROUTE_NOT_FOUND in the envelope', async () => {
     const res = await call(t.app, 'GET', '/no/such/thing');
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ success: false, error: { code: 'ROUTE_NOT_FOUND', message: expect.any(String) }, requestId: expect.any(String) });
+    expect(res.body).toEqual({
+      success: false,
+      error: { code: 'ROUTE_NOT_FOUND', message: expect.any(String) },
+      requestId: expect.any(String),
+    });
   });
 
   it('answers broken JSON with a validation error, not a 500', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/auth/login', headers: { 'content-type': 'application/json' }, payload: '{"phoneNumber": ' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"phoneNumber": ',
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().error.code).toBe('VALIDATION_ERROR');
   });
 
   it('refuses an unsupported content type with 415', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/auth/login', headers: { 'content-type': 'application/xml' }, payload: '<a/>' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      headers: { 'content-type': 'application/xml' },
+      payload: '<a/>',
+    });
     expect(res.statusCode).toBe(415);
     expect(res.json().error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
   });
@@ -86,7 +104,10 @@ describe('HTTP contract', () => {
   it('refuses wrong JSON types without coercing them', async () => {
     const res = await call(t.app, 'POST', '/auth/login', { body: { phoneNumber: 221771234567, password: ['a'] } });
     expect(res.status).toBe(400);
-    expect(res.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual(['body.password', 'body.phoneNumber']);
+    expect(res.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual([
+      'body.password',
+      'body.phoneNumber',
+    ]);
   });
 
   it('echoes a request id and puts it in error bodies', async () => {
@@ -116,7 +137,9 @@ describe('HTTP contract', () => {
   it('checks the token before the body: no token 401 and wrong role 403 even with a bad body', async () => {
     expect((await call(t.app, 'POST', '/admin/users', { body: { nonsense: true } })).status).toBe(401);
     const client = await createSignedIn(t.app);
-    expect((await call(t.app, 'POST', '/admin/users', { token: client.token, body: { nonsense: true } })).status).toBe(403);
+    expect((await call(t.app, 'POST', '/admin/users', { token: client.token, body: { nonsense: true } })).status).toBe(
+      403,
+    );
   });
 });
 
@@ -126,7 +149,11 @@ describe('rate limits', () => {
     try {
       // A fresh address per run, so a shared Redis holds no earlier counts for it.
       const ip = `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
-      const login = () => call(limited.app, 'POST', '/auth/login', { body: { phoneNumber: uniquePhone(), password: 'whatever1' }, remoteAddress: ip });
+      const login = () =>
+        call(limited.app, 'POST', '/auth/login', {
+          body: { phoneNumber: uniquePhone(), password: 'whatever1' },
+          remoteAddress: ip,
+        });
       expect((await login()).status).toBe(401);
       expect((await login()).status).toBe(401);
       const third = await login();
@@ -134,7 +161,8 @@ describe('rate limits', () => {
       expect(third.body.error.code).toBe('RATE_LIMITED');
       expect(third.headers['retry-after']).toBeDefined();
       const statuses: number[] = [];
-      for (let i = 0; i < 7; i++) statuses.push((await call(limited.app, 'GET', '/auth/me', { remoteAddress: ip })).status);
+      for (let i = 0; i < 7; i++)
+        statuses.push((await call(limited.app, 'GET', '/auth/me', { remoteAddress: ip })).status);
       expect(statuses).toContain(429);
     } finally {
       await limited.close();

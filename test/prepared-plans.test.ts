@@ -34,10 +34,17 @@ describe('prepared list pages', () => {
         await deals.searchDeals(tx, { terms: null, point: { ...point, radiusM: 5000 }, sort: 'distance' }, now, page);
         await reviews.pageWithSummary(tx, randomUUID(), { ...page, page: 1 + i, sort: 'newest' }, page.limit + 1);
       }
-      const res = await tx.execute(sql`select name, generic_plans::int as generic from pg_prepared_statements where name like '%nea%page%' or name like 'reviews_page%'`);
+      const res = await tx.execute(
+        sql`select name, generic_plans::int as generic from pg_prepared_statements where name like '%nea%page%' or name like 'reviews_page%'`,
+      );
       return (res as unknown as { rows: { name: string; generic: number }[] }).rows;
     });
-    expect(kept.map((k) => k.name.replace(/_\d+$/, '')).sort()).toEqual(['deals_nearest_page', 'reviews_page_newest_all', 'stores_nearby_page', 'suppliers_nearby_page']);
+    expect(kept.map((k) => k.name.replace(/_\d+$/, '')).sort()).toEqual([
+      'deals_nearest_page',
+      'reviews_page_newest_all',
+      'stores_nearby_page',
+      'suppliers_nearby_page',
+    ]);
     for (const k of kept) expect(k.generic, k.name).toBeGreaterThan(0);
   });
 });

@@ -22,7 +22,12 @@ describe('SMS gateway adapter (Twilio protocol)', () => {
     const to = uniquePhone();
     await sms.send(to, 'hello');
     const got = await gateway.waitFor(to);
-    expect(got).toMatchObject({ to, from: '+15005550006', body: 'hello', path: '/2010-04-01/Accounts/AC123/Messages.json' });
+    expect(got).toMatchObject({
+      to,
+      from: '+15005550006',
+      body: 'hello',
+      path: '/2010-04-01/Accounts/AC123/Messages.json',
+    });
     expect(got.authorization).toBe(`Basic ${Buffer.from('AC123:secret').toString('base64')}`);
   });
 
@@ -87,7 +92,10 @@ describe('when the SMS gateway is down', () => {
     const ok = await call(t.app, 'POST', '/auth/verify-otp', { body: { phoneNumber, code, purpose: 'registration' } });
     expect(ok.status).toBe(200);
     // The job tables keep the message sealed: neither the code nor the number is readable there.
-    const rows = await rowsOf<{ data: string }>(t.app.ctx.db, sql.raw(`SELECT data::text AS data FROM ${t.app.ctx.config.JOBS_SCHEMA}.job WHERE name = 'sms.send'`));
+    const rows = await rowsOf<{ data: string }>(
+      t.app.ctx.db,
+      sql.raw(`SELECT data::text AS data FROM ${t.app.ctx.config.JOBS_SCHEMA}.job WHERE name = 'sms.send'`),
+    );
     expect(rows.length).toBeGreaterThan(0);
     for (const r of rows) {
       expect(r.data).not.toContain(code);

@@ -4,7 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bareEnv, killLeftovers, projectRoot as root, READY_TIMEOUT_MS, spawnServer, type ChildServer } from './helpers/child-server.js';
+import {
+  bareEnv,
+  killLeftovers,
+  projectRoot as root,
+  READY_TIMEOUT_MS,
+  spawnServer,
+  type ChildServer,
+} from './helpers/child-server.js';
 
 // The README's walkthrough, run as a reader would paste it: `npm run seed`, a real server whose
 // log goes to server.log in the directory the blocks run in, then every block opened with
@@ -53,7 +60,10 @@ describe.skipIf(missing.length > 0)('the README walkthrough', () => {
 
   beforeAll(async () => {
     // Only the seed may have the embedded database open while it runs: the server starts after.
-    const seeded = await promisify(execFile)('npm', ['run', '-s', 'seed'], { cwd: root, env: bareEnv({ DATA_DIR: dataDir }) });
+    const seeded = await promisify(execFile)('npm', ['run', '-s', 'seed'], {
+      cwd: root,
+      env: bareEnv({ DATA_DIR: dataDir }),
+    });
     seedOutput = seeded.stdout;
     // The sources as `npm run dev` runs them, as the tests run everything else.
     server = await spawnServer({ env: bareEnv({ DATA_DIR: dataDir }), logFile: join(dir, 'server.log') });

@@ -12,7 +12,15 @@ import { assertMoneyInvariants } from './helpers/money-invariants.js';
 // clicked, and the payment settled by the webhook the page sends. Debian's browser; the test never
 // downloads one.
 const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const skipReason = existsSync(CHROMIUM) ? undefined : `skipped: no browser at ${CHROMIUM} (apt-get install chromium)`;
 
 let t: TestApp;
@@ -33,24 +41,34 @@ afterAll(async () => {
 });
 
 describe('a purchase through the sandbox checkout page', () => {
-  it.skipIf(skipReason !== undefined)(`pays an order in a browser and the webhook credits it${skipReason ? ` (${skipReason})` : ''}`, async () => {
-    const shop = await shopWithProducts(t, (await admin(t)).token);
-    const client = await newClient(t);
-    const order = await orderOk(t, client.token, [{ productId: shop.products[0]!.id }]);
-    const launchUrl = (order as unknown as { payment: { redirectUrl: string } }).payment.redirectUrl;
-    expect(launchUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1\/payments\/sandbox\/checkout\/cos-sbx-/);
+  it.skipIf(skipReason !== undefined)(
+    `pays an order in a browser and the webhook credits it${skipReason ? ` (${skipReason})` : ''}`,
+    async () => {
+      const shop = await shopWithProducts(t, (await admin(t)).token);
+      const client = await newClient(t);
+      const order = await orderOk(t, client.token, [{ productId: shop.products[0]!.id }]);
+      const launchUrl = (order as unknown as { payment: { redirectUrl: string } }).payment.redirectUrl;
+      expect(launchUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1\/payments\/sandbox\/checkout\/cos-sbx-/);
 
-    const page = await browser!.newPage();
-    await page.goto(launchUrl, { waitUntil: 'load' });
-    await Promise.all([page.waitForURL(/\/payments\/mobilemoney\/success\?ref=/), page.getByRole('button', { name: /pay/i }).first().click()]);
-    // The return page reads the state from the database, which the webhook has settled.
-    expect(await page.locator('[data-status]').getAttribute('data-status')).toBe('SUCCEEDED');
-    await page.close();
+      const page = await browser!.newPage();
+      await page.goto(launchUrl, { waitUntil: 'load' });
+      await Promise.all([
+        page.waitForURL(/\/payments\/mobilemoney\/success\?ref=/),
+        page.getByRole('button', { name: /pay/i }).first().click(),
+      ]);
+      // The return page reads the state from the database, which the webhook has settled.
+      expect(await page.locator('[data-status]').getAttribute('data-status')).toBe('SUCCEEDED');
+      await page.close();
 
-    const status = await call(t.app, 'GET', `/payments/status/${order.id}`, { token: client.token });
-    expect(status.body.data.payment).toMatchObject({ status: 'SUCCEEDED', transactionId: order.payment.transactionId });
-    const detail = await call(t.app, 'GET', `/orders/${order.id}`, { token: client.token });
-    expect(detail.body.data).toMatchObject({ status: 'PENDING', paymentStatus: 'PAID' });
-    await assertMoneyInvariants(t.app);
-  }, 120_000);
+      const status = await call(t.app, 'GET', `/payments/status/${order.id}`, { token: client.token });
+      expect(status.body.data.payment).toMatchObject({
+        status: 'SUCCEEDED',
+        transactionId: order.payment.transactionId,
+      });
+      const detail = await call(t.app, 'GET', `/orders/${order.id}`, { token: client.token });
+      expect(detail.body.data).toMatchObject({ status: 'PENDING', paymentStatus: 'PAID' });
+      await assertMoneyInvariants(t.app);
+    },
+    120_000,
+  );
 });

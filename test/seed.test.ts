@@ -21,12 +21,16 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const idsOf = (r: SeedReport, kind: string) => r.entries.filter((e) => e.kind === kind).map((e) => e.id);
-const login = (phoneNumber: string, password: string) => call(t.app, 'POST', '/auth/login', { body: { phoneNumber, password } });
+const login = (phoneNumber: string, password: string) =>
+  call(t.app, 'POST', '/auth/login', { body: { phoneNumber, password } });
 
 async function sessionCounts(userIds: string[]) {
   const db = t.app.ctx.db;
   const [all] = await db.select({ n: count() }).from(sessions).where(inArray(sessions.userId, userIds));
-  const [open] = await db.select({ n: count() }).from(sessions).where(and(inArray(sessions.userId, userIds), isNull(sessions.revokedAt)));
+  const [open] = await db
+    .select({ n: count() })
+    .from(sessions)
+    .where(and(inArray(sessions.userId, userIds), isNull(sessions.revokedAt)));
   return { all: all!.n, open: open!.n };
 }
 
@@ -59,7 +63,10 @@ describe('npm run seed on a fresh database', () => {
       expect(attempts.body.data).toHaveLength(1);
       expect(attempts.body.data[0].status).toBe('APPROVED');
       const detail = await call(t.app, 'GET', `/admin/kyc/attempts/${attempts.body.data[0].id}`, { token: admin });
-      expect(detail.body.data.documents.map((d: { contentType: string }) => d.contentType).sort()).toEqual(['application/pdf', 'image/jpeg']);
+      expect(detail.body.data.documents.map((d: { contentType: string }) => d.contentType).sort()).toEqual([
+        'application/pdf',
+        'image/jpeg',
+      ]);
     }
   });
 
@@ -74,9 +81,13 @@ describe('npm run seed on a fresh database', () => {
   });
 
   it('lets a demo client order a demo product', async () => {
-    const client = (await login(DEMO_CLIENTS[0]!.phoneNumber, DEMO_CLIENTS[0]!.password)).body.data.accessToken as string;
+    const client = (await login(DEMO_CLIENTS[0]!.phoneNumber, DEMO_CLIENTS[0]!.password)).body.data
+      .accessToken as string;
     const mangoes = idsOf(first, 'product')[DEMO_PRODUCTS.findIndex((p) => p.name === 'Panier de mangues')]!;
-    const order = await call(t.app, 'POST', '/orders', { token: client, body: { items: [{ productId: mangoes, quantity: 1 }], paymentMethod: 'wave' } });
+    const order = await call(t.app, 'POST', '/orders', {
+      token: client,
+      body: { items: [{ productId: mangoes, quantity: 1 }], paymentMethod: 'wave' },
+    });
     expect(order.status).toBe(201);
     expect(order.body.data).toMatchObject({ status: 'PENDING', itemsTotal: 1000, storeName: 'Primeurs de Ouakam' });
   });
@@ -87,13 +98,17 @@ describe('npm run seed on a fresh database', () => {
 
     for (const [i, demo] of DEMO_SUPPLIERS.entries()) {
       const { latitude, longitude } = demo.profile;
-      const near = await call(t.app, 'GET', '/suppliers/nearby', { query: { latitude, longitude, radiusKm: 1, limit: 100 } });
+      const near = await call(t.app, 'GET', '/suppliers/nearby', {
+        query: { latitude, longitude, radiusKm: 1, limit: 100 },
+      });
       expect(near.body.data.map((s: { id: string }) => s.id)).toContain(idsOf(first, 'supplier')[i]);
     }
     const storeIds = idsOf(first, 'store');
     const seededStores = DEMO_SUPPLIERS.flatMap((s) => s.stores);
     for (const [i, store] of seededStores.entries()) {
-      const near = await call(t.app, 'GET', '/stores/nearby', { query: { latitude: store.latitude, longitude: store.longitude, radiusKm: 1, limit: 100 } });
+      const near = await call(t.app, 'GET', '/stores/nearby', {
+        query: { latitude: store.latitude, longitude: store.longitude, radiusKm: 1, limit: 100 },
+      });
       const found = near.body.data.find((s: { id: string }) => s.id === storeIds[i]);
       expect(found, store.name).toMatchObject({ name: store.name, distanceKm: 0, timezone: 'Africa/Dakar' });
     }
@@ -101,8 +116,12 @@ describe('npm run seed on a fresh database', () => {
     // Every page: other test files add stores around Dakar to the shared database.
     const names: string[] = [];
     for (let page = 1, more = true; more && page <= 10; page++) {
-      const medina = await call(t.app, 'GET', '/stores/nearby', { query: { latitude: 14.6826, longitude: -17.4479, radiusKm: 3, limit: 100, page } });
-      names.push(...medina.body.data.map((s: { name: string }) => s.name).filter((n: string) => n.startsWith('Teranga ')));
+      const medina = await call(t.app, 'GET', '/stores/nearby', {
+        query: { latitude: 14.6826, longitude: -17.4479, radiusKm: 3, limit: 100, page },
+      });
+      names.push(
+        ...medina.body.data.map((s: { name: string }) => s.name).filter((n: string) => n.startsWith('Teranga ')),
+      );
       more = medina.body.meta.hasMore;
     }
     expect(names).toEqual(['Teranga Médina', 'Teranga Plateau']);

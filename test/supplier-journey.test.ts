@@ -22,7 +22,14 @@ describe('a supplier from sign-up to public listing', () => {
 
     const profile = await call(t.app, 'POST', '/suppliers/profile', {
       token: supplier.token,
-      body: { businessName: `Boulangerie ${tag}`, address: '1 Main Road', city: 'Cape Town', ...where, openingHours: { '1': ['08:00-18:00'] }, timezone: 'Africa/Johannesburg' },
+      body: {
+        businessName: `Boulangerie ${tag}`,
+        address: '1 Main Road',
+        city: 'Cape Town',
+        ...where,
+        openingHours: { '1': ['08:00-18:00'] },
+        timezone: 'Africa/Johannesburg',
+      },
     });
     expect(profile.status).toBe(201);
     const supplierId: string = profile.body.data.id;
@@ -52,7 +59,9 @@ describe('a supplier from sign-up to public listing', () => {
 
     const kyc = await postMultipart(t.app, '/suppliers/profile/kyc', supplier.token, await validParts());
     expect(kyc.status).toBe(201);
-    expect((await call(t.app, 'POST', `/admin/suppliers/${supplierId}/kyc/verify`, { token: admin.token })).status).toBe(200);
+    expect(
+      (await call(t.app, 'POST', `/admin/suppliers/${supplierId}/kyc/verify`, { token: admin.token })).status,
+    ).toBe(200);
     const verified = await call(t.app, 'PATCH', `/admin/suppliers/${supplierId}/verify`, { token: admin.token });
     expect(verified.status).toBe(200);
     expect(await isPublic()).toBe(true);
@@ -62,9 +71,15 @@ describe('a supplier from sign-up to public listing', () => {
     expect(stats.body.data.kyc.status).toBe('APPROVED');
     expect(stats.body.data.verification.isPublic).toBe(true);
 
-    await call(t.app, 'PATCH', `/admin/users/${supplier.user.id}/status`, { token: admin.token, body: { status: 'SUSPENDED' } });
+    await call(t.app, 'PATCH', `/admin/users/${supplier.user.id}/status`, {
+      token: admin.token,
+      body: { status: 'SUSPENDED' },
+    });
     expect(await isPublic()).toBe(false);
-    await call(t.app, 'PATCH', `/admin/users/${supplier.user.id}/status`, { token: admin.token, body: { status: 'ACTIVE' } });
+    await call(t.app, 'PATCH', `/admin/users/${supplier.user.id}/status`, {
+      token: admin.token,
+      body: { status: 'ACTIVE' },
+    });
     expect(await isPublic()).toBe(true);
 
     const relogin = await createSignedInAgain(supplier.user.phoneNumber!);

@@ -19,30 +19,43 @@ afterAll(() => t?.close());
 describe('the typed TypeScript client', () => {
   it('matches the routes: clients/typescript/src/schema.ts is what `npm run client:generate` writes', async () => {
     const committed = readFileSync(CLIENT_SCHEMA_FILE, 'utf8');
-    expect(committed === (await clientSchemaSource()), 'the routes changed: run `npm run client:generate` and commit the result').toBe(true);
+    expect(
+      committed === (await clientSchemaSource()),
+      'the routes changed: run `npm run client:generate` and commit the result',
+    ).toBe(true);
   }, 60_000);
 
   it('signs in, unwraps the envelope and pages, and throws the error envelope as ApiError', async () => {
     const user = await createUser(t.app, { role: 'ADMIN' });
     const held: { token?: string } = {};
     const api = createApiClient({ baseUrl, accessToken: () => held.token });
-    const session = await unwrap(api.POST('/api/v1/auth/login', { body: { phoneNumber: user.phoneNumber!, password: user.password } }));
+    const session = await unwrap(
+      api.POST('/api/v1/auth/login', { body: { phoneNumber: user.phoneNumber!, password: user.password } }),
+    );
     held.token = session.accessToken;
     expect(session.user.role).toBe('ADMIN');
     const page = await unwrapPage(api.GET('/api/v1/admin/users', { params: { query: { page: 1, limit: 2 } } }));
     expect(page.data.length).toBeLessThanOrEqual(2);
     expect(page.meta).toMatchObject({ page: 1, limit: 2, total: expect.any(Number) });
 
-    const refused = await unwrap(api.GET('/api/v1/admin/users', { params: { query: { limit: 0 } } })).catch((e: unknown) => e);
+    const refused = await unwrap(api.GET('/api/v1/admin/users', { params: { query: { limit: 0 } } })).catch(
+      (e: unknown) => e,
+    );
     expect(refused).toBeInstanceOf(ApiError);
-    expect(refused).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', details: [expect.objectContaining({ field: 'query.limit' })] });
+    expect(refused).toMatchObject({
+      status: 400,
+      code: 'VALIDATION_ERROR',
+      details: [expect.objectContaining({ field: 'query.limit' })],
+    });
     expect((refused as ApiError).requestId).toEqual(expect.any(String));
   });
 
   it('refreshes an expired access token once for concurrent calls, then sends the calls again', async () => {
     const user = await createUser(t.app, { role: 'ADMIN' });
     const raw = createApiClient({ baseUrl });
-    const first = await unwrap(raw.POST('/api/v1/auth/login', { body: { phoneNumber: user.phoneNumber!, password: user.password } }));
+    const first = await unwrap(
+      raw.POST('/api/v1/auth/login', { body: { phoneNumber: user.phoneNumber!, password: user.password } }),
+    );
     let { accessToken, refreshToken } = first;
     let refreshes = 0;
     const api = createApiClient({
@@ -63,7 +76,12 @@ describe('the typed TypeScript client', () => {
 
   it('reports the end of the session when the refresh fails', async () => {
     let ended = 0;
-    const api = createApiClient({ baseUrl, accessToken: () => 'expired', refresh: async () => undefined, onSessionEnded: () => (ended += 1) });
+    const api = createApiClient({
+      baseUrl,
+      accessToken: () => 'expired',
+      refresh: async () => undefined,
+      onSessionEnded: () => (ended += 1),
+    });
     await expect(unwrap(api.GET('/api/v1/auth/me'))).rejects.toMatchObject({ status: 401 });
     expect(ended).toBe(1);
   });
@@ -76,7 +94,9 @@ describe('the typed TypeScript client', () => {
       baseUrl,
       fetch: (request) => (sent.push(request.headers.get('idempotency-key')), fetch(request)),
     });
-    const { accessToken } = await unwrap(api.POST('/api/v1/auth/login', { body: { phoneNumber: client.phoneNumber!, password: client.password } }));
+    const { accessToken } = await unwrap(
+      api.POST('/api/v1/auth/login', { body: { phoneNumber: client.phoneNumber!, password: client.password } }),
+    );
     expect(sent[0]).toMatch(/^[0-9a-f-]{36}$/);
     const authed = createApiClient({ baseUrl, accessToken: () => accessToken });
     const key = newIdempotencyKey();

@@ -24,30 +24,30 @@ export function App() {
   return (
     // Real paths under /console (the server answers the page for any of them), not a hash router.
     <BrowserRouter basename="/console">
-    <Admin
-      title="FoodSave"
-      dashboard={Dashboard}
-      authProvider={authProvider}
-      dataProvider={dataProvider}
-      i18nProvider={i18nProvider}
-      loginPage={LoginPage}
-      layout={Layout}
-      theme={lightTheme}
-      darkTheme={darkTheme}
-      requireAuth
-      disableTelemetry
-    >
-      {usersResources}
-      {suppliersResources}
-      {kycResources}
-      {associationsResources}
-      {moderationResources}
-      {moneyResources}
-      {subscriptionsResources}
-      {settingsResources}
-      {analyticsResources}
-      {announcementsResources}
-    </Admin>
+      <Admin
+        title="FoodSave"
+        dashboard={Dashboard}
+        authProvider={authProvider}
+        dataProvider={dataProvider}
+        i18nProvider={i18nProvider}
+        loginPage={LoginPage}
+        layout={Layout}
+        theme={lightTheme}
+        darkTheme={darkTheme}
+        requireAuth
+        disableTelemetry
+      >
+        {usersResources}
+        {suppliersResources}
+        {kycResources}
+        {associationsResources}
+        {moderationResources}
+        {moneyResources}
+        {subscriptionsResources}
+        {settingsResources}
+        {analyticsResources}
+        {announcementsResources}
+      </Admin>
     </BrowserRouter>
   );
 }

@@ -1,5 +1,14 @@
 import type { ReactNode } from 'react';
-import { AppBar, Layout as RaLayout, LoadingIndicator, LocalesMenuButton, ToggleThemeButton, UserMenu, useGetIdentity, useTranslate } from 'react-admin';
+import {
+  AppBar,
+  Layout as RaLayout,
+  LoadingIndicator,
+  LocalesMenuButton,
+  ToggleThemeButton,
+  UserMenu,
+  useGetIdentity,
+  useTranslate,
+} from 'react-admin';
 
 /** The user menu's accessible name is the name it shows (WCAG 2.5.3, label in name). */
 function ConsoleUserMenu() {

@@ -35,15 +35,34 @@ export function LoginPage() {
           </Typography>
           {refused ? (
             <>
-              <Typography role="alert" sx={{ mb: 2 }}>{translate('console.refusal.body')}</Typography>
-              <Button variant="outlined" onClick={() => setRefused(false)}>{translate('console.refusal.again')}</Button>
+              <Typography role="alert" sx={{ mb: 2 }}>
+                {translate('console.refusal.body')}
+              </Typography>
+              <Button variant="outlined" onClick={() => setRefused(false)}>
+                {translate('console.refusal.again')}
+              </Button>
             </>
           ) : (
             <Box component="form" onSubmit={submit} sx={{ display: 'grid', gap: 2 }}>
               {error && <Alert severity="error">{error}</Alert>}
-              <TextField name="phone" label={translate('console.login.phone')} autoComplete="username" type="tel" required autoFocus />
-              <TextField name="password" label={translate('console.login.password')} autoComplete="current-password" type="password" required />
-              <Button type="submit" variant="contained" disabled={busy}>{translate('console.login.submit')}</Button>
+              <TextField
+                name="phone"
+                label={translate('console.login.phone')}
+                autoComplete="username"
+                type="tel"
+                required
+                autoFocus
+              />
+              <TextField
+                name="password"
+                label={translate('console.login.password')}
+                autoComplete="current-password"
+                type="password"
+                required
+              />
+              <Button type="submit" variant="contained" disabled={busy}>
+                {translate('console.login.submit')}
+              </Button>
             </Box>
           )}
         </CardContent>

@@ -26,7 +26,8 @@ export const authProvider: AuthProvider = {
   async getIdentity() {
     const user = session.user;
     if (!user) throw new Error('console.auth.signed_out');
-    const fullName = [user.profile.firstName, user.profile.lastName].filter(Boolean).join(' ') || user.phoneNumber || user.id;
+    const fullName =
+      [user.profile.firstName, user.profile.lastName].filter(Boolean).join(' ') || user.phoneNumber || user.id;
     return { id: user.id, fullName, role: user.role };
   },
   async getPermissions() {

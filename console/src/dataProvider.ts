@@ -21,7 +21,12 @@ export const dataProvider: DataProvider = {
     if (!api.list) missing(resource, 'be listed');
     const { page = 1, perPage = 25 } = params.pagination ?? {};
     const { field, order } = params.sort ?? { field: '', order: 'ASC' };
-    const query: ListQuery = { page, perPage, filter: params.filter ?? {}, sort: field && field !== 'id' ? `${order === 'DESC' ? '-' : ''}${field}` : undefined };
+    const query: ListQuery = {
+      page,
+      perPage,
+      filter: params.filter ?? {},
+      sort: field && field !== 'id' ? `${order === 'DESC' ? '-' : ''}${field}` : undefined,
+    };
     const { data, total } = await api.list(query);
     return { data: data as never[], total };
   },

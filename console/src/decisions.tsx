@@ -61,7 +61,12 @@ export function DecisionButton(props: DecisionProps) {
 
   return (
     <>
-      <Button color={props.color ?? 'primary'} variant={props.variant ?? 'contained'} disabled={props.disabled} onClick={() => setOpen(true)}>
+      <Button
+        color={props.color ?? 'primary'}
+        variant={props.variant ?? 'contained'}
+        disabled={props.disabled}
+        onClick={() => setOpen(true)}
+      >
         {props.label}
       </Button>
       <Dialog open={open} onClose={() => !busy && setOpen(false)} aria-labelledby={titleId} fullWidth maxWidth="sm">
@@ -72,11 +77,17 @@ export function DecisionButton(props: DecisionProps) {
             {props.children}
             {props.reason && (
               <TextField
-                label={translate(props.reason.required ? 'console.decision.reasonRequired' : 'console.decision.reasonOptional')}
+                label={translate(
+                  props.reason.required ? 'console.decision.reasonRequired' : 'console.decision.reasonOptional',
+                )}
                 value={reason}
                 onChange={(e) => setReason(e.target.value)}
                 required={props.reason.required}
-                helperText={props.reason.required ? translate('console.decision.reasonHelp', { min: props.reason.minLength }) : undefined}
+                helperText={
+                  props.reason.required
+                    ? translate('console.decision.reasonHelp', { min: props.reason.minLength })
+                    : undefined
+                }
                 multiline
                 minRows={2}
                 fullWidth
@@ -86,8 +97,15 @@ export function DecisionButton(props: DecisionProps) {
             )}
           </DialogContent>
           <DialogActions>
-            <Button onClick={() => setOpen(false)} disabled={busy}>{translate('ra.action.cancel')}</Button>
-            <Button type="submit" color={props.color ?? 'primary'} variant="contained" disabled={busy || !reasonOk || props.ready === false}>
+            <Button onClick={() => setOpen(false)} disabled={busy}>
+              {translate('ra.action.cancel')}
+            </Button>
+            <Button
+              type="submit"
+              color={props.color ?? 'primary'}
+              variant="contained"
+              disabled={busy || !reasonOk || props.ready === false}
+            >
               {translate('ra.action.confirm')}
             </Button>
           </DialogActions>

@@ -8,7 +8,9 @@ export function Section({ title, actions, children }: { title: string; actions?:
     <Card component="section" aria-labelledby={id} sx={{ mb: 2 }}>
       <CardContent>
         <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', mb: 1 }} useFlexGap>
-          <Typography id={id} component="h2" variant="h6" sx={{ flexGrow: 1 }}>{title}</Typography>
+          <Typography id={id} component="h2" variant="h6" sx={{ flexGrow: 1 }}>
+            {title}
+          </Typography>
           {actions}
         </Stack>
         {children}
@@ -20,11 +22,23 @@ export function Section({ title, actions, children }: { title: string; actions?:
 /** Labels and values as a description list; empty values show a dash. */
 export function Facts({ rows }: { rows: [label: string, value: ReactNode][] }) {
   return (
-    <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: 'minmax(160px, max-content) 1fr' }, gap: '6px 24px', m: 0 }}>
+    <Box
+      component="dl"
+      sx={{
+        display: 'grid',
+        gridTemplateColumns: { xs: '1fr', sm: 'minmax(160px, max-content) 1fr' },
+        gap: '6px 24px',
+        m: 0,
+      }}
+    >
       {rows.map(([label, value]) => (
         <Box key={label} sx={{ display: 'contents' }}>
-          <Typography component="dt" variant="body2" color="text.secondary">{label}</Typography>
-          <Typography component="dd" variant="body2" sx={{ m: 0, overflowWrap: 'anywhere' }}>{value === null || value === undefined || value === '' ? '—' : value}</Typography>
+          <Typography component="dt" variant="body2" color="text.secondary">
+            {label}
+          </Typography>
+          <Typography component="dd" variant="body2" sx={{ m: 0, overflowWrap: 'anywhere' }}>
+            {value === null || value === undefined || value === '' ? '—' : value}
+          </Typography>
         </Box>
       ))}
     </Box>
@@ -35,7 +49,9 @@ export function Facts({ rows }: { rows: [label: string, value: ReactNode][] }) {
 export function PageHeading({ children, aside }: { children: ReactNode; aside?: ReactNode }) {
   return (
     <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', my: 2 }} useFlexGap>
-      <Typography component="h1" variant="h5">{children}</Typography>
+      <Typography component="h1" variant="h5">
+        {children}
+      </Typography>
       {aside}
     </Stack>
   );

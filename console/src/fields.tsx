@@ -9,14 +9,26 @@ export function formatMoney(minor: number, currency: string, locale: string): st
 }
 
 export function formatWhen(iso: string, locale: string): string {
-  return new Intl.DateTimeFormat(localeTag(locale), { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Africa/Dakar' }).format(new Date(iso));
+  return new Intl.DateTimeFormat(localeTag(locale), {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+    timeZone: 'Africa/Dakar',
+  }).format(new Date(iso));
 }
 
 const at = (record: Record<string, unknown> | undefined, source: string): unknown =>
   source.split('.').reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], record);
 
 /** A money column: `source` in minor units, the currency from `currencySource` (XOF when absent). */
-export function MoneyField({ source, currencySource = 'currency' }: { source: string; currencySource?: string; label?: string; sortable?: boolean }) {
+export function MoneyField({
+  source,
+  currencySource = 'currency',
+}: {
+  source: string;
+  currencySource?: string;
+  label?: string;
+  sortable?: boolean;
+}) {
   const record = useRecordContext();
   const [locale] = useLocaleState();
   const value = at(record, source);
@@ -33,11 +45,21 @@ export function WhenField({ source }: { source: string; label?: string; sortable
 }
 
 /** A status as a translated chip: `console.<prefix>.<VALUE>`. */
-export function StatusField({ source, prefix }: { source: string; prefix: string; label?: string; sortable?: boolean }) {
+export function StatusField({
+  source,
+  prefix,
+}: {
+  source: string;
+  prefix: string;
+  label?: string;
+  sortable?: boolean;
+}) {
   const record = useRecordContext();
   const translate = useTranslate();
   const value = at(record, source);
-  return typeof value === 'string' ? <Chip size="small" label={translate(`console.${prefix}.${value}`, { _: value })} /> : null;
+  return typeof value === 'string' ? (
+    <Chip size="small" label={translate(`console.${prefix}.${value}`, { _: value })} />
+  ) : null;
 }
 
 /** A rate in basis points (1000 = 10 %) as a percentage in the console's language. */

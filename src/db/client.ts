@@ -48,12 +48,22 @@ export async function rows<T>(ex: Executor, query: SQL): Promise<T[]> {
 }
 
 export async function createDatabase(config: Config, opts: DatabaseOptions = {}): Promise<Database> {
-  return config.DATABASE_URL ? createPostgres(config, config.DATABASE_URL) : createPglite(config.DATA_DIR, opts.initialData);
+  return config.DATABASE_URL
+    ? createPostgres(config, config.DATABASE_URL)
+    : createPglite(config.DATA_DIR, opts.initialData);
 }
 
 // Loaded only when used: the embedded engine costs about 45 MB of memory even idle.
 async function createPglite(dataDir: string, initialData?: Blob): Promise<Database> {
-  const [{ PGlite }, { cube }, { earthdistance }, { pg_trgm }, { unaccent }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
+  const [
+    { PGlite },
+    { cube },
+    { earthdistance },
+    { pg_trgm },
+    { unaccent },
+    { drizzle: drizzlePglite },
+    { migrate: migratePglite },
+  ] = await Promise.all([
     import('@electric-sql/pglite'),
     import('@electric-sql/pglite/contrib/cube'),
     import('@electric-sql/pglite/contrib/earthdistance'),
@@ -69,14 +79,18 @@ async function createPglite(dataDir: string, initialData?: Blob): Promise<Databa
   }
   let client: InstanceType<typeof PGlite>;
   try {
-    client = new PGlite(dataDir, { extensions: { cube, earthdistance, pg_trgm, unaccent }, ...(initialData && { loadDataDir: initialData }) });
+    client = new PGlite(dataDir, {
+      extensions: { cube, earthdistance, pg_trgm, unaccent },
+      ...(initialData && { loadDataDir: initialData }),
+    });
     await client.waitReady;
   } catch (err) {
     unlock();
     throw err;
   }
   // PGlite has one connection: the settings are made once on it.
-  for (const [name, value] of Object.entries(SESSION_SETTINGS)) await client.query('select set_config($1, $2, false)', [name, value]);
+  for (const [name, value] of Object.entries(SESSION_SETTINGS))
+    await client.query('select set_config($1, $2, false)', [name, value]);
   const db = drizzlePglite({ client, schema }) as unknown as Db;
   return {
     db,
@@ -109,7 +123,12 @@ async function createPostgres(config: Config, url: string): Promise<Database> {
     .join(' ');
   // A request waits at most this long for a connection (all busy, or a server that does not answer),
   // then fails as the database being unavailable (503) rather than hanging.
-  const pool = new pg.Pool({ connectionString: url, max: config.DATABASE_POOL_MAX, options, connectionTimeoutMillis: 10_000 });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: config.DATABASE_POOL_MAX,
+    options,
+    connectionTimeoutMillis: 10_000,
+  });
   // An idle client that loses its connection must not crash the process.
   pool.on('error', () => undefined);
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
@@ -194,7 +213,10 @@ export const connectionOf = (ex: Executor): unknown => sessionOf(ex).client;
  * A transaction is one connection, on which pg only queues queries sent at once (deprecated, and
  * an error from pg 9).
  */
-export async function together<T extends readonly unknown[]>(ex: Executor, reads: { [K in keyof T]: () => Promise<T[K]> }): Promise<T> {
+export async function together<T extends readonly unknown[]>(
+  ex: Executor,
+  reads: { [K in keyof T]: () => Promise<T[K]> },
+): Promise<T> {
   if (!(ex instanceof PgTransaction)) return (await Promise.all(reads.map((read) => read()))) as unknown as T;
   const out: unknown[] = [];
   for (const read of reads) out.push(await read());
@@ -223,10 +245,13 @@ export const placeholders = <K extends string>(keys: readonly K[], prefix = '') 
   Object.fromEntries(keys.map((k) => [k, sql.placeholder(prefix + k)])) as unknown as Record<K, never>;
 
 /** `values` with every key prefixed, for a prepared statement whose placeholders were made with that prefix. */
-export const prefixed = (values: Record<string, unknown>, prefix: string) => Object.fromEntries(Object.entries(values).map(([k, v]) => [prefix + k, v]));
+export const prefixed = (values: Record<string, unknown>, prefix: string) =>
+  Object.fromEntries(Object.entries(values).map(([k, v]) => [prefix + k, v]));
 
 function onConnection<P extends object>(prepared: P, client: unknown): P {
-  return (prepared as { client?: unknown }).client === client ? prepared : (Object.create(prepared, { client: { value: client } }) as P);
+  return (prepared as { client?: unknown }).client === client
+    ? prepared
+    : (Object.create(prepared, { client: { value: client } }) as P);
 }
 
 /**
@@ -238,7 +263,9 @@ function onConnection<P extends object>(prepared: P, client: unknown): P {
  * count is a literal, one statement per size class (PAGE_ROWS); after its first five runs a
  * statement keeps one plan. `build` gets the literal row count (for `.limit(literalLimit(rows))`).
  */
-export function preparedPage<P extends object>(build: (ex: Executor, rows: number) => P): (ex: Executor, n: number) => P {
+export function preparedPage<P extends object>(
+  build: (ex: Executor, rows: number) => P,
+): (ex: Executor, n: number) => P {
   const bySize = new Map<number, (ex: Executor) => P>();
   return (ex, n) => {
     const rows = PAGE_ROWS.find((r) => r >= n) ?? n;
@@ -248,7 +275,11 @@ export function preparedPage<P extends object>(build: (ex: Executor, rows: numbe
   };
 }
 /** Runs a preparedPage statement for `n` rows: its rows, at most `n`. */
-export async function runPage<R>(statement: { execute: (args: Record<string, unknown>) => Promise<R[]> }, args: Record<string, unknown>, n: number): Promise<R[]> {
+export async function runPage<R>(
+  statement: { execute: (args: Record<string, unknown>) => Promise<R[]> },
+  args: Record<string, unknown>,
+  n: number,
+): Promise<R[]> {
   const found = await statement.execute(args);
   return found.length > n ? found.slice(0, n) : found;
 }

@@ -40,7 +40,9 @@ describe('the data directory lock', () => {
     const pid = running(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
     const dir = lockedBy(pid);
     expect(() => lockDataDir(dir)).toThrow(StartupError);
-    expect(() => lockDataDir(dir)).toThrow(`DATA_DIR ${dir} is in use by another process (pid ${pid} on host elsewhere)`);
+    expect(() => lockDataDir(dir)).toThrow(
+      `DATA_DIR ${dir} is in use by another process (pid ${pid} on host elsewhere)`,
+    );
     expect(holder(dir)).toBe(pid);
   });
 

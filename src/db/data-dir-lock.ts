@@ -76,7 +76,8 @@ function isRunning(pid: number): boolean {
 
 function asStartupError(err: unknown, dataDir: string, path: string): Error {
   const code = (err as NodeJS.ErrnoException).code;
-  if (code === 'EEXIST') return new StartupError(`DATA_DIR ${dataDir} is being opened by another process at the same time`);
+  if (code === 'EEXIST')
+    return new StartupError(`DATA_DIR ${dataDir} is being opened by another process at the same time`);
   if (code === 'EACCES' || code === 'EROFS' || code === 'EPERM') {
     return new StartupError(`DATA_DIR ${dataDir} is not writable (${code} on ${path})`);
   }

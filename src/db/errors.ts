@@ -1,7 +1,12 @@
 /** The database's error behind `err` (drivers and drizzle wrap it in `cause`), if any. */
 export function databaseError(err: unknown): { code: string; constraint?: string } | undefined {
-  for (let e = err as { code?: unknown; constraint?: unknown; cause?: unknown } | undefined, i = 0; e && i < 4; e = e.cause as typeof e, i++) {
-    if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) return { code: e.code, constraint: typeof e.constraint === 'string' ? e.constraint : undefined };
+  for (
+    let e = err as { code?: unknown; constraint?: unknown; cause?: unknown } | undefined, i = 0;
+    e && i < 4;
+    e = e.cause as typeof e, i++
+  ) {
+    if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code))
+      return { code: e.code, constraint: typeof e.constraint === 'string' ? e.constraint : undefined };
   }
   return undefined;
 }
@@ -17,7 +22,14 @@ export function isUniqueViolation(err: unknown, constraint?: string): boolean {
 const UNAVAILABLE_SQLSTATES = new Set(['53300', '57P01', '57P02', '57P03']);
 // The socket's errors when the server or the way to it is gone.
 const UNAVAILABLE_SOCKET = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
 ]);
 // node-postgres says a lost connection or a pool that waited too long only in words; PGlite and a
 // pool are closed while a request runs during shutdown.

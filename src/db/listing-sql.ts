@@ -23,18 +23,21 @@ export function earthCube(latitude: number, longitude: number): string {
 export const earthPoint = (latitude: number, longitude: number): SQL => sql`${earthCube(latitude, longitude)}::cube`;
 
 /** The great-circle distance, in metres, of a cube (chord) distance `<->` (earthdistance's sec_to_gc). */
-export const chordToMetres = (chord: number): number => 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.max(0, chord) / (2 * EARTH_RADIUS_M)));
+export const chordToMetres = (chord: number): number =>
+  2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.max(0, chord) / (2 * EARTH_RADIUS_M)));
 const diameter = sql.raw(String(2 * EARTH_RADIUS_M));
 /**
  * In SQL: the great-circle distance in km, to the metre, of a cube (chord) distance (as chordToMetres,
  * rounded as the views round it); null for null (`least` and `greatest` would skip a null: the case keeps it).
  */
-export const kmOfChordSql = (d: SQLWrapper): SQL => sql`round(${diameter} * asin(case when ${d} >= ${diameter} then 1 else ${d} / ${diameter} end)) / 1000`;
+export const kmOfChordSql = (d: SQLWrapper): SQL =>
+  sql`round(${diameter} * asin(case when ${d} >= ${diameter} then 1 else ${d} / ${diameter} end)) / 1000`;
 /** In SQL: a timestamp as JavaScript's toISOString writes it (UTC, milliseconds, `Z`), for JSON built by the database. */
 export const isoSql = (t: SQLWrapper): SQL => sql`to_char(${t} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /** The cube (chord) distance `<->` of a great-circle distance in metres: a radius as the GiST index's distance. */
-export const metresToChord = (metres: number): number => 2 * EARTH_RADIUS_M * Math.sin(Math.min(Math.PI / 2, metres / (2 * EARTH_RADIUS_M)));
+export const metresToChord = (metres: number): number =>
+  2 * EARTH_RADIUS_M * Math.sin(Math.min(Math.PI / 2, metres / (2 * EARTH_RADIUS_M)));
 
 /**
  * Of the nearest rows `nearest` read (a query of their cube distance `d`, in the GiST index's order,
@@ -43,7 +46,11 @@ export const metresToChord = (metres: number): number => 2 * EARTH_RADIUS_M * Ma
  * where the radius' box as a condition let the planner read a bitmap of the whole box and sort it
  * (10,665 rows for 5 km in the densest town of 100,000 products).
  */
-export async function countNearest(ex: Executor, nearest: SQLWrapper, radiusM: number): Promise<{ read: number; inside: number }> {
+export async function countNearest(
+  ex: Executor,
+  nearest: SQLWrapper,
+  radiusM: number,
+): Promise<{ read: number; inside: number }> {
   const [row] = await rowsOf<{ read: number; inside: number }>(
     ex,
     sql`select count(*)::int as read, (count(*) filter (where c.d <= ${metresToChord(radiusM)}::float8))::int as inside from ${nearest} as c`,
@@ -61,7 +68,13 @@ export async function countNearest(ex: Executor, nearest: SQLWrapper, radiusM: n
  * The ranks weigh the name (A) over the description (B) and the city (C). `tsq`: the words' tsquery,
  * when it is not the value of `terms.tsquery` (a prepared statement's, evaluated once: see rankedQuery).
  */
-export function textMatch(vector: SQLWrapper, doc: SQLWrapper, terms: SearchTerms, spelt: ReadonlySet<string> = new Set(), tsq: SQL = sql`to_tsquery('simple', ${terms.tsquery})`) {
+export function textMatch(
+  vector: SQLWrapper,
+  doc: SQLWrapper,
+  terms: SearchTerms,
+  spelt: ReadonlySet<string> = new Set(),
+  tsq: SQL = sql`to_tsquery('simple', ${terms.tsquery})`,
+) {
   const fts = sql`${vector} @@ ${tsq}`;
   const ftsRank = sql`ts_rank(${vector}, ${tsq})`;
   // Words of fewer than 4 letters have too few trigrams to tell a typo from another word (and match
@@ -70,10 +83,17 @@ export function textMatch(vector: SQLWrapper, doc: SQLWrapper, terms: SearchTerm
   // `spelt`: words known to be spelt right (found as typed, the last as a prefix): those must match as typed.
   const similar = and(
     ...terms.words.map((w, i) =>
-      spelt.has(w) ? sql`${vector} @@ to_tsquery('simple', ${i === last ? `${w}:*` : w})` : w.length >= 4 ? sql`${w} <% ${doc}` : sql`${vector} @@ to_tsquery('simple', ${`${w}:*`})`,
+      spelt.has(w)
+        ? sql`${vector} @@ to_tsquery('simple', ${i === last ? `${w}:*` : w})`
+        : w.length >= 4
+          ? sql`${w} <% ${doc}`
+          : sql`${vector} @@ to_tsquery('simple', ${`${w}:*`})`,
     ),
   )!;
-  const similarity = sql.join(terms.words.map((w) => sql`word_similarity(${w}, ${doc})`), sql` + `);
+  const similarity = sql.join(
+    terms.words.map((w) => sql`word_similarity(${w}, ${doc})`),
+    sql` + `,
+  );
   return {
     fts,
     ftsRank,
@@ -92,7 +112,9 @@ export function textMatch(vector: SQLWrapper, doc: SQLWrapper, terms: SearchTerm
  */
 export function withBitmapScans<T>(ex: Executor, run: (tx: Executor) => Promise<T>): Promise<T> {
   return ex.transaction(async (tx) => {
-    await tx.execute(sql`select set_config('enable_seqscan', 'off', true), set_config('enable_indexscan', 'off', true)`);
+    await tx.execute(
+      sql`select set_config('enable_seqscan', 'off', true), set_config('enable_indexscan', 'off', true)`,
+    );
     return run(tx);
   });
 }

@@ -25,6 +25,9 @@ export const foldedDocument = (...columns: string[]): SQL =>
 export const weightedVector = (...columns: string[]): SQL =>
   sql.raw(
     columns
-      .map((c, i) => `setweight(to_tsvector('simple'::regconfig, lower(f_unaccent(coalesce(${c}, '')))), '${'ABC'[Math.min(i, 2)]}')`)
+      .map(
+        (c, i) =>
+          `setweight(to_tsvector('simple'::regconfig, lower(f_unaccent(coalesce(${c}, '')))), '${'ABC'[Math.min(i, 2)]}')`,
+      )
       .join(' || '),
   );

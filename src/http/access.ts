@@ -45,13 +45,18 @@ export function currentUser(req: FastifyRequest): AuthUser {
   return req.user;
 }
 
-function guard(roles: readonly Role[], authenticate: Authenticate, grant?: (user: AuthUser) => Promise<boolean>): onRequestHookHandler {
+function guard(
+  roles: readonly Role[],
+  authenticate: Authenticate,
+  grant?: (user: AuthUser) => Promise<boolean>,
+): onRequestHookHandler {
   return async (req) => {
     const header = req.headers.authorization;
     const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
     if (!match?.[1]) throw unauthenticated();
     const user = await authenticate(match[1]);
-    if (roles.length > 0 && !roles.includes(user.role) && !(await grant?.(user))) throw forbidden('FORBIDDEN', 'Your role cannot use this endpoint');
+    if (roles.length > 0 && !roles.includes(user.role) && !(await grant?.(user)))
+      throw forbidden('FORBIDDEN', 'Your role cannot use this endpoint');
     req.user = user;
   };
 }
@@ -61,7 +66,11 @@ function guard(roles: readonly Role[], authenticate: Authenticate, grant?: (user
  * missing token or wrong role is refused before the body is read. The OpenAPI document reads the
  * same option (src/http/openapi.ts).
  */
-export function installAccessControl(app: FastifyInstance, authenticate: Authenticate, grants: AccessGrants = {}): void {
+export function installAccessControl(
+  app: FastifyInstance,
+  authenticate: Authenticate,
+  grants: AccessGrants = {},
+): void {
   app.decorateRequest('user', null as unknown as AuthUser);
   app.addHook('onRoute', (route) => {
     const access = route.config?.access;

@@ -38,7 +38,13 @@ const PRIVATE = CACHE_POLICIES.private;
 /** Adds `name` (lower case, as @fastify/compress compares it) to the Vary header once. */
 function vary(reply: FastifyReply, name: string): void {
   const current = reply.getHeader('vary');
-  const list = current === undefined ? [] : String(current).split(',').map((v) => v.trim()).filter(Boolean);
+  const list =
+    current === undefined
+      ? []
+      : String(current)
+          .split(',')
+          .map((v) => v.trim())
+          .filter(Boolean);
   if (!list.some((v) => v.toLowerCase() === name || v === '*')) reply.header('vary', [...list, name].join(', '));
 }
 
@@ -76,7 +82,8 @@ export async function installHttpCaching(app: FastifyInstance): Promise<void> {
     const policy = read && reply.statusCode < 400 ? cache : undefined;
     if (!policy) {
       // Routes of plugins (the reference page's assets) keep the header they set.
-      if (cache || reply.statusCode >= 400 || !reply.hasHeader('cache-control')) reply.header('cache-control', NO_STORE);
+      if (cache || reply.statusCode >= 400 || !reply.hasHeader('cache-control'))
+        reply.header('cache-control', NO_STORE);
       return payload;
     }
     reply.header('cache-control', CACHE_POLICIES[policy]);

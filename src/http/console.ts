@@ -53,10 +53,12 @@ export function consoleDirectives(imageOrigins: string[]): Record<string, string
 }
 
 /** The origin of each absolute URL (a CDN in front of public files); relative ones are our own origin. */
-export const foreignOrigins = (...urls: string[]) =>
-  [...new Set(urls.flatMap((url) => (URL.canParse(url) ? [new URL(url).origin] : [])))];
+export const foreignOrigins = (...urls: string[]) => [
+  ...new Set(urls.flatMap((url) => (URL.canParse(url) ? [new URL(url).origin] : []))),
+];
 
-const NOT_BUILT = 'The console is not built: run `npm run build` (or `npm start`, which builds it when it is missing), then reload.';
+const NOT_BUILT =
+  'The console is not built: run `npm run build` (or `npm start`, which builds it when it is missing), then reload.';
 const NOT_BUILT_PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Console not built</title></head>
 <body><h1>The console is not built</h1>
@@ -80,7 +82,8 @@ async function fileAt(dir: string, segments: string[]): Promise<Buffer | null> {
   try {
     return await readFile(path);
   } catch (err) {
-    if (['ENOENT', 'EISDIR', 'ENOTDIR', 'ENAMETOOLONG'].includes((err as NodeJS.ErrnoException).code ?? '')) return null;
+    if (['ENOENT', 'EISDIR', 'ENOTDIR', 'ENAMETOOLONG'].includes((err as NodeJS.ErrnoException).code ?? ''))
+      return null;
     throw err;
   }
 }
@@ -100,7 +103,11 @@ export function consoleRoutes(opts: { dir: string; imageOrigins?: string[] }) {
     contentSecurityPolicy: { useDefaults: false, directives: consoleDirectives(opts.imageOrigins ?? []) },
     xFrameOptions: { action: 'deny' as const },
   };
-  const route = (cache: 'page' | 'immutable'): RouteShorthandOptions => ({ config: { access: 'Public', cache }, schema: { hide: true }, helmet });
+  const route = (cache: 'page' | 'immutable'): RouteShorthandOptions => ({
+    config: { access: 'Public', cache },
+    schema: { hide: true },
+    helmet,
+  });
 
   async function sendPage(req: FastifyRequest, reply: FastifyReply) {
     const page = await fileAt(dir, ['index.html']);
@@ -111,7 +118,10 @@ export function consoleRoutes(opts: { dir: string; imageOrigins?: string[] }) {
 
   return async (app: App) => {
     if (!existsSync(join(dir, 'index.html'))) {
-      app.log.warn({ consoleDir: dir }, `console not built: ${CONSOLE_PATH} answers 503 until ${join(dir, 'index.html')} exists (npm run build)`);
+      app.log.warn(
+        { consoleDir: dir },
+        `console not built: ${CONSOLE_PATH} answers 503 until ${join(dir, 'index.html')} exists (npm run build)`,
+      );
     }
 
     app.get(`${CONSOLE_PATH}/assets/*`, route('immutable'), async (req, reply) => {

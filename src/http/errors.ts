@@ -30,7 +30,11 @@ const FASTIFY_FAILURES: Record<string, Failure> = {
   FST_REQ_FILE_TOO_LARGE: { status: 413, code: 'PAYLOAD_TOO_LARGE', message: 'A file is larger than 5 MB' },
   FST_PARTS_LIMIT: { status: 413, code: 'PAYLOAD_TOO_LARGE', message: 'Too many parts in the form' },
   FST_FIELDS_LIMIT: { status: 413, code: 'PAYLOAD_TOO_LARGE', message: 'Too many fields in the form' },
-  FST_INVALID_MULTIPART_CONTENT_TYPE: { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Send multipart/form-data' },
+  FST_INVALID_MULTIPART_CONTENT_TYPE: {
+    status: 415,
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+    message: 'Send multipart/form-data',
+  },
 };
 
 const pgCode = (err: unknown) => databaseError(err)?.code;
@@ -38,11 +42,15 @@ const pgCode = (err: unknown) => databaseError(err)?.code;
 // Class 22 is "data exception": the value sent cannot be stored or compared as it is.
 function pgFailure(code: string | undefined): Failure | undefined {
   if (!code) return undefined;
-  return PG_FAILURES[code] ?? (code.startsWith('22') ? { status: 400, code: 'VALIDATION_ERROR', message: 'A value is not valid' } : undefined);
+  return (
+    PG_FAILURES[code] ??
+    (code.startsWith('22') ? { status: 400, code: 'VALIDATION_ERROR', message: 'A value is not valid' } : undefined)
+  );
 }
 
 function classify(err: FastifyError & { validationContext?: string }): Failure | undefined {
-  if (err instanceof AppError) return { status: err.statusCode, code: err.code, message: err.message, details: err.details };
+  if (err instanceof AppError)
+    return { status: err.statusCode, code: err.code, message: err.message, details: err.details };
   if (err.validation) {
     return {
       status: 400,
@@ -55,7 +63,11 @@ function classify(err: FastifyError & { validationContext?: string }): Failure |
   if (known) return known;
   if (err instanceof SyntaxError && err.statusCode === 400) return FASTIFY_FAILURES.FST_ERR_CTP_INVALID_JSON_BODY;
   if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
-    return { status: err.statusCode, code: err.statusCode === 429 ? 'RATE_LIMITED' : 'BAD_REQUEST', message: err.message };
+    return {
+      status: err.statusCode,
+      code: err.statusCode === 429 ? 'RATE_LIMITED' : 'BAD_REQUEST',
+      message: err.message,
+    };
   }
   return undefined;
 }
@@ -66,7 +78,11 @@ export function sendError(reply: FastifyReply, req: FastifyRequest, f: Failure):
   return reply.code(f.status).type('application/json').send({ success: false, error, requestId: req.id });
 }
 
-const UNAVAILABLE: Failure = { status: 503, code: 'SERVICE_UNAVAILABLE', message: 'The database cannot be reached; try again shortly' };
+const UNAVAILABLE: Failure = {
+  status: 503,
+  code: 'SERVICE_UNAVAILABLE',
+  message: 'The database cannot be reached; try again shortly',
+};
 
 /** `pingDatabase` tells when a database outage ends (called only during one). */
 export function installErrorHandling(app: FastifyInstance, pingDatabase: () => Promise<unknown>): void {
@@ -88,7 +104,11 @@ export function installErrorHandling(app: FastifyInstance, pingDatabase: () => P
     return sendError(reply, req, { status: 500, code: 'INTERNAL_ERROR', message: 'Something went wrong on our side' });
   });
   app.setNotFoundHandler((req, reply) =>
-    sendError(reply, req, { status: 404, code: 'ROUTE_NOT_FOUND', message: `No route ${req.method} ${req.url.split('?')[0]}` }),
+    sendError(reply, req, {
+      status: 404,
+      code: 'ROUTE_NOT_FOUND',
+      message: `No route ${req.method} ${req.url.split('?')[0]}`,
+    }),
   );
 }
 
@@ -99,7 +119,10 @@ const DRIVER_FIELDS = ['code', 'severity', 'table', 'column', 'constraint', 'rou
  * numbers, emails) and the driver's `detail` repeats the offending values, so both are left out:
  * the statement, the SQLSTATE and the constraint are enough to find the cause.
  */
-export function errorForLog(err: Error, depth = 0): { [key: string]: unknown; type: string; message: string; stack: string } {
+export function errorForLog(
+  err: Error,
+  depth = 0,
+): { [key: string]: unknown; type: string; message: string; stack: string } {
   const e = err as Error & Record<string, unknown>;
   const message = typeof e.query === 'string' && Array.isArray(e.params) ? `Failed query: ${e.query}` : e.message;
   const stack = (e.stack ?? '').replace(e.message, message);

@@ -37,7 +37,17 @@ const own = (r: Request) => and(eq(t.userId, r.userId), eq(t.key, r.key));
  * the owner however many arrive at once.
  */
 export async function claim(db: Executor, r: Request): Promise<Claim> {
-  const fresh = { route: r.route, requestHash: r.requestHash, state: 'running' as const, statusCode: null, responseBody: null, responseHeaders: null, made: null, startedAt: r.now, expiresAt: new Date(r.now.getTime() + KEY_LIFETIME_MS) };
+  const fresh = {
+    route: r.route,
+    requestHash: r.requestHash,
+    state: 'running' as const,
+    statusCode: null,
+    responseBody: null,
+    responseHeaders: null,
+    made: null,
+    startedAt: r.now,
+    expiresAt: new Date(r.now.getTime() + KEY_LIFETIME_MS),
+  };
   for (let attempt = 0; attempt < 3; attempt++) {
     const inserted = await db
       .insert(t)
@@ -49,13 +59,20 @@ export async function claim(db: Executor, r: Request): Promise<Claim> {
     if (!row) continue; // purged in between: insert again
     // An expired key is forgotten: the request starts afresh, whatever it carries.
     if (row.expiresAt <= r.now) {
-      const taken = await db.update(t).set({ ...fresh, createdAt: r.now }).where(and(own(r), lte(t.expiresAt, r.now))).returning({ k: t.key });
+      const taken = await db
+        .update(t)
+        .set({ ...fresh, createdAt: r.now })
+        .where(and(own(r), lte(t.expiresAt, r.now)))
+        .returning({ k: t.key });
       if (taken.length) return { kind: 'owner', startedAt: r.now };
       continue;
     }
     if (row.route !== r.route || row.requestHash !== r.requestHash) return { kind: 'reused' };
     if (row.state === 'done' && row.statusCode !== null && row.responseBody !== null) {
-      return { kind: 'replay', response: { statusCode: row.statusCode, body: row.responseBody, headers: row.responseHeaders ?? {} } };
+      return {
+        kind: 'replay',
+        response: { statusCode: row.statusCode, body: row.responseBody, headers: row.responseHeaders ?? {} },
+      };
     }
     if (row.startedAt.getTime() > r.now.getTime() - ABANDONED_AFTER_MS) return { kind: 'in_use' };
     // Abandoned by a process that died mid-request: the same request takes it over and runs again.
@@ -76,7 +93,12 @@ export async function claim(db: Executor, r: Request): Promise<Claim> {
  * answer, the row is inserted done: nothing is written after the commit. `made`: what the business made
  * (see `Claim`'s `resumed`).
  */
-export async function claimIn(tx: Executor, r: Request, answer?: StoredResponse, made: string | null = null): Promise<boolean> {
+export async function claimIn(
+  tx: Executor,
+  r: Request,
+  answer?: StoredResponse,
+  made: string | null = null,
+): Promise<boolean> {
   const inserted = await claimInStatement(tx).execute({
     userId: r.userId,
     key: r.key,
@@ -97,7 +119,22 @@ const claimInStatement = preparedPer((ex) => {
   const now = sql.placeholder('now');
   return ex
     .insert(t)
-    .values({ ...placeholders(['userId', 'key', 'route', 'requestHash', 'expiresAt', 'state', 'statusCode', 'responseBody', 'responseHeaders', 'made']), startedAt: now as never, createdAt: now as never })
+    .values({
+      ...placeholders([
+        'userId',
+        'key',
+        'route',
+        'requestHash',
+        'expiresAt',
+        'state',
+        'statusCode',
+        'responseBody',
+        'responseHeaders',
+        'made',
+      ]),
+      startedAt: now as never,
+      createdAt: now as never,
+    })
     .onConflictDoNothing()
     .returning({ startedAt: t.startedAt })
     .prepare('idempotency_claim_in');
@@ -124,14 +161,33 @@ export async function record(db: Executor, r: Request, response: StoredResponse)
 }
 
 /** Stores the answer, unless another request took the key over meanwhile. */
-export async function complete(db: Executor, r: Pick<Request, 'userId' | 'key'>, startedAt: Date, response: StoredResponse): Promise<void> {
-  await completeStatement(db).execute({ userId: r.userId, key: r.key, startedAt, statusCode: response.statusCode, responseBody: response.body, responseHeaders: response.headers });
+export async function complete(
+  db: Executor,
+  r: Pick<Request, 'userId' | 'key'>,
+  startedAt: Date,
+  response: StoredResponse,
+): Promise<void> {
+  await completeStatement(db).execute({
+    userId: r.userId,
+    key: r.key,
+    startedAt,
+    statusCode: response.statusCode,
+    responseBody: response.body,
+    responseHeaders: response.headers,
+  });
 }
 const completeStatement = preparedPer((ex) =>
   ex
     .update(t)
     .set({ state: 'done', ...placeholders(['statusCode', 'responseBody', 'responseHeaders']) })
-    .where(and(eq(t.userId, sql.placeholder('userId')), eq(t.key, sql.placeholder('key')), eq(t.state, 'running'), eq(t.startedAt, sql.placeholder('startedAt'))))
+    .where(
+      and(
+        eq(t.userId, sql.placeholder('userId')),
+        eq(t.key, sql.placeholder('key')),
+        eq(t.state, 'running'),
+        eq(t.startedAt, sql.placeholder('startedAt')),
+      ),
+    )
     .prepare('idempotency_complete'),
 );
 

@@ -17,7 +17,13 @@ import { PURGE_JOB, transactionalKey } from './idempotency.js';
 // (`committed`: the runs whose posting committed).
 let calls = 0;
 let committed = 0;
-const Body = Type.Object({ amount: Type.Integer({ minimum: 1 }), outcome: Type.Optional(Type.Union([Type.Literal('crash'), Type.Literal('refuse')])) }, { additionalProperties: false });
+const Body = Type.Object(
+  {
+    amount: Type.Integer({ minimum: 1 }),
+    outcome: Type.Optional(Type.Union([Type.Literal('crash'), Type.Literal('refuse')])),
+  },
+  { additionalProperties: false },
+);
 function addTestRoutes(app: App) {
   // 'outside': the plugin claims the key; 'claim': the transaction claims it; 'answer': it also stores the answer.
   const handler = (keyIn: 'outside' | 'claim' | 'answer') => async (req: FastifyRequest, reply: FastifyReply) => {
@@ -47,15 +53,31 @@ function addTestRoutes(app: App) {
     committed++;
     return reply.code(201).send({ success: true, data: { orderId, transactionId: posted.transactionId } });
   };
-  app.post('/api/v1/test/charges', { config: { access: 'Auth', idempotency: true }, schema: { body: Body } }, handler('outside'));
+  app.post(
+    '/api/v1/test/charges',
+    { config: { access: 'Auth', idempotency: true }, schema: { body: Body } },
+    handler('outside'),
+  );
   // The same route claiming the key in its own transaction (as POST /orders does).
-  app.post('/api/v1/test/charges-tx', { config: { access: 'Auth', idempotency: 'in-transaction' }, schema: { body: Body } }, handler('claim'));
-  app.post('/api/v1/test/charges-answered', { config: { access: 'Auth', idempotency: 'in-transaction' }, schema: { body: Body } }, handler('answer'));
+  app.post(
+    '/api/v1/test/charges-tx',
+    { config: { access: 'Auth', idempotency: 'in-transaction' }, schema: { body: Body } },
+    handler('claim'),
+  );
+  app.post(
+    '/api/v1/test/charges-answered',
+    { config: { access: 'Auth', idempotency: 'in-transaction' }, schema: { body: Body } },
+    handler('answer'),
+  );
   app.post('/api/v1/test/acks', { config: { access: 'Auth', idempotency: true } }, async (_req, reply) => {
     calls++;
     return reply.code(204).send();
   });
-  app.post('/api/v1/test/other', { config: { access: 'Auth', idempotency: true }, schema: { body: Body } }, async () => ({ success: true, data: {} }));
+  app.post(
+    '/api/v1/test/other',
+    { config: { access: 'Auth', idempotency: true }, schema: { body: Body } },
+    async () => ({ success: true, data: {} }),
+  );
 }
 
 let t: TestApp;
@@ -92,7 +114,11 @@ describe('Idempotency-Key', () => {
     expect(first.status).toBe(201);
     expect(first.headers['idempotent-replayed']).toBeUndefined();
     // The same body with its keys in another order is the same request.
-    const again = await call(t.app, 'POST', '/test/charges', { token, headers: { 'idempotency-key': key, 'content-type': 'application/json' }, body: '{ "amount": 1500 }' });
+    const again = await call(t.app, 'POST', '/test/charges', {
+      token,
+      headers: { 'idempotency-key': key, 'content-type': 'application/json' },
+      body: '{ "amount": 1500 }',
+    });
     expect(again.status).toBe(201);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.headers.location).toBe(first.headers.location);
@@ -243,7 +269,13 @@ describe('Idempotency-Key', () => {
 
 describe('Idempotency-Key claimed in the business transaction', () => {
   const chargeTx = (token: string, key: string, body: object) => charge(token, key, body, '/test/charges-tx');
-  const keyRow = async (key: string) => (await rows<{ state: string; status_code: number | null }>(t.app.ctx.db, sql`select state, status_code from idempotency_keys where key = ${key}`))[0];
+  const keyRow = async (key: string) =>
+    (
+      await rows<{ state: string; status_code: number | null }>(
+        t.app.ctx.db,
+        sql`select state, status_code from idempotency_keys where key = ${key}`,
+      )
+    )[0];
 
   it('commits the key with the effect: 20 requests at once post once, the others replay or get 409', async () => {
     const { token } = await createSignedIn(t.app);
@@ -300,9 +332,15 @@ describe('Idempotency-Key claimed in the business transaction', () => {
 });
 
 describe('Idempotency-Key answered in the business transaction', () => {
-  const chargeAnswered = (token: string, key: string, body: object) => charge(token, key, body, '/test/charges-answered');
+  const chargeAnswered = (token: string, key: string, body: object) =>
+    charge(token, key, body, '/test/charges-answered');
   const keyRow = async (key: string) =>
-    (await rows<{ state: string; response_body: string | null; response_headers: Record<string, string> }>(t.app.ctx.db, sql`select state, response_body, response_headers from idempotency_keys where key = ${key}`))[0];
+    (
+      await rows<{ state: string; response_body: string | null; response_headers: Record<string, string> }>(
+        t.app.ctx.db,
+        sql`select state, response_body, response_headers from idempotency_keys where key = ${key}`,
+      )
+    )[0];
 
   it('stores the answer with the effect: the answer sent is the one replayed, 20 requests at once post once', async () => {
     const { token } = await createSignedIn(t.app);
@@ -314,7 +352,10 @@ describe('Idempotency-Key answered in the business transaction', () => {
     const row = await keyRow(key);
     expect(row?.state).toBe('done');
     expect(JSON.parse(row!.response_body!)).toEqual(ran.body);
-    expect(row?.response_headers).toEqual({ 'content-type': 'application/json; charset=utf-8', location: ran.headers.location });
+    expect(row?.response_headers).toEqual({
+      'content-type': 'application/json; charset=utf-8',
+      location: ran.headers.location,
+    });
     const again = await chargeAnswered(token, key, { amount: 320 });
     expect([again.status, again.headers['idempotent-replayed']]).toEqual([201, 'true']);
     expect(again.body).toEqual(ran.body);
@@ -339,7 +380,9 @@ describe('the OpenAPI document', () => {
   it('describes the header and the 409 and 422 answers of routes taking a key', async () => {
     const doc = (await call(t.app, 'GET', '/openapi.json')).body;
     const op = doc.paths['/api/v1/test/charges'].post;
-    expect(op.parameters).toContainEqual(expect.objectContaining({ in: 'header', name: 'idempotency-key', required: false }));
+    expect(op.parameters).toContainEqual(
+      expect.objectContaining({ in: 'header', name: 'idempotency-key', required: false }),
+    );
     expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['409', '422']));
   });
 });

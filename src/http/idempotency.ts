@@ -1,11 +1,27 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest, onResponseHookHandler, onSendHookHandler, preHandlerAsyncHookHandler, RouteHandlerMethod } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  onResponseHookHandler,
+  onSendHookHandler,
+  preHandlerAsyncHookHandler,
+  RouteHandlerMethod,
+} from 'fastify';
 import type { AppContext } from '../context.js';
 import { afterCommit } from '../db/after-commit.js';
 import type { Executor } from '../db/client.js';
 import { AppError, conflict, validationError } from '../shared/errors.js';
 import { ok } from '../shared/schemas.js';
-import { claim, claimIn, complete, purgeExpired, record, release, type Request as KeyRequest } from './idempotency-store.js';
+import {
+  claim,
+  claimIn,
+  complete,
+  purgeExpired,
+  record,
+  release,
+  type Request as KeyRequest,
+} from './idempotency-store.js';
 
 export const PURGE_JOB = 'idempotency.purge';
 const KEY = /^[\x21-\x7e]{1,255}$/;
@@ -26,7 +42,15 @@ declare module 'fastify' {
      * The key of this request, until its answer is stored or the key freed. `held`: its row is
      * committed (claimed before the handler, or by the handler's committed transaction).
      */
-    idempotency?: { userId: string; key: string; startedAt: Date; settled: boolean; held: boolean; request?: KeyRequest; resumed?: { made: string | null } };
+    idempotency?: {
+      userId: string;
+      key: string;
+      startedAt: Date;
+      settled: boolean;
+      held: boolean;
+      request?: KeyRequest;
+      resumed?: { made: string | null };
+    };
   }
 }
 
@@ -62,7 +86,8 @@ export interface TransactionalKey {
 /** Thrown by a transactional claim that found the key taken: the transaction rolls back and the plugin answers. */
 class KeyTaken extends Error {}
 
-const keptHeaders = (reply: FastifyReply) => Object.fromEntries(KEPT_HEADERS.flatMap((h) => (reply.hasHeader(h) ? [[h, String(reply.getHeader(h))]] : [])));
+const keptHeaders = (reply: FastifyReply) =>
+  Object.fromEntries(KEPT_HEADERS.flatMap((h) => (reply.hasHeader(h) ? [[h, String(reply.getHeader(h))]] : [])));
 
 /** The request's key, claimed by the handler's transaction; undefined without an Idempotency-Key header. */
 export function transactionalKey(req: FastifyRequest, reply: FastifyReply): TransactionalKey | undefined {
@@ -87,7 +112,13 @@ export function transactionalKey(req: FastifyRequest, reply: FastifyReply): Tran
     },
     taken() {
       // Held already (taken over after it expired), the effect is an earlier request's with this key.
-      return held.held ? new AppError(422, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used for an earlier request: use a new key') : new KeyTaken();
+      return held.held
+        ? new AppError(
+            422,
+            'IDEMPOTENCY_KEY_REUSED',
+            'This Idempotency-Key was already used for an earlier request: use a new key',
+          )
+        : new KeyTaken();
     },
     madeBefore() {
       const made = held.resumed?.made;
@@ -104,7 +135,10 @@ export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
-    return `{${entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+    return `{${entries
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value ?? null);
 }
@@ -142,13 +176,22 @@ export function installIdempotency(app: FastifyInstance, ctx: AppContext): void 
   /** Claims the key in a commit of its own: the request runs (true), or it has been answered (false). */
   const claimOutside = async (req: FastifyRequest, reply: FastifyReply, r: KeyRequest): Promise<boolean> => {
     const c = await claim(ctx.db, r);
-    if (c.kind === 'reused') throw new AppError(422, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used for another request');
-    if (c.kind === 'in_use') throw conflict('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still running; retry later');
+    if (c.kind === 'reused')
+      throw new AppError(422, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used for another request');
+    if (c.kind === 'in_use')
+      throw conflict('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still running; retry later');
     if (c.kind === 'replay') {
       replay(reply, c.response);
       return false;
     }
-    req.idempotency = { userId: r.userId, key: r.key, startedAt: c.startedAt, settled: false, held: true, resumed: c.resumed };
+    req.idempotency = {
+      userId: r.userId,
+      key: r.key,
+      startedAt: c.startedAt,
+      settled: false,
+      held: true,
+      resumed: c.resumed,
+    };
     return true;
   };
 
@@ -188,13 +231,21 @@ export function installIdempotency(app: FastifyInstance, ctx: AppContext): void 
     if (!held || held.settled) return payload;
     held.settled = true;
     // No payload (204) is an empty body to replay; a stream cannot be replayed, so its key is freed.
-    const body = payload == null ? '' : typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : null;
+    const body =
+      payload == null
+        ? ''
+        : typeof payload === 'string'
+          ? payload
+          : Buffer.isBuffer(payload)
+            ? payload.toString('utf8')
+            : null;
     try {
       const headers = () => keptHeaders(reply);
       if (!held.held) {
         // Claimed in a transaction that did not commit (a refusal rolled it back), or never reached:
         // nothing to free; a refusal is stored for replay as on any route.
-        if (body !== null && storable(reply.statusCode) && held.request) await record(ctx.db, held.request, { statusCode: reply.statusCode, body, headers: headers() });
+        if (body !== null && storable(reply.statusCode) && held.request)
+          await record(ctx.db, held.request, { statusCode: reply.statusCode, body, headers: headers() });
       } else if (body === null || !storable(reply.statusCode)) await release(ctx.db, held, held.startedAt);
       else await complete(ctx.db, held, held.startedAt, { statusCode: reply.statusCode, body, headers: headers() });
     } catch (err) {
@@ -209,13 +260,16 @@ export function installIdempotency(app: FastifyInstance, ctx: AppContext): void 
     if (!held || held.settled) return;
     held.settled = true;
     if (!held.held) return;
-    await release(ctx.db, held, held.startedAt).catch((err: unknown) => req.log.error({ err }, 'idempotency key not freed'));
+    await release(ctx.db, held, held.startedAt).catch((err: unknown) =>
+      req.log.error({ err }, 'idempotency key not freed'),
+    );
   };
 
   app.addHook('onRoute', (route) => {
     if (!route.config?.idempotency) return;
-    if (!route.config.access || route.config.access === 'Public') throw new Error(`${route.url}: Idempotency-Key needs a signed-in route`);
-    const list = <T>(h: T | T[] | undefined): T[] => (h ? [h].flat() as T[] : []);
+    if (!route.config.access || route.config.access === 'Public')
+      throw new Error(`${route.url}: Idempotency-Key needs a signed-in route`);
+    const list = <T>(h: T | T[] | undefined): T[] => (h ? ([h].flat() as T[]) : []);
     // The access guard (onRequest) and body validation come first: refusals there hold no key.
     route.preHandler = [...list(route.preHandler), before];
     if (route.config.idempotency === 'in-transaction') route.handler = withTransactionalKey(route.handler);

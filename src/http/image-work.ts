@@ -43,9 +43,15 @@ export class ImageWork {
       this.#active++;
     } else {
       if (this.#waiting.length >= this.queueMax) {
-        throw new AppError(503, 'SERVICE_UNAVAILABLE', 'Too many pictures are being processed; try again in a few seconds', undefined, {
-          'retry-after': String(RETRY_AFTER_SECONDS),
-        });
+        throw new AppError(
+          503,
+          'SERVICE_UNAVAILABLE',
+          'Too many pictures are being processed; try again in a few seconds',
+          undefined,
+          {
+            'retry-after': String(RETRY_AFTER_SECONDS),
+          },
+        );
       }
       // The place is handed over by the releasing operation: `active` stays counted.
       await new Promise<void>((resolve) => this.#waiting.push(resolve));

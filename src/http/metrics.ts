@@ -59,7 +59,10 @@ export interface MetricSources {
  * Figures read at scrape time from what the app holds: the node-postgres pool, the Redis
  * connection (and a PING's round trip), the public listing cache and the cache registry.
  */
-export function installDependencyMetrics(registry: Registry, { database, redis, listings, caches }: MetricSources): void {
+export function installDependencyMetrics(
+  registry: Registry,
+  { database, redis, listings, caches }: MetricSources,
+): void {
   const registers = [registry];
   const pool = database.pool;
   if (pool) {
@@ -101,7 +104,13 @@ export function installDependencyMetrics(registry: Registry, { database, redis, 
         const started = performance.now();
         const answered =
           redis.status === 'ready' &&
-          (await Promise.race([redis.ping().then(() => true, () => false), new Promise<boolean>((r) => setTimeout(r, 1000, false).unref())]));
+          (await Promise.race([
+            redis.ping().then(
+              () => true,
+              () => false,
+            ),
+            new Promise<boolean>((r) => setTimeout(r, 1000, false).unref()),
+          ]));
         this.set(answered ? (performance.now() - started) / 1000 : NaN);
       },
     });
@@ -116,7 +125,11 @@ export function installDependencyMetrics(registry: Registry, { database, redis, 
       },
     });
   cache('foodsave_listing_cache_entries', 'Answers held by the public listing cache', (s) => s.entries);
-  cache('foodsave_listing_cache_bytes', 'Approximate size of the answers held by the public listing cache (estimated heap: 3 bytes per byte of their JSON)', (s) => s.bytes);
+  cache(
+    'foodsave_listing_cache_bytes',
+    'Approximate size of the answers held by the public listing cache (estimated heap: 3 bytes per byte of their JSON)',
+    (s) => s.bytes,
+  );
   const counter = (name: string, help: string, read: (s: ReturnType<ListingCache['stats']>) => number) =>
     new Counter({
       name,

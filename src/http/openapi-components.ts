@@ -2,7 +2,18 @@ type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 // Where JSON Schema keeps subschemas; anything else (enum, default, examples) is data.
-const ONE = ['items', 'additionalProperties', 'unevaluatedProperties', 'unevaluatedItems', 'contains', 'propertyNames', 'not', 'if', 'then', 'else'];
+const ONE = [
+  'items',
+  'additionalProperties',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'contains',
+  'propertyNames',
+  'not',
+  'if',
+  'then',
+  'else',
+];
 const LIST = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
 const MAP = ['properties', 'patternProperties', '$defs', 'dependentSchemas'];
 
@@ -34,15 +45,18 @@ export function nameSchemas(doc: OpenApiDoc): void {
     if (root || typeof title !== 'string') return schema;
     const json = JSON.stringify(schema);
     const before = seen.get(title);
-    if (before === undefined && title in components) throw new Error(`OpenAPI: the schema title "${title}" is already a component name`);
-    if (before !== undefined && before !== json) throw new Error(`OpenAPI: two different schemas are titled "${title}"`);
+    if (before === undefined && title in components)
+      throw new Error(`OpenAPI: the schema title "${title}" is already a component name`);
+    if (before !== undefined && before !== json)
+      throw new Error(`OpenAPI: two different schemas are titled "${title}"`);
     seen.set(title, json);
     components[title] = schema;
     return { $ref: `#/components/schemas/${encodeURIComponent(title)}` };
   };
 
   const visitMedia = (content: unknown) => {
-    if (isObject(content)) for (const media of Object.values(content)) if (isObject(media)) media.schema = visit(media.schema);
+    if (isObject(content))
+      for (const media of Object.values(content)) if (isObject(media)) media.schema = visit(media.schema);
   };
   for (const item of Object.values(doc.paths ?? {})) {
     for (const op of Object.values(item)) {
@@ -52,7 +66,8 @@ export function nameSchemas(doc: OpenApiDoc): void {
       for (const res of Object.values((op.responses as Json | undefined) ?? {})) {
         if (!isObject(res)) continue;
         visitMedia(res.content);
-        if (isObject(res.headers)) for (const h of Object.values(res.headers)) if (isObject(h)) h.schema = visit(h.schema);
+        if (isObject(res.headers))
+          for (const h of Object.values(res.headers)) if (isObject(h)) h.schema = visit(h.schema);
       }
     }
   }

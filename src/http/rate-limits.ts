@@ -9,7 +9,11 @@ import type { App } from './types.js';
  * attacker holding a stolen token new tries. A preHandler, so the access guard has run.
  */
 export function perAccountLimit(app: App, name: string, max: number): preHandlerAsyncHookHandler {
-  const take = app.createRateLimit({ max, timeWindow: 60_000, keyGenerator: (req: FastifyRequest) => `${name}:${req.user.id}` });
+  const take = app.createRateLimit({
+    max,
+    timeWindow: 60_000,
+    keyGenerator: (req: FastifyRequest) => `${name}:${req.user.id}`,
+  });
   return async (req) => {
     const r = await take(req);
     if (!r.isAllowed && r.isExceeded) {
@@ -76,11 +80,13 @@ export function perAccountBucket(app: App, name: string, b: TokenBucket): preHan
       });
     } else {
       // Bounded: a full map forgets the buckets that have refilled (they would start full anyway).
-      if (local.size >= MAX_LOCAL_BUCKETS) for (const [k, s] of local) if (s.tokens + ((now - s.at) * b.perMinute) / 60_000 >= b.burst) local.delete(k);
+      if (local.size >= MAX_LOCAL_BUCKETS)
+        for (const [k, s] of local) if (s.tokens + ((now - s.at) * b.perMinute) / 60_000 >= b.burst) local.delete(k);
       const state = local.get(req.user.id) ?? { tokens: b.burst, at: now };
       local.set(req.user.id, state);
       wait = takeToken(state, b, now);
     }
-    if (wait > 0) throw tooManyRequests('RATE_LIMITED', `Too many requests; try again in ${Math.ceil(wait / 1000)} s`, wait / 1000);
+    if (wait > 0)
+      throw tooManyRequests('RATE_LIMITED', `Too many requests; try again in ${Math.ceil(wait / 1000)} s`, wait / 1000);
   };
 }

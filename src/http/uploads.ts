@@ -42,7 +42,11 @@ export interface UploadOptions {
 }
 
 const unsupported = (allowPdf: boolean) =>
-  new AppError(415, 'UNSUPPORTED_IMAGE_FORMAT', `Only JPEG, PNG and WebP images${allowPdf ? ' or PDF documents' : ''} are accepted`);
+  new AppError(
+    415,
+    'UNSUPPORTED_IMAGE_FORMAT',
+    `Only JPEG, PNG and WebP images${allowPdf ? ' or PDF documents' : ''} are accepted`,
+  );
 
 /**
  * Reads a multipart request. The type of each file is decided from its bytes, never from its
@@ -63,7 +67,11 @@ export async function readUploads(req: FastifyRequest, opts: UploadOptions) {
       throw new AppError(422, opts.tooManyCode ?? 'TOO_MANY_FILES', `At most ${opts.maxFiles} file(s) per request`);
     }
     const image = { work: req.server.ctx.images, kind: opts.kind, field: `body.${part.fieldname}` };
-    files.push({ field: part.fieldname, filename: part.filename, ...(await normalise(raw, image, opts.allowPdf ?? false)) });
+    files.push({
+      field: part.fieldname,
+      filename: part.filename,
+      ...(await normalise(raw, image, opts.allowPdf ?? false)),
+    });
   }
   return { files, fields };
 }
@@ -91,35 +99,53 @@ interface ImageTarget {
  * The same rules for a file that arrived another way (an image sent as base64 in a JSON body):
  * type from the bytes, size and pixel limits, re-encoded without metadata.
  */
-export async function normaliseImage(raw: Buffer, target: ImageTarget): Promise<Pick<UploadedFile, 'ext' | 'contentType' | 'body'>> {
-  if (raw.length > MAX_FILE_BYTES) throw new AppError(413, 'PAYLOAD_TOO_LARGE', `A file may be at most ${MAX_FILE_BYTES / 1024 / 1024} MB`);
+export async function normaliseImage(
+  raw: Buffer,
+  target: ImageTarget,
+): Promise<Pick<UploadedFile, 'ext' | 'contentType' | 'body'>> {
+  if (raw.length > MAX_FILE_BYTES)
+    throw new AppError(413, 'PAYLOAD_TOO_LARGE', `A file may be at most ${MAX_FILE_BYTES / 1024 / 1024} MB`);
   return normalise(raw, target, false);
 }
 
 function tooManyPixels(target: ImageTarget, width: number, height: number): AppError {
   const { name, megapixels } = IMAGE_KINDS[target.kind];
-  const found = `${width}x${height} pixels (${(width * height / 1e6).toFixed(1)} megapixels)`;
-  return new AppError(422, 'IMAGE_TOO_LARGE', `The picture has too many pixels: ${name} may have at most ${megapixels} megapixels`, [
-    { field: target.field, message: `is ${found}; ${name} may have at most ${megapixels} megapixels` },
-  ]);
+  const found = `${width}x${height} pixels (${((width * height) / 1e6).toFixed(1)} megapixels)`;
+  return new AppError(
+    422,
+    'IMAGE_TOO_LARGE',
+    `The picture has too many pixels: ${name} may have at most ${megapixels} megapixels`,
+    [{ field: target.field, message: `is ${found}; ${name} may have at most ${megapixels} megapixels` }],
+  );
 }
 
-async function normalise(raw: Buffer, target: ImageTarget, allowPdf: boolean): Promise<Pick<UploadedFile, 'ext' | 'contentType' | 'body'>> {
+async function normalise(
+  raw: Buffer,
+  target: ImageTarget,
+  allowPdf: boolean,
+): Promise<Pick<UploadedFile, 'ext' | 'contentType' | 'body'>> {
   const sharp = await loadSharp();
   if (raw.subarray(0, 5).toString('latin1') === '%PDF-') {
     if (!allowPdf) throw unsupported(false);
     return { ext: 'pdf', contentType: 'application/pdf', body: raw };
   }
   // The header only: nothing is decoded before the pixel count is known.
-  const read = () => sharp(raw, { limitInputPixels: false }).metadata().catch(() => Promise.reject(unsupported(allowPdf)));
+  const read = () =>
+    sharp(raw, { limitInputPixels: false })
+      .metadata()
+      .catch(() => Promise.reject(unsupported(allowPdf)));
   const meta = await target.work.run(read);
   const ext = IMAGE_FORMATS[meta.format as keyof typeof IMAGE_FORMATS];
   if (!ext || !meta.width || !meta.height) throw unsupported(allowPdf);
   const limit = IMAGE_KINDS[target.kind].megapixels * 1_000_000;
   if (meta.width * meta.height > limit) throw tooManyPixels(target, meta.width, meta.height);
-  const damaged = () => new AppError(415, 'UNSUPPORTED_IMAGE_FORMAT', 'The image could not be decoded (damaged or truncated)');
+  const damaged = () =>
+    new AppError(415, 'UNSUPPORTED_IMAGE_FORMAT', 'The image could not be decoded (damaged or truncated)');
   const encode = () =>
-    sharp(raw, { limitInputPixels: limit }).rotate().toFormat(meta.format as keyof sharpType.FormatEnum).toBuffer()
+    sharp(raw, { limitInputPixels: limit })
+      .rotate()
+      .toFormat(meta.format as keyof sharpType.FormatEnum)
+      .toBuffer()
       .catch(() => Promise.reject(damaged()));
   return { ext, contentType: `image/${meta.format}`, body: await target.work.run(encode) };
 }
@@ -138,15 +164,22 @@ export async function storeImageSizes(
   at: Date,
 ): Promise<{ id: string; thumbnailKey: string; largeKey: string }[]> {
   const sharp = await loadSharp();
-  const resize = (f: UploadedFile, side: number) => sharp(f.body).resize(side, side, { fit: 'inside', withoutEnlargement: true }).toBuffer();
+  const resize = (f: UploadedFile, side: number) =>
+    sharp(f.body).resize(side, side, { fit: 'inside', withoutEnlargement: true }).toBuffer();
   return Promise.all(
     files.map(async (f) => {
       const id = uuidv7(at.getTime());
       // One place in the queue, one size after the other: a picture never holds two threads.
-      const [thumb, large] = await images.run(async () => [await resize(f, THUMBNAIL_SIDE), await resize(f, LARGE_SIDE)]);
+      const [thumb, large] = await images.run(async () => [
+        await resize(f, THUMBNAIL_SIDE),
+        await resize(f, LARGE_SIDE),
+      ]);
       const thumbnailKey = `${prefix}/${id}-thumb.${f.ext}`;
       const largeKey = `${prefix}/${id}-large.${f.ext}`;
-      await Promise.all([storage.put('public', thumbnailKey, thumb, f.contentType), storage.put('public', largeKey, large, f.contentType)]);
+      await Promise.all([
+        storage.put('public', thumbnailKey, thumb, f.contentType),
+        storage.put('public', largeKey, large, f.contentType),
+      ]);
       return { id, thumbnailKey, largeKey };
     }),
   );

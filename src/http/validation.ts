@@ -28,7 +28,11 @@ const DECIMAL = /^-?\d+(?:\.\d+)?$/;
 const isNumeric = (schema: unknown): boolean => {
   const s = schema as { type?: unknown; anyOf?: unknown[]; oneOf?: unknown[]; items?: unknown } | undefined;
   const types = [s?.type].flat();
-  return types.includes('integer') || types.includes('number') || [...(s?.anyOf ?? []), ...(s?.oneOf ?? []), s?.items].some((b) => b !== undefined && isNumeric(b));
+  return (
+    types.includes('integer') ||
+    types.includes('number') ||
+    [...(s?.anyOf ?? []), ...(s?.oneOf ?? []), s?.items].some((b) => b !== undefined && isNumeric(b))
+  );
 };
 
 /**
@@ -42,10 +46,19 @@ function addDecimalText(ajv: Ajv): void {
     before: 'properties',
     errors: true,
     compile(_value, parent) {
-      const numeric = Object.entries((parent.properties ?? {}) as Record<string, unknown>).filter(([, s]) => isNumeric(s)).map(([name]) => name);
+      const numeric = Object.entries((parent.properties ?? {}) as Record<string, unknown>)
+        .filter(([, s]) => isNumeric(s))
+        .map(([name]) => name);
       const check = (data: Record<string, unknown>): boolean => {
-        const bad = numeric.filter((name) => [data[name]].flat().some((v) => typeof v === 'string' && !DECIMAL.test(v)));
-        check.errors = bad.map((name) => ({ instancePath: `/${name}`, keyword: 'decimalText', params: {}, message: 'must be a number in decimal digits' }));
+        const bad = numeric.filter((name) =>
+          [data[name]].flat().some((v) => typeof v === 'string' && !DECIMAL.test(v)),
+        );
+        check.errors = bad.map((name) => ({
+          instancePath: `/${name}`,
+          keyword: 'decimalText',
+          params: {},
+          message: 'must be a number in decimal digits',
+        }));
         return bad.length === 0;
       };
       check.errors = [] as object[];
@@ -63,7 +76,8 @@ export function installValidation(app: FastifyInstance, compilers: LazyCompilers
   const text = makeAjv({ coerceTypes: 'array' });
   addDecimalText(text);
   app.setValidatorCompiler(({ schema, httpPart }) =>
-    compilers.wrap(() => (httpPart === 'body' ? body.compile(schema) : text.compile({ ...schema, decimalText: true }))));
+    compilers.wrap(() => (httpPart === 'body' ? body.compile(schema) : text.compile({ ...schema, decimalText: true }))),
+  );
   app.addHook('preValidation', async (req) => {
     // First, before anything walks the request's values: every walk below recurses one level per
     // level of nesting, so the depth limit is what bounds them.
@@ -72,7 +86,8 @@ export function installValidation(app: FastifyInstance, compilers: LazyCompilers
     const nul = [...nulFields(req.params, 'params'), ...nulFields(req.query, 'query'), ...nulFields(req.body, 'body')];
     if (nul.length) throw invalid(nul.map((field) => ({ field, message: 'must not contain the NUL character' })));
     // Unknown properties are refused everywhere, so a body sent to a route that takes none is too.
-    if (takesNoBody(req.routeOptions.schema) && hasContent(req.body)) throw invalid([{ field: 'body', message: 'this route takes no body' }]);
+    if (takesNoBody(req.routeOptions.schema) && hasContent(req.body))
+      throw invalid([{ field: 'body', message: 'this route takes no body' }]);
     if (req.body && typeof req.body === 'object') req.body = trimStrings(req.body);
   });
 }
@@ -92,7 +107,8 @@ function nestedDeeperThan(value: unknown, limit: number): boolean {
     const [v, depth] = next;
     if (v === null || typeof v !== 'object') continue;
     if (depth > limit) return true;
-    for (const child of Object.values(v)) if (child !== null && typeof child === 'object') pending.push([child, depth + 1]);
+    for (const child of Object.values(v))
+      if (child !== null && typeof child === 'object') pending.push([child, depth + 1]);
   }
   return false;
 }
@@ -108,7 +124,8 @@ const hasContent = (body: unknown) =>
 function nulFields(value: unknown, path: string): string[] {
   if (typeof value === 'string') return value.includes('\u0000') ? [path] : [];
   if (Array.isArray(value)) return value.flatMap((v, i) => nulFields(v, `${path}.${i}`));
-  if (value && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => nulFields(v, `${path}.${k}`));
+  if (value && typeof value === 'object')
+    return Object.entries(value).flatMap(([k, v]) => nulFields(v, `${path}.${k}`));
   return [];
 }
 

@@ -10,7 +10,10 @@ export function renderEventList(subscriptions: { event: EventName; handler: stri
   const lines = [BEGIN, ''];
   for (const name of names) {
     const { when, fields } = EVENT_CATALOG[name];
-    const handlers = subscriptions.filter((s) => s.event === name).map((s) => s.handler).sort();
+    const handlers = subscriptions
+      .filter((s) => s.event === name)
+      .map((s) => s.handler)
+      .sort();
     lines.push(`### \`${name}\``, '', when, '', '| field | meaning |', '|---|---|');
     for (const [field, meaning] of Object.entries(fields)) lines.push(`| \`${field}\` | ${meaning as string} |`);
     lines.push(

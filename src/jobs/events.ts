@@ -74,7 +74,8 @@ export class EventBus implements Events {
   async publish<E extends EventName>(tx: Executor, name: E, payload: DomainEvents[E]): Promise<void> {
     const occurredAt = this.clock.now();
     const job: EventJob = { eventId: uuidv7(occurredAt.getTime()), occurredAt: occurredAt.toISOString(), payload };
-    for (const handler of this.subscribers.get(name) ?? []) await this.jobs.send(eventJobName(name, handler), job, { tx });
+    for (const handler of this.subscribers.get(name) ?? [])
+      await this.jobs.send(eventJobName(name, handler), job, { tx });
   }
 
   /** Every (event, handler) pair registered, for the documentation check. */

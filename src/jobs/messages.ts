@@ -51,7 +51,11 @@ interface SealedJob {
 // about 5 to 10 minutes.
 const RETRIES = { retryLimit: 6, retryDelaySeconds: 5, concurrency: 2 };
 
-export function createMessages(jobs: Jobs, senders: { sms: SmsSender; email: EmailSender }, sealer: PayloadSealer): Messages {
+export function createMessages(
+  jobs: Jobs,
+  senders: { sms: SmsSender; email: EmailSender },
+  sealer: PayloadSealer,
+): Messages {
   jobs.work(
     SMS_JOB,
     async (job: SealedJob) => {

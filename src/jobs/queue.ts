@@ -131,7 +131,8 @@ export class JobQueue implements Jobs {
   async send(name: string, data: object, opts: SendOptions = {}): Promise<string | null> {
     if (!this.handlers.has(name)) throw new Error(`no job handler is registered for "${name}"`);
     const options: PgBoss.SendOptions = {};
-    if (opts.singletonKey !== undefined) Object.assign(options, { singletonKey: opts.singletonKey, singletonSeconds: 60 });
+    if (opts.singletonKey !== undefined)
+      Object.assign(options, { singletonKey: opts.singletonKey, singletonSeconds: 60 });
     if (opts.retryLimit !== undefined) options.retryLimit = opts.retryLimit;
     if (opts.retryDelaySeconds !== undefined) options.retryDelay = opts.retryDelaySeconds;
     // Counted by the database's clock, as pg-boss counts retries; `drain()` maps a moved application clock onto it.
@@ -166,7 +167,11 @@ export class JobQueue implements Jobs {
       const now = existing.get(name);
       if (!now) await boss.createQueue(name, queue);
       // A queue made by an earlier version keeps its row: bring its retry policy up to date.
-      else if ((['retryLimit', 'retryDelay', 'retryBackoff', 'expireInSeconds', 'deadLetter'] as const).some((k) => now[k] !== queue[k])) {
+      else if (
+        (['retryLimit', 'retryDelay', 'retryBackoff', 'expireInSeconds', 'deadLetter'] as const).some(
+          (k) => now[k] !== queue[k],
+        )
+      ) {
         await boss.updateQueue(name, queue);
       }
     }
@@ -174,7 +179,8 @@ export class JobQueue implements Jobs {
     if (!this.s.workers) return;
     for (const [name, reg] of this.handlers) {
       const ids: string[] = [];
-      for (let i = 0; i < Math.max(1, reg.opts.concurrency ?? 1); i++) ids.push(await this.startWorker(name, reg.handler));
+      for (let i = 0; i < Math.max(1, reg.opts.concurrency ?? 1); i++)
+        ids.push(await this.startWorker(name, reg.handler));
       this.workerIds.set(name, ids);
     }
   }
@@ -282,13 +288,23 @@ export class JobQueue implements Jobs {
 /** pg-boss's `db` interface on an open application transaction (PGlite or node-postgres). */
 function txBossDb(tx: Executor): BossDb {
   const client = connectionOf(tx) as
-    | { query(q: string | { name?: string; text: string; values?: unknown[] }, values?: unknown[]): Promise<{ rows: unknown[] }>; exec?: unknown }
+    | {
+        query(
+          q: string | { name?: string; text: string; values?: unknown[] },
+          values?: unknown[],
+        ): Promise<{ rows: unknown[] }>;
+        exec?: unknown;
+      }
     | undefined;
-  if (!client || typeof client.query !== 'function') throw new Error('jobs: cannot reach the connection of this transaction');
+  if (!client || typeof client.query !== 'function')
+    throw new Error('jobs: cannot reach the connection of this transaction');
   if (typeof client.exec === 'function') return runnerBossDb(client as Parameters<typeof runnerBossDb>[0]);
   // pg-boss's statements with values are the same few texts (its insert, for one): named, the
   // connection parses and plans each once instead of on every order (about 0.4 ms of 0.5).
-  return { executeSql: (text, values) => client.query(values === undefined ? text : { name: statementName(text), text, values }) };
+  return {
+    executeSql: (text, values) =>
+      client.query(values === undefined ? text : { name: statementName(text), text, values }),
+  };
 }
 
 const statementNames = new Map<string, string>();
@@ -329,7 +345,12 @@ export function createJobQueue({ config, database, clock, log, metrics }: QueueS
     db = pgliteBossDb(database.pglite);
     boss = new PgBoss({ ...common, db: db as PgBoss.Db });
   } else {
-    boss = new PgBoss({ ...common, connectionString: config.DATABASE_URL!, max: config.JOBS_POOL_MAX, application_name: 'foodsave-jobs' });
+    boss = new PgBoss({
+      ...common,
+      connectionString: config.DATABASE_URL!,
+      max: config.JOBS_POOL_MAX,
+      application_name: 'foodsave-jobs',
+    });
     // pg-boss's own pool, reached through its public `getDb()`, serves the queries it has no call for.
     db = (boss as unknown as { getDb(): BossDb }).getDb();
   }
@@ -342,5 +363,15 @@ export function createJobQueue({ config, database, clock, log, metrics }: QueueS
     quietUntil = clock.now().getTime() + 60_000;
     log.warn({ err }, 'job queue: database unreachable, jobs wait until it is back');
   });
-  return new JobQueue({ boss, db, schema: config.JOBS_SCHEMA, clock, log, workers, pollingIntervalSeconds: config.JOBS_POLL_SECONDS, batchSize: config.JOBS_BATCH_SIZE, metrics });
+  return new JobQueue({
+    boss,
+    db,
+    schema: config.JOBS_SCHEMA,
+    clock,
+    log,
+    workers,
+    pollingIntervalSeconds: config.JOBS_POLL_SECONDS,
+    batchSize: config.JOBS_BATCH_SIZE,
+    metrics,
+  });
 }

@@ -19,12 +19,27 @@ export const DEMO_ADMIN = {
 } as const satisfies DemoAccount;
 
 export const DEMO_CLIENTS: DemoAccount[] = [
-  { role: 'CLIENT', phoneNumber: '+221770000101', password: DEMO_PASSWORD, firstName: 'Mariama', lastName: 'Ba', email: 'mariama.ba@foodsave.test' },
-  { role: 'CLIENT', phoneNumber: '+221770000102', password: DEMO_PASSWORD, firstName: 'Ousmane', lastName: 'Sarr', email: 'ousmane.sarr@foodsave.test' },
+  {
+    role: 'CLIENT',
+    phoneNumber: '+221770000101',
+    password: DEMO_PASSWORD,
+    firstName: 'Mariama',
+    lastName: 'Ba',
+    email: 'mariama.ba@foodsave.test',
+  },
+  {
+    role: 'CLIENT',
+    phoneNumber: '+221770000102',
+    password: DEMO_PASSWORD,
+    firstName: 'Ousmane',
+    lastName: 'Sarr',
+    email: 'ousmane.sarr@foodsave.test',
+  },
   { role: 'CLIENT', phoneNumber: '+221770000103', password: DEMO_PASSWORD, firstName: 'Khady', lastName: 'Fall' },
 ];
 
-export const accountLabel = (a: DemoAccount) => `${a.role} ${a.firstName} ${a.lastName}, phone ${a.phoneNumber}, password ${a.password}`;
+export const accountLabel = (a: DemoAccount) =>
+  `${a.role} ${a.firstName} ${a.lastName}, phone ${a.phoneNumber}, password ${a.password}`;
 
 export async function seedClients(s: SeedContext): Promise<void> {
   for (const client of DEMO_CLIENTS) {

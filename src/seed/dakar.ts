@@ -19,7 +19,12 @@ const TZ = 'Africa/Dakar';
 /** The same ranges on the given weekdays ("0" = Sunday). */
 const on = (days: string, ranges: string[]): OpeningHours => Object.fromEntries([...days].map((d) => [d, ranges]));
 
-const owner = (n: number, firstName: string, lastName: string, role: DemoAccount['role'] = 'SUPPLIER_FOOD'): DemoAccount => ({
+const owner = (
+  n: number,
+  firstName: string,
+  lastName: string,
+  role: DemoAccount['role'] = 'SUPPLIER_FOOD',
+): DemoAccount => ({
   role,
   phoneNumber: `+2217700002${String(n).padStart(2, '0')}`,
   password: DEMO_PASSWORD,
@@ -51,8 +56,28 @@ export const DEMO_SUPPLIERS: DemoSupplier[] = [
     },
     registrationNumber: 'SN-DKR-2019-B-10234',
     stores: [
-      { name: 'Teranga Plateau', description: 'Baguettes, pain de mie et croissants invendus.', address: '12 Rue Carnot, Plateau', city: 'Dakar', latitude: 14.6669, longitude: -17.4341, openingHours: bakeryHours, timezone: TZ, pickupInstructions: counter },
-      { name: 'Teranga Médina', description: 'Pain tapalapa et pâtisseries du jour.', address: 'Avenue Blaise Diagne x Rue 27, Médina', city: 'Dakar', latitude: 14.6826, longitude: -17.4479, openingHours: bakeryHours, timezone: TZ, pickupInstructions: counter },
+      {
+        name: 'Teranga Plateau',
+        description: 'Baguettes, pain de mie et croissants invendus.',
+        address: '12 Rue Carnot, Plateau',
+        city: 'Dakar',
+        latitude: 14.6669,
+        longitude: -17.4341,
+        openingHours: bakeryHours,
+        timezone: TZ,
+        pickupInstructions: counter,
+      },
+      {
+        name: 'Teranga Médina',
+        description: 'Pain tapalapa et pâtisseries du jour.',
+        address: 'Avenue Blaise Diagne x Rue 27, Médina',
+        city: 'Dakar',
+        latitude: 14.6826,
+        longitude: -17.4479,
+        openingHours: bakeryHours,
+        timezone: TZ,
+        pickupInstructions: counter,
+      },
     ],
   },
   {
@@ -70,7 +95,17 @@ export const DEMO_SUPPLIERS: DemoSupplier[] = [
     },
     registrationNumber: 'SN-DKR-2021-B-04417',
     stores: [
-      { name: 'Saveurs des Almadies', description: 'Plats du jour et desserts à emporter.', address: 'Route des Almadies, Almadies', city: 'Dakar', latitude: 14.7436, longitude: -17.5101, openingHours: caterer, timezone: TZ, pickupInstructions: 'Retrait à la caisse, apportez un sac.' },
+      {
+        name: 'Saveurs des Almadies',
+        description: 'Plats du jour et desserts à emporter.',
+        address: 'Route des Almadies, Almadies',
+        city: 'Dakar',
+        latitude: 14.7436,
+        longitude: -17.5101,
+        openingHours: caterer,
+        timezone: TZ,
+        pickupInstructions: 'Retrait à la caisse, apportez un sac.',
+      },
     ],
   },
   {
@@ -88,7 +123,16 @@ export const DEMO_SUPPLIERS: DemoSupplier[] = [
     },
     registrationNumber: 'SN-DKR-2020-A-08861',
     stores: [
-      { name: 'Primeurs de Ouakam', description: 'Mangues, tomates, oignons et légumes feuilles.', address: 'Route de Ouakam, Ouakam', city: 'Dakar', latitude: 14.7213, longitude: -17.4867, openingHours: everyDay('07:00-20:00'), timezone: TZ },
+      {
+        name: 'Primeurs de Ouakam',
+        description: 'Mangues, tomates, oignons et légumes feuilles.',
+        address: 'Route de Ouakam, Ouakam',
+        city: 'Dakar',
+        latitude: 14.7213,
+        longitude: -17.4867,
+        openingHours: everyDay('07:00-20:00'),
+        timezone: TZ,
+      },
     ],
   },
   {
@@ -106,8 +150,28 @@ export const DEMO_SUPPLIERS: DemoSupplier[] = [
     },
     registrationNumber: 'SN-DKR-2018-B-15502',
     stores: [
-      { name: 'Keur Yaay Parcelles', description: 'Yaourts, lait caillé et pain du jour.', address: 'Unité 17, Parcelles Assainies', city: 'Dakar', latitude: 14.7664, longitude: -17.4395, openingHours: everyDay('08:00-22:30'), timezone: TZ, pickupInstructions: counter },
-      { name: 'Keur Yaay Pikine', description: 'Produits frais et conserves à prix réduit.', address: 'Marché Zinc, Pikine', city: 'Pikine', latitude: 14.7552, longitude: -17.3934, openingHours: everyDay('08:00-22:30'), timezone: TZ, pickupInstructions: counter },
+      {
+        name: 'Keur Yaay Parcelles',
+        description: 'Yaourts, lait caillé et pain du jour.',
+        address: 'Unité 17, Parcelles Assainies',
+        city: 'Dakar',
+        latitude: 14.7664,
+        longitude: -17.4395,
+        openingHours: everyDay('08:00-22:30'),
+        timezone: TZ,
+        pickupInstructions: counter,
+      },
+      {
+        name: 'Keur Yaay Pikine',
+        description: 'Produits frais et conserves à prix réduit.',
+        address: 'Marché Zinc, Pikine',
+        city: 'Pikine',
+        latitude: 14.7552,
+        longitude: -17.3934,
+        openingHours: everyDay('08:00-22:30'),
+        timezone: TZ,
+        pickupInstructions: counter,
+      },
     ],
   },
   {
@@ -125,7 +189,16 @@ export const DEMO_SUPPLIERS: DemoSupplier[] = [
     },
     registrationNumber: 'SN-DKR-2022-B-02290',
     stores: [
-      { name: 'Chez Fatou Point E', description: 'Salle de 40 couverts et plats à emporter.', address: "Boulevard de l'Est, Point E", city: 'Dakar', latitude: 14.6947, longitude: -17.4628, openingHours: restaurant, timezone: TZ },
+      {
+        name: 'Chez Fatou Point E',
+        description: 'Salle de 40 couverts et plats à emporter.',
+        address: "Boulevard de l'Est, Point E",
+        city: 'Dakar',
+        latitude: 14.6947,
+        longitude: -17.4628,
+        openingHours: restaurant,
+        timezone: TZ,
+      },
     ],
   },
 ];

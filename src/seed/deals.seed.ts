@@ -13,9 +13,51 @@ export interface DemoDeal extends Omit<CreateDealBody, 'storeId' | 'validUntil' 
 }
 
 export const DEMO_DEALS: DemoDeal[] = [
-  { store: 'Teranga Plateau', title: 'Panier surprise boulangerie', description: 'Pains, viennoiseries et pâtisseries invendus du jour.', kind: 'SURPRISE_BAG', category: 'BAKERY', price: 1500, originalValue: 4500, totalPlaces: 8, placesPerClient: 2, days: 7, pickupStart: '19:00', pickupEnd: '20:30', terms: 'Contenu selon les invendus du jour, à régler au comptoir.' },
-  { store: 'Saveurs des Almadies', title: 'Plat du soir à -50 %', description: 'Le plat du jour restant après le service du soir.', kind: 'PERCENTAGE_OFF', category: 'PREPARED_MEALS', discountPercent: 50, originalValue: 3500, totalPlaces: 10, placesPerClient: 1, days: 5, pickupStart: '21:00', pickupEnd: '22:00', terms: 'Apportez votre contenant.' },
-  { store: 'Primeurs de Ouakam', title: 'Cagette fruits et légumes', description: 'Fruits et légumes un peu abîmés, environ 3 kg.', kind: 'FIXED_PRICE', category: 'FRUITS_VEGETABLES', price: 1000, originalValue: 3000, totalPlaces: 12, placesPerClient: 2, days: 10, pickupStart: '17:00', pickupEnd: '19:30', terms: '' },
+  {
+    store: 'Teranga Plateau',
+    title: 'Panier surprise boulangerie',
+    description: 'Pains, viennoiseries et pâtisseries invendus du jour.',
+    kind: 'SURPRISE_BAG',
+    category: 'BAKERY',
+    price: 1500,
+    originalValue: 4500,
+    totalPlaces: 8,
+    placesPerClient: 2,
+    days: 7,
+    pickupStart: '19:00',
+    pickupEnd: '20:30',
+    terms: 'Contenu selon les invendus du jour, à régler au comptoir.',
+  },
+  {
+    store: 'Saveurs des Almadies',
+    title: 'Plat du soir à -50 %',
+    description: 'Le plat du jour restant après le service du soir.',
+    kind: 'PERCENTAGE_OFF',
+    category: 'PREPARED_MEALS',
+    discountPercent: 50,
+    originalValue: 3500,
+    totalPlaces: 10,
+    placesPerClient: 1,
+    days: 5,
+    pickupStart: '21:00',
+    pickupEnd: '22:00',
+    terms: 'Apportez votre contenant.',
+  },
+  {
+    store: 'Primeurs de Ouakam',
+    title: 'Cagette fruits et légumes',
+    description: 'Fruits et légumes un peu abîmés, environ 3 kg.',
+    kind: 'FIXED_PRICE',
+    category: 'FRUITS_VEGETABLES',
+    price: 1000,
+    originalValue: 3000,
+    totalPlaces: 12,
+    placesPerClient: 2,
+    days: 10,
+    pickupStart: '17:00',
+    pickupEnd: '19:30',
+    terms: '',
+  },
 ];
 
 /**
@@ -45,7 +87,12 @@ export async function seedDeals(s: SeedContext): Promise<void> {
         deal = await deals.create(await asOwner(), { ...d, storeId: store.id, validUntil });
       }
       if (deal.status === 'PENDING_REVIEW') deal = await deals.approve(await s.asAdmin(), deal.id);
-      s.record({ kind: 'deal', label: `${deal.title} (${deal.status}), ${store.name}, ${deal.price} XOF`, id: deal.id, created: !found });
+      s.record({
+        kind: 'deal',
+        label: `${deal.title} (${deal.status}), ${store.name}, ${deal.price} XOF`,
+        id: deal.id,
+        created: !found,
+      });
     }
   }
 }

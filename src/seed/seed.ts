@@ -50,7 +50,9 @@ export async function runSeed(app: App, seeders: Seeder[] = SEEDERS): Promise<Se
   function actAs(user: UserRecord): Promise<AuthUser> {
     let actor = actors.get(user.id);
     if (!actor) {
-      actor = sessions.open(app.ctx.db, user.id, { userAgent: 'foodsave-seed' }).then((t) => sessions.authenticate(t.accessToken));
+      actor = sessions
+        .open(app.ctx.db, user.id, { userAgent: 'foodsave-seed' })
+        .then((t) => sessions.authenticate(t.accessToken));
       actors.set(user.id, actor);
     }
     return actor;
@@ -59,7 +61,9 @@ export async function runSeed(app: App, seeders: Seeder[] = SEEDERS): Promise<Se
   const adminPhone = normalizePhone(DEMO_ADMIN.phoneNumber);
   const existingAdmin = await users.findByPhone(adminPhone);
   if (existingAdmin && existingAdmin.role !== 'SUPER_ADMIN') {
-    throw new Error(`${adminPhone} belongs to a ${existingAdmin.role} account: the demo administrator cannot be created`);
+    throw new Error(
+      `${adminPhone} belongs to a ${existingAdmin.role} account: the demo administrator cannot be created`,
+    );
   }
   if (!existingAdmin) await users.ensureSuperAdmin(adminPhone, DEMO_ADMIN.password);
   const adminUser = (await users.findByPhone(adminPhone))!;
@@ -75,7 +79,8 @@ export async function runSeed(app: App, seeders: Seeder[] = SEEDERS): Promise<Se
       async ensureAccount(account) {
         const found = await users.findByPhone(normalizePhone(account.phoneNumber));
         if (found) {
-          if (found.role !== account.role) throw new Error(`${account.phoneNumber} belongs to a ${found.role} account, not ${account.role}`);
+          if (found.role !== account.role)
+            throw new Error(`${account.phoneNumber} belongs to a ${found.role} account, not ${account.role}`);
           return { user: found, created: false };
         }
         const view = await users.adminCreate(await asAdmin(), account);
@@ -85,7 +90,8 @@ export async function runSeed(app: App, seeders: Seeder[] = SEEDERS): Promise<Se
     for (const seeder of seeders) await seeder(ctx);
   } finally {
     const opened = await Promise.allSettled(actors.values());
-    for (const r of opened) if (r.status === 'fulfilled') await sessions.revoke(app.ctx.db, r.value.sessionId, 'seed_finished');
+    for (const r of opened)
+      if (r.status === 'fulfilled') await sessions.revoke(app.ctx.db, r.value.sessionId, 'seed_finished');
   }
 
   const created = entries.filter((e) => e.created).length;
@@ -97,7 +103,9 @@ export async function runSeed(app: App, seeders: Seeder[] = SEEDERS): Promise<Se
 /** The report as printed by `npm run seed`: one line per record, then what the run changed. */
 export function formatReport(report: SeedReport): string {
   const width = Math.max(...report.entries.map((e) => e.kind.length));
-  const lines = report.entries.map((e) => `  ${e.created ? 'created' : 'exists '}  ${e.kind.padEnd(width)}  ${e.id}  ${e.label}`);
+  const lines = report.entries.map(
+    (e) => `  ${e.created ? 'created' : 'exists '}  ${e.kind.padEnd(width)}  ${e.id}  ${e.label}`,
+  );
   const summary =
     report.created === 0
       ? 'Nothing new was created: the demo data is already there.'

@@ -44,7 +44,12 @@ async function seedSupplier(s: SeedContext, demo: DemoSupplier): Promise<void> {
     changed = true;
   }
   const state = `${profile.verificationStatus}, KYC ${profile.kycStatus}`;
-  s.record({ kind: 'supplier', label: `${profile.businessName} (${state}), ${profile.address}`, id: profile.id, created: changed });
+  s.record({
+    kind: 'supplier',
+    label: `${profile.businessName} (${state}), ${profile.address}`,
+    id: profile.id,
+    created: changed,
+  });
 
   const existing = await ownStores(s, owner, profile.id);
   for (const body of demo.stores) {
@@ -67,12 +72,20 @@ async function ownStores(s: SeedContext, owner: UserRecord, supplierId: string):
 
 /** An identity card picture and a register extract, made here, in the form an upload reaches the service. */
 async function kycDocuments(demo: DemoSupplier): Promise<{ files: UploadedFile[]; fields: Record<string, string> }> {
-  const card = await sharp({ create: { width: 640, height: 400, channels: 3, background: '#d8c9a3' } }).jpeg().toBuffer();
+  const card = await sharp({ create: { width: 640, height: 400, channels: 3, background: '#d8c9a3' } })
+    .jpeg()
+    .toBuffer();
   const extract = onePagePdf(`Registre du commerce ${demo.registrationNumber} - ${demo.profile.businessName}`);
   return {
     files: [
       { field: 'idDocument', filename: 'carte-identite.jpg', ext: 'jpg', contentType: 'image/jpeg', body: card },
-      { field: 'businessDocument', filename: 'registre-commerce.pdf', ext: 'pdf', contentType: 'application/pdf', body: extract },
+      {
+        field: 'businessDocument',
+        filename: 'registre-commerce.pdf',
+        ext: 'pdf',
+        contentType: 'application/pdf',
+        body: extract,
+      },
     ],
     fields: { documentType: 'NATIONAL_ID', businessRegistrationNumber: demo.registrationNumber },
   };
@@ -80,7 +93,10 @@ async function kycDocuments(demo: DemoSupplier): Promise<{ files: UploadedFile[]
 
 /** A valid one-page PDF showing one line of (ASCII) text. */
 export function onePagePdf(text: string): Buffer {
-  const line = text.normalize('NFD').replace(/[^\x20-\x7e]/g, '').replace(/[()\\]/g, '\\$&');
+  const line = text
+    .normalize('NFD')
+    .replace(/[^\x20-\x7e]/g, '')
+    .replace(/[()\\]/g, '\\$&');
   const content = `BT /F1 14 Tf 56 760 Td (${line}) Tj ET`;
   const objects = [
     '<< /Type /Catalog /Pages 2 0 R >>',

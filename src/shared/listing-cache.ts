@@ -30,9 +30,11 @@ const isMeasured = (v: unknown): v is Measured => typeof v === 'object' && v !==
 /** About the length of an answer's JSON, the measured parts of an object by their own length (JSON.stringify would call their toJSON). */
 function jsonLength(answer: unknown): number {
   if (isMeasured(answer)) return answer[JSON_LENGTH]();
-  if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) return JSON.stringify(answer)?.length ?? 0;
+  if (typeof answer !== 'object' || answer === null || Array.isArray(answer))
+    return JSON.stringify(answer)?.length ?? 0;
   let n = 2;
-  for (const [key, v] of Object.entries(answer)) n += key.length + 4 + (isMeasured(v) ? v[JSON_LENGTH]() : (JSON.stringify(v)?.length ?? 0));
+  for (const [key, v] of Object.entries(answer))
+    n += key.length + 4 + (isMeasured(v) ? v[JSON_LENGTH]() : (JSON.stringify(v)?.length ?? 0));
   return n;
 }
 

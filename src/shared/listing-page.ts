@@ -24,7 +24,9 @@ export const ListingMetaSchema = Type.Object(
     total: Type.Integer({ description: `exact up to ${LISTING_TOTAL_CAP}; with totalIsEstimate, at least this many` }),
     totalPages: Type.Integer(),
     hasMore: Type.Boolean({ description: 'whether a next page has rows' }),
-    totalIsEstimate: Type.Boolean({ description: `true when more than ${LISTING_TOTAL_CAP} rows match: counting stopped there` }),
+    totalIsEstimate: Type.Boolean({
+      description: `true when more than ${LISTING_TOTAL_CAP} rows match: counting stopped there`,
+    }),
   },
   { title: 'ListingMeta' },
 );
@@ -32,7 +34,10 @@ export type ListingMeta = Static<typeof ListingMetaSchema>;
 
 /** The answer of a public listing: `StoreListing` for `Store` items. */
 export const OkListing = <T extends TSchema>(item: T) =>
-  Type.Object({ success: Type.Literal(true), data: Type.Array(item), meta: ListingMetaSchema }, titleOf(item, 'Listing'));
+  Type.Object(
+    { success: Type.Literal(true), data: Type.Array(item), meta: ListingMetaSchema },
+    titleOf(item, 'Listing'),
+  );
 
 export const okListing = <T>(data: T[], meta: ListingMeta) => ({ success: true as const, data, meta });
 
@@ -90,7 +95,8 @@ export interface NearbyJsonRow {
 }
 
 /** The `Ok` envelope around data the database wrote as JSON text (one object): sent compact, not serialized again. */
-export const sendJsonData = (reply: FastifyReply, json: string) => reply.type('application/json; charset=utf-8').send(`{"success":true,"data":${compactJson(json)}}`);
+export const sendJsonData = (reply: FastifyReply, json: string) =>
+  reply.type('application/json; charset=utf-8').send(`{"success":true,"data":${compactJson(json)}}`);
 
 /** A JSON string (kept, as group 1) or whitespace between tokens (dropped). */
 const TOKEN_SPACE = /("[^"\\]*(?:\\.[^"\\]*)*")|\s+/g;
@@ -105,7 +111,9 @@ export const compactJson = (json: string): string => json.replace(TOKEN_SPACE, '
 
 /** The `OkListing` envelope around items already in JSON: written as text, not serialized again. */
 export const sendJsonListing = (reply: FastifyReply, items: JsonItems, meta: ListingMeta) =>
-  reply.type('application/json; charset=utf-8').send(`{"success":true,"data":[${items.json}],"meta":${JSON.stringify(meta)}}`);
+  reply
+    .type('application/json; charset=utf-8')
+    .send(`{"success":true,"data":[${items.json}],"meta":${JSON.stringify(meta)}}`);
 
 /** The deepest page a listing serves for this page size: its rows end within the counted ones. */
 export const maxListingPage = (limit: number, cap = LISTING_TOTAL_CAP) => Math.max(1, Math.floor(cap / limit));
@@ -114,7 +122,10 @@ export const maxListingPage = (limit: number, cap = LISTING_TOTAL_CAP) => Math.m
 export function assertListingPage(q: PageQuery, cap = LISTING_TOTAL_CAP): void {
   const max = maxListingPage(q.limit, cap);
   if (q.page > max) {
-    throw validationError('query.page', `must be at most ${max} with limit ${q.limit}: this list shows its first ${cap} rows; narrow the search`);
+    throw validationError(
+      'query.page',
+      `must be at most ${max} with limit ${q.limit}: this list shows its first ${cap} rows; narrow the search`,
+    );
   }
 }
 
@@ -164,7 +175,9 @@ export interface SearchTerms {
 
 /** The words of `q`, or null when it has none (only punctuation). */
 export function searchTerms(q: string): SearchTerms | null {
-  const words = foldText(q).match(/[\p{L}\p{N}]+/gu)?.slice(0, 8);
+  const words = foldText(q)
+    .match(/[\p{L}\p{N}]+/gu)
+    ?.slice(0, 8);
   if (!words?.length) return null;
   const tsquery = words.map((w, i) => (i === words.length - 1 ? `${w}:*` : w)).join(' & ');
   return { words, tsquery, normalised: words.join(' ') };
@@ -207,14 +220,16 @@ export async function nearestPage<R extends Ranked>(
   type T = R & { distanceM: number };
   // The radius as its chord, compared as the count compares it (withinRadius).
   const chord = metresToChord(radiusM);
-  const withDistance = (found: R[]): T[] => found.filter((r) => r.d <= chord).map((r) => ({ ...r, distanceM: chordToMetres(r.d) }));
+  const withDistance = (found: R[]): T[] =>
+    found.filter((r) => r.d <= chord).map((r) => ({ ...r, distanceM: chordToMetres(r.d) }));
   const offset = (q.page - 1) * q.limit;
   const n = offset + q.limit + 1;
   const byOrder = (a: T, b: T) => a.d - b.d || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
   let asked = n + ties;
   let found = await nearest(asked);
   // The index's last row is at the distance of the page's last row: rows at that distance may follow.
-  const cut = (rows: R[]) => rows.length === asked && rows[Math.min(rows.length, offset + q.limit) - 1]!.d === rows[rows.length - 1]!.d;
+  const cut = (rows: R[]) =>
+    rows.length === asked && rows[Math.min(rows.length, offset + q.limit) - 1]!.d === rows[rows.length - 1]!.d;
   while (cut(found) && withDistance(found.slice(-1)).length) {
     asked *= 2;
     found = await nearest(asked);
@@ -223,7 +238,10 @@ export async function nearestPage<R extends Ranked>(
   const page = rows.slice(offset, offset + q.limit + 1);
   const hasMore = page.length > q.limit;
   // The radius holds more rows than were read: they are counted, up to the cap.
-  const counted = rows.length >= n ? Math.max(rows.length, await radiusCount(within, rows.length, rows[rows.length - 1]!.distanceM, radiusM)) : rows.length;
+  const counted =
+    rows.length >= n
+      ? Math.max(rows.length, await radiusCount(within, rows.length, rows[rows.length - 1]!.distanceM, radiusM))
+      : rows.length;
   return { items: page.slice(0, q.limit), meta: metaOf(q, counted, hasMore) };
 }
 
@@ -234,7 +252,12 @@ export async function nearestPage<R extends Ranked>(
  * reach)^2; a first look at twice that many (when it is well under the cap) spares a sparse region
  * the cap's rows, and a dense one goes to the cap at once.
  */
-async function radiusCount(within: (k: number) => Promise<{ read: number; inside: number }>, read: number, reach: number, radiusM: number): Promise<number> {
+async function radiusCount(
+  within: (k: number) => Promise<{ read: number; inside: number }>,
+  read: number,
+  reach: number,
+  radiusM: number,
+): Promise<number> {
   const cap = LISTING_TOTAL_CAP + 1;
   const guess = reach > 0 ? read * (radiusM / reach) ** 2 : cap;
   const first = Math.max(4 * read, Math.ceil(2 * guess));

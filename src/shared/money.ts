@@ -16,11 +16,17 @@ export function isMoney(value: unknown): value is number {
 
 /** Throws (500: a programming error, not a client's) unless `value` is a safe non-negative integer. */
 export function assertMoney(value: unknown, what = 'amount'): asserts value is number {
-  if (!isMoney(value)) throw new AppError(500, 'INTERNAL_ERROR', `${what} must be a non-negative safe integer, got ${String(value)}`);
+  if (!isMoney(value))
+    throw new AppError(500, 'INTERNAL_ERROR', `${what} must be a non-negative safe integer, got ${String(value)}`);
 }
 
 export function assertBps(value: unknown, what = 'rate'): asserts value is number {
-  if (!isMoney(value) || value > BPS_SCALE) throw new AppError(500, 'INTERNAL_ERROR', `${what} must be an integer from 0 to ${BPS_SCALE} bps, got ${String(value)}`);
+  if (!isMoney(value) || value > BPS_SCALE)
+    throw new AppError(
+      500,
+      'INTERNAL_ERROR',
+      `${what} must be an integer from 0 to ${BPS_SCALE} bps, got ${String(value)}`,
+    );
 }
 
 /** floor((amount * bps + 5000) / 10000): `bps` of `amount`, halves rounded up. */

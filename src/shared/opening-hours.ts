@@ -19,11 +19,15 @@ const DaySchema = Type.Array(
   { maxItems: MAX_RANGES_PER_DAY },
 );
 export const OpeningHoursSchema = Type.Object(
-  Object.fromEntries(WEEKDAYS.map((d) => [d, Type.Optional(DaySchema)])) as Record<Weekday, Type.TOptional<typeof DaySchema>>,
+  Object.fromEntries(WEEKDAYS.map((d) => [d, Type.Optional(DaySchema)])) as Record<
+    Weekday,
+    Type.TOptional<typeof DaySchema>
+  >,
   {
     title: 'OpeningHours',
     additionalProperties: false,
-    description: 'Per weekday ("0" = Sunday ... "6" = Saturday) the opening ranges in local time; a missing or empty day is closed',
+    description:
+      'Per weekday ("0" = Sunday ... "6" = Saturday) the opening ranges in local time; a missing or empty day is closed',
     examples: [{ '1': ['08:00-13:00', '15:00-19:30'], '6': ['09:00-24:00'] }],
   },
 );
@@ -39,12 +43,19 @@ export function checkOpeningHours(hours: OpeningHours, field: string): ErrorDeta
     if (!ranges) continue;
     const spans = ranges.map((r) => r.split('-') as [string, string]);
     spans.forEach(([from, to], i) => {
-      if (to <= from) problems.push({ field: `${field}.${day}.${i}`, message: `must end after it starts (${from}-${to}); split a range past midnight over two days` });
+      if (to <= from)
+        problems.push({
+          field: `${field}.${day}.${i}`,
+          message: `must end after it starts (${from}-${to}); split a range past midnight over two days`,
+        });
     });
     const sorted = [...spans].sort((a, b) => a[0].localeCompare(b[0]));
     for (let i = 1; i < sorted.length; i++) {
       if (sorted[i]![0] < sorted[i - 1]![1]) {
-        problems.push({ field: `${field}.${day}`, message: `ranges overlap (${sorted[i - 1]!.join('-')} and ${sorted[i]!.join('-')})` });
+        problems.push({
+          field: `${field}.${day}`,
+          message: `ranges overlap (${sorted[i - 1]!.join('-')} and ${sorted[i]!.join('-')})`,
+        });
         break;
       }
     }
@@ -96,7 +107,12 @@ function readLocalParts(timezone: string, at: Date): LocalParts {
   }
   const p = Object.fromEntries(f.formatToParts(at).map((x) => [x.type, x.value]));
   const weekday = String(['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'].indexOf(p.weekday!)) as Weekday;
-  return Object.freeze({ weekday, date: `${p.year}-${p.month}-${p.day}`, time: `${p.hour}:${p.minute}`, seconds: Number(p.second) });
+  return Object.freeze({
+    weekday,
+    date: `${p.year}-${p.month}-${p.day}`,
+    time: `${p.hour}:${p.minute}`,
+    seconds: Number(p.second),
+  });
 }
 
 /** The weekday (0 = Sunday) and "HH:MM" wall-clock time at `at` in `timezone`. */

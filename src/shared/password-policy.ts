@@ -18,11 +18,34 @@ const MIN = 8;
 const MAX = 128;
 
 // Letters, digits and punctuation in the order the keys sit, so typing along a row is refused.
-const WALKS = ['1234567890', 'azertyuiop', 'qsdfghjklm', 'wxcvbn', 'qwertyuiop', 'asdfghjkl', 'zxcvbnm', 'qwertzuiop',
-  'abcdefghijklmnopqrstuvwxyz', 'azertyuiopqsdfghjklmwxcvbn', 'qwertyuiopasdfghjklzxcvbnm', '1qaz2wsx3edc4rfv5tgb6yhn',
-  'a1z2e3r4t5y6u7i8o9p0', 'q1w2e3r4t5y6u7i8o9p0'];
+const WALKS = [
+  '1234567890',
+  'azertyuiop',
+  'qsdfghjklm',
+  'wxcvbn',
+  'qwertyuiop',
+  'asdfghjkl',
+  'zxcvbnm',
+  'qwertzuiop',
+  'abcdefghijklmnopqrstuvwxyz',
+  'azertyuiopqsdfghjklmwxcvbn',
+  'qwertyuiopasdfghjklzxcvbnm',
+  '1qaz2wsx3edc4rfv5tgb6yhn',
+  'a1z2e3r4t5y6u7i8o9p0',
+  'q1w2e3r4t5y6u7i8o9p0',
+];
 const WALK_TEXT = [...WALKS, ...WALKS.map((w) => [...w].reverse().join(''))].join(' ');
-const LEET: Record<string, string> = { '0': 'o', '1': 'i', '3': 'e', '4': 'a', '5': 's', '7': 't', '@': 'a', '$': 's', '!': 'i' };
+const LEET: Record<string, string> = {
+  '0': 'o',
+  '1': 'i',
+  '3': 'e',
+  '4': 'a',
+  '5': 's',
+  '7': 't',
+  '@': 'a',
+  $: 's',
+  '!': 'i',
+};
 
 let lists: Set<string> | undefined;
 /** The shipped lists (src/shared/password-lists/), read on first use. */

@@ -31,7 +31,8 @@ export const titleOf = (schema: TSchema, suffix: string) => {
   const title = (schema as { title?: unknown }).title;
   return typeof title === 'string' ? { title: `${title}${suffix}` } : {};
 };
-export const Ok = <T extends TSchema>(data: T) => Type.Object({ success: Type.Literal(true), data }, titleOf(data, 'Response'));
+export const Ok = <T extends TSchema>(data: T) =>
+  Type.Object({ success: Type.Literal(true), data }, titleOf(data, 'Response'));
 export const OkPage = <T extends TSchema>(item: T) =>
   Type.Object({ success: Type.Literal(true), data: Type.Array(item), meta: PageMetaSchema }, titleOf(item, 'Page'));
 export const MessageSchema = Type.Object({ message: Type.String() }, { title: 'Message' });
@@ -42,7 +43,9 @@ export const ErrorResponseSchema = Type.Object(
     error: Type.Object({
       code: Type.String(),
       message: Type.String(),
-      details: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }, { title: 'ErrorDetail' }))),
+      details: Type.Optional(
+        Type.Array(Type.Object({ field: Type.String(), message: Type.String() }, { title: 'ErrorDetail' })),
+      ),
     }),
     requestId: Type.String(),
   },

@@ -8,7 +8,8 @@ import type { ErrorDetail } from './errors.js';
 export const TimezoneSchema = Type.String({
   minLength: 1,
   maxLength: 64,
-  description: 'IANA time zone of the opening hours; an old name such as Asia/Calcutta is stored as the current one (Asia/Kolkata)',
+  description:
+    'IANA time zone of the opening hours; an old name such as Asia/Calcutta is stored as the current one (Asia/Kolkata)',
   examples: ['Africa/Dakar'],
 });
 
@@ -62,9 +63,15 @@ export async function resolveTimezone(ex: Executor, name: string): Promise<strin
   const candidates = [...new Set([CURRENT_IANA_NAME[zone] ?? zone, zone])];
   const known = await rows<{ name: string }>(
     ex,
-    sql`select name from pg_timezone_names where name in (${sql.join(candidates.map((c) => sql`${c}`), sql`, `)})`,
+    sql`select name from pg_timezone_names where name in (${sql.join(
+      candidates.map((c) => sql`${c}`),
+      sql`, `,
+    )})`,
   );
   return candidates.find((c) => known.some((k) => k.name === c));
 }
 
-export const unknownTimezone = (field: string): ErrorDetail => ({ field, message: 'must be an IANA time zone such as Africa/Dakar' });
+export const unknownTimezone = (field: string): ErrorDetail => ({
+  field,
+  message: 'must be an IANA time zone such as Africa/Dakar',
+});

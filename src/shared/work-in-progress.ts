@@ -19,7 +19,13 @@ export class WorkInProgress {
 
   /** 409 `code` (HAS_WORK_IN_PROGRESS unless given) when any check reports unfinished work. */
   async assertNone(ex: Executor, scope: WorkScope, what: string, code = 'HAS_WORK_IN_PROGRESS'): Promise<void> {
-    const found = (await together(ex, this.checks.map((c) => () => c(ex, scope)))).filter((x): x is string => Boolean(x));
-    if (found.length) throw conflict(code, `${what} cannot be deleted while it has work in progress: ${found.join('; ')}`);
+    const found = (
+      await together(
+        ex,
+        this.checks.map((c) => () => c(ex, scope)),
+      )
+    ).filter((x): x is string => Boolean(x));
+    if (found.length)
+      throw conflict(code, `${what} cannot be deleted while it has work in progress: ${found.join('; ')}`);
   }
 }

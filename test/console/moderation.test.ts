@@ -2,11 +2,25 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { advertiser, campaignBody } from '../../src/modules/advertising/advertising.test-support.js';
 import { dealBody } from '../../src/modules/deals/deals.test-support.js';
-import { admin, form, image, productBody, supplierWithStore } from '../../src/modules/products/products.test-support.js';
+import {
+  admin,
+  form,
+  image,
+  productBody,
+  supplierWithStore,
+} from '../../src/modules/products/products.test-support.js';
 import { buyer, reviewOk } from '../../src/modules/reviews/reviews.test-support.js';
 import { shop } from '../../src/modules/escrow/escrow.test-support.js';
 import { newClient } from '../../src/modules/orders/orders.test-support.js';
-import { consoleSkipReason, expectAccessible, openConsole, screenshot, signInAs, startConsole, type ConsoleRig } from '../helpers/console.js';
+import {
+  consoleSkipReason,
+  expectAccessible,
+  openConsole,
+  screenshot,
+  signInAs,
+  startConsole,
+  type ConsoleRig,
+} from '../helpers/console.js';
 import { privateDatabase, type PrivateDatabase } from '../helpers/database.js';
 import { call } from '../helpers/http.js';
 
@@ -34,10 +48,16 @@ type Seller = Awaited<ReturnType<typeof supplierWithStore>>;
 /** A product waiting for review, with one picture. */
 async function pendingProduct(s: Seller, name: string) {
   const { t } = rig;
-  const created = await call(t.app, 'POST', '/products', { token: s.token, body: productBody(t, s.store.id, { name }) });
+  const created = await call(t.app, 'POST', '/products', {
+    token: s.token,
+    body: productBody(t, s.store.id, { name }),
+  });
   expect(created.body.data.status).toBe('PENDING_REVIEW');
   const id = created.body.data.id as string;
-  const added = await call(t.app, 'POST', `/products/${id}/images`, { token: s.token, body: form([['images', await image(120, 90, 'jpeg'), 'p.jpg']]) });
+  const added = await call(t.app, 'POST', `/products/${id}/images`, {
+    token: s.token,
+    body: form([['images', await image(120, 90, 'jpeg'), 'p.jpg']]),
+  });
   expect(added.status).toBe(200);
   return id;
 }
@@ -80,7 +100,10 @@ describe.skipIf(skip)(`the moderation queues${consoleSkipReason ? ` (${consoleSk
     await line.getByRole('button', { name: 'Approuver « Pain de mie complet »' }).click();
     await page.getByText('« Pain de mie complet » est approuvé et visible du public.').waitFor();
     await expect.poll(() => publicProduct(id)).toBe(200);
-    expect((await call(rig.t.app, 'GET', `/products/${id}`)).body.data).toMatchObject({ id, name: 'Pain de mie complet' });
+    expect((await call(rig.t.app, 'GET', `/products/${id}`)).body.data).toMatchObject({
+      id,
+      name: 'Pain de mie complet',
+    });
     await line.waitFor({ state: 'detached' });
     await page.context().close();
   });
@@ -97,7 +120,10 @@ describe.skipIf(skip)(`the moderation queues${consoleSkipReason ? ` (${consoleSk
     await confirm.click();
     await page.getByText('« Yaourt au bissap » est refusé.').waitFor();
 
-    const own = async () => (await call(rig.t.app, 'GET', '/products/my-products', { token: s.token })).body.data.find((p: { id: string }) => p.id === id);
+    const own = async () =>
+      (await call(rig.t.app, 'GET', '/products/my-products', { token: s.token })).body.data.find(
+        (p: { id: string }) => p.id === id,
+      );
     await expect.poll(own).toMatchObject({ status: 'REJECTED', rejectionReason: 'La photo ne montre pas le produit' });
     expect(await publicProduct(id)).toBe(404);
 
@@ -124,8 +150,11 @@ describe.skipIf(skip)(`the moderation queues${consoleSkipReason ? ` (${consoleSk
     // All or none: one of the selection approved behind the page's back refuses the whole batch.
     const late = [await pendingProduct(s, 'Brioche tressée'), await pendingProduct(s, 'Pain aux olives')];
     await page.reload();
-    for (const name of ['Brioche tressée', 'Pain aux olives']) await page.getByRole('checkbox', { name: `Sélectionner « ${name} »` }).check();
-    expect((await call(rig.t.app, 'PATCH', `/admin/products/${late[0]}/approve`, { token: boss.token })).status).toBe(200);
+    for (const name of ['Brioche tressée', 'Pain aux olives'])
+      await page.getByRole('checkbox', { name: `Sélectionner « ${name} »` }).check();
+    expect((await call(rig.t.app, 'PATCH', `/admin/products/${late[0]}/approve`, { token: boss.token })).status).toBe(
+      200,
+    );
     await page.getByRole('button', { name: 'Approuver la sélection (2)' }).click();
     await page.getByRole('dialog', { name: 'Approuver 2 produits' }).getByRole('button', { name: 'Approuver' }).click();
     await page.getByText(/1 of the 2 products cannot be approved; none was/).waitFor();
@@ -136,10 +165,16 @@ describe.skipIf(skip)(`the moderation queues${consoleSkipReason ? ` (${consoleSk
   it('approves a deal with its picture, which becomes public', async () => {
     const { t } = rig;
     const s = await supplierWithStore(t, { role: 'SUPPLIER_DEALS' });
-    const created = await call(t.app, 'POST', '/supplier/deals', { token: s.token, body: dealBody(t, s.store.id, { title: 'Panier du marché Kermel' }) });
+    const created = await call(t.app, 'POST', '/supplier/deals', {
+      token: s.token,
+      body: dealBody(t, s.store.id, { title: 'Panier du marché Kermel' }),
+    });
     expect(created.body.data.status).toBe('PENDING_REVIEW');
     const id = created.body.data.id as string;
-    const pictured = await call(t.app, 'POST', `/supplier/deals/${id}/images`, { token: s.token, body: form([['images', await image(160, 120, 'png'), 'd.png']]) });
+    const pictured = await call(t.app, 'POST', `/supplier/deals/${id}/images`, {
+      token: s.token,
+      body: form([['images', await image(160, 120, 'png'), 'd.png']]),
+    });
     expect(pictured.status).toBe(200);
     expect((await call(t.app, 'GET', `/deals/${id}`)).status).toBe(404);
 
@@ -159,13 +194,19 @@ describe.skipIf(skip)(`the moderation queues${consoleSkipReason ? ` (${consoleSk
     const owner = await advertiser(t);
     const png = (await image(300, 100, 'png')).toString('base64');
     const ids: string[] = [];
-    const campaigns: [string, string][] = [['Bissap été', 'Le bissap de Dakar'], ['Gingembre hiver', 'Le gingembre de Thiès']];
+    const campaigns: [string, string][] = [
+      ['Bissap été', 'Le bissap de Dakar'],
+      ['Gingembre hiver', 'Le gingembre de Thiès'],
+    ];
     for (const [name, title] of campaigns) {
       const creative = { title, text: 'Frais, local, sans sucre ajouté', image: `data:image/png;base64,${png}` };
       const body = campaignBody(t, { name, creative });
       const created = await call(t.app, 'POST', '/advertising/campaigns', { token: owner.token, body });
       expect(created.status).toBe(201);
-      expect((await call(t.app, 'POST', `/advertising/campaigns/${created.body.data.id}/submit`, { token: owner.token })).status).toBe(200);
+      expect(
+        (await call(t.app, 'POST', `/advertising/campaigns/${created.body.data.id}/submit`, { token: owner.token }))
+          .status,
+      ).toBe(200);
       ids.push(created.body.data.id);
     }
     const page = await consoleAt('moderation-campaigns');
@@ -181,9 +222,12 @@ describe.skipIf(skip)(`the moderation queues${consoleSkipReason ? ` (${consoleSk
     await dialog.getByRole('button', { name: 'Refuser' }).click();
     await page.getByText('La campagne « Gingembre hiver » est refusée.').waitFor();
 
-    const status = async (id: string) => (await call(t.app, 'GET', `/advertising/campaigns/${id}`, { token: owner.token })).body.data;
+    const status = async (id: string) =>
+      (await call(t.app, 'GET', `/advertising/campaigns/${id}`, { token: owner.token })).body.data;
     await expect.poll(() => status(ids[0]!)).toMatchObject({ status: 'ACTIVE' });
-    await expect.poll(() => status(ids[1]!)).toMatchObject({ status: 'REJECTED', rejectionReason: 'Allégation de santé non prouvée' });
+    await expect
+      .poll(() => status(ids[1]!))
+      .toMatchObject({ status: 'REJECTED', rejectionReason: 'Allégation de santé non prouvée' });
 
     await page.goto(`${rig.baseUrl}/console/campaigns`);
     await row(page, 'Gingembre hiver').getByText('Allégation de santé non prouvée').waitFor();
@@ -195,16 +239,28 @@ describe.skipIf(skip)(`the moderation queues${consoleSkipReason ? ` (${consoleSk
     const { t } = rig;
     const s = await shop(t, boss.token, { products: 2 });
     const author = await buyer(t, s);
-    const kept = await reviewOk(t, author.token, { productId: s.products[0]!.id, rating: 5, comment: 'Pain encore tiède, très bon' });
-    const removed = await reviewOk(t, author.token, { productId: s.products[1]!.id, rating: 1, comment: 'Arnaque totale, fuyez' });
+    const kept = await reviewOk(t, author.token, {
+      productId: s.products[0]!.id,
+      rating: 5,
+      comment: 'Pain encore tiède, très bon',
+    });
+    const removed = await reviewOk(t, author.token, {
+      productId: s.products[1]!.id,
+      rating: 1,
+      comment: 'Arnaque totale, fuyez',
+    });
     for (let n = 0; n < 3; n++) {
       const reporter = await newClient(t);
       for (const r of [kept, removed]) {
-        const res = await call(t.app, 'POST', `/reviews/${r.id}/report`, { token: reporter.token, body: { reason: n ? 'spam' : 'offensive', comment: n ? undefined : 'Faux avis' } });
+        const res = await call(t.app, 'POST', `/reviews/${r.id}/report`, {
+          token: reporter.token,
+          body: { reason: n ? 'spam' : 'offensive', comment: n ? undefined : 'Faux avis' },
+        });
         expect(res.status).toBe(200);
       }
     }
-    const visible = async (productId: string) => (await call(t.app, 'GET', `/reviews/product/${productId}`)).body.data.map((r: { id: string }) => r.id);
+    const visible = async (productId: string) =>
+      (await call(t.app, 'GET', `/reviews/product/${productId}`)).body.data.map((r: { id: string }) => r.id);
     expect(await visible(s.products[0]!.id)).not.toContain(kept.id);
 
     const page = await consoleAt('reported-reviews');
@@ -220,12 +276,17 @@ describe.skipIf(skip)(`the moderation queues${consoleSkipReason ? ` (${consoleSk
     await page.getByText(/^Les signalements de l’avis de .* sont levés\.$/).waitFor();
     await expect.poll(() => visible(s.products[0]!.id)).toContain(kept.id);
 
-    await row(page, 'Arnaque totale, fuyez').getByRole('button', { name: /^Supprimer l’avis/ }).click();
+    await row(page, 'Arnaque totale, fuyez')
+      .getByRole('button', { name: /^Supprimer l’avis/ })
+      .click();
     const remove = page.getByRole('dialog', { name: /^Supprimer l’avis/ });
     await remove.getByLabel('Motif (facultatif, gardé au journal)').fill('Diffamation');
     await remove.getByRole('button', { name: 'Supprimer' }).click();
     await page.getByText(/^L’avis de .* est supprimé\.$/).waitFor();
-    const reported = async () => (await call(t.app, 'GET', '/admin/reviews/reported', { token: boss.token })).body.data.map((r: { id: string }) => r.id);
+    const reported = async () =>
+      (await call(t.app, 'GET', '/admin/reviews/reported', { token: boss.token })).body.data.map(
+        (r: { id: string }) => r.id,
+      );
     await expect.poll(reported).toEqual([]);
     expect(await visible(s.products[1]!.id)).not.toContain(removed.id);
     await page.context().close();

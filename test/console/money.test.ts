@@ -3,7 +3,16 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { escrow as escrowAccount, refundsPending, supplierPayable } from '../../src/modules/ledger/accounts.js';
 import { admin, paidOrder, shop } from '../../src/modules/escrow/escrow.test-support.js';
-import { clickUntilShown, consoleSkipReason, expectAccessible, openConsole, screenshot, signInAs, startConsole, type ConsoleRig } from '../helpers/console.js';
+import {
+  clickUntilShown,
+  consoleSkipReason,
+  expectAccessible,
+  openConsole,
+  screenshot,
+  signInAs,
+  startConsole,
+  type ConsoleRig,
+} from '../helpers/console.js';
 import { privateDatabase, type PrivateDatabase } from '../helpers/database.js';
 import { createSignedIn } from '../helpers/factories.js';
 import { call } from '../helpers/http.js';
@@ -49,13 +58,15 @@ async function heldOrder(opts: { complete?: boolean } = {}) {
   return { s, order, clientName: `Awa Diop ${s.profile.id.slice(-4)}` };
 }
 
-const escrowOf = async (orderId: string) => (await call(rig.t.app, 'GET', `/admin/payments/escrow/${orderId}`, { token: adminToken })).body.data;
+const escrowOf = async (orderId: string) =>
+  (await call(rig.t.app, 'GET', `/admin/payments/escrow/${orderId}`, { token: adminToken })).body.data;
 
 /** Every Idempotency-Key the page sent with an escrow decision, in order. */
 function keysSent(page: Page): string[] {
   const keys: string[] = [];
   page.on('request', (r) => {
-    if (r.method() === 'POST' && r.url().includes('/api/v1/admin/payments/escrow/')) keys.push(r.headers()['idempotency-key'] ?? '');
+    if (r.method() === 'POST' && r.url().includes('/api/v1/admin/payments/escrow/'))
+      keys.push(r.headers()['idempotency-key'] ?? '');
   });
   return keys;
 }
@@ -77,7 +88,10 @@ describe.skipIf(skip)(`the money pages${consoleSkipReason ? ` (${consoleSkipReas
     await expectAccessible(page);
     await screenshot(page, 'escrow');
     // Columns sort on the server: the amount, as the API's `sort` parameter.
-    const sorted = page.waitForRequest((r) => r.url().includes('/api/v1/admin/payments/escrow?') && new URL(r.url()).searchParams.get('sort') === 'amount');
+    const sorted = page.waitForRequest(
+      (r) =>
+        r.url().includes('/api/v1/admin/payments/escrow?') && new URL(r.url()).searchParams.get('sort') === 'amount',
+    );
     await page.getByRole('columnheader', { name: 'Montant' }).getByRole('button').click();
     await sorted;
     await row.waitFor();
@@ -85,10 +99,15 @@ describe.skipIf(skip)(`the money pages${consoleSkipReason ? ` (${consoleSkipReas
     await page.getByLabel('Commerçant').fill(s.profile.businessName);
     await page.getByRole('option', { name: s.profile.businessName }).click();
     await page.getByRole('combobox', { name: 'État' }).click();
-    const filtered = page.waitForResponse((r) => r.url().includes('/api/v1/admin/payments/escrow?') && new URL(r.url()).searchParams.get('state') === 'HELD');
+    const filtered = page.waitForResponse(
+      (r) =>
+        r.url().includes('/api/v1/admin/payments/escrow?') && new URL(r.url()).searchParams.get('state') === 'HELD',
+    );
     await page.getByRole('option', { name: 'Retenu' }).click();
     await filtered;
-    await expect.poll(() => new URL(page.url()).searchParams.get('filter'), { timeout: 15_000 }).toContain(s.profile.id);
+    await expect
+      .poll(() => new URL(page.url()).searchParams.get('filter'), { timeout: 15_000 })
+      .toContain(s.profile.id);
     await expect.poll(() => page.getByRole('row').count(), { timeout: 15_000 }).toBe(2);
     // The menu's closing backdrop would take a click made while it fades.
     await page.getByRole('listbox').waitFor({ state: 'detached' });
@@ -96,7 +115,9 @@ describe.skipIf(skip)(`the money pages${consoleSkipReason ? ` (${consoleSkipReas
     await page.getByRole('heading', { name: `Séquestre de la commande ${order.id}`, level: 1 }).waitFor();
 
     let dialog = await decide(page, 'Ouvrir un litige', 'Le client dit que le panier était incomplet');
-    expect(plain(await dialog.locator('[data-confirm-amount]').textContent())).toContain(`${xof(order.itemsTotal)} restent en séquestre`);
+    expect(plain(await dialog.locator('[data-confirm-amount]').textContent())).toContain(
+      `${xof(order.itemsTotal)} restent en séquestre`,
+    );
     await dialog.getByRole('button', { name: 'Ouvrir un litige' }).click();
     await page.locator('[data-escrow-state="DISPUTED"]').waitFor();
 
@@ -113,7 +134,10 @@ describe.skipIf(skip)(`the money pages${consoleSkipReason ? ` (${consoleSkipReas
     expect(new Set(keys).size).toBe(2);
     await rig.t.app.jobs.drain();
     const detail = await escrowOf(order.id);
-    expect(detail.escrow).toMatchObject({ state: 'RESOLVED_CLIENT', dispute: { reason: 'Le client dit que le panier était incomplet', resolvedAt: expect.any(String) } });
+    expect(detail.escrow).toMatchObject({
+      state: 'RESOLVED_CLIENT',
+      dispute: { reason: 'Le client dit que le panier était incomplet', resolvedAt: expect.any(String) },
+    });
     // The administrators' decisions, newest first, each with the reason typed in its dialog.
     expect(detail.audit.map((a: { action: string; reason: string }) => [a.action, a.reason])).toEqual([
       ['escrow.resolve_client', 'Panier incomplet confirmé par la boutique'],
@@ -147,7 +171,9 @@ describe.skipIf(skip)(`the money pages${consoleSkipReason ? ` (${consoleSkipReas
 
     const dialog = await decide(page, 'Libérer', 'Commande retirée, versement anticipé');
     const says = plain(await dialog.locator('[data-confirm-amount]').textContent());
-    expect(says).toBe(`${xof(before.escrow.net)} iront à ${s.profile.businessName} ; la plateforme garde ${xof(before.escrow.commission)} de commission.`);
+    expect(says).toBe(
+      `${xof(before.escrow.net)} iront à ${s.profile.businessName} ; la plateforme garde ${xof(before.escrow.commission)} de commission.`,
+    );
     await dialog.getByRole('button', { name: 'Libérer' }).click();
     await dialog.getByRole('alert').getByText('La réponse n’est pas arrivée', { exact: false }).waitFor();
     const replayed = page.waitForResponse((r) => r.url().endsWith('/release') && r.request().method() === 'POST');
@@ -157,7 +183,10 @@ describe.skipIf(skip)(`the money pages${consoleSkipReason ? ` (${consoleSkipReas
 
     await rig.t.app.jobs.drain();
     await page.reload();
-    await page.getByRole('table', { name: 'Versement' }).getByText(/En cours|Versé/).waitFor();
+    await page
+      .getByRole('table', { name: 'Versement' })
+      .getByText(/En cours|Versé/)
+      .waitFor();
     await expectAccessible(page);
     await screenshot(page, 'escrow-order');
     await page.context().close();
@@ -168,7 +197,9 @@ describe.skipIf(skip)(`the money pages${consoleSkipReason ? ` (${consoleSkipReas
     expect(detail.escrow).toMatchObject({ state: 'RELEASED', payout: { amount: before.escrow.net } });
     expect(detail.ledger.filter((x: { kind: string }) => x.kind === 'escrow_released')).toHaveLength(1);
     expect(detail.payouts).toHaveLength(1);
-    expect(await rig.t.app.services.ledger.balance(rig.t.app.ctx.db, supplierPayable(s.profile.id))).toBe(-before.escrow.net);
+    expect(await rig.t.app.services.ledger.balance(rig.t.app.ctx.db, supplierPayable(s.profile.id))).toBe(
+      -before.escrow.net,
+    );
     await assertMoneyInvariants(rig.t.app);
   }, 120_000);
 
@@ -188,13 +219,19 @@ describe.skipIf(skip)(`the money pages${consoleSkipReason ? ` (${consoleSkipReas
 
   it('lists payouts with their payee', async () => {
     const { s, order } = await heldOrder({ complete: true });
-    await call(rig.t.app, 'POST', `/admin/payments/escrow/${order.id}/release`, { token: adminToken, body: { reason: 'Retirée, versée' } });
+    await call(rig.t.app, 'POST', `/admin/payments/escrow/${order.id}/release`, {
+      token: adminToken,
+      body: { reason: 'Retirée, versée' },
+    });
     await rig.t.app.jobs.drain();
     const page = await signedIn('/payouts');
     await page.getByRole('row').filter({ hasText: s.profile.businessName }).waitFor();
     await expectAccessible(page);
     await screenshot(page, 'payouts');
-    await clickUntilShown(page.getByRole('row').filter({ hasText: s.profile.businessName }), page.getByRole('heading', { name: `Séquestre de la commande ${order.id}`, level: 1 }));
+    await clickUntilShown(
+      page.getByRole('row').filter({ hasText: s.profile.businessName }),
+      page.getByRole('heading', { name: `Séquestre de la commande ${order.id}`, level: 1 }),
+    );
     await page.context().close();
   }, 120_000);
 
@@ -208,7 +245,12 @@ describe.skipIf(skip)(`the money pages${consoleSkipReason ? ` (${consoleSkipReas
     await screenshot(page, 'payments-statistics');
     const to = new Date(Date.parse(`${new Date().toISOString().slice(0, 10)}T00:00:00Z`) + 86_400_000);
     const from = new Date(to.getTime() - 30 * 86_400_000);
-    const stats = (await call(rig.t.app, 'GET', '/admin/payments/statistics', { token: adminToken, query: { from: from.toISOString(), to: to.toISOString() } })).body.data;
+    const stats = (
+      await call(rig.t.app, 'GET', '/admin/payments/statistics', {
+        token: adminToken,
+        query: { from: from.toISOString(), to: to.toISOString() },
+      })
+    ).body.data;
     expect(stats.totals.count).toBeGreaterThan(0);
     expect(plain(await total.textContent())).toBe(plain(new Intl.NumberFormat('fr-SN').format(stats.totals.count)));
     await page.context().close();
@@ -222,19 +264,31 @@ describe.skipIf(skip)(`the money pages${consoleSkipReason ? ` (${consoleSkipReas
     await expectAccessible(page);
     await screenshot(page, 'financial-report');
 
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Télécharger en CSV' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Télécharger en CSV' }).click(),
+    ]);
     // The API's name: the range's first day and the day after its last (its `to` is excluded).
     const today = new Date().toISOString().slice(0, 10);
     const tomorrow = new Date(Date.parse(`${today}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
-    expect(download.suggestedFilename()).toMatch(new RegExp(`^financial-report-\\d{4}-\\d{2}-\\d{2}-${tomorrow}-day\\.csv$`));
+    expect(download.suggestedFilename()).toMatch(
+      new RegExp(`^financial-report-\\d{4}-\\d{2}-\\d{2}-${tomorrow}-day\\.csv$`),
+    );
     const lines = readFileSync((await download.path())!, 'utf8').split('\r\n');
     expect(lines[0]).toBe('period,currency,gmv,commission,refunds,payouts,heldInEscrow');
     // The day's line says what the API's JSON says for the same range.
     const from = download.suggestedFilename().slice('financial-report-'.length, 'financial-report-'.length + 10);
-    const report = (await call(rig.t.app, 'GET', '/admin/reports/financial', { token: adminToken, query: { from: `${from}T00:00:00.000Z`, to: `${tomorrow}T00:00:00.000Z`, groupBy: 'day' } })).body.data;
+    const report = (
+      await call(rig.t.app, 'GET', '/admin/reports/financial', {
+        token: adminToken,
+        query: { from: `${from}T00:00:00.000Z`, to: `${tomorrow}T00:00:00.000Z`, groupBy: 'day' },
+      })
+    ).body.data;
     const day = report.periods.find((p: { period: string }) => p.period === today);
     expect(day.gmv).toBeGreaterThan(0);
-    expect(lines).toContain([today, 'XOF', day.gmv, day.commission, day.refunds, day.payouts, day.heldInEscrow].join(','));
+    expect(lines).toContain(
+      [today, 'XOF', day.gmv, day.commission, day.refunds, day.payouts, day.heldInEscrow].join(','),
+    );
     // The page's table shows the same day.
     await expect(plain(await table.getByRole('row').filter({ hasText: today }).textContent())).toContain(xof(day.gmv));
     await page.context().close();

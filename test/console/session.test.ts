@@ -1,6 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { admin, markOrderPaidForTest, newClient, orderOk, shopWithProducts } from '../../src/modules/orders/orders.test-support.js';
-import { consoleSkipReason, expectAccessible, openConsole, screenshot, signInAs, startConsole, type ConsoleRig } from '../helpers/console.js';
+import {
+  admin,
+  markOrderPaidForTest,
+  newClient,
+  orderOk,
+  shopWithProducts,
+} from '../../src/modules/orders/orders.test-support.js';
+import {
+  consoleSkipReason,
+  expectAccessible,
+  openConsole,
+  screenshot,
+  signInAs,
+  startConsole,
+  type ConsoleRig,
+} from '../helpers/console.js';
 import { privateDatabase, type PrivateDatabase } from '../helpers/database.js';
 import { call } from '../helpers/http.js';
 
@@ -34,7 +48,9 @@ describe.skipIf(skip)(`the console's session${consoleSkipReason ? ` (${consoleSk
     const cookies = await page.context().cookies();
     const refresh = cookies.find((c) => c.name === 'console_refresh');
     expect(refresh).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/api/v1/auth/console' });
-    const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }));
+    const stored = await page.evaluate(
+      () => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }),
+    );
     expect(stored).not.toContain(refresh!.value);
     expect(stored).not.toMatch(/eyJ[\w-]+\.eyJ/);
 
@@ -46,7 +62,9 @@ describe.skipIf(skip)(`the console's session${consoleSkipReason ? ` (${consoleSk
     // The session is over on the server: the cookie no longer opens it.
     await page.goto(`${rig.baseUrl}/console/users`);
     await page.getByLabel('Numéro de téléphone').waitFor();
-    const again = await page.request.post(`${rig.baseUrl}/api/v1/auth/console/refresh`, { headers: { cookie: `console_refresh=${refresh!.value}` } });
+    const again = await page.request.post(`${rig.baseUrl}/api/v1/auth/console/refresh`, {
+      headers: { cookie: `console_refresh=${refresh!.value}` },
+    });
     expect(again.status()).toBe(401);
     await page.context().close();
   });
@@ -91,21 +109,39 @@ describe.skipIf(skip)(`the console's session${consoleSkipReason ? ` (${consoleSk
     await screenshot(page, 'dashboard');
 
     const today = t.clock.now().toISOString().slice(0, 10);
-    const bar = (series: string) => page.locator(`rect[data-series="${series}"][data-label="${today}"]`).getAttribute('data-value');
-    const window = { from: new Date(t.clock.now().getTime() - 30 * 86_400_000).toISOString(), to: t.clock.now().toISOString() };
-    const payments = (await call(t.app, 'GET', '/admin/payments/statistics', { token: boss.token, query: { ...window, period: 'day' } })).body.data;
+    const bar = (series: string) =>
+      page.locator(`rect[data-series="${series}"][data-label="${today}"]`).getAttribute('data-value');
+    const window = {
+      from: new Date(t.clock.now().getTime() - 30 * 86_400_000).toISOString(),
+      to: t.clock.now().toISOString(),
+    };
+    const payments = (
+      await call(t.app, 'GET', '/admin/payments/statistics', { token: boss.token, query: { ...window, period: 'day' } })
+    ).body.data;
     const paidToday = payments.perPeriod.find((p: { period: string }) => p.period === today).succeeded.count;
     expect(paidToday).toBeGreaterThanOrEqual(2);
     expect(Number(await bar('Paiements réussis'))).toBe(paidToday);
-    const money = (await call(t.app, 'GET', '/admin/reports/financial', { token: boss.token, query: { ...window, groupBy: 'day' } })).body.data;
+    const money = (
+      await call(t.app, 'GET', '/admin/reports/financial', { token: boss.token, query: { ...window, groupBy: 'day' } })
+    ).body.data;
     expect(Number(await bar('Volume'))).toBe(money.periods.find((p: { period: string }) => p.period === today).gmv);
-    const growth = (await call(t.app, 'GET', '/admin/analytics/user-growth', { token: boss.token, query: { ...window, groupBy: 'day' } })).body.data;
-    expect(Number(await bar('Inscriptions'))).toBe(growth.periods.find((p: { period: string }) => p.period === today).total);
+    const growth = (
+      await call(t.app, 'GET', '/admin/analytics/user-growth', {
+        token: boss.token,
+        query: { ...window, groupBy: 'day' },
+      })
+    ).body.data;
+    expect(Number(await bar('Inscriptions'))).toBe(
+      growth.periods.find((p: { period: string }) => p.period === today).total,
+    );
 
     // Each queue's count links to its page.
-    const stats = (await call(t.app, 'GET', '/admin/dashboard/stats', { token: boss.token })).body.data.sections.moderation;
+    const stats = (await call(t.app, 'GET', '/admin/dashboard/stats', { token: boss.token })).body.data.sections
+      .moderation;
     const queues = page.getByRole('navigation', { name: 'À traiter' });
-    await expect(queues.getByRole('link', { name: /Produits/ }).textContent()).resolves.toContain(String(stats.products));
+    await expect(queues.getByRole('link', { name: /Produits/ }).textContent()).resolves.toContain(
+      String(stats.products),
+    );
     await page.context().close();
   });
 });

@@ -21,7 +21,14 @@ interface Answer {
 
 export const UNREGISTERED: Answer = {
   status: 404,
-  body: { error: { code: 404, message: 'Requested entity was not found.', status: 'NOT_FOUND', details: [{ '@type': 'type.googleapis.com/google.firebase.fcm.v1.FcmError', errorCode: 'UNREGISTERED' }] } },
+  body: {
+    error: {
+      code: 404,
+      message: 'Requested entity was not found.',
+      status: 'NOT_FOUND',
+      details: [{ '@type': 'type.googleapis.com/google.firebase.fcm.v1.FcmError', errorCode: 'UNREGISTERED' }],
+    },
+  },
 };
 export const INVALID_TOKEN: Answer = {
   status: 400,
@@ -32,7 +39,10 @@ export const INVALID_TOKEN: Answer = {
       status: 'INVALID_ARGUMENT',
       details: [
         { '@type': 'type.googleapis.com/google.firebase.fcm.v1.FcmError', errorCode: 'INVALID_ARGUMENT' },
-        { '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: [{ field: 'message.token', description: 'Invalid registration token' }] },
+        {
+          '@type': 'type.googleapis.com/google.rpc.BadRequest',
+          fieldViolations: [{ field: 'message.token', description: 'Invalid registration token' }],
+        },
       ],
     },
   },
@@ -82,7 +92,12 @@ export class FakeFcm {
 
   /** The service-account key file the application is configured with. */
   credentials(): string {
-    return JSON.stringify({ type: 'service_account', project_id: FCM_PROJECT, client_email: FCM_CLIENT_EMAIL, private_key: this.privatePem });
+    return JSON.stringify({
+      type: 'service_account',
+      project_id: FCM_PROJECT,
+      client_email: FCM_CLIENT_EMAIL,
+      private_key: this.privatePem,
+    });
   }
 
   /** Forgets every access token handed out (as if they had been revoked). */
@@ -112,10 +127,17 @@ export class FakeFcm {
         this.refusals.push('unknown access token');
         return { status: 401, body: { error: { code: 401, status: 'UNAUTHENTICATED' } } };
       }
-      const { message } = JSON.parse(raw) as { message: { token: string; notification: { title: string; body: string }; data: Record<string, string> } };
+      const { message } = JSON.parse(raw) as {
+        message: { token: string; notification: { title: string; body: string }; data: Record<string, string> };
+      };
       const answer = this.script.get(message.token)?.shift();
       if (answer) return answer;
-      this.sent.push({ token: message.token, title: message.notification.title, body: message.notification.body, data: message.data });
+      this.sent.push({
+        token: message.token,
+        title: message.notification.title,
+        body: message.notification.body,
+        data: message.data,
+      });
       return { status: 200, body: { name: `projects/${FCM_PROJECT}/messages/${randomUUID()}` } };
     }
     return { status: 404, body: { error: 'not found' } };
@@ -134,7 +156,8 @@ export class FakeFcm {
         algorithms: ['RS256'],
         requiredClaims: ['iat', 'exp'],
       });
-      if (protectedHeader.alg !== 'RS256' || payload.scope !== 'https://www.googleapis.com/auth/firebase.messaging') throw new Error('scope');
+      if (protectedHeader.alg !== 'RS256' || payload.scope !== 'https://www.googleapis.com/auth/firebase.messaging')
+        throw new Error('scope');
       if ((payload.exp ?? 0) - (payload.iat ?? 0) > 3600) throw new Error('lifetime over an hour');
     } catch (err) {
       this.refusals.push(`assertion: ${(err as Error).message}`);

@@ -24,7 +24,10 @@ export class FakeIdp {
   }
 
   /** An ID token; `overrides` can change any claim, `key` signs with another (unpublished) key. */
-  async token(claims: Record<string, unknown>, opts: { key?: CryptoKey; expiresIn?: string; issuer?: string; audience?: string } = {}) {
+  async token(
+    claims: Record<string, unknown>,
+    opts: { key?: CryptoKey; expiresIn?: string; issuer?: string; audience?: string } = {},
+  ) {
     return new SignJWT(claims)
       .setProtectedHeader({ alg: 'RS256', kid: 'test-key' })
       .setIssuer(opts.issuer ?? IDP_ISSUER)

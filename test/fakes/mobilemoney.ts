@@ -68,7 +68,11 @@ export class FakeMobileMoney {
    * being carried out. With a path, calls the app's background jobs make meanwhile (a reconciliation
    * run by cron asking for a session) do not use up the outage scripted for another call.
    */
-  failNext(count = 1, answer: Answer = { status: 500, body: { code: 'internal-server-error', message: 'Internal server error' } }, path?: string): void {
+  failNext(
+    count = 1,
+    answer: Answer = { status: 500, body: { code: 'internal-server-error', message: 'Internal server error' } },
+    path?: string,
+  ): void {
     for (let i = 0; i < count; i++) this.script.push({ answer, path });
   }
 
@@ -89,12 +93,21 @@ export class FakeMobileMoney {
   /** The client paid: the session is complete and succeeded. Returns the session object. */
   complete(sessionId: string, at = new Date()): WireSession {
     const s = this.session(sessionId);
-    Object.assign(s, { checkout_status: 'complete', payment_status: 'succeeded', transaction_id: `TCN${randomUUID().slice(0, 8).toUpperCase()}`, when_completed: at.toISOString(), last_payment_error: null });
+    Object.assign(s, {
+      checkout_status: 'complete',
+      payment_status: 'succeeded',
+      transaction_id: `TCN${randomUUID().slice(0, 8).toUpperCase()}`,
+      when_completed: at.toISOString(),
+      last_payment_error: null,
+    });
     return s;
   }
 
   /** A payment attempt failed: the session stays open, with the error. */
-  fail(sessionId: string, error = { code: 'insufficient-funds', message: 'The payer does not have enough money' }): WireSession {
+  fail(
+    sessionId: string,
+    error = { code: 'insufficient-funds', message: 'The payer does not have enough money' },
+  ): WireSession {
     const s = this.session(sessionId);
     Object.assign(s, { payment_status: 'processing', last_payment_error: error });
     return s;
@@ -111,8 +124,15 @@ export class FakeMobileMoney {
   }
 
   /** Settles the payout and posts the signed `payout.completed` / `payout.failed` to `url`. */
-  settlePayoutAndNotify(payoutId: string, status: 'succeeded' | 'failed', url: string): Promise<{ status: number; body: string }> {
-    return this.sendWebhook(url, this.event(status === 'succeeded' ? 'payout.completed' : 'payout.failed', this.settlePayout(payoutId, status)));
+  settlePayoutAndNotify(
+    payoutId: string,
+    status: 'succeeded' | 'failed',
+    url: string,
+  ): Promise<{ status: number; body: string }> {
+    return this.sendWebhook(
+      url,
+      this.event(status === 'succeeded' ? 'payout.completed' : 'payout.failed', this.settlePayout(payoutId, status)),
+    );
   }
 
   /** The session's time ran out. */
@@ -120,14 +140,22 @@ export class FakeMobileMoney {
     return Object.assign(this.session(sessionId), { checkout_status: 'expired', payment_status: 'cancelled' });
   }
 
-  settlePayout(payoutId: string, status: 'succeeded' | 'failed', error = { error_code: 'recipient-not-found', error_message: 'No wallet with this number' }): WirePayout {
+  settlePayout(
+    payoutId: string,
+    status: 'succeeded' | 'failed',
+    error = { error_code: 'recipient-not-found', error_message: 'No wallet with this number' },
+  ): WirePayout {
     const p = this.payouts.get(payoutId);
     if (!p) throw new Error(`no payout ${payoutId}`);
     return Object.assign(p, { status, payout_error: status === 'failed' ? error : null });
   }
 
   /** An event as the provider builds it. */
-  event(type: string, data: unknown, id = `EV_${randomUUID().replace(/-/g, '')}`): { id: string; type: string; data: unknown } {
+  event(
+    type: string,
+    data: unknown,
+    id = `EV_${randomUUID().replace(/-/g, '')}`,
+  ): { id: string; type: string; data: unknown } {
     return { id, type, data: structuredClone(data) };
   }
 
@@ -138,11 +166,18 @@ export class FakeMobileMoney {
   }
 
   /** Signs and posts `event` to `url` as the provider's webhook does; answers the status and body. */
-  async sendWebhook(url: string, event: unknown, opts: { unixSeconds?: number; secrets?: string[]; signature?: string } = {}): Promise<{ status: number; body: string }> {
+  async sendWebhook(
+    url: string,
+    event: unknown,
+    opts: { unixSeconds?: number; secrets?: string[]; signature?: string } = {},
+  ): Promise<{ status: number; body: string }> {
     const raw = JSON.stringify(event);
     const res = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'wave-signature': opts.signature ?? this.sign(raw, opts.unixSeconds, opts.secrets) },
+      headers: {
+        'content-type': 'application/json',
+        'wave-signature': opts.signature ?? this.sign(raw, opts.unixSeconds, opts.secrets),
+      },
       body: raw,
     });
     return { status: res.status, body: await res.text() };
@@ -178,18 +213,35 @@ export class FakeMobileMoney {
     return answer;
   }
 
-  private serve(req: IncomingMessage, method: string, path: string, body: unknown, idempotencyKey: string | undefined): Answer {
+  private serve(
+    req: IncomingMessage,
+    method: string,
+    path: string,
+    body: unknown,
+    idempotencyKey: string | undefined,
+  ): Answer {
     if (header(req, 'authorization') !== `Bearer ${this.apiKey}`) {
-      return { status: 401, body: { code: 'missing-auth-header', message: 'Authorization header is missing or invalid' } };
+      return {
+        status: 401,
+        body: { code: 'missing-auth-header', message: 'Authorization header is missing or invalid' },
+      };
     }
-    const needsKey = method === 'POST' && (path === '/v1/checkout/sessions' || path === '/v1/payout' || path.endsWith('/refund'));
-    if (needsKey && !idempotencyKey) return { status: 400, body: { code: 'request-validation-error', message: 'Idempotency-Key header is required' } };
+    const needsKey =
+      method === 'POST' && (path === '/v1/checkout/sessions' || path === '/v1/payout' || path.endsWith('/refund'));
+    if (needsKey && !idempotencyKey)
+      return { status: 400, body: { code: 'request-validation-error', message: 'Idempotency-Key header is required' } };
     if (!needsKey || !idempotencyKey) return this.route(method, path, body);
     // Same key, same request: the first answer again; same key, another request: refused.
     const slot = `${path} ${idempotencyKey}`;
     const hash = JSON.stringify(body ?? null);
     const seen = this.idempotent.get(slot);
-    if (seen) return seen.hash === hash ? seen.answer : { status: 422, body: { code: 'idempotency-mismatch', message: 'Idempotency-Key reused with another request' } };
+    if (seen)
+      return seen.hash === hash
+        ? seen.answer
+        : {
+            status: 422,
+            body: { code: 'idempotency-mismatch', message: 'Idempotency-Key reused with another request' },
+          };
     const answer = this.route(method, path, body);
     if (answer.status < 500) this.idempotent.set(slot, { hash, answer: structuredClone(answer) });
     return answer;
@@ -205,13 +257,22 @@ export class FakeMobileMoney {
       if (!s) return notFound('checkout-session-not-found');
       if (method === 'GET' && !m[2]) return { status: 200, body: s };
       if (method === 'POST' && m[2] === '/expire') {
-        if (s.checkout_status !== 'open') return { status: 409, body: { code: 'checkout-session-not-open', message: 'Only an open session can be expired' } };
+        if (s.checkout_status !== 'open')
+          return {
+            status: 409,
+            body: { code: 'checkout-session-not-open', message: 'Only an open session can be expired' },
+          };
         this.expire(s.id);
         return { status: 200 };
       }
       if (method === 'POST' && m[2] === '/refund') {
-        if (s.payment_status !== 'succeeded') return { status: 409, body: { code: 'checkout-refund-failed', message: 'Only a paid session can be refunded' } };
-        if (s.refunded) return { status: 409, body: { code: 'checkout-refund-failed', message: 'Session already refunded' } };
+        if (s.payment_status !== 'succeeded')
+          return {
+            status: 409,
+            body: { code: 'checkout-refund-failed', message: 'Only a paid session can be refunded' },
+          };
+        if (s.refunded)
+          return { status: 409, body: { code: 'checkout-refund-failed', message: 'Session already refunded' } };
         s.refunded = true;
         return { status: 200 };
       }
@@ -227,7 +288,14 @@ export class FakeMobileMoney {
   private createSession(b: Record<string, unknown>): Answer {
     const bad = ['amount', 'currency', 'success_url', 'error_url'].find((k) => typeof b[k] !== 'string');
     if (bad || !/^\d+$/.test(String(b.amount))) {
-      return { status: 400, body: { code: 'request-validation-error', message: 'Request invalid', details: [{ loc: [bad ?? 'amount'], msg: 'invalid' }] } };
+      return {
+        status: 400,
+        body: {
+          code: 'request-validation-error',
+          message: 'Request invalid',
+          details: [{ loc: [bad ?? 'amount'], msg: 'invalid' }],
+        },
+      };
     }
     const id = `cos-${randomUUID().replace(/-/g, '').slice(0, 20)}`;
     const now = new Date();

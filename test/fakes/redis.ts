@@ -50,7 +50,12 @@ export class FakeRedis {
       case 'PING':
         return void socket.write('+PONG\r\n');
       case 'SUBSCRIBE':
-        return void socket.write(args.slice(1).map((channel, i) => `*3\r\n${bulk('subscribe')}${bulk(channel)}:${i + 1}\r\n`).join(''));
+        return void socket.write(
+          args
+            .slice(1)
+            .map((channel, i) => `*3\r\n${bulk('subscribe')}${bulk(channel)}:${i + 1}\r\n`)
+            .join(''),
+        );
       case 'PUBLISH':
         return void socket.write(':0\r\n');
       case 'QUIT':

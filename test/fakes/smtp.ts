@@ -51,7 +51,12 @@ export class FakeSmtp {
 
   async codeFor(to: string, after = 0): Promise<string> {
     const mail = await this.waitFor(to, after);
-    return /\b(\d{6})\b/.exec(mail.raw.split(/\r?\n\r?\n/).slice(1).join('\n'))![1]!;
+    return /\b(\d{6})\b/.exec(
+      mail.raw
+        .split(/\r?\n\r?\n/)
+        .slice(1)
+        .join('\n'),
+    )![1]!;
   }
 
   close(): Promise<void> {

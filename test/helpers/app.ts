@@ -27,9 +27,10 @@ export interface TestApp {
 // The migrated embedded database made once per run by test/global-setup.ts, read once per worker.
 let template: Promise<Blob | undefined> | undefined;
 const migratedTemplate = () =>
-  (template ??= process.env.TEST_PGLITE_TEMPLATE && !process.env.DATABASE_URL
-    ? readFile(process.env.TEST_PGLITE_TEMPLATE).then((b) => new Blob([b]))
-    : Promise.resolve(undefined));
+  (template ??=
+    process.env.TEST_PGLITE_TEMPLATE && !process.env.DATABASE_URL
+      ? readFile(process.env.TEST_PGLITE_TEMPLATE).then((b) => new Blob([b]))
+      : Promise.resolve(undefined));
 
 /**
  * The real application on the test database (in-memory PGlite, or the PostgreSQL and Redis
@@ -45,7 +46,12 @@ export async function buildTestApp(
   const mail = new FakeSmtp();
   const idp = new FakeIdp();
   const mobilemoney = new FakeMobileMoney();
-  const [smsUrl, smtpUrl, jwksUrl, mobilemoneyUrl] = await Promise.all([sms.start(), mail.start(), idp.start(), mobilemoney.start()]);
+  const [smsUrl, smtpUrl, jwksUrl, mobilemoneyUrl] = await Promise.all([
+    sms.start(),
+    mail.start(),
+    idp.start(),
+    mobilemoney.start(),
+  ]);
   const clock = new AdjustableClock();
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -76,7 +82,10 @@ export async function buildTestApp(
     ...env,
   });
   // The migrated copy seeds a new database; a data directory on disk that has files keeps them.
-  const fresh = config.DATA_DIR.startsWith('memory://') || !existsSync(config.DATA_DIR) || readdirSync(config.DATA_DIR).length === 0;
+  const fresh =
+    config.DATA_DIR.startsWith('memory://') ||
+    !existsSync(config.DATA_DIR) ||
+    readdirSync(config.DATA_DIR).length === 0;
   const initialData = fresh ? await migratedTemplate() : undefined;
   const app = await buildApp({ config, clock, logStream, initialData, role: opts.role, services: opts.services });
   // Job handlers of a test are registered before the queue starts, as the app's own are.

@@ -34,8 +34,22 @@ export const portOpen = (port: number) =>
 /** The environment of a bare machine: none of the application's variables, except `extra`. */
 export function bareEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'development' };
-  for (const key of ['DATABASE_URL', 'REDIS_URL', 'LOG_LEVEL', 'SMS_PROVIDER', 'EMAIL_PROVIDER', 'SUPER_ADMIN_PHONE', 'SUPER_ADMIN_PASSWORD',
-    'RATE_LIMIT_MAX', 'AUTH_RATE_LIMIT_MAX', 'HOST', 'PORT', 'DATA_DIR', 'FILES_DIR']) delete env[key];
+  for (const key of [
+    'DATABASE_URL',
+    'REDIS_URL',
+    'LOG_LEVEL',
+    'SMS_PROVIDER',
+    'EMAIL_PROVIDER',
+    'SUPER_ADMIN_PHONE',
+    'SUPER_ADMIN_PASSWORD',
+    'RATE_LIMIT_MAX',
+    'AUTH_RATE_LIMIT_MAX',
+    'HOST',
+    'PORT',
+    'DATA_DIR',
+    'FILES_DIR',
+  ])
+    delete env[key];
   return { ...env, ...extra };
 }
 
@@ -94,7 +108,8 @@ export async function spawnServer(opts: SpawnOptions): Promise<ChildServer> {
     child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')),
   );
   const api = `http://127.0.0.1:${port}/api/v1`;
-  const fail = (message: string) => new Error(`${message}\n--- output of \`${[cmd, ...args].join(' ')}\` ---\n${output.trim()}\n---`);
+  const fail = (message: string) =>
+    new Error(`${message}\n--- output of \`${[cmd, ...args].join(' ')}\` ---\n${output.trim()}\n---`);
 
   return {
     child,
@@ -106,8 +121,12 @@ export async function spawnServer(opts: SpawnOptions): Promise<ChildServer> {
     async waitReady(timeoutMs = READY_TIMEOUT_MS) {
       const deadline = Date.now() + timeoutMs;
       while (Date.now() < deadline) {
-        if (child.exitCode !== null || child.signalCode !== null) throw fail(`the server exited (${await exited}) before it was ready`);
-        const ok = await fetch(`${api}/health`, { signal: AbortSignal.timeout(5000) }).then((r) => r.ok, () => false);
+        if (child.exitCode !== null || child.signalCode !== null)
+          throw fail(`the server exited (${await exited}) before it was ready`);
+        const ok = await fetch(`${api}/health`, { signal: AbortSignal.timeout(5000) }).then(
+          (r) => r.ok,
+          () => false,
+        );
         if (ok) return;
         await new Promise((r) => setTimeout(r, 200));
       }

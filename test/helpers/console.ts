@@ -10,8 +10,19 @@ import { createUser, type UserOptions } from './factories.js';
 // (built by the global set-up when stale), Debian's chromium opens it. The browser is never
 // downloaded; CI installs the chromium package.
 const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--lang=fr-FR'];
-export const consoleSkipReason = existsSync(CHROMIUM) ? undefined : `skipped: no browser at ${CHROMIUM} (apt-get install chromium)`;
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--lang=fr-FR',
+];
+export const consoleSkipReason = existsSync(CHROMIUM)
+  ? undefined
+  : `skipped: no browser at ${CHROMIUM} (apt-get install chromium)`;
 
 /** Where screenshots go: docs/console with `npm run console:screenshots`, a scratch folder otherwise. */
 const SHOTS = process.env.CONSOLE_SCREENSHOTS_DIR ?? join('test-results', 'console');
@@ -65,10 +76,24 @@ export async function expectAccessible(page: Page): Promise<void> {
   // Evaluated through the DevTools protocol: the console's CSP forbids inline scripts.
   await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
-    const result = await (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe.run(document, {
+    const result = await (
+      window as unknown as {
+        axe: {
+          run: (
+            ctx: unknown,
+            opts: unknown,
+          ) => Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: string[] }[] }[] }>;
+        };
+      }
+    ).axe.run(document, {
       runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
     });
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')),
+    }));
   });
   expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
 }

@@ -26,7 +26,9 @@ export interface UserOptions {
 
 export async function createUser(app: App, opts: UserOptions = {}) {
   const password = opts.password ?? DEFAULT_PASSWORD;
-  const passwordHash = opts.password ? await hashPassword(password) : await (defaultHash ??= hashPassword(DEFAULT_PASSWORD));
+  const passwordHash = opts.password
+    ? await hashPassword(password)
+    : await (defaultHash ??= hashPassword(DEFAULT_PASSWORD));
   const { users } = app.services;
   const user = await users.create(app.ctx.db, {
     phoneNumber: uniquePhone(),

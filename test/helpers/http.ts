@@ -22,12 +22,21 @@ export interface CallOptions {
 const addresses = new WeakMap<App, string>();
 export function addressOf(app: App): string {
   let address = addresses.get(app);
-  if (!address) addresses.set(app, (address = `10.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 254)}`));
+  if (!address)
+    addresses.set(
+      app,
+      (address = `10.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 254)}`),
+    );
   return address;
 }
 
 /** Calls the API through Fastify's injector (the full HTTP pipeline, no socket). */
-export async function call<T = any>(app: App, method: string, url: string, opts: CallOptions = {}): Promise<ApiResponse<T>> {
+export async function call<T = any>(
+  app: App,
+  method: string,
+  url: string,
+  opts: CallOptions = {},
+): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   const query = opts.query ? Object.fromEntries(Object.entries(opts.query).map(([k, v]) => [k, String(v)])) : undefined;
@@ -40,5 +49,5 @@ export async function call<T = any>(app: App, method: string, url: string, opts:
     remoteAddress: opts.remoteAddress ?? addressOf(app),
   });
   const type = String(res.headers['content-type'] ?? '');
-  return { status: res.statusCode, body: (type.includes("json") ? res.json() : res.body) as T, headers: res.headers };
+  return { status: res.statusCode, body: (type.includes('json') ? res.json() : res.body) as T, headers: res.headers };
 }

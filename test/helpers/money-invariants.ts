@@ -37,7 +37,11 @@ const everyCurrencySumsToZero: MoneyInvariant = {
   },
 };
 
-const prefixed = (col: string, prefixes: string[]) => sql.join(prefixes.map((p) => sql`${sql.raw(col)} like ${`${p}%`}`), sql` or `);
+const prefixed = (col: string, prefixes: string[]) =>
+  sql.join(
+    prefixes.map((p) => sql`${sql.raw(col)} like ${`${p}%`}`),
+    sql` or `,
+  );
 
 const signsHold: MoneyInvariant = {
   name: 'no account is on the wrong side of zero (escrow, payables and income never positive; provider_clearing never negative)',
@@ -71,7 +75,9 @@ const escrowMatchesState: MoneyInvariant = {
           join orders o on o.id = coalesce(a.order_id, e.order_id)
           where coalesce(a.balance, 0) <> case when e.state in ('HELD', 'DISPUTED') then -e.amount else 0 end`,
     );
-    return bad.map((r) => `order ${r.order_id}: escrow ${r.state ?? '(none)'} of ${r.amount ?? 0} but account balance ${r.balance}`);
+    return bad.map(
+      (r) => `order ${r.order_id}: escrow ${r.state ?? '(none)'} of ${r.amount ?? 0} but account balance ${r.balance}`,
+    );
   },
 };
 
@@ -92,7 +98,10 @@ const paymentsCreditedOnce: MoneyInvariant = {
                    then count(t.id) <> 1 or sum((select l.amount from ledger_lines l where l.transaction_id = t.id and l.account = 'provider_clearing')) <> p.amount
                    else count(t.id) <> 0 end`,
     );
-    return bad.map((r) => `payment ${r.id} (${r.status}, ${r.amount}): ${r.n} payment_received posting(s) crediting ${r.credited ?? 0}`);
+    return bad.map(
+      (r) =>
+        `payment ${r.id} (${r.status}, ${r.amount}): ${r.n} payment_received posting(s) crediting ${r.credited ?? 0}`,
+    );
   },
 };
 
@@ -121,7 +130,10 @@ const subscriptionPaymentsCreditedOnce: MoneyInvariant = {
           having count(p.id) filter (where p.status = 'SUCCEEDED') <> case when c.status = 'PAID' and c.amount > 0 then 1 else 0 end`,
     );
     return [
-      ...credited.map((r) => `subscription payment ${r.id} (${r.status}, ${r.amount}): ${r.n} platform_subscriptions credit(s) of ${r.credited ?? 0}`),
+      ...credited.map(
+        (r) =>
+          `subscription payment ${r.id} (${r.status}, ${r.amount}): ${r.n} platform_subscriptions credit(s) of ${r.credited ?? 0}`,
+      ),
       ...charges.map((r) => `subscription charge ${r.id} (${r.status}, ${r.amount}): ${r.n} succeeded payment(s)`),
     ];
   },
@@ -136,7 +148,13 @@ const subscriptionPaymentsCreditedOnce: MoneyInvariant = {
 const donationsCreditedOnce: MoneyInvariant = {
   name: 'every paid financial donation credits its association once; each association_payable is paid donations minus payouts',
   async violations(ex) {
-    const donations = await rows<{ id: string; status: string; amount: number | null; n: number; credited: string | null }>(
+    const donations = await rows<{
+      id: string;
+      status: string;
+      amount: number | null;
+      n: number;
+      credited: string | null;
+    }>(
       ex,
       sql`select d.id, d.status, d.amount, count(distinct p.id) filter (where p.status = 'SUCCEEDED')::int as n,
             sum(l.amount) filter (where p.status = 'SUCCEEDED')::text as credited
@@ -159,17 +177,33 @@ const donationsCreditedOnce: MoneyInvariant = {
           where coalesce(b.balance, 0) <> coalesce(o.amount, 0) - coalesce(g.amount, 0)`,
     );
     return [
-      ...donations.map((r) => `donation ${r.id} (${r.status}, ${r.amount}): ${r.n} succeeded payment(s) crediting ${r.credited ?? 0}`),
-      ...payables.map((r) => `association ${r.association_id}: association_payable ${r.balance}, paid donations minus payouts say ${r.expected}`),
+      ...donations.map(
+        (r) => `donation ${r.id} (${r.status}, ${r.amount}): ${r.n} succeeded payment(s) crediting ${r.credited ?? 0}`,
+      ),
+      ...payables.map(
+        (r) =>
+          `association ${r.association_id}: association_payable ${r.balance}, paid donations minus payouts say ${r.expected}`,
+      ),
     ];
   },
 };
 
 /** The checks assertMoneyInvariants runs; extend with `MONEY_INVARIANTS.push(check)`. */
-export const MONEY_INVARIANTS: MoneyInvariant[] = [everyTransactionBalances, everyCurrencySumsToZero, signsHold, escrowMatchesState, paymentsCreditedOnce, subscriptionPaymentsCreditedOnce, donationsCreditedOnce];
+export const MONEY_INVARIANTS: MoneyInvariant[] = [
+  everyTransactionBalances,
+  everyCurrencySumsToZero,
+  signsHold,
+  escrowMatchesState,
+  paymentsCreditedOnce,
+  subscriptionPaymentsCreditedOnce,
+  donationsCreditedOnce,
+];
 
 /** Every failure of every check, as `check: offending row` lines (empty when all hold). */
-export async function moneyInvariantViolations(app: App, opts: { ex?: Executor; checks?: MoneyInvariant[] } = {}): Promise<string[]> {
+export async function moneyInvariantViolations(
+  app: App,
+  opts: { ex?: Executor; checks?: MoneyInvariant[] } = {},
+): Promise<string[]> {
   const found: string[] = [];
   for (const check of opts.checks ?? MONEY_INVARIANTS) {
     for (const v of await check.violations(opts.ex ?? app.ctx.db, app)) found.push(`${check.name}: ${v}`);
@@ -177,6 +211,9 @@ export async function moneyInvariantViolations(app: App, opts: { ex?: Executor; 
   return found;
 }
 
-export async function assertMoneyInvariants(app: App, opts: { ex?: Executor; checks?: MoneyInvariant[] } = {}): Promise<void> {
+export async function assertMoneyInvariants(
+  app: App,
+  opts: { ex?: Executor; checks?: MoneyInvariant[] } = {},
+): Promise<void> {
   expect(await moneyInvariantViolations(app, opts)).toEqual([]);
 }

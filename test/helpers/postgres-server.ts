@@ -12,7 +12,9 @@ const ROOT = '/usr/lib/postgresql';
 /** The newest installed server's binaries, if any. */
 function binaries(): string | undefined {
   if (!existsSync(ROOT)) return undefined;
-  const versions = readdirSync(ROOT).filter((v) => existsSync(join(ROOT, v, 'bin/pg_ctl')) && existsSync(join(ROOT, v, 'bin/initdb')));
+  const versions = readdirSync(ROOT).filter(
+    (v) => existsSync(join(ROOT, v, 'bin/pg_ctl')) && existsSync(join(ROOT, v, 'bin/initdb')),
+  );
   const newest = versions.sort((a, b) => Number(b) - Number(a))[0];
   return newest && join(ROOT, newest, 'bin');
 }
@@ -55,7 +57,9 @@ export async function ownPostgres(): Promise<OwnPostgres> {
       execFileSync(cmd, all, { stdio: 'pipe', timeout: 120_000 });
     } catch (err) {
       const e = err as { stderr?: Buffer; stdout?: Buffer; message: string };
-      throw new Error(`${tool} ${args.join(' ')}: ${e.message}\n${e.stdout?.toString() ?? ''}${e.stderr?.toString() ?? ''}`);
+      throw new Error(
+        `${tool} ${args.join(' ')}: ${e.message}\n${e.stdout?.toString() ?? ''}${e.stderr?.toString() ?? ''}`,
+      );
     }
   };
   const data = join(dir, 'data');

@@ -9,7 +9,10 @@ export interface SseEvent {
  */
 export async function openSse(url: string, token: string) {
   const controller = new AbortController();
-  const res = await fetch(url, { headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' }, signal: controller.signal });
+  const res = await fetch(url, {
+    headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' },
+    signal: controller.signal,
+  });
   const events: SseEvent[] = [];
   const waiters: (() => void)[] = [];
   let ended = false;

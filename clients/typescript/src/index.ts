@@ -80,7 +80,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     }
     const again = request.clone();
     const response = await send(authorised(request, options.accessToken?.()));
-    if (response.status !== 401 || !options.refresh || REFRESH_FREE.test(new URL(request.url).pathname)) return response;
+    if (response.status !== 401 || !options.refresh || REFRESH_FREE.test(new URL(request.url).pathname))
+      return response;
     const token = await (refreshing ??= options.refresh().finally(() => (refreshing = undefined)));
     if (!token) {
       options.onSessionEnded?.();
@@ -103,10 +104,18 @@ type Unenveloped<B> = B extends { success: true; data: infer D } ? D : B;
 type DataOf<R> = Unenveloped<Success<R>>;
 
 function failure(outcome: Outcome): ApiError {
-  const body = outcome.error as { error?: { code?: string; message?: string; details?: ApiError['details'] }; requestId?: string } | undefined;
+  const body = outcome.error as
+    | { error?: { code?: string; message?: string; details?: ApiError['details'] }; requestId?: string }
+    | undefined;
   const status = outcome.response.status;
   const err = body?.error;
-  return new ApiError(status, err?.code ?? `HTTP_${status}`, err?.message ?? outcome.response.statusText, err?.details ?? [], body?.requestId);
+  return new ApiError(
+    status,
+    err?.code ?? `HTTP_${status}`,
+    err?.message ?? outcome.response.statusText,
+    err?.details ?? [],
+    body?.requestId,
+  );
 }
 
 /** The envelope's `data` of a successful call; an `ApiError` otherwise. Bodies that are not envelopes (CSV, files) as they came. */

@@ -21,7 +21,17 @@ const PAD = { top: 12, right: 8, bottom: 28, left: 56 };
  * has an accessible name, each bar a tooltip title and `data-value`, and the numbers are also in
  * a table below it for screen readers and copying.
  */
-export function BarChart({ title, labels, series, format }: { title: string; labels: string[]; series: Series[]; format: (n: number) => string }) {
+export function BarChart({
+  title,
+  labels,
+  series,
+  format,
+}: {
+  title: string;
+  labels: string[];
+  series: Series[];
+  format: (n: number) => string;
+}) {
   const theme = useTheme();
   const colours = [theme.palette.primary.main, theme.palette.secondary.main, theme.palette.info.main];
   const axis = new Intl.NumberFormat(undefined, { notation: 'compact' });
@@ -38,7 +48,13 @@ export function BarChart({ title, labels, series, format }: { title: string; lab
         {[0, 0.5, 1].map((f) => (
           <g key={f}>
             <line x1={PAD.left} x2={WIDTH - PAD.right} y1={y(max * f)} y2={y(max * f)} stroke={theme.palette.divider} />
-            <text x={PAD.left - 6} y={y(max * f) + 4} textAnchor="end" fontSize="11" fill={theme.palette.text.secondary}>
+            <text
+              x={PAD.left - 6}
+              y={y(max * f) + 4}
+              textAnchor="end"
+              fontSize="11"
+              fill={theme.palette.text.secondary}
+            >
               {axis.format(max * f)}
             </text>
           </g>
@@ -48,13 +64,29 @@ export function BarChart({ title, labels, series, format }: { title: string; lab
             {series.map((s, k) => {
               const v = s.values[i] ?? 0;
               return (
-                <rect key={s.name} x={PAD.left + i * slot + slot * 0.1 + k * barW} y={y(v)} width={barW} height={PAD.top + plotH - y(v)} fill={colours[k % colours.length]} data-series={s.name} data-label={label} data-value={v}>
+                <rect
+                  key={s.name}
+                  x={PAD.left + i * slot + slot * 0.1 + k * barW}
+                  y={y(v)}
+                  width={barW}
+                  height={PAD.top + plotH - y(v)}
+                  fill={colours[k % colours.length]}
+                  data-series={s.name}
+                  data-label={label}
+                  data-value={v}
+                >
                   <title>{`${label} · ${s.name} : ${format(v)}`}</title>
                 </rect>
               );
             })}
             {i % tickEvery === 0 && (
-              <text x={PAD.left + i * slot + slot / 2} y={HEIGHT - 8} textAnchor="middle" fontSize="11" fill={theme.palette.text.secondary}>
+              <text
+                x={PAD.left + i * slot + slot / 2}
+                y={HEIGHT - 8}
+                textAnchor="middle"
+                fontSize="11"
+                fill={theme.palette.text.secondary}
+              >
                 {label.slice(5)}
               </text>
             )}
@@ -64,7 +96,16 @@ export function BarChart({ title, labels, series, format }: { title: string; lab
       <figcaption style={{ display: 'flex', gap: 16, fontSize: 13 }}>
         {series.map((s, k) => (
           <span key={s.name}>
-            <span aria-hidden style={{ display: 'inline-block', width: 10, height: 10, marginRight: 4, background: colours[k % colours.length] }} />
+            <span
+              aria-hidden
+              style={{
+                display: 'inline-block',
+                width: 10,
+                height: 10,
+                marginRight: 4,
+                background: colours[k % colours.length],
+              }}
+            />
             {s.name}
           </span>
         ))}
@@ -76,7 +117,9 @@ export function BarChart({ title, labels, series, format }: { title: string; lab
             <tr>
               <th scope="col" />
               {series.map((s) => (
-                <th key={s.name} scope="col">{s.name}</th>
+                <th key={s.name} scope="col">
+                  {s.name}
+                </th>
               ))}
             </tr>
           </thead>

@@ -14,7 +14,13 @@ function ChartCard({ title, children }: { title: string; children: React.ReactNo
   return (
     <Grid size={{ xs: 12, lg: 6 }}>
       <Card>
-        <CardHeader title={<Typography component="h2" variant="h6">{title}</Typography>} />
+        <CardHeader
+          title={
+            <Typography component="h2" variant="h6">
+              {title}
+            </Typography>
+          }
+        />
         <CardContent>{children}</CardContent>
       </Card>
     </Grid>
@@ -26,19 +32,43 @@ export default function Charts({ window }: { window: Window }) {
   const translate = useTranslate();
   const [locale] = useLocaleState();
   const query = { from: window.from, to: window.to };
-  const money = useQuery({ queryKey: ['dashboard', 'financial', query], queryFn: async () => json(await unwrap(api.GET('/api/v1/admin/reports/financial', { params: { query: { ...query, groupBy: 'day' } } }))) });
-  const payments = useQuery({ queryKey: ['dashboard', 'payments', query], queryFn: () => unwrap(api.GET('/api/v1/admin/payments/statistics', { params: { query: { ...query, period: 'day' } } })) });
-  const growth = useQuery({ queryKey: ['dashboard', 'growth', query], queryFn: () => unwrap(api.GET('/api/v1/admin/analytics/user-growth', { params: { query: { ...query, groupBy: 'day' } } })) });
-  const impact = useQuery({ queryKey: ['dashboard', 'impact', query], queryFn: () => unwrap(api.GET('/api/v1/admin/dashboard/impact', { params: { query: { ...query, groupBy: 'day' } } })) });
+  const money = useQuery({
+    queryKey: ['dashboard', 'financial', query],
+    queryFn: async () =>
+      json(
+        await unwrap(api.GET('/api/v1/admin/reports/financial', { params: { query: { ...query, groupBy: 'day' } } })),
+      ),
+  });
+  const payments = useQuery({
+    queryKey: ['dashboard', 'payments', query],
+    queryFn: () =>
+      unwrap(api.GET('/api/v1/admin/payments/statistics', { params: { query: { ...query, period: 'day' } } })),
+  });
+  const growth = useQuery({
+    queryKey: ['dashboard', 'growth', query],
+    queryFn: () =>
+      unwrap(api.GET('/api/v1/admin/analytics/user-growth', { params: { query: { ...query, groupBy: 'day' } } })),
+  });
+  const impact = useQuery({
+    queryKey: ['dashboard', 'impact', query],
+    queryFn: () =>
+      unwrap(api.GET('/api/v1/admin/dashboard/impact', { params: { query: { ...query, groupBy: 'day' } } })),
+  });
   if (!money.data || !payments.data || !growth.data || !impact.data) return <Loading />;
 
-  const number = (n: number) => new Intl.NumberFormat(locale === 'en' ? 'en-GB' : 'fr-SN', { maximumFractionDigits: 1 }).format(n);
+  const number = (n: number) =>
+    new Intl.NumberFormat(locale === 'en' ? 'en-GB' : 'fr-SN', { maximumFractionDigits: 1 }).format(n);
   const xof = (n: number) => formatMoney(n, money.data.currency, locale);
   const t = (key: string) => translate(`console.dashboard.${key}`);
   return (
     <Grid container spacing={2} sx={{ mt: 1 }}>
       <ChartCard title={t('ordersPerDay')}>
-        <BarChart title={t('ordersPerDay')} labels={payments.data.perPeriod.map((p) => p.period)} series={[{ name: t('paidPayments'), values: payments.data.perPeriod.map((p) => p.succeeded.count) }]} format={number} />
+        <BarChart
+          title={t('ordersPerDay')}
+          labels={payments.data.perPeriod.map((p) => p.period)}
+          series={[{ name: t('paidPayments'), values: payments.data.perPeriod.map((p) => p.succeeded.count) }]}
+          format={number}
+        />
       </ChartCard>
       <ChartCard title={t('moneyPerDay')}>
         <BarChart
@@ -53,7 +83,12 @@ export default function Charts({ window }: { window: Window }) {
         />
       </ChartCard>
       <ChartCard title={t('userGrowth')}>
-        <BarChart title={t('userGrowth')} labels={growth.data.periods.map((p) => p.period)} series={[{ name: t('newUsers'), values: growth.data.periods.map((p) => p.total) }]} format={number} />
+        <BarChart
+          title={t('userGrowth')}
+          labels={growth.data.periods.map((p) => p.period)}
+          series={[{ name: t('newUsers'), values: growth.data.periods.map((p) => p.total) }]}
+          format={number}
+        />
       </ChartCard>
       <ChartCard title={t('impact')}>
         <BarChart

@@ -27,13 +27,25 @@ type Figures = Record<string, number | Record<string, number | Record<string, nu
 function Figure({ label, value, to }: { label: string; value: string; to?: string }) {
   const body = (
     <CardContent>
-      <Typography variant="body2" color="text.secondary">{label}</Typography>
-      <Typography variant="h5" component="p">{value}</Typography>
+      <Typography variant="body2" color="text.secondary">
+        {label}
+      </Typography>
+      <Typography variant="h5" component="p">
+        {value}
+      </Typography>
     </CardContent>
   );
   return (
     <Grid size={{ xs: 6, md: 3, lg: 'grow' }}>
-      <Card sx={{ height: '100%' }}>{to ? <CardActionArea component={Link} to={to}>{body}</CardActionArea> : body}</Card>
+      <Card sx={{ height: '100%' }}>
+        {to ? (
+          <CardActionArea component={Link} to={to}>
+            {body}
+          </CardActionArea>
+        ) : (
+          body
+        )}
+      </Card>
     </Grid>
   );
 }
@@ -42,7 +54,10 @@ function Figure({ label, value, to }: { label: string; value: string; to?: strin
 function Headline() {
   const translate = useTranslate();
   const [locale] = useLocaleState();
-  const stats = useQuery({ queryKey: ['dashboard', 'stats'], queryFn: () => unwrap(api.GET('/api/v1/admin/dashboard/stats')) });
+  const stats = useQuery({
+    queryKey: ['dashboard', 'stats'],
+    queryFn: () => unwrap(api.GET('/api/v1/admin/dashboard/stats')),
+  });
   if (!stats.data) return <Loading />;
 
   const s = stats.data.sections as Record<string, Figures>;
@@ -61,7 +76,9 @@ function Headline() {
         <Figure label={t('commission30')} value={money((s.money?.commission as Record<string, number>)?.last30Days)} />
         <Figure label={t('escrowHeld')} value={money(s.money?.escrowHeld)} />
       </Grid>
-      <Typography component="h2" variant="h6" sx={{ mt: 3, mb: 1 }}>{t('queues')}</Typography>
+      <Typography component="h2" variant="h6" sx={{ mt: 3, mb: 1 }}>
+        {t('queues')}
+      </Typography>
       <Grid container spacing={2} component="nav" aria-label={t('queues')}>
         {Object.entries(QUEUES).map(([queue, to]) => (
           <Figure key={queue} label={t(`queue.${queue}`)} value={count(queues[queue])} to={to} />
@@ -82,13 +99,26 @@ export default function Dashboard() {
   return (
     <Box component="main" sx={{ py: 1 }}>
       <Title title={translate('ra.page.dashboard')} />
-      <Typography component="h1" variant="h5" sx={{ my: 1 }}>{t('title')}</Typography>
+      <Typography component="h1" variant="h5" sx={{ my: 1 }}>
+        {t('title')}
+      </Typography>
       <Headline />
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, mt: 3 }}>
-        <Typography component="h2" variant="h6">{t('trends')}</Typography>
-        <TextField select size="small" sx={{ width: 220 }} label={t('period')} value={days} onChange={(e) => setDays(Number(e.target.value))}>
+        <Typography component="h2" variant="h6">
+          {t('trends')}
+        </Typography>
+        <TextField
+          select
+          size="small"
+          sx={{ width: 220 }}
+          label={t('period')}
+          value={days}
+          onChange={(e) => setDays(Number(e.target.value))}
+        >
           {[7, 30, 90].map((d) => (
-            <MenuItem key={d} value={d}>{t('lastDays', { smart_count: d })}</MenuItem>
+            <MenuItem key={d} value={d}>
+              {t('lastDays', { smart_count: d })}
+            </MenuItem>
           ))}
         </TextField>
       </Box>

@@ -34,7 +34,11 @@ export const commonMessages = {
       },
       auth: { signed_out: 'Your session has ended; sign in again.' },
       confirm: { amount: 'Amount: %{amount}' },
-      decision: { reasonRequired: 'Reason', reasonOptional: 'Reason (optional)', reasonHelp: 'At least %{min} characters.' },
+      decision: {
+        reasonRequired: 'Reason',
+        reasonOptional: 'Reason (optional)',
+        reasonHelp: 'At least %{min} characters.',
+      },
     },
   },
 };

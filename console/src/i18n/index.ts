@@ -16,7 +16,20 @@ import { usersMessages } from '../resources/users/users.messages';
 import { commonMessages } from './common';
 
 /** Each domain's words, French and English: one line per domain. */
-const DOMAINS = [commonMessages, dashboardMessages, usersMessages, moderationMessages, suppliersMessages, kycMessages, associationsMessages, subscriptionsMessages, settingsMessages, analyticsMessages, announcementsMessages, moneyMessages];
+const DOMAINS = [
+  commonMessages,
+  dashboardMessages,
+  usersMessages,
+  moderationMessages,
+  suppliersMessages,
+  kycMessages,
+  associationsMessages,
+  subscriptionsMessages,
+  settingsMessages,
+  analyticsMessages,
+  announcementsMessages,
+  moneyMessages,
+];
 
 const fr = mergeTranslations(french, ...DOMAINS.map((d) => d.fr)) as TranslationMessages;
 const en = mergeTranslations(english, ...DOMAINS.map((d) => d.en)) as TranslationMessages;
@@ -27,4 +40,6 @@ export const LOCALES = [
 ];
 
 /** French first; English from the switch in the top bar (kept by react-admin's store). */
-export const i18nProvider = polyglotI18nProvider((locale) => (locale === 'en' ? en : fr), 'fr', LOCALES, { allowMissing: true });
+export const i18nProvider = polyglotI18nProvider((locale) => (locale === 'en' ? en : fr), 'fr', LOCALES, {
+  allowMissing: true,
+});

@@ -19,10 +19,14 @@ export interface ResourceApi {
 }
 
 /** A filter form's value, or undefined when empty (the API refuses empty strings). */
-export const given = <T>(value: unknown): T | undefined => (value === '' || value === null || value === undefined ? undefined : (value as T));
+export const given = <T>(value: unknown): T | undefined =>
+  value === '' || value === null || value === undefined ? undefined : (value as T);
 
 /** A page of rows as react-admin records (each needs an `id`) with the envelope's total. */
-export function page<T extends object>(result: { data: T[]; meta: { total: number } }, id: (row: T) => string = (row) => (row as { id: string }).id) {
+export function page<T extends object>(
+  result: { data: T[]; meta: { total: number } },
+  id: (row: T) => string = (row) => (row as { id: string }).id,
+) {
   return { data: result.data.map((row) => ({ ...row, id: id(row) })), total: result.meta.total };
 }
 
@@ -34,8 +38,12 @@ export async function withFieldErrors<T>(call: Promise<T>): Promise<T> {
   try {
     return await call;
   } catch (err) {
-    const details = err instanceof ApiError && err.status === 400 ? err.details.filter((d) => d.field.startsWith('body.')) : [];
-    if (details.length) Object.assign(err as object, { body: { errors: Object.fromEntries(details.map((d) => [d.field.slice(5), d.message])) } });
+    const details =
+      err instanceof ApiError && err.status === 400 ? err.details.filter((d) => d.field.startsWith('body.')) : [];
+    if (details.length)
+      Object.assign(err as object, {
+        body: { errors: Object.fromEntries(details.map((d) => [d.field.slice(5), d.message])) },
+      });
     throw err;
   }
 }

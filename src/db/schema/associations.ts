@@ -1,5 +1,15 @@
 import { sql } from 'drizzle-orm';
-import { date, doublePrecision, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  date,
+  doublePrecision,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { nameOrderKey } from '../folding.js';
 import { cube, earthOf, foldedDocument, tsvector, weightedVector } from '../search-columns.js';
 import { users } from './users.js';
@@ -23,7 +33,12 @@ export const NEED_CATEGORIES = [
 ] as const;
 export type NeedCategory = (typeof NEED_CATEGORIES)[number];
 
-export const ASSOCIATION_DOCUMENT_KINDS = ['REGISTRATION_CERTIFICATE', 'STATUTES', 'REPRESENTATIVE_ID', 'OTHER'] as const;
+export const ASSOCIATION_DOCUMENT_KINDS = [
+  'REGISTRATION_CERTIFICATE',
+  'STATUTES',
+  'REPRESENTATIVE_ID',
+  'OTHER',
+] as const;
 export type AssociationDocumentKind = (typeof ASSOCIATION_DOCUMENT_KINDS)[number];
 
 /** A charity's profile: one per ASSOCIATION user, public only once verified. */
@@ -56,8 +71,12 @@ export const associations = pgTable(
     updatedAt: ts('updated_at').notNull(),
     // What the public listings read (see search-columns.ts).
     earth: cube('earth').notNull().generatedAlwaysAs(earthOf('latitude', 'longitude')),
-    searchDoc: text('search_doc').notNull().generatedAlwaysAs(foldedDocument('name', 'mission', 'city')),
-    searchVector: tsvector('search_vector').notNull().generatedAlwaysAs(weightedVector('name', 'mission', 'city')),
+    searchDoc: text('search_doc')
+      .notNull()
+      .generatedAlwaysAs(foldedDocument('name', 'mission', 'city')),
+    searchVector: tsvector('search_vector')
+      .notNull()
+      .generatedAlwaysAs(weightedVector('name', 'mission', 'city')),
   },
   (t) => [
     uniqueIndex('associations_user_key').on(t.userId),
@@ -87,7 +106,10 @@ export const associationDocuments = pgTable(
     sha256: text('sha256').notNull(),
     createdAt: ts('created_at').notNull(),
   },
-  (t) => [index('association_documents_association_idx').on(t.associationId, t.createdAt), uniqueIndex('association_documents_storage_key').on(t.storageKey)],
+  (t) => [
+    index('association_documents_association_idx').on(t.associationId, t.createdAt),
+    uniqueIndex('association_documents_storage_key').on(t.storageKey),
+  ],
 );
 
 /** An activity report, public with its association. */

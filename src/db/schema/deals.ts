@@ -1,5 +1,17 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, date, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import type { ProductCategory } from '../../modules/products/product-catalog.js';
 import { cube, foldedDocument, tsvector, weightedVector } from '../search-columns.js';
 import { stores } from './stores.js';
@@ -58,8 +70,12 @@ export const deals = pgTable(
     listed: boolean('listed').notNull().default(false),
     // The store's position, kept by triggers from the store (never written by the application).
     earth: cube('earth').notNull(),
-    searchDoc: text('search_doc').notNull().generatedAlwaysAs(foldedDocument('title', 'description', 'terms')),
-    searchVector: tsvector('search_vector').notNull().generatedAlwaysAs(weightedVector('title', 'description', 'terms')),
+    searchDoc: text('search_doc')
+      .notNull()
+      .generatedAlwaysAs(foldedDocument('title', 'description', 'terms')),
+    searchVector: tsvector('search_vector')
+      .notNull()
+      .generatedAlwaysAs(weightedVector('title', 'description', 'terms')),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
     deletedAt: ts('deleted_at'),

@@ -9,11 +9,21 @@ const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' 
 // payments machinery, owed to the association and paid out to it) share this table, each with its states.
 export const DONATION_KINDS = ['FOOD', 'FINANCIAL'] as const;
 export type DonationKind = (typeof DONATION_KINDS)[number];
-export const FOOD_DONATION_STATUSES = ['PENDING', 'ACCEPTED', 'DECLINED', 'PICKUP_SCHEDULED', 'COLLECTED', 'CANCELLED'] as const;
+export const FOOD_DONATION_STATUSES = [
+  'PENDING',
+  'ACCEPTED',
+  'DECLINED',
+  'PICKUP_SCHEDULED',
+  'COLLECTED',
+  'CANCELLED',
+] as const;
 export type FoodDonationStatus = (typeof FOOD_DONATION_STATUSES)[number];
 export const FINANCIAL_DONATION_STATUSES = ['PENDING_PAYMENT', 'PAID', 'FAILED', 'EXPIRED', 'CANCELLED'] as const;
 export type FinancialDonationStatus = (typeof FINANCIAL_DONATION_STATUSES)[number];
-export const DONATION_STATUSES = [...new Set([...FOOD_DONATION_STATUSES, ...FINANCIAL_DONATION_STATUSES])] as readonly (FoodDonationStatus | FinancialDonationStatus)[];
+export const DONATION_STATUSES = [...new Set([...FOOD_DONATION_STATUSES, ...FINANCIAL_DONATION_STATUSES])] as readonly (
+  | FoodDonationStatus
+  | FinancialDonationStatus
+)[];
 export type DonationStatus = FoodDonationStatus | FinancialDonationStatus;
 
 export const donations = pgTable(
@@ -53,7 +63,9 @@ export const donations = pgTable(
     index('donations_donor_idx').on(t.donorUserId, t.createdAt),
     index('donations_association_idx').on(t.associationId, t.status, t.createdAt),
     // Open food donations of a supplier: what a deletion must wait for.
-    index('donations_supplier_open_idx').on(t.supplierId).where(sql`status in ('PENDING', 'ACCEPTED', 'PICKUP_SCHEDULED')`),
+    index('donations_supplier_open_idx')
+      .on(t.supplierId)
+      .where(sql`status in ('PENDING', 'ACCEPTED', 'PICKUP_SCHEDULED')`),
   ],
 );
 

@@ -5,7 +5,14 @@ import { payments } from './payments.js';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
-export const ESCROW_STATES = ['HELD', 'RELEASED', 'REFUNDED', 'DISPUTED', 'RESOLVED_SUPPLIER', 'RESOLVED_CLIENT'] as const;
+export const ESCROW_STATES = [
+  'HELD',
+  'RELEASED',
+  'REFUNDED',
+  'DISPUTED',
+  'RESOLVED_SUPPLIER',
+  'RESOLVED_CLIENT',
+] as const;
 export type EscrowState = (typeof ESCROW_STATES)[number];
 
 /**
@@ -39,7 +46,10 @@ export const escrows = pgTable(
   },
   (t) => [
     check('escrows_amount', sql`amount > 0`),
-    check('escrows_state', sql`state in ('HELD', 'RELEASED', 'REFUNDED', 'DISPUTED', 'RESOLVED_SUPPLIER', 'RESOLVED_CLIENT')`),
+    check(
+      'escrows_state',
+      sql`state in ('HELD', 'RELEASED', 'REFUNDED', 'DISPUTED', 'RESOLVED_SUPPLIER', 'RESOLVED_CLIENT')`,
+    ),
     // The release job reads held escrows whose delay has passed.
     index('escrows_release_idx').on(t.releaseAfter).where(sql`state = 'HELD' and release_after is not null`),
     index('escrows_state_idx').on(t.state, t.updatedAt),

@@ -59,5 +59,8 @@ export const kycDocuments = pgTable(
     sha256: text('sha256').notNull(),
     createdAt: ts('created_at').notNull(),
   },
-  (t) => [uniqueIndex('kyc_documents_attempt_kind_key').on(t.attemptId, t.kind), uniqueIndex('kyc_documents_storage_key').on(t.storageKey)],
+  (t) => [
+    uniqueIndex('kyc_documents_attempt_kind_key').on(t.attemptId, t.kind),
+    uniqueIndex('kyc_documents_storage_key').on(t.storageKey),
+  ],
 );

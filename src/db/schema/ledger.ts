@@ -34,7 +34,11 @@ export const ledgerLines = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
   // Financial reports read the lines of a time range.
-  (t) => [index('ledger_lines_account_idx').on(t.account), index('ledger_lines_transaction_idx').on(t.transactionId), index('ledger_lines_created_idx').on(t.createdAt)],
+  (t) => [
+    index('ledger_lines_account_idx').on(t.account),
+    index('ledger_lines_transaction_idx').on(t.transactionId),
+    index('ledger_lines_created_idx').on(t.createdAt),
+  ],
 );
 
 /**

@@ -1,5 +1,18 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, date, index, integer, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  check,
+  date,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import type { PaymentMethod } from '../../providers/payments/types.js';
 import { products } from './products.js';
 import { stores } from './stores.js';
@@ -58,8 +71,13 @@ export const orders = pgTable(
     updatedAt: ts('updated_at').notNull(),
   },
   (t) => [
-    check('orders_amounts', sql`items_total >= 0 and original_total >= items_total and commission_bps between 0 and 10000`),
-    uniqueIndex('orders_client_idempotency_key').on(t.clientId, t.idempotencyKey).where(sql`idempotency_key is not null`),
+    check(
+      'orders_amounts',
+      sql`items_total >= 0 and original_total >= items_total and commission_bps between 0 and 10000`,
+    ),
+    uniqueIndex('orders_client_idempotency_key')
+      .on(t.clientId, t.idempotencyKey)
+      .where(sql`idempotency_key is not null`),
     index('orders_client_idx').on(t.clientId, t.createdAt),
     index('orders_supplier_idx').on(t.supplierId, t.createdAt),
     index('orders_store_idx').on(t.storeId, t.createdAt),
@@ -85,7 +103,10 @@ export const orderItems = pgTable(
     quantity: integer('quantity').notNull(),
   },
   (t) => [
-    check('order_items_quantity', sql`quantity between 1 and 100 and unit_price >= 0 and original_unit_price >= unit_price`),
+    check(
+      'order_items_quantity',
+      sql`quantity between 1 and 100 and unit_price >= 0 and original_unit_price >= unit_price`,
+    ),
     uniqueIndex('order_items_order_product_key').on(t.orderId, t.productId),
     index('order_items_product_idx').on(t.productId),
   ],

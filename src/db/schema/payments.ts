@@ -12,7 +12,15 @@ const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' 
 export const PAYMENT_SUBJECT_TYPES = ['order', 'subscription', 'donation', 'booking'] as const;
 export type PaymentSubjectType = (typeof PAYMENT_SUBJECT_TYPES)[number];
 
-export const PAYMENT_STATUSES = ['PENDING', 'SUCCEEDED', 'FAILED', 'EXPIRED', 'CANCELLED', 'REFUND_PENDING', 'REFUNDED'] as const;
+export const PAYMENT_STATUSES = [
+  'PENDING',
+  'SUCCEEDED',
+  'FAILED',
+  'EXPIRED',
+  'CANCELLED',
+  'REFUND_PENDING',
+  'REFUNDED',
+] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 /**
@@ -52,7 +60,10 @@ export const payments = pgTable(
   },
   (t) => [
     check('payments_amount', sql`amount >= 0 and attempt >= 1`),
-    check('payments_order_subject', sql`case when subject_type = 'order' then order_id is not null and order_id = subject_id else order_id is null end`),
+    check(
+      'payments_order_subject',
+      sql`case when subject_type = 'order' then order_id is not null and order_id = subject_id else order_id is null end`,
+    ),
     uniqueIndex('payments_subject_attempt_key').on(t.subjectType, t.subjectId, t.attempt),
     // At most one attempt of a subject is waiting at a time.
     uniqueIndex('payments_subject_pending_key').on(t.subjectType, t.subjectId).where(sql`status = 'PENDING'`),
@@ -64,7 +75,14 @@ export const payments = pgTable(
   ],
 );
 
-export const PROVIDER_EVENT_OUTCOMES = ['applied', 'ignored', 'rejected_mismatch', 'unknown_payment', 'unhandled', 'refunded'] as const;
+export const PROVIDER_EVENT_OUTCOMES = [
+  'applied',
+  'ignored',
+  'rejected_mismatch',
+  'unknown_payment',
+  'unhandled',
+  'refunded',
+] as const;
 export type ProviderEventOutcome = (typeof PROVIDER_EVENT_OUTCOMES)[number];
 
 /**

@@ -1,5 +1,19 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, customType, date, doublePrecision, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  check,
+  customType,
+  date,
+  doublePrecision,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import type { Allergen, DietaryTag, ProductCategory } from '../../modules/products/product-catalog.js';
 import { stores } from './stores.js';
 import { supplierProfiles } from './suppliers.js';
@@ -76,13 +90,17 @@ export const products = pgTable(
     // shows (product_card in migration 0034; the lists add the picture's URL and the distance).
     card: text('card')
       .notNull()
-      .generatedAlwaysAs(sql`product_card(id, name, original_price, discounted_price, currency, expires_at, store_id, store_name)`),
+      .generatedAlwaysAs(
+        sql`product_card(id, name, original_price, discounted_price, currency, expires_at, store_id, store_name)`,
+      ),
     // Folded words search reads (see products.search-document.ts); indexed by the search module.
     searchDocument: text('search_document').notNull().default(''),
     // The same words, weighted (name A, the rest B), for the GIN full-text index of product search.
     searchVector: tsvector('search_vector')
       .notNull()
-      .generatedAlwaysAs(sql`setweight(to_tsvector('simple'::regconfig, lower(f_unaccent(name))), 'A') || setweight(to_tsvector('simple'::regconfig, search_document), 'B')`),
+      .generatedAlwaysAs(
+        sql`setweight(to_tsvector('simple'::regconfig, lower(f_unaccent(name))), 'A') || setweight(to_tsvector('simple'::regconfig, search_document), 'B')`,
+      ),
     publishedAt: ts('published_at'),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
@@ -143,7 +161,10 @@ export const productFavorites = pgTable(
       .references(() => products.id, { onDelete: 'cascade' }),
     createdAt: ts('created_at').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.productId] }), index('product_favorites_user_idx').on(t.userId, t.createdAt)],
+  (t) => [
+    primaryKey({ columns: [t.userId, t.productId] }),
+    index('product_favorites_user_idx').on(t.userId, t.createdAt),
+  ],
 );
 
 /** "Notify me": a user follows a store and hears when it publishes a product. */

@@ -1,5 +1,17 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { products } from './products.js';
 import { supplierProfiles } from './suppliers.js';
 import { users } from './users.js';
@@ -46,7 +58,10 @@ export const reviews = pgTable(
   },
   (t) => [
     check('reviews_rating', sql`rating between 1 and 5`),
-    check('reviews_target', sql`(target_type = 'PRODUCT' and product_id = target_id) or (target_type = 'SUPPLIER' and product_id is null and supplier_id = target_id)`),
+    check(
+      'reviews_target',
+      sql`(target_type = 'PRODUCT' and product_id = target_id) or (target_type = 'SUPPLIER' and product_id is null and supplier_id = target_id)`,
+    ),
     check('reviews_counters', sql`helpful_count >= 0 and open_reports >= 0`),
     // One review per client per product or supplier.
     uniqueIndex('reviews_author_target_key').on(t.authorId, t.targetId),
@@ -54,9 +69,13 @@ export const reviews = pgTable(
     // The public lists, one partial index per order, over visible reviews only: a page reads about
     // `limit` rows. The rating-first ones also serve a filter on one rating, newest first.
     index('reviews_target_newest_idx').on(t.targetId, t.createdAt.desc(), t.id.desc()).where(sql`not hidden`),
-    index('reviews_target_highest_idx').on(t.targetId, t.rating.desc(), t.createdAt.desc(), t.id.desc()).where(sql`not hidden`),
+    index('reviews_target_highest_idx')
+      .on(t.targetId, t.rating.desc(), t.createdAt.desc(), t.id.desc())
+      .where(sql`not hidden`),
     index('reviews_target_lowest_idx').on(t.targetId, t.rating, t.createdAt.desc(), t.id.desc()).where(sql`not hidden`),
-    index('reviews_target_helpful_idx').on(t.targetId, t.helpfulCount.desc(), t.createdAt.desc(), t.id.desc()).where(sql`not hidden`),
+    index('reviews_target_helpful_idx')
+      .on(t.targetId, t.helpfulCount.desc(), t.createdAt.desc(), t.id.desc())
+      .where(sql`not hidden`),
     // The moderation list.
     index('reviews_reported_idx').on(t.openReports, t.createdAt).where(sql`open_reports > 0`),
   ],
@@ -137,5 +156,8 @@ export const reviewReports = pgTable(
     closedAt: ts('closed_at'),
     closedBy: uuid('closed_by').references(() => users.id),
   },
-  (t) => [uniqueIndex('review_reports_reporter_key').on(t.reviewId, t.reporterId), index('review_reports_open_idx').on(t.reviewId).where(sql`closed_at is null`)],
+  (t) => [
+    uniqueIndex('review_reports_reporter_key').on(t.reviewId, t.reporterId),
+    index('review_reports_open_idx').on(t.reviewId).where(sql`closed_at is null`),
+  ],
 );

@@ -35,8 +35,12 @@ export const stores = pgTable(
     // What the public listings read (see search-columns.ts): the position as a cube, the folded
     // text for trigrams and the weighted words (name, then description, then city).
     earth: cube('earth').notNull().generatedAlwaysAs(earthOf('latitude', 'longitude')),
-    searchDoc: text('search_doc').notNull().generatedAlwaysAs(foldedDocument('name', 'description', 'city')),
-    searchVector: tsvector('search_vector').notNull().generatedAlwaysAs(weightedVector('name', 'description', 'city')),
+    searchDoc: text('search_doc')
+      .notNull()
+      .generatedAlwaysAs(foldedDocument('name', 'description', 'city')),
+    searchVector: tsvector('search_vector')
+      .notNull()
+      .generatedAlwaysAs(weightedVector('name', 'description', 'city')),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
     // Deleted stores are kept for the records (orders, bookings) that point at them.

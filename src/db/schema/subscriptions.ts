@@ -1,5 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import type { PaymentMethod } from '../../providers/payments/types.js';
 import { supplierProfiles } from './suppliers.js';
 import { users } from './users.js';
@@ -37,7 +48,10 @@ export const subscriptionPlans = pgTable(
   },
   (t) => [
     uniqueIndex('subscription_plans_code_key').on(t.code),
-    check('subscription_plans_values', sql`price_amount >= 0 and (max_products is null or max_products >= 0) and commission_discount_bps between 0 and 10000 and (price_amount = 0 or period_days > 0)`),
+    check(
+      'subscription_plans_values',
+      sql`price_amount >= 0 and (max_products is null or max_products >= 0) and commission_discount_bps between 0 and 10000 and (price_amount = 0 or period_days > 0)`,
+    ),
   ],
 );
 
@@ -113,7 +127,10 @@ export const subscriptionCharges = pgTable(
     updatedAt: ts('updated_at').notNull(),
   },
   (t) => [
-    check('subscription_charges_amounts', sql`list_price >= 0 and discount_amount >= 0 and amount = list_price - discount_amount and amount >= 0 and period_days > 0`),
+    check(
+      'subscription_charges_amounts',
+      sql`list_price >= 0 and discount_amount >= 0 and amount = list_price - discount_amount and amount >= 0 and period_days > 0`,
+    ),
     // One charge waits for its payment at a time per supplier (a new one replaces it).
     uniqueIndex('subscription_charges_pending_key').on(t.supplierId).where(sql`status = 'PENDING'`),
     index('subscription_charges_supplier_idx').on(t.supplierId, t.createdAt),
@@ -152,8 +169,14 @@ export const promoCodes = pgTable(
   },
   (t) => [
     uniqueIndex('promo_codes_code_key').using('btree', sql`lower(${t.code})`),
-    check('promo_codes_discount', sql`(discount_bps is null) <> (discount_amount is null) and (discount_bps is null or discount_bps between 1 and 10000) and (discount_amount is null or discount_amount > 0)`),
-    check('promo_codes_uses', sql`uses_count >= 0 and (max_uses is null or max_uses >= 1) and (max_uses_per_supplier is null or max_uses_per_supplier >= 1)`),
+    check(
+      'promo_codes_discount',
+      sql`(discount_bps is null) <> (discount_amount is null) and (discount_bps is null or discount_bps between 1 and 10000) and (discount_amount is null or discount_amount > 0)`,
+    ),
+    check(
+      'promo_codes_uses',
+      sql`uses_count >= 0 and (max_uses is null or max_uses >= 1) and (max_uses_per_supplier is null or max_uses_per_supplier >= 1)`,
+    ),
     index('promo_codes_public_idx').on(t.createdAt).where(sql`is_public and disabled_at is null`),
   ],
 );

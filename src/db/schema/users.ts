@@ -2,9 +2,23 @@ import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { nameOrderKey } from '../folding.js';
 
-export const ROLES = ['CLIENT', 'SUPPLIER_FOOD', 'SUPPLIER_DEALS', 'ASSOCIATION', 'ADVERTISER', 'ADMIN', 'SUPER_ADMIN'] as const;
+export const ROLES = [
+  'CLIENT',
+  'SUPPLIER_FOOD',
+  'SUPPLIER_DEALS',
+  'ASSOCIATION',
+  'ADVERTISER',
+  'ADMIN',
+  'SUPER_ADMIN',
+] as const;
 export type Role = (typeof ROLES)[number];
-export const SELF_REGISTRATION_ROLES = ['CLIENT', 'SUPPLIER_FOOD', 'SUPPLIER_DEALS', 'ASSOCIATION', 'ADVERTISER'] as const;
+export const SELF_REGISTRATION_ROLES = [
+  'CLIENT',
+  'SUPPLIER_FOOD',
+  'SUPPLIER_DEALS',
+  'ASSOCIATION',
+  'ADVERTISER',
+] as const;
 export const USER_STATUSES = ['ACTIVE', 'SUSPENDED', 'DELETED'] as const;
 export type UserStatus = (typeof USER_STATUSES)[number];
 
@@ -107,5 +121,8 @@ export const identities = pgTable(
     email: text('email'),
     createdAt: ts('created_at').notNull(),
   },
-  (t) => [uniqueIndex('identities_provider_subject_key').on(t.provider, t.subject), index('identities_user_idx').on(t.userId)],
+  (t) => [
+    uniqueIndex('identities_provider_subject_key').on(t.provider, t.subject),
+    index('identities_user_idx').on(t.userId),
+  ],
 );

@@ -15,7 +15,8 @@ let known: { day: string; startMs: number; endMs: number } | undefined;
 /** The day (YYYY-MM-DD) and seconds since its midnight, in the platform's time zone. */
 export function platformDay(at: Date): { day: string; elapsedSeconds: number } {
   const ms = at.getTime();
-  if (known && ms >= known.startMs && ms < known.endMs) return { day: known.day, elapsedSeconds: Math.floor((ms - known.startMs) / 1000) };
+  if (known && ms >= known.startMs && ms < known.endMs)
+    return { day: known.day, elapsedSeconds: Math.floor((ms - known.startMs) / 1000) };
   const p = localParts(PLATFORM_TIME_ZONE, at);
   const [h, m] = p.time.split(':').map(Number) as [number, number];
   const elapsedSeconds = h * 3600 + m * 60 + p.seconds;
@@ -47,18 +48,14 @@ export interface ServedCampaign {
 }
 
 /** Accents and letter case do not matter when matching a city. */
-export const foldCity = (s: string) =>
-  s
-    .normalize('NFD')
-    .replace(/\p{M}/gu, '')
-    .trim()
-    .toLowerCase();
+export const foldCity = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').trim().toLowerCase();
 
 /** Estimated spend (total and today) of a campaign, with what this instance counted. */
 export function spendOf(c: ServedCampaign): { total: number; today: number } {
   const r = c.record;
   let extra = c.localSpend;
-  if (r.pricingModel === 'CPM') extra += (Math.floor((r.impressions + c.localImpressions) / 1000) - Math.floor(r.impressions / 1000)) * r.bid;
+  if (r.pricingModel === 'CPM')
+    extra += (Math.floor((r.impressions + c.localImpressions) / 1000) - Math.floor(r.impressions / 1000)) * r.bid;
   return { total: r.spent + extra, today: r.todaySpend + extra };
 }
 
@@ -104,4 +101,5 @@ export function matches(c: ServedCampaign, a: Audience, foldedCity: string | und
  * Order of preference: expected revenue per thousand impressions. A CPC bid counts for the
  * clicks of a thousand impressions at a 1% click rate (x 10); a CPM bid as it is.
  */
-export const rankOf = (r: Pick<ServableRecord, 'pricingModel' | 'bid'>) => (r.pricingModel === 'CPC' ? r.bid * 10 : r.bid);
+export const rankOf = (r: Pick<ServableRecord, 'pricingModel' | 'bid'>) =>
+  r.pricingModel === 'CPC' ? r.bid * 10 : r.bid;

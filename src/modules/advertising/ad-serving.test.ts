@@ -28,14 +28,23 @@ afterAll(() => t.close());
 
 // Viewers are told apart by address (and user agent); random ones keep runs from sharing rate limits.
 const newIp = () => `10.${randomInt(0, 256)}.${randomInt(0, 256)}.${randomInt(1, 255)}`;
-interface Ad { id: string; title: string; clickToken: string; target: { url: string } }
+interface Ad {
+  id: string;
+  title: string;
+  clickToken: string;
+  target: { url: string };
+}
 const ads = async (query: Record<string, string | number>, ip = newIp()) => {
-  const res = await call(t.app, 'GET', '/advertising/ads', { query: { placement: 'HOME_BANNER', limit: 10, ...query }, remoteAddress: ip });
+  const res = await call(t.app, 'GET', '/advertising/ads', {
+    query: { placement: 'HOME_BANNER', limit: 10, ...query },
+    remoteAddress: ip,
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.data as Ad[];
 };
 const adIds = async (query: Record<string, string | number>) => (await ads(query)).map((a) => a.id).sort();
-const click = (id: string, token: string, ip = newIp()) => call(t.app, 'POST', `/advertising/ads/${id}/click`, { body: { token }, remoteAddress: ip });
+const click = (id: string, token: string, ip = newIp()) =>
+  call(t.app, 'POST', `/advertising/ads/${id}/click`, { body: { token }, remoteAddress: ip });
 const campaign = async (id: string) => {
   const token = (await t.app.services.auth.signIn(owner.user, {})).accessToken;
   return (await call(t.app, 'GET', `/advertising/campaigns/${id}`, { token })).body.data;
@@ -55,7 +64,10 @@ describe('GET /advertising/ads', () => {
     const other = await buildTestApp();
     try {
       const a = await activeCampaign(t, owner, adminToken);
-      const seen = async () => (await call(other.app, 'GET', '/advertising/ads', { query: { placement: 'HOME_BANNER', city: a.city! } })).body.data.map((x: Ad) => x.id);
+      const seen = async () =>
+        (
+          await call(other.app, 'GET', '/advertising/ads', { query: { placement: 'HOME_BANNER', city: a.city! } })
+        ).body.data.map((x: Ad) => x.id);
       /** Reads until `expected`: Redis delivers to the other instance asynchronously. */
       const eventually = async (expected: string[]) => {
         let got = await seen();
@@ -78,24 +90,47 @@ describe('GET /advertising/ads', () => {
   it('serves active campaigns of the placement that match city, point and category, in schedule', async () => {
     const a = await activeCampaign(t, owner, adminToken);
     const city = a.city!;
-    const b = await activeCampaign(t, owner, adminToken, { targeting: { cities: [city], latitude: 14.6928, longitude: -17.4467, radiusKm: 5 } });
+    const b = await activeCampaign(t, owner, adminToken, {
+      targeting: { cities: [city], latitude: 14.6928, longitude: -17.4467, radiusKm: 5 },
+    });
     const c = await activeCampaign(t, owner, adminToken, { targeting: { cities: [city], categories: ['BAKERY'] } });
-    const d = await activeCampaign(t, owner, adminToken, { targeting: { cities: [city] }, placement: 'SEARCH_RESULTS' });
-    await activeCampaign(t, owner, adminToken, { targeting: { cities: [city] }, startsAt: new Date(t.clock.now().getTime() + DAY).toISOString() });
+    const d = await activeCampaign(t, owner, adminToken, {
+      targeting: { cities: [city] },
+      placement: 'SEARCH_RESULTS',
+    });
+    await activeCampaign(t, owner, adminToken, {
+      targeting: { cities: [city] },
+      startsAt: new Date(t.clock.now().getTime() + DAY).toISOString(),
+    });
     expect(await adIds({ city })).toEqual([a.id]);
     // Letter case and accents of the city do not matter.
     expect(await adIds({ city: ` ${city.toUpperCase().replace('E', 'É')} ` })).toEqual([a.id]);
     expect(await adIds({ city, latitude: 14.7167, longitude: -17.4677 })).toEqual([a.id, b.id].sort());
-    expect(await adIds({ city, latitude: 14.7886, longitude: -16.9260 })).toEqual([a.id]);
+    expect(await adIds({ city, latitude: 14.7886, longitude: -16.926 })).toEqual([a.id]);
     expect(await adIds({ city, category: 'BAKERY' })).toEqual([a.id, c.id].sort());
     expect(await adIds({ city, placement: 'SEARCH_RESULTS' })).toEqual([d.id]);
     expect(await adIds({ city: 'Ville-inconnue' })).not.toContain(a.id);
-    expect((await ads({ city, limit: 1 }))).toHaveLength(1);
+    expect(await ads({ city, limit: 1 })).toHaveLength(1);
     const [ad] = await ads({ city });
-    expect(ad).toMatchObject({ id: a.id, placement: 'HOME_BANNER', title: 'Le bissap de Dakar', imageUrl: null, target: { type: 'URL', url: 'https://bissap.example.sn/promo' } });
+    expect(ad).toMatchObject({
+      id: a.id,
+      placement: 'HOME_BANNER',
+      title: 'Le bissap de Dakar',
+      imageUrl: null,
+      target: { type: 'URL', url: 'https://bissap.example.sn/promo' },
+    });
     expect(ad!.clickToken.split('.')).toHaveLength(4);
-    for (const q of [{ placement: 'SIDEBAR' }, { latitude: 200 }, { category: 'CARS' }, { limit: 50 }, { extra: 1 }] as Record<string, string | number>[]) {
-      expect((await call(t.app, 'GET', '/advertising/ads', { query: { placement: 'HOME_BANNER', ...q } })).status, JSON.stringify(q)).toBe(400);
+    for (const q of [
+      { placement: 'SIDEBAR' },
+      { latitude: 200 },
+      { category: 'CARS' },
+      { limit: 50 },
+      { extra: 1 },
+    ] as Record<string, string | number>[]) {
+      expect(
+        (await call(t.app, 'GET', '/advertising/ads', { query: { placement: 'HOME_BANNER', ...q } })).status,
+        JSON.stringify(q),
+      ).toBe(400);
     }
     expect((await call(t.app, 'GET', '/advertising/ads')).status).toBe(400);
   });
@@ -117,7 +152,10 @@ describe('GET /advertising/ads', () => {
     expect(await adIds({ city })).toEqual([]);
     await call(t.app, 'POST', `/advertising/campaigns/${a.id}/resume`, { token: owner.token });
     expect(await adIds({ city })).toEqual([a.id]);
-    await call(t.app, 'PUT', `/advertising/campaigns/${a.id}`, { token: owner.token, body: { creative: { title: 'Nouveau bissap' } } });
+    await call(t.app, 'PUT', `/advertising/campaigns/${a.id}`, {
+      token: owner.token,
+      body: { creative: { title: 'Nouveau bissap' } },
+    });
     expect(await adIds({ city })).toEqual([]);
     await call(t.app, 'PATCH', `/admin/advertising/campaigns/${a.id}/approve`, { token: adminToken });
     expect((await ads({ city }))[0]!.title).toBe('Nouveau bissap');
@@ -140,7 +178,10 @@ describe('POST /advertising/ads/:id/click', () => {
     }
     expect((await click(other.id, ad!.clickToken)).body.error.code).toBe('INVALID_CLICK_TOKEN');
     const first = await click(a.id, ad!.clickToken);
-    expect(first.body.data).toEqual({ counted: true, target: { type: 'URL', id: null, url: 'https://bissap.example.sn/promo' } });
+    expect(first.body.data).toEqual({
+      counted: true,
+      target: { type: 'URL', id: null, url: 'https://bissap.example.sn/promo' },
+    });
     // The token's viewer, from wherever it clicks again, is not counted twice.
     expect((await click(a.id, ad!.clickToken)).body.data.counted).toBe(false);
     expect((await click(a.id, ad!.clickToken, newIp())).body.data.counted).toBe(false);
@@ -188,7 +229,12 @@ describe('POST /advertising/ads/:id/click', () => {
 
 describe('pacing and stats', () => {
   it('spreads the daily budget over the day: not spent in the first hour', async () => {
-    const a = await activeCampaign(t, owner, adminToken, { totalBudget: 100_000, dailyBudget: 9600, bid: 100, endsAt: new Date(t.clock.now().getTime() + 5 * DAY).toISOString() });
+    const a = await activeCampaign(t, owner, adminToken, {
+      totalBudget: 100_000,
+      dailyBudget: 9600,
+      bid: 100,
+      endsAt: new Date(t.clock.now().getTime() + 5 * DAY).toISOString(),
+    });
     const city = a.city!;
     /** Clicks (each by a new viewer) while the ad is served; answers how many were paid. */
     const clickWhileServed = async () => {
@@ -224,7 +270,12 @@ describe('pacing and stats', () => {
     // Late in the day, so the pace allows most of the daily budget: floor(2500 x 83700 / 86400) = 2421.
     advanceTo(23, 0);
     await signInAgain();
-    const a = await activeCampaign(t, owner, adminToken, { pricingModel: 'CPM', bid: 1000, totalBudget: 2500, dailyBudget: 2500 });
+    const a = await activeCampaign(t, owner, adminToken, {
+      pricingModel: 'CPM',
+      bid: 1000,
+      totalBudget: 2500,
+      dailyBudget: 2500,
+    });
     const q = { placement: 'HOME_BANNER' as const, city: a.city!, limit: 3 };
     const serve = t.app.services.advertising.serve;
     for (let i = 0; i < 2500; i++) await serve(q, { ip: '10.0.0.1', viewerKey: `v${i}` });
@@ -234,15 +285,27 @@ describe('pacing and stats', () => {
     const stats = (await call(t.app, 'GET', `/advertising/campaigns/${a.id}/stats`, { token: owner.token })).body.data;
     expect(stats.totals).toEqual({ impressions: 2501, clicks: 1, ctrBps: 4, spend: 2000 });
     const today = stats.days.at(-1);
-    expect(today).toEqual({ day: t.clock.now().toISOString().slice(0, 10), impressions: 2501, clicks: 1, ctrBps: 4, spend: 2000 });
+    expect(today).toEqual({
+      day: t.clock.now().toISOString().slice(0, 10),
+      impressions: 2501,
+      clicks: 1,
+      ctrBps: 4,
+      spend: 2000,
+    });
     expect(stats.days).toHaveLength(30);
     // Served until the budget is spent: the third thousand is capped at what is left, then it completes.
     for (let i = 0; i < 1000 && (await serve(q, { ip: '10.0.0.1', viewerKey: 'x' })).length; i++);
     await t.app.services.advertising.serving.flushImpressions();
     expect(await campaign(a.id)).toMatchObject({ spent: 2500, status: 'COMPLETED' });
-    const bad = await call(t.app, 'GET', `/advertising/campaigns/${a.id}/stats`, { token: owner.token, query: { from: '2026-05-02', to: '2026-05-01' } });
+    const bad = await call(t.app, 'GET', `/advertising/campaigns/${a.id}/stats`, {
+      token: owner.token,
+      query: { from: '2026-05-02', to: '2026-05-01' },
+    });
     expect(bad.status).toBe(400);
-    const range = await call(t.app, 'GET', `/advertising/campaigns/${a.id}/stats`, { token: owner.token, query: { from: '2026-05-01', to: '2026-05-03' } });
+    const range = await call(t.app, 'GET', `/advertising/campaigns/${a.id}/stats`, {
+      token: owner.token,
+      query: { from: '2026-05-01', to: '2026-05-03' },
+    });
     expect(range.body.data.days.map((d: { day: string }) => d.day)).toEqual(['2026-05-01', '2026-05-02', '2026-05-03']);
   });
 });

@@ -26,7 +26,10 @@ interface ServedSet {
 }
 
 /** Where a click on an ad leads. */
-export function targetOf(c: Pick<CampaignRecord, 'targetType' | 'targetId' | 'targetUrl'>, apiPrefix: string): TargetView {
+export function targetOf(
+  c: Pick<CampaignRecord, 'targetType' | 'targetId' | 'targetUrl'>,
+  apiPrefix: string,
+): TargetView {
   const paths = { PRODUCT: 'products', STORE: 'stores', SUPPLIER: 'suppliers' } as const;
   if (c.targetType === 'URL') return { type: 'URL', id: null, url: c.targetUrl ?? '' };
   return { type: c.targetType, id: c.targetId, url: `${apiPrefix}/${paths[c.targetType]}/${c.targetId}` };
@@ -39,7 +42,10 @@ class NotCounted extends Error {}
  * instance through the cache registry, or after 30 s); a request filters and ranks them with no
  * database round. Impressions are counted here and written every 10 seconds in one statement.
  */
-export function createAdServing(ctx: AppContext, opts: { apiPrefix: string; settings: SettingsReader; onCompleted: (ids: string[]) => Promise<void> }) {
+export function createAdServing(
+  ctx: AppContext,
+  opts: { apiPrefix: string; settings: SettingsReader; onCompleted: (ids: string[]) => Promise<void> },
+) {
   const tokens = new ClickTokens(createHmac('sha256', ctx.config.JWT_ACCESS_SECRET).update('ad-clicks').digest('hex'));
   const now = () => ctx.clock.now();
 
@@ -63,7 +69,8 @@ export function createAdServing(ctx: AppContext, opts: { apiPrefix: string; sett
       list.push(c);
       byPlacement.set(record.placement, list);
     }
-    for (const list of byPlacement.values()) list.sort((a, b) => b.rank - a.rank || (a.record.id < b.record.id ? -1 : 1));
+    for (const list of byPlacement.values())
+      list.sort((a, b) => b.rank - a.rank || (a.record.id < b.record.id ? -1 : 1));
     return { day, byPlacement, byId };
   });
   ctx.caches.register(ADS_CACHE, () => set.drop());
@@ -126,7 +133,11 @@ export function createAdServing(ctx: AppContext, opts: { apiPrefix: string; sett
         if (chosen.length >= q.limit) break;
       }
       if (!chosen.length) return [];
-      const clickToken = tokens.sign(chosen.map((c) => c.record.id), viewer.viewerKey, exp);
+      const clickToken = tokens.sign(
+        chosen.map((c) => c.record.id),
+        viewer.viewerKey,
+        exp,
+      );
       const out = chosen.map((c): AdView => {
         const r = c.record;
         c.localImpressions++;
@@ -155,7 +166,10 @@ export function createAdServing(ctx: AppContext, opts: { apiPrefix: string; sett
     async click(id: string, token: string): Promise<ClickResult> {
       const at = now();
       const viewerKey = tokens.verify(token, id, Math.floor(at.getTime() / 1000));
-      if (!viewerKey) throw new AppError(400, 'INVALID_CLICK_TOKEN', 'The click token is missing, expired or not for this ad', [{ field: 'body.token', message: 'is not a valid click token for this ad' }]);
+      if (!viewerKey)
+        throw new AppError(400, 'INVALID_CLICK_TOKEN', 'The click token is missing, expired or not for this ad', [
+          { field: 'body.token', message: 'is not a valid click token for this ad' },
+        ]);
       const campaign = await repo.findCampaign(ctx.db, id);
       if (!campaign) throw notFound('Ad');
       const target = targetOf(campaign, opts.apiPrefix);
@@ -165,7 +179,8 @@ export function createAdServing(ctx: AppContext, opts: { apiPrefix: string; sett
       let charged: { cost: number; completed: boolean } | null = null;
       try {
         charged = await ctx.db.transaction(async (tx) => {
-          if (!(await repo.takeViewerClick(tx, id, viewerKey, at, new Date(at.getTime() - CLICK_WINDOW_MS)))) return null;
+          if (!(await repo.takeViewerClick(tx, id, viewerKey, at, new Date(at.getTime() - CLICK_WINDOW_MS))))
+            return null;
           const row = await repo.chargeClick(tx, id, at);
           if (!row) throw new NotCounted();
           const cost = row.pricingModel === 'CPC' ? row.bid : 0;

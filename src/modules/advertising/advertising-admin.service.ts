@@ -12,10 +12,19 @@ import { toAdvertiserView } from './advertising.views.js';
 import { CAMPAIGN_TRANSITIONS } from './campaign-status.js';
 
 /** Moderation of campaigns: every decision audited, the advertiser told. */
-export function createAdvertisingAdminService(ctx: AppContext, advertising: AdvertisingService, deps: { notifications: NotificationsService }) {
+export function createAdvertisingAdminService(
+  ctx: AppContext,
+  advertising: AdvertisingService,
+  deps: { notifications: NotificationsService },
+) {
   const now = () => ctx.clock.now();
 
-  async function decide(admin: AuthUser, id: string, to: 'ACTIVE' | 'REJECTED', reason: string | null): Promise<CampaignView> {
+  async function decide(
+    admin: AuthUser,
+    id: string,
+    to: 'ACTIVE' | 'REJECTED',
+    reason: string | null,
+  ): Promise<CampaignView> {
     const t = now();
     const row = await ctx.db.transaction(async (tx) => {
       const c = await repo.findCampaign(tx, id, { lock: true });
@@ -28,11 +37,25 @@ export function createAdvertisingAdminService(ctx: AppContext, advertising: Adve
         updatedAt: t,
       });
       const action = to === 'ACTIVE' ? 'advertising.campaign.approve' : 'advertising.campaign.reject';
-      await recordAdminAction(tx, { actorId: admin.id, action, targetType: 'ad_campaign', targetId: id, reason, data: { from: c.status, to }, at: t });
+      await recordAdminAction(tx, {
+        actorId: admin.id,
+        action,
+        targetType: 'ad_campaign',
+        targetId: id,
+        reason,
+        data: { from: c.status, to },
+        at: t,
+      });
       const owner = await repo.findProfile(tx, c.advertiserId);
       if (owner) {
         const type = to === 'ACTIVE' ? 'ad_campaign_approved' : 'ad_campaign_rejected';
-        await deps.notifications.notify(tx, owner.userId, type, { campaignId: id, campaignName: c.name, ...(reason && { reason }) }, { sourceKey: `${action}:${id}:${t.getTime()}` });
+        await deps.notifications.notify(
+          tx,
+          owner.userId,
+          type,
+          { campaignId: id, campaignName: c.name, ...(reason && { reason }) },
+          { sourceKey: `${action}:${id}:${t.getTime()}` },
+        );
       }
       return updated;
     });
@@ -46,7 +69,12 @@ export function createAdvertisingAdminService(ctx: AppContext, advertising: Adve
       return { items: items.map(toAdvertiserView), meta: pageMeta(q, total) };
     },
     async listCampaigns(q: AdminCampaignsQuery) {
-      const { items, total } = await repo.listCampaigns(ctx.db, { status: q.status, advertiserId: q.advertiserId }, q, q.sort);
+      const { items, total } = await repo.listCampaigns(
+        ctx.db,
+        { status: q.status, advertiserId: q.advertiserId },
+        q,
+        q.sort,
+      );
       return { items: items.map(advertising.view), meta: pageMeta(q, total) };
     },
     async pending(q: PageQuery) {

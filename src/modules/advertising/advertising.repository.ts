@@ -1,6 +1,12 @@
 import { and, asc, count, desc, eq, gte, ilike, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import { rows, type Executor } from '../../db/client.js';
-import { adCampaignDaily, adCampaigns, adClickViewers, advertiserProfiles, type CampaignStatus } from '../../db/schema/advertising.js';
+import {
+  adCampaignDaily,
+  adCampaigns,
+  adClickViewers,
+  advertiserProfiles,
+  type CampaignStatus,
+} from '../../db/schema/advertising.js';
 import { nameOrderKey } from '../../db/folding.js';
 import { byteOrderKey, toOrderBy, type SortKey } from '../../db/sorting.js';
 import type { PageQuery, SortOf } from '../../shared/schemas.js';
@@ -20,12 +26,23 @@ const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 // ---- advertisers
 
-export async function insertProfile(ex: Executor, values: typeof advertiserProfiles.$inferInsert): Promise<AdvertiserRecord | undefined> {
-  const [row] = await ex.insert(advertiserProfiles).values(values).onConflictDoNothing({ target: advertiserProfiles.userId }).returning();
+export async function insertProfile(
+  ex: Executor,
+  values: typeof advertiserProfiles.$inferInsert,
+): Promise<AdvertiserRecord | undefined> {
+  const [row] = await ex
+    .insert(advertiserProfiles)
+    .values(values)
+    .onConflictDoNothing({ target: advertiserProfiles.userId })
+    .returning();
   return row;
 }
 
-export async function findProfileOfUser(ex: Executor, userId: string, opts: { lock?: boolean } = {}): Promise<AdvertiserRecord | undefined> {
+export async function findProfileOfUser(
+  ex: Executor,
+  userId: string,
+  opts: { lock?: boolean } = {},
+): Promise<AdvertiserRecord | undefined> {
   const q = ex.select().from(advertiserProfiles).where(eq(advertiserProfiles.userId, userId)).limit(1);
   const [row] = opts.lock ? await q.for('update') : await q;
   return row;
@@ -36,17 +53,30 @@ export async function findProfile(ex: Executor, id: string): Promise<AdvertiserR
   return row;
 }
 
-export async function updateProfile(ex: Executor, id: string, patch: Partial<AdvertiserRecord>): Promise<AdvertiserRecord> {
+export async function updateProfile(
+  ex: Executor,
+  id: string,
+  patch: Partial<AdvertiserRecord>,
+): Promise<AdvertiserRecord> {
   const [row] = await ex.update(advertiserProfiles).set(patch).where(eq(advertiserProfiles.id, id)).returning();
   return row!;
 }
 
 export async function listAdvertisers(ex: Executor, q: PageQuery & { q?: string }) {
   const where = q.q
-    ? or(ilike(advertiserProfiles.companyName, `%${escapeLike(q.q)}%`), ilike(advertiserProfiles.contactEmail, `%${escapeLike(q.q)}%`))
+    ? or(
+        ilike(advertiserProfiles.companyName, `%${escapeLike(q.q)}%`),
+        ilike(advertiserProfiles.contactEmail, `%${escapeLike(q.q)}%`),
+      )
     : undefined;
   const [items, [total]] = await Promise.all([
-    ex.select().from(advertiserProfiles).where(where).orderBy(desc(advertiserProfiles.createdAt), desc(advertiserProfiles.id)).limit(q.limit).offset(pageOffset(q)),
+    ex
+      .select()
+      .from(advertiserProfiles)
+      .where(where)
+      .orderBy(desc(advertiserProfiles.createdAt), desc(advertiserProfiles.id))
+      .limit(q.limit)
+      .offset(pageOffset(q)),
     ex.select({ n: count() }).from(advertiserProfiles).where(where),
   ]);
   return { items, total: total?.n ?? 0 };
@@ -60,13 +90,25 @@ export async function insertCampaign(ex: Executor, values: NewCampaign): Promise
 }
 
 /** A campaign that is not deleted; `lock` takes its row until the transaction ends. */
-export async function findCampaign(ex: Executor, id: string, opts: { lock?: boolean } = {}): Promise<CampaignRecord | undefined> {
-  const q = ex.select().from(adCampaigns).where(and(eq(adCampaigns.id, id), live)).limit(1);
+export async function findCampaign(
+  ex: Executor,
+  id: string,
+  opts: { lock?: boolean } = {},
+): Promise<CampaignRecord | undefined> {
+  const q = ex
+    .select()
+    .from(adCampaigns)
+    .where(and(eq(adCampaigns.id, id), live))
+    .limit(1);
   const [row] = opts.lock ? await q.for('update') : await q;
   return row;
 }
 
-export async function updateCampaign(ex: Executor, id: string, patch: Partial<CampaignRecord>): Promise<CampaignRecord> {
+export async function updateCampaign(
+  ex: Executor,
+  id: string,
+  patch: Partial<CampaignRecord>,
+): Promise<CampaignRecord> {
   const [row] = await ex.update(adCampaigns).set(patch).where(eq(adCampaigns.id, id)).returning();
   return row!;
 }
@@ -98,9 +140,19 @@ export async function listCampaigns(ex: Executor, f: CampaignFilter, q: PageQuer
   if (f.advertiserId) conds.push(eq(adCampaigns.advertiserId, f.advertiserId));
   if (f.status) conds.push(eq(adCampaigns.status, f.status));
   const where = and(...conds);
-  const order = toOrderBy(sort ?? (f.status === 'PENDING_REVIEW' ? 'submittedAt' : '-createdAt'), SORT_KEYS, adCampaigns.id);
+  const order = toOrderBy(
+    sort ?? (f.status === 'PENDING_REVIEW' ? 'submittedAt' : '-createdAt'),
+    SORT_KEYS,
+    adCampaigns.id,
+  );
   const [items, [total]] = await Promise.all([
-    ex.select().from(adCampaigns).where(where).orderBy(...order).limit(q.limit).offset(pageOffset(q)),
+    ex
+      .select()
+      .from(adCampaigns)
+      .where(where)
+      .orderBy(...order)
+      .limit(q.limit)
+      .offset(pageOffset(q)),
     ex.select({ n: count() }).from(adCampaigns).where(where),
   ]);
   return { items, total: total?.n ?? 0 };
@@ -122,7 +174,13 @@ export async function loadServable(ex: Executor, day: string, now: Date): Promis
  * Counts a viewer's click once per window: the row is written only when there is none or the
  * last counted click is older than `windowStart`. Concurrent clicks of one viewer queue on the row.
  */
-export async function takeViewerClick(ex: Executor, campaignId: string, viewerKey: string, at: Date, windowStart: Date): Promise<boolean> {
+export async function takeViewerClick(
+  ex: Executor,
+  campaignId: string,
+  viewerKey: string,
+  at: Date,
+  windowStart: Date,
+): Promise<boolean> {
   const got = await ex
     .insert(adClickViewers)
     .values({ campaignId, viewerKey, countedAt: at })
@@ -160,12 +218,23 @@ export async function chargeClick(ex: Executor, id: string, now: Date) {
         sql`${adCampaigns.spent} + ${cost} <= ${adCampaigns.totalBudget}`,
       ),
     )
-    .returning({ status: adCampaigns.status, pricingModel: adCampaigns.pricingModel, bid: adCampaigns.bid, dailyBudget: adCampaigns.dailyBudget });
+    .returning({
+      status: adCampaigns.status,
+      pricingModel: adCampaigns.pricingModel,
+      bid: adCampaigns.bid,
+      dailyBudget: adCampaigns.dailyBudget,
+    });
   return row;
 }
 
 /** Adds the click to the day, unless it would take the day's spend past the daily budget. */
-export async function addDailyClick(ex: Executor, campaignId: string, day: string, cost: number, dailyBudget: number): Promise<boolean> {
+export async function addDailyClick(
+  ex: Executor,
+  campaignId: string,
+  day: string,
+  cost: number,
+  dailyBudget: number,
+): Promise<boolean> {
   const got = await ex
     .insert(adCampaignDaily)
     .values({ campaignId, day, clicks: 1, spend: cost })
@@ -204,7 +273,10 @@ export async function addImpressions(ex: Executor, counts: Map<string, number>, 
 }
 
 /** ACTIVE or PAUSED campaigns past their end date or whose budget cannot pay another unit: COMPLETED. */
-export async function completeDue(ex: Executor, now: Date): Promise<{ id: string; advertiserId: string; name: string }[]> {
+export async function completeDue(
+  ex: Executor,
+  now: Date,
+): Promise<{ id: string; advertiserId: string; name: string }[]> {
   return ex
     .update(adCampaigns)
     .set({ status: 'COMPLETED', completedAt: now, updatedAt: now })
@@ -221,9 +293,16 @@ export async function completeDue(ex: Executor, now: Date): Promise<{ id: string
 
 export async function dailyFigures(ex: Executor, campaignId: string, from: string, to: string) {
   return ex
-    .select({ day: adCampaignDaily.day, impressions: adCampaignDaily.impressions, clicks: adCampaignDaily.clicks, spend: adCampaignDaily.spend })
+    .select({
+      day: adCampaignDaily.day,
+      impressions: adCampaignDaily.impressions,
+      clicks: adCampaignDaily.clicks,
+      spend: adCampaignDaily.spend,
+    })
     .from(adCampaignDaily)
-    .where(and(eq(adCampaignDaily.campaignId, campaignId), gte(adCampaignDaily.day, from), lte(adCampaignDaily.day, to)))
+    .where(
+      and(eq(adCampaignDaily.campaignId, campaignId), gte(adCampaignDaily.day, from), lte(adCampaignDaily.day, to)),
+    )
     .orderBy(asc(adCampaignDaily.day));
 }
 

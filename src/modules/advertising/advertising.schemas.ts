@@ -1,10 +1,20 @@
 import { Type, type Static } from 'typebox';
 import { AD_PLACEMENTS, AD_TARGET_TYPES, CAMPAIGN_STATUSES, PRICING_MODELS } from '../../db/schema/advertising.js';
-import { EmailSchema, IdSchema, Nullable, PageQuerySchema, PhoneSchema, SortQuerySchema, StringEnum, TimestampSchema } from '../../shared/schemas.js';
+import {
+  EmailSchema,
+  IdSchema,
+  Nullable,
+  PageQuerySchema,
+  PhoneSchema,
+  SortQuerySchema,
+  StringEnum,
+  TimestampSchema,
+} from '../../shared/schemas.js';
 import { PRODUCT_CATEGORIES } from '../products/product-catalog.js';
 
 const HttpsUrl = Type.String({ format: 'uri', pattern: '^https://', maxLength: 2000, description: 'An https:// URL' });
-const Money = (description: string) => Type.Integer({ minimum: 1, maximum: 1_000_000_000, description: `${description} (whole XOF)` });
+const Money = (description: string) =>
+  Type.Integer({ minimum: 1, maximum: 1_000_000_000, description: `${description} (whole XOF)` });
 const Placement = StringEnum(AD_PLACEMENTS, { description: 'HOME_BANNER, SEARCH_RESULTS or PRODUCT_PAGE' });
 const Category = StringEnum(PRODUCT_CATEGORIES);
 const Day = Type.String({ format: 'date', description: 'YYYY-MM-DD' });
@@ -21,11 +31,18 @@ const profileFields = {
   billingTaxId: Nullable(Type.String({ minLength: 1, maxLength: 50, description: 'Tax number (NINEA in Senegal)' })),
 };
 export const CreateProfileBodySchema = Type.Object(
-  { ...profileFields, website: Type.Optional(profileFields.website), billingTaxId: Type.Optional(profileFields.billingTaxId) },
+  {
+    ...profileFields,
+    website: Type.Optional(profileFields.website),
+    billingTaxId: Type.Optional(profileFields.billingTaxId),
+  },
   { additionalProperties: false },
 );
 export type CreateProfileBody = Static<typeof CreateProfileBodySchema>;
-export const UpdateProfileBodySchema = Type.Partial(Type.Object(profileFields, { additionalProperties: false }), { additionalProperties: false, minProperties: 1 });
+export const UpdateProfileBodySchema = Type.Partial(Type.Object(profileFields, { additionalProperties: false }), {
+  additionalProperties: false,
+  minProperties: 1,
+});
 export type UpdateProfileBody = Static<typeof UpdateProfileBodySchema>;
 
 export const AdvertiserSchema = Type.Object(
@@ -50,7 +67,9 @@ export type AdvertiserView = Static<typeof AdvertiserSchema>;
 
 const TargetSchema = Type.Object(
   {
-    type: StringEnum(AD_TARGET_TYPES, { description: 'PRODUCT, STORE or SUPPLIER (with id, public) or URL (with url)' }),
+    type: StringEnum(AD_TARGET_TYPES, {
+      description: 'PRODUCT, STORE or SUPPLIER (with id, public) or URL (with url)',
+    }),
     id: Type.Optional(IdSchema),
     url: Type.Optional(HttpsUrl),
   },
@@ -58,16 +77,25 @@ const TargetSchema = Type.Object(
 );
 const TargetingSchema = Type.Object(
   {
-    cities: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 50, uniqueItems: true })),
+    cities: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 50, uniqueItems: true }),
+    ),
     latitude: Type.Optional(Type.Number({ minimum: -90, maximum: 90 })),
     longitude: Type.Optional(Type.Number({ minimum: -180, maximum: 180 })),
     radiusKm: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 500 })),
     categories: Type.Optional(Type.Array(Category, { maxItems: PRODUCT_CATEGORIES.length, uniqueItems: true })),
   },
-  { additionalProperties: false, description: 'Empty or absent: shown everywhere. A point needs latitude, longitude and radiusKm together.' },
+  {
+    additionalProperties: false,
+    description: 'Empty or absent: shown everywhere. A point needs latitude, longitude and radiusKm together.',
+  },
 );
 // base64 of a 5 MB file is under 7,000,000 characters.
-const ImageData = Type.String({ minLength: 1, maxLength: 7_000_000, description: 'The picture as base64 (or a data: URL): JPEG, PNG or WebP, 5 MB at most' });
+const ImageData = Type.String({
+  minLength: 1,
+  maxLength: 7_000_000,
+  description: 'The picture as base64 (or a data: URL): JPEG, PNG or WebP, 5 MB at most',
+});
 const creativeFields = {
   title: Type.String({ minLength: 2, maxLength: 80 }),
   text: Type.String({ maxLength: 300 }),
@@ -81,13 +109,18 @@ const campaignFields = {
   endsAt: TimestampSchema,
   totalBudget: Money('Total budget'),
   dailyBudget: Money('Daily budget, at most the total'),
-  pricingModel: StringEnum(PRICING_MODELS, { description: 'CPC (bid per click) or CPM (bid per thousand impressions)' }),
+  pricingModel: StringEnum(PRICING_MODELS, {
+    description: 'CPC (bid per click) or CPM (bid per thousand impressions)',
+  }),
   bid: Money('Price of a click (CPC) or of a thousand impressions (CPM)'),
 };
 export const CreateCampaignBodySchema = Type.Object(
   {
     ...campaignFields,
-    creative: Type.Object({ ...creativeFields, text: Type.Optional(creativeFields.text), image: Type.Optional(ImageData) }, { additionalProperties: false }),
+    creative: Type.Object(
+      { ...creativeFields, text: Type.Optional(creativeFields.text), image: Type.Optional(ImageData) },
+      { additionalProperties: false },
+    ),
     targeting: Type.Optional(TargetingSchema),
   },
   { additionalProperties: false },
@@ -98,7 +131,11 @@ export const UpdateCampaignBodySchema = Type.Object(
     ...Type.Partial(Type.Object(campaignFields)).properties,
     creative: Type.Optional(
       Type.Object(
-        { title: Type.Optional(creativeFields.title), text: Type.Optional(creativeFields.text), image: Type.Optional(Nullable(ImageData)) },
+        {
+          title: Type.Optional(creativeFields.title),
+          text: Type.Optional(creativeFields.text),
+          image: Type.Optional(Nullable(ImageData)),
+        },
         { additionalProperties: false, description: 'image: null removes the picture' },
       ),
     ),
@@ -108,7 +145,13 @@ export const UpdateCampaignBodySchema = Type.Object(
 export type UpdateCampaignBody = Static<typeof UpdateCampaignBodySchema>;
 
 const TargetViewSchema = Type.Object(
-  { type: StringEnum(AD_TARGET_TYPES), id: Nullable(IdSchema), url: Type.String({ description: 'Where a click leads: an https URL or the API path of the product, store or supplier' }) },
+  {
+    type: StringEnum(AD_TARGET_TYPES),
+    id: Nullable(IdSchema),
+    url: Type.String({
+      description: 'Where a click leads: an https URL or the API path of the product, store or supplier',
+    }),
+  },
   { title: 'AdTarget' },
 );
 export type TargetView = Static<typeof TargetViewSchema>;
@@ -157,8 +200,19 @@ export const OwnCampaignsQuerySchema = Type.Object(
 );
 export type OwnCampaignsQuery = Static<typeof OwnCampaignsQuerySchema>;
 export const CAMPAIGN_SORT_FIELDS = [
-  'createdAt', 'submittedAt', 'approvedAt', 'startsAt', 'endsAt', 'name', 'status',
-  'totalBudget', 'dailyBudget', 'bid', 'spent', 'impressions', 'clicks',
+  'createdAt',
+  'submittedAt',
+  'approvedAt',
+  'startsAt',
+  'endsAt',
+  'name',
+  'status',
+  'totalBudget',
+  'dailyBudget',
+  'bid',
+  'spent',
+  'impressions',
+  'clicks',
 ] as const;
 export type CampaignSortField = (typeof CAMPAIGN_SORT_FIELDS)[number];
 export const AdminCampaignsQuerySchema = Type.Object(
@@ -166,22 +220,37 @@ export const AdminCampaignsQuerySchema = Type.Object(
     ...PageQuerySchema.properties,
     status: Type.Optional(StringEnum(CAMPAIGN_STATUSES)),
     advertiserId: Type.Optional(IdSchema),
-    sort: SortQuerySchema('AdminCampaignSort', CAMPAIGN_SORT_FIELDS, '-createdAt (newest first); with status=PENDING_REVIEW, submittedAt (the review queue)'),
+    sort: SortQuerySchema(
+      'AdminCampaignSort',
+      CAMPAIGN_SORT_FIELDS,
+      '-createdAt (newest first); with status=PENDING_REVIEW, submittedAt (the review queue)',
+    ),
   },
   { additionalProperties: false },
 );
 export type AdminCampaignsQuery = Static<typeof AdminCampaignsQuerySchema>;
 export const AdvertisersQuerySchema = Type.Object(
-  { ...PageQuerySchema.properties, q: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Part of the company name or contact email' })) },
+  {
+    ...PageQuerySchema.properties,
+    q: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 100, description: 'Part of the company name or contact email' }),
+    ),
+  },
   { additionalProperties: false },
 );
 export type AdvertisersQuery = Static<typeof AdvertisersQuerySchema>;
 export const PendingQuerySchema = Type.Object({ ...PageQuerySchema.properties }, { additionalProperties: false });
-export const RejectBodySchema = Type.Object({ reason: Type.String({ minLength: 3, maxLength: 500 }) }, { additionalProperties: false });
+export const RejectBodySchema = Type.Object(
+  { reason: Type.String({ minLength: 3, maxLength: 500 }) },
+  { additionalProperties: false },
+);
 
 export const StatsQuerySchema = Type.Object(
   { from: Type.Optional(Day), to: Type.Optional(Day) },
-  { additionalProperties: false, description: 'Days in the platform time zone, both included; default the last 30 days' },
+  {
+    additionalProperties: false,
+    description: 'Days in the platform time zone, both included; default the last 30 days',
+  },
 );
 export type StatsQuery = Static<typeof StatsQuerySchema>;
 const figures = {
@@ -230,15 +299,23 @@ export const AdSchema = Type.Object(
     text: Type.String(),
     imageUrl: StringOrNull,
     target: Type.Object({ type: StringEnum(AD_TARGET_TYPES), id: StringOrNull, url: Type.String() }),
-    clickToken: Type.String({ description: 'Send it to POST /advertising/ads/:id/click (one token covers the ads of one answer)' }),
+    clickToken: Type.String({
+      description: 'Send it to POST /advertising/ads/:id/click (one token covers the ads of one answer)',
+    }),
     clickTokenExpiresAt: TimestampSchema,
   },
   { title: 'Ad' },
 );
 export type AdView = Static<typeof AdSchema>;
-export const ClickBodySchema = Type.Object({ token: Type.String({ minLength: 1, maxLength: 600 }) }, { additionalProperties: false });
+export const ClickBodySchema = Type.Object(
+  { token: Type.String({ minLength: 1, maxLength: 600 }) },
+  { additionalProperties: false },
+);
 export const ClickResultSchema = Type.Object(
-  { counted: Type.Boolean({ description: 'False for a repeat within 30 minutes or a campaign no longer served' }), target: TargetViewSchema },
+  {
+    counted: Type.Boolean({ description: 'False for a repeat within 30 minutes or a campaign no longer served' }),
+    target: TargetViewSchema,
+  },
   { title: 'AdClick' },
 );
 export type ClickResult = Static<typeof ClickResultSchema>;

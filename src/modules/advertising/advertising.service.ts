@@ -53,11 +53,22 @@ export function createAdvertisingService(ctx: AppContext, deps: AdvertisingDeps)
       for (const id of ids) {
         const c = await repo.findCampaign(tx, id);
         const owner = c && (await repo.findProfile(tx, c.advertiserId));
-        if (c && owner) await deps.notifications.notify(tx, owner.userId, 'ad_campaign_completed', { campaignId: id, campaignName: c.name }, { sourceKey: `ad_campaign_completed:${id}` });
+        if (c && owner)
+          await deps.notifications.notify(
+            tx,
+            owner.userId,
+            'ad_campaign_completed',
+            { campaignId: id, campaignName: c.name },
+            { sourceKey: `ad_campaign_completed:${id}` },
+          );
       }
     });
   }
-  const serving = createAdServing(ctx, { apiPrefix: deps.apiPrefix, settings: deps.settings, onCompleted: notifyCompleted });
+  const serving = createAdServing(ctx, {
+    apiPrefix: deps.apiPrefix,
+    settings: deps.settings,
+    onCompleted: notifyCompleted,
+  });
   /** Advertisers start or change nothing while advertising is off; pausing and deleting stay open. */
   const open = () => requireFeature(deps.settings, 'advertisingEnabled');
 
@@ -68,10 +79,16 @@ export function createAdvertisingService(ctx: AppContext, deps: AdvertisingDeps)
   });
   ctx.jobs.schedule(COMPLETE_JOB, '* * * * *');
 
-  const ownProfile = (ex: Executor, userId: string, opts: { lock?: boolean } = {}) => repo.findProfileOfUser(ex, userId, opts);
+  const ownProfile = (ex: Executor, userId: string, opts: { lock?: boolean } = {}) =>
+    repo.findProfileOfUser(ex, userId, opts);
 
   /** The campaign the caller may manage: their own, or any for an administrator; others' are 404. */
-  async function manage(ex: Executor, user: AuthUser, id: string, opts: { lock?: boolean } = {}): Promise<CampaignRecord> {
+  async function manage(
+    ex: Executor,
+    user: AuthUser,
+    id: string,
+    opts: { lock?: boolean } = {},
+  ): Promise<CampaignRecord> {
     const c = await repo.findCampaign(ex, id, opts);
     if (!c) throw notFound('Campaign');
     if (isAdmin(user)) return c;
@@ -82,21 +99,34 @@ export function createAdvertisingService(ctx: AppContext, deps: AdvertisingDeps)
 
   /** Stores a picture sent with a campaign, by the upload rules; answers its key. */
   async function storeImage(campaignId: string, data: string): Promise<string> {
-    const file = await normaliseImage(decodeImage(data), { work: ctx.images, kind: 'advertising', field: 'body.creative.image' });
+    const file = await normaliseImage(decodeImage(data), {
+      work: ctx.images,
+      kind: 'advertising',
+      field: 'body.creative.image',
+    });
     const key = `ads/${campaignId}/creative-${uuidv7()}.${file.ext}`;
     await ctx.storage.put('public', key, file.body, file.contentType);
     return key;
   }
-  const dropFile = (key: string | null) => (key ? ctx.storage.delete('public', key).catch((err: unknown) => ctx.log.warn({ err, key }, 'ad picture not deleted')) : undefined);
+  const dropFile = (key: string | null) =>
+    key
+      ? ctx.storage.delete('public', key).catch((err: unknown) => ctx.log.warn({ err, key }, 'ad picture not deleted'))
+      : undefined;
 
   /** Moves a campaign along its table; serving is told when an ACTIVE campaign starts or stops. */
-  async function move(user: AuthUser, id: string, to: CampaignStatus, extra: Partial<CampaignRecord> = {}): Promise<CampaignView> {
+  async function move(
+    user: AuthUser,
+    id: string,
+    to: CampaignStatus,
+    extra: Partial<CampaignRecord> = {},
+  ): Promise<CampaignView> {
     if (to !== 'PAUSED') await open();
     const t = now();
     const [before, row] = await ctx.db.transaction(async (tx) => {
       const c = await manage(tx, user, id, { lock: true });
       assertTransition(ADVERTISER_TRANSITIONS, c.status, to, 'Campaign');
-      if (to === 'PENDING_REVIEW' && c.endsAt <= t) throw validationError('body.endsAt', 'the campaign has ended: move endsAt into the future first');
+      if (to === 'PENDING_REVIEW' && c.endsAt <= t)
+        throw validationError('body.endsAt', 'the campaign has ended: move endsAt into the future first');
       return [c, await repo.updateCampaign(tx, id, { status: to, updatedAt: t, ...extra })] as const;
     });
     if (before.status === 'ACTIVE' || row.status === 'ACTIVE') serving.changed();
@@ -146,7 +176,11 @@ export function createAdvertisingService(ctx: AppContext, deps: AdvertisingDeps)
         createdAt: t,
         updatedAt: t,
       });
-      if (!row) throw conflict('ALREADY_EXISTS', 'You already have an advertiser profile (PUT /advertising/profile changes it)');
+      if (!row)
+        throw conflict(
+          'ALREADY_EXISTS',
+          'You already have an advertiser profile (PUT /advertising/profile changes it)',
+        );
       return toAdvertiserView(row);
     },
 
@@ -172,13 +206,26 @@ export function createAdvertisingService(ctx: AppContext, deps: AdvertisingDeps)
       await open();
       const t = now();
       const profile = await ownProfile(ctx.db, user.id);
-      if (!profile) throw new AppError(404, 'ADVERTISER_PROFILE_REQUIRED', 'Create your advertiser profile first (POST /advertising/profile)');
+      if (!profile)
+        throw new AppError(
+          404,
+          'ADVERTISER_PROFILE_REQUIRED',
+          'Create your advertiser profile first (POST /advertising/profile)',
+        );
       const fields = mergeFields(body);
       await checkFields(ctx.db, fields, deps.targets, { now: t, spent: 0, datesChanged: true });
       const id = uuidv7(t.getTime());
       const imageKey = body.creative.image ? await storeImage(id, body.creative.image) : null;
       try {
-        const row = await repo.insertCampaign(ctx.db, { id, advertiserId: profile.id, ...fields, imageKey, status: 'DRAFT', createdAt: t, updatedAt: t });
+        const row = await repo.insertCampaign(ctx.db, {
+          id,
+          advertiserId: profile.id,
+          ...fields,
+          imageKey,
+          status: 'DRAFT',
+          createdAt: t,
+          updatedAt: t,
+        });
         return view(row);
       } catch (err) {
         await dropFile(imageKey);
@@ -206,7 +253,8 @@ export function createAdvertisingService(ctx: AppContext, deps: AdvertisingDeps)
       await open();
       const t = now();
       const current = await manage(ctx.db, user, id);
-      if (!EDITABLE.includes(current.status)) throw conflict('CAMPAIGN_NOT_EDITABLE', `A ${current.status} campaign cannot be changed`);
+      if (!EDITABLE.includes(current.status))
+        throw conflict('CAMPAIGN_NOT_EDITABLE', `A ${current.status} campaign cannot be changed`);
       const image = body.creative?.image;
       const newKey = typeof image === 'string' ? await storeImage(id, image) : null;
       let before: CampaignRecord;
@@ -214,9 +262,14 @@ export function createAdvertisingService(ctx: AppContext, deps: AdvertisingDeps)
       try {
         [before, row] = await ctx.db.transaction(async (tx) => {
           const c = await manage(tx, user, id, { lock: true });
-          if (!EDITABLE.includes(c.status)) throw conflict('CAMPAIGN_NOT_EDITABLE', `A ${c.status} campaign cannot be changed`);
+          if (!EDITABLE.includes(c.status))
+            throw conflict('CAMPAIGN_NOT_EDITABLE', `A ${c.status} campaign cannot be changed`);
           const fields = mergeFields(body, c);
-          await checkFields(tx, fields, deps.targets, { now: t, spent: c.spent, datesChanged: body.startsAt !== undefined || body.endsAt !== undefined });
+          await checkFields(tx, fields, deps.targets, {
+            now: t,
+            spent: c.spent,
+            datesChanged: body.startsAt !== undefined || body.endsAt !== undefined,
+          });
           const review = BACK_TO_REVIEW.includes(c.status);
           if (review) assertTransition(CAMPAIGN_TRANSITIONS, c.status, 'PENDING_REVIEW', 'Campaign');
           const patch: Partial<CampaignRecord> = {
@@ -236,7 +289,8 @@ export function createAdvertisingService(ctx: AppContext, deps: AdvertisingDeps)
       return view(row);
     },
 
-    submit: (user: AuthUser, id: string) => move(user, id, 'PENDING_REVIEW', { submittedAt: now(), rejectionReason: null }),
+    submit: (user: AuthUser, id: string) =>
+      move(user, id, 'PENDING_REVIEW', { submittedAt: now(), rejectionReason: null }),
     pause: (user: AuthUser, id: string) => move(user, id, 'PAUSED'),
     resume: (user: AuthUser, id: string) => move(user, id, 'ACTIVE'),
 
@@ -264,12 +318,19 @@ export function createAdvertisingService(ctx: AppContext, deps: AdvertisingDeps)
       if (span < 0) throw validationError('query.from', 'must not be after to');
       if (span >= MAX_STATS_DAYS) throw validationError('query.from', `the period is at most ${MAX_STATS_DAYS} days`);
       const found = new Map((await repo.dailyFigures(ctx.db, id, from, to)).map((d) => [d.day, d]));
-      const ctr = (clicks: number, impressions: number) => (impressions > 0 ? Math.round((clicks * 10_000) / impressions) : 0);
+      const ctr = (clicks: number, impressions: number) =>
+        impressions > 0 ? Math.round((clicks * 10_000) / impressions) : 0;
       const days = [];
       for (let i = 0; i <= span; i++) {
         const day = new Date(Date.parse(`${from}T00:00:00Z`) + i * DAY_MS).toISOString().slice(0, 10);
         const d = found.get(day) ?? { impressions: 0, clicks: 0, spend: 0 };
-        days.push({ day, impressions: d.impressions, clicks: d.clicks, ctrBps: ctr(d.clicks, d.impressions), spend: d.spend });
+        days.push({
+          day,
+          impressions: d.impressions,
+          clicks: d.clicks,
+          ctrBps: ctr(d.clicks, d.impressions),
+          spend: d.spend,
+        });
       }
       return {
         campaignId: c.id,

@@ -44,7 +44,12 @@ export const campaignBody = (t: TestApp, over: Record<string, unknown> = {}) => 
 });
 
 /** Creates, submits and (with an admin token) approves a campaign; answers the campaign. */
-export async function activeCampaign(t: TestApp, owner: { token: string }, adminToken: string, over: Record<string, unknown> = {}) {
+export async function activeCampaign(
+  t: TestApp,
+  owner: { token: string },
+  adminToken: string,
+  over: Record<string, unknown> = {},
+) {
   const body = campaignBody(t, over);
   const created = await call(t.app, 'POST', '/advertising/campaigns', { token: owner.token, body });
   if (created.status !== 201) throw new Error(`campaign not created: ${JSON.stringify(created.body)}`);

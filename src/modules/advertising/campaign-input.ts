@@ -13,8 +13,24 @@ export interface TargetChecks {
 /** The stored fields a campaign body decides (all but the picture). */
 export type CampaignFields = Pick<
   CampaignRecord,
-  | 'name' | 'title' | 'text' | 'targetType' | 'targetId' | 'targetUrl' | 'placement' | 'cities' | 'latitude' | 'longitude' | 'radiusKm'
-  | 'categories' | 'startsAt' | 'endsAt' | 'totalBudget' | 'dailyBudget' | 'pricingModel' | 'bid'
+  | 'name'
+  | 'title'
+  | 'text'
+  | 'targetType'
+  | 'targetId'
+  | 'targetUrl'
+  | 'placement'
+  | 'cities'
+  | 'latitude'
+  | 'longitude'
+  | 'radiusKm'
+  | 'categories'
+  | 'startsAt'
+  | 'endsAt'
+  | 'totalBudget'
+  | 'dailyBudget'
+  | 'pricingModel'
+  | 'bid'
 >;
 
 const invalid = (details: ErrorDetail[]) => new AppError(400, 'VALIDATION_ERROR', 'The request is not valid', details);
@@ -46,7 +62,12 @@ export function mergeFields(body: CreateCampaignBody | UpdateCampaignBody, base?
 }
 
 /** Rules across fields, and the target: a public product, store or supplier, or an https URL. */
-export async function checkFields(ex: Executor, f: CampaignFields, checks: TargetChecks, opts: { now: Date; spent: number; datesChanged: boolean }): Promise<void> {
+export async function checkFields(
+  ex: Executor,
+  f: CampaignFields,
+  checks: TargetChecks,
+  opts: { now: Date; spent: number; datesChanged: boolean },
+): Promise<void> {
   const errors: ErrorDetail[] = [];
   if (f.targetType === 'URL') {
     if (!f.targetUrl) errors.push({ field: 'body.target.url', message: 'is required for a URL target' });
@@ -56,16 +77,21 @@ export async function checkFields(ex: Executor, f: CampaignFields, checks: Targe
     if (!f.targetId) errors.push({ field: 'body.target.id', message: `is required for a ${f.targetType} target` });
     else {
       const check = { PRODUCT: checks.product, STORE: checks.store, SUPPLIER: checks.supplier }[f.targetType];
-      if (!(await check(ex, f.targetId))) errors.push({ field: 'body.target.id', message: `must be a public ${f.targetType.toLowerCase()}` });
+      if (!(await check(ex, f.targetId)))
+        errors.push({ field: 'body.target.id', message: `must be a public ${f.targetType.toLowerCase()}` });
     }
   }
   const point = [f.latitude, f.longitude, f.radiusKm].filter((v) => v !== null).length;
-  if (point !== 0 && point !== 3) errors.push({ field: 'body.targeting', message: 'latitude, longitude and radiusKm go together' });
+  if (point !== 0 && point !== 3)
+    errors.push({ field: 'body.targeting', message: 'latitude, longitude and radiusKm go together' });
   if (f.endsAt <= f.startsAt) errors.push({ field: 'body.endsAt', message: 'must be later than startsAt' });
-  else if (opts.datesChanged && f.endsAt <= opts.now) errors.push({ field: 'body.endsAt', message: 'must be in the future' });
+  else if (opts.datesChanged && f.endsAt <= opts.now)
+    errors.push({ field: 'body.endsAt', message: 'must be in the future' });
   if (f.dailyBudget > f.totalBudget) errors.push({ field: 'body.dailyBudget', message: 'must not exceed totalBudget' });
-  if (f.totalBudget < opts.spent) errors.push({ field: 'body.totalBudget', message: `must not be below what was already spent (${opts.spent})` });
-  if (f.pricingModel === 'CPC' && f.bid > f.dailyBudget) errors.push({ field: 'body.bid', message: 'must not exceed dailyBudget (one click must fit in a day)' });
+  if (f.totalBudget < opts.spent)
+    errors.push({ field: 'body.totalBudget', message: `must not be below what was already spent (${opts.spent})` });
+  if (f.pricingModel === 'CPC' && f.bid > f.dailyBudget)
+    errors.push({ field: 'body.bid', message: 'must not exceed dailyBudget (one click must fit in a day)' });
   if (errors.length) throw invalid(errors);
 }
 

@@ -28,7 +28,8 @@ export class ClickTokens {
     if (parts.length !== 4) return null;
     const [ids, viewerKey, exp, mac] = parts as [string, string, string, string];
     if (!IDS.test(ids) || !ids.split(',').includes(campaignId)) return null;
-    if (!/^[0-9]{1,12}$/.test(exp) || Number(exp) <= nowSeconds || !/^[A-Za-z0-9_-]{1,64}$/.test(viewerKey)) return null;
+    if (!/^[0-9]{1,12}$/.test(exp) || Number(exp) <= nowSeconds || !/^[A-Za-z0-9_-]{1,64}$/.test(viewerKey))
+      return null;
     const expected = Buffer.from(this.mac(`${ids}.${viewerKey}.${exp}`));
     const given = Buffer.from(mac);
     return given.length === expected.length && timingSafeEqual(given, expected) ? viewerKey : null;

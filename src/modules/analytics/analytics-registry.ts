@@ -46,7 +46,10 @@ export interface ImpactRow {
 export type ImpactSource = (ex: Executor, range: ImpactRange) => Promise<ImpactRow[]>;
 
 /** A supplier's rating from its reviews (null while it has none). */
-export type SupplierRatingSource = (ex: Executor, supplierId: string) => Promise<{ average: number; count: number } | null>;
+export type SupplierRatingSource = (
+  ex: Executor,
+  supplierId: string,
+) => Promise<{ average: number; count: number } | null>;
 
 /**
  * Where modules plug their figures into the administrators' dashboard and impact report, as
@@ -80,13 +83,21 @@ export class AnalyticsRegistry {
   /** Every source's figures merged by section; a figure given twice is a wiring mistake. */
   async dashboard(ex: Executor, scope: DashboardScope): Promise<Sections> {
     const entries = [...this.figures];
-    const answers = await together(ex, entries.map(([, source]) => () => source(ex, scope)));
+    const answers = await together(
+      ex,
+      entries.map(
+        ([, source]) =>
+          () =>
+            source(ex, scope),
+      ),
+    );
     const merged: Sections = {};
     answers.forEach((sections, i) => {
       for (const [section, figures] of Object.entries(sections)) {
         const into = (merged[section] ??= {});
         for (const [name, value] of Object.entries(figures)) {
-          if (name in into) throw new Error(`dashboard figure ${section}.${name} given twice (again by ${entries[i]![0]})`);
+          if (name in into)
+            throw new Error(`dashboard figure ${section}.${name} given twice (again by ${entries[i]![0]})`);
           into[name] = value;
         }
       }
@@ -96,7 +107,14 @@ export class AnalyticsRegistry {
 
   async impactRows(ex: Executor, range: ImpactRange): Promise<[name: string, rows: ImpactRow[]][]> {
     const entries = [...this.impact];
-    const answers = await together(ex, entries.map(([, source]) => () => source(ex, range)));
+    const answers = await together(
+      ex,
+      entries.map(
+        ([, source]) =>
+          () =>
+            source(ex, range),
+      ),
+    );
     return entries.map(([name], i) => [name, answers[i]!]);
   }
 

@@ -4,7 +4,13 @@ import { IdSchema, StringEnum, TimestampSchema } from '../../shared/schemas.js';
 
 const opt = Type.Optional;
 const UNITS = ['day', 'week', 'month'] as const;
-const currency = opt(Type.String({ pattern: '^[A-Z]{3}$', default: 'XOF', description: 'ISO 4217 code of the money figures (default XOF)' }));
+const currency = opt(
+  Type.String({
+    pattern: '^[A-Z]{3}$',
+    default: 'XOF',
+    description: 'ISO 4217 code of the money figures (default XOF)',
+  }),
+);
 const range = {
   from: opt(Type.String({ format: 'date-time', description: 'start, included (default: 30 days before `to`)' })),
   to: opt(Type.String({ format: 'date-time', description: 'end, excluded (default: now)' })),
@@ -36,11 +42,17 @@ const WindowSchema = Type.Object({ from: TimestampSchema, to: TimestampSchema })
 export const DashboardStatsSchema = Type.Object(
   {
     generatedAt: TimestampSchema,
-    cachedForSeconds: Type.Integer({ description: 'the answer may be this old (it is computed at most once in that time)' }),
+    cachedForSeconds: Type.Integer({
+      description: 'the answer may be this old (it is computed at most once in that time)',
+    }),
     currency: Type.String(),
-    windows: Type.Object({ today: WindowSchema, last7Days: WindowSchema, last30Days: WindowSchema }, { description: 'UTC days: today, the last 7 and the last 30 days, each up to now' }),
+    windows: Type.Object(
+      { today: WindowSchema, last7Days: WindowSchema, last30Days: WindowSchema },
+      { description: 'UTC days: today, the last 7 and the last 30 days, each up to now' },
+    ),
     sections: Type.Record(Type.String(), Type.Record(Type.String(), Figure), {
-      description: 'figures by section (users, suppliers, catalog, orders, money, moderation...), each given by the module owning them; see docs/analytics.md',
+      description:
+        'figures by section (users, suppliers, catalog, orders, money, moderation...), each given by the module owning them; see docs/analytics.md',
     }),
   },
   { title: 'DashboardStats' },
@@ -53,9 +65,13 @@ const Impact = {
   co2eKg: Type.Number({ description: 'greenhouse gas avoided, kg CO2e (factors.co2eKgPerKgFood)' }),
   moneyDonated: Type.Integer({ description: 'money given, minor units of `currency`' }),
 };
-const BySource = Type.Record(Type.String(), Type.Object({ count: Type.Integer(), foodKg: Type.Number(), moneyDonated: Type.Integer() }), {
-  description: 'per activity (orders collected; bookings and donations once they exist)',
-});
+const BySource = Type.Record(
+  Type.String(),
+  Type.Object({ count: Type.Integer(), foodKg: Type.Number(), moneyDonated: Type.Integer() }),
+  {
+    description: 'per activity (orders collected; bookings and donations once they exist)',
+  },
+);
 
 export const ImpactSchema = Type.Object(
   {
@@ -66,7 +82,13 @@ export const ImpactSchema = Type.Object(
     factors: Type.Object({ gramsPerMeal: Type.Integer(), co2eKgPerKgFood: Type.Number() }),
     sources: Type.Array(Type.String()),
     totals: Type.Object({ ...Impact, bySource: BySource }),
-    periods: Type.Array(Type.Object({ period: Type.String({ description: 'first day of the period (UTC), YYYY-MM-DD' }), ...Impact, bySource: BySource })),
+    periods: Type.Array(
+      Type.Object({
+        period: Type.String({ description: 'first day of the period (UTC), YYYY-MM-DD' }),
+        ...Impact,
+        bySource: BySource,
+      }),
+    ),
   },
   { title: 'ImpactReport' },
 );
@@ -79,7 +101,13 @@ export const UserGrowthSchema = Type.Object(
     groupBy: Type.String(),
     role: Type.Union([Type.String(), Type.Null()]),
     totals: Type.Object({ total: Type.Integer(), byRole: ByRole }),
-    periods: Type.Array(Type.Object({ period: Type.String({ description: 'first day of the period (UTC), YYYY-MM-DD' }), total: Type.Integer(), byRole: ByRole })),
+    periods: Type.Array(
+      Type.Object({
+        period: Type.String({ description: 'first day of the period (UTC), YYYY-MM-DD' }),
+        total: Type.Integer(),
+        byRole: ByRole,
+      }),
+    ),
   },
   { title: 'UserGrowth' },
 );
@@ -87,7 +115,12 @@ export const UserGrowthSchema = Type.Object(
 const Seconds = Type.Union([Type.Integer(), Type.Null()]);
 export const SupplierPerformanceSchema = Type.Object(
   {
-    supplier: Type.Object({ id: IdSchema, businessName: Type.String(), verificationStatus: Type.String(), commissionRateBps: Type.Integer() }),
+    supplier: Type.Object({
+      id: IdSchema,
+      businessName: Type.String(),
+      verificationStatus: Type.String(),
+      commissionRateBps: Type.Integer(),
+    }),
     from: TimestampSchema,
     to: TimestampSchema,
     orders: Type.Object({
@@ -95,19 +128,32 @@ export const SupplierPerformanceSchema = Type.Object(
       completed: Type.Integer({ description: 'orders collected in the range' }),
       cancelled: Type.Integer({ description: 'orders cancelled in the range' }),
     }),
-    cancellations: Type.Object({ total: Type.Integer(), supplier: Type.Integer({ description: 'by the supplier or its staff' }), client: Type.Integer(), admin: Type.Integer(), system: Type.Integer({ description: 'payment never received' }) }),
+    cancellations: Type.Object({
+      total: Type.Integer(),
+      supplier: Type.Integer({ description: 'by the supplier or its staff' }),
+      client: Type.Integer(),
+      admin: Type.Integer(),
+      system: Type.Integer({ description: 'payment never received' }),
+    }),
     sales: Type.Object({
       unitsSold: Type.Integer(),
-      revenueGross: Type.Integer({ description: 'what clients paid for the orders collected in the range, minor units' }),
+      revenueGross: Type.Integer({
+        description: 'what clients paid for the orders collected in the range, minor units',
+      }),
       commission: Type.Integer({ description: "the platform's commission on them, at each order's frozen rate" }),
       revenueNet: Type.Integer({ description: 'gross less commission' }),
     }),
-    rating: Type.Union([Type.Object({ average: Type.Number(), count: Type.Integer() }), Type.Null()], { description: 'from reviews; null while there are none' }),
-    responseTime: Type.Object({
-      confirmedOrders: Type.Integer({ description: 'paid orders confirmed in the range' }),
-      averageSeconds: Seconds,
-      medianSeconds: Seconds,
-    }, { description: 'from payment received to CONFIRMED, from the order status history' }),
+    rating: Type.Union([Type.Object({ average: Type.Number(), count: Type.Integer() }), Type.Null()], {
+      description: 'from reviews; null while there are none',
+    }),
+    responseTime: Type.Object(
+      {
+        confirmedOrders: Type.Integer({ description: 'paid orders confirmed in the range' }),
+        averageSeconds: Seconds,
+        medianSeconds: Seconds,
+      },
+      { description: 'from payment received to CONFIRMED, from the order status history' },
+    ),
   },
   { title: 'SupplierPerformance' },
 );

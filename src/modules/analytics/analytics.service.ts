@@ -8,7 +8,13 @@ import { periodsOf, periodStart, rangeOf } from '../reports/periods.js';
 import type { SuppliersService } from '../suppliers/suppliers.service.js';
 import type { UsersService } from '../users/users.service.js';
 import { AnalyticsRegistry, type DashboardScope } from './analytics-registry.js';
-import type { DashboardStats, ImpactQuery, StatsQuery, SupplierPerformanceQuery, UserGrowthQuery } from './analytics.schemas.js';
+import type {
+  DashboardStats,
+  ImpactQuery,
+  StatsQuery,
+  SupplierPerformanceQuery,
+  UserGrowthQuery,
+} from './analytics.schemas.js';
 import { IMPACT_FACTORS, impactOf } from './impact-factors.js';
 
 /** The dashboard is computed at most once in this time per currency: many administrators' screens refresh it. */
@@ -64,7 +70,9 @@ export function createAnalyticsService(ctx: AppContext, deps: AnalyticsDeps) {
       const currency = q.currency ?? 'XOF';
       let cached = dashboards.get(currency);
       if (!cached) {
-        cached = new CachedValue(ctx.clock, DASHBOARD_CACHE_SECONDS * 1000, ctx.db, (ex) => computeDashboard(ex, currency));
+        cached = new CachedValue(ctx.clock, DASHBOARD_CACHE_SECONDS * 1000, ctx.db, (ex) =>
+          computeDashboard(ex, currency),
+        );
         dashboards.set(currency, cached);
       }
       return cached.get();
@@ -76,8 +84,16 @@ export function createAnalyticsService(ctx: AppContext, deps: AnalyticsDeps) {
       const { from, to } = rangeOf(q, ctx.clock.now());
       const periods = periodsOf(from, to, unit);
       const bySource = await registry.impactRows(ctx.db, { from, to, unit, currency });
-      type Acc = { grams: number; money: number; bySource: Record<string, { count: number; grams: number; money: number }> };
-      const empty = (): Acc => ({ grams: 0, money: 0, bySource: Object.fromEntries(bySource.map(([name]) => [name, { count: 0, grams: 0, money: 0 }])) });
+      type Acc = {
+        grams: number;
+        money: number;
+        bySource: Record<string, { count: number; grams: number; money: number }>;
+      };
+      const empty = (): Acc => ({
+        grams: 0,
+        money: 0,
+        bySource: Object.fromEntries(bySource.map(([name]) => [name, { count: 0, grams: 0, money: 0 }])),
+      });
       const perPeriod = new Map(periods.map((p) => [p.key, empty()]));
       const totals = empty();
       for (const [name, rows] of bySource) {
@@ -96,7 +112,12 @@ export function createAnalyticsService(ctx: AppContext, deps: AnalyticsDeps) {
       const view = (a: Acc) => ({
         ...impactOf(a.grams),
         moneyDonated: a.money,
-        bySource: Object.fromEntries(Object.entries(a.bySource).map(([n, s]) => [n, { count: s.count, foodKg: impactOf(s.grams).foodKg, moneyDonated: s.money }])),
+        bySource: Object.fromEntries(
+          Object.entries(a.bySource).map(([n, s]) => [
+            n,
+            { count: s.count, foodKg: impactOf(s.grams).foodKg, moneyDonated: s.money },
+          ]),
+        ),
       });
       return {
         from: from.toISOString(),
@@ -126,16 +147,31 @@ export function createAnalyticsService(ctx: AppContext, deps: AnalyticsDeps) {
           acc.byRole[r.role] = (acc.byRole[r.role] ?? 0) + r.count;
         }
       }
-      return { from: from.toISOString(), to: to.toISOString(), groupBy: unit, role: q.role ?? null, totals, periods: [...perPeriod].map(([period, p]) => ({ period, ...p })) };
+      return {
+        from: from.toISOString(),
+        to: to.toISOString(),
+        groupBy: unit,
+        role: q.role ?? null,
+        totals,
+        periods: [...perPeriod].map(([period, p]) => ({ period, ...p })),
+      };
     },
 
     async supplierPerformance(supplierId: string, q: SupplierPerformanceQuery) {
       const { from, to } = rangeOf(q, ctx.clock.now());
       const supplier = await deps.suppliers.findProfile(supplierId);
       if (!supplier) throw notFound('Supplier');
-      const [figures, rating] = await Promise.all([deps.orders.figures.supplierPerformance(ctx.db, supplierId, { from, to }), registry.supplierRating(ctx.db, supplierId)]);
+      const [figures, rating] = await Promise.all([
+        deps.orders.figures.supplierPerformance(ctx.db, supplierId, { from, to }),
+        registry.supplierRating(ctx.db, supplierId),
+      ]);
       return {
-        supplier: { id: supplier.id, businessName: supplier.businessName, verificationStatus: supplier.verificationStatus, commissionRateBps: supplier.commissionRateBps },
+        supplier: {
+          id: supplier.id,
+          businessName: supplier.businessName,
+          verificationStatus: supplier.verificationStatus,
+          commissionRateBps: supplier.commissionRateBps,
+        },
         from: from.toISOString(),
         to: to.toISOString(),
         ...figures,

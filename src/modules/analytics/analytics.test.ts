@@ -29,7 +29,8 @@ const WEIGHT = 750;
 let t: TestApp;
 let adminUser: Awaited<ReturnType<typeof admin>>['user'];
 const token = async () => (await t.app.services.auth.signIn(adminUser, {})).accessToken;
-const get = async (url: string, query: Record<string, string | number> = {}) => call(t.app, 'GET', url, { token: await token(), query });
+const get = async (url: string, query: Record<string, string | number> = {}) =>
+  call(t.app, 'GET', url, { token: await token(), query });
 const fresh = async (query: Record<string, string> = {}) => {
   t.app.ctx.caches.changed('dashboard');
   const res = await get('/admin/dashboard/stats', query);
@@ -68,22 +69,50 @@ beforeAll(async () => {
   await payForTest(t, a);
   t.clock.advance(90_000);
   await completeOrder(t, { token: supplierToken }, a);
-  await call(t.app, 'POST', `/admin/payments/escrow/${a.id}/release`, { token: await token(), body: { reason: 'Collected' } });
+  await call(t.app, 'POST', `/admin/payments/escrow/${a.id}/release`, {
+    token: await token(),
+    body: { reason: 'Collected' },
+  });
   known.commission = commissionOf(a.itemsTotal, t.app.ctx.config.DEFAULT_COMMISSION_BPS);
   // B: paid, then cancelled by the shop (refunded). C: never paid, cancelled by its client. D: paid, open.
   const b = await paidOrder(t, s, { lines: [{ productId: p2 }] });
-  expect((await setStatus(t, supplierToken, b.order.id, { status: 'CANCELLED', reason: 'Plus de stock' })).status).toBe(200);
+  expect((await setStatus(t, supplierToken, b.order.id, { status: 'CANCELLED', reason: 'Plus de stock' })).status).toBe(
+    200,
+  );
   const clientC = await newClient(t);
   const c = await orderOk(t, clientC.token, [{ productId: p2 }]);
-  expect((await call(t.app, 'POST', `/orders/${c.id}/cancel`, { token: clientC.token, body: { reason: 'Changed my mind' } })).status).toBe(200);
+  expect(
+    (await call(t.app, 'POST', `/orders/${c.id}/cancel`, { token: clientC.token, body: { reason: 'Changed my mind' } }))
+      .status,
+  ).toBe(200);
   await paidOrder(t, s, { lines: [{ productId: p1 }] });
   known.clients = 4;
   await moduleActivity(supplierToken, clientA, clientC);
   // A product waiting for review, and a KYC attempt waiting for a decision.
-  expect((await call(t.app, 'POST', '/products', { token: supplierToken, body: { storeId: s.store.id, name: 'Beignets', description: 'Beignets du matin, invendus du jour', category: 'BAKERY', originalPrice: 1000, discountedPrice: 400, quantity: 5, expiresAt, pickupStart: '18:00', pickupEnd: '20:00' } })).status).toBe(201);
+  expect(
+    (
+      await call(t.app, 'POST', '/products', {
+        token: supplierToken,
+        body: {
+          storeId: s.store.id,
+          name: 'Beignets',
+          description: 'Beignets du matin, invendus du jour',
+          category: 'BAKERY',
+          originalPrice: 1000,
+          discountedPrice: 400,
+          quantity: 5,
+          expiresAt,
+          pickupStart: '18:00',
+          pickupEnd: '20:00',
+        },
+      })
+    ).status,
+  ).toBe(201);
   const kycSupplier = await createSupplier(t.app, { kycStatus: 'NOT_SUBMITTED' });
   known.suppliers++;
-  expect((await postMultipart(t.app, '/suppliers/profile/kyc', kycSupplier.token, await validParts())).status).toBe(201);
+  expect((await postMultipart(t.app, '/suppliers/profile/kyc', kycSupplier.token, await validParts())).status).toBe(
+    201,
+  );
   await t.app.jobs.drain();
 });
 afterAll(async () => {
@@ -101,11 +130,17 @@ async function moduleActivity(supplierToken: string, clientA: { token: string },
   const dealer = await supplierWithStore(t, { role: 'SUPPLIER_DEALS' });
   known.others++;
   const deal = await publishDeal(t, dealer, adminToken, { category: 'BAKERY' });
-  const pending = await call(t.app, 'POST', '/supplier/deals', { token: dealer.token, body: dealBody(t, dealer.store.id, { title: 'Panier du soir' }) });
+  const pending = await call(t.app, 'POST', '/supplier/deals', {
+    token: dealer.token,
+    body: dealBody(t, dealer.store.id, { title: 'Panier du soir' }),
+  });
   expect(pending.body.data.status).toBe('PENDING_REVIEW');
   const booked = await call(t.app, 'POST', `/deals/${deal.id}/book`, { token: clientA.token, body: { quantity: 1 } });
   expect(booked.status).toBe(201);
-  const used = await call(t.app, 'POST', '/supplier/deals/bookings/validate', { token: dealer.token, body: { code: booked.body.data.code } });
+  const used = await call(t.app, 'POST', '/supplier/deals/bookings/validate', {
+    token: dealer.token,
+    body: { code: booked.body.data.code },
+  });
   expect(used.body.data.status).toBe('USED');
 
   await createAssociation(t.app, { verification: 'PENDING' });
@@ -114,22 +149,47 @@ async function moduleActivity(supplierToken: string, clientA: { token: string },
   const ads = await advertiser(t);
   known.others++;
   const campaign = await call(t.app, 'POST', '/advertising/campaigns', { token: ads.token, body: campaignBody(t) });
-  expect((await call(t.app, 'POST', `/advertising/campaigns/${campaign.body.data.id}/submit`, { token: ads.token })).body.data.status).toBe('PENDING_REVIEW');
+  expect(
+    (await call(t.app, 'POST', `/advertising/campaigns/${campaign.body.data.id}/submit`, { token: ads.token })).body
+      .data.status,
+  ).toBe('PENDING_REVIEW');
 
-  const review = await call(t.app, 'POST', '/reviews', { token: clientA.token, body: { supplierId: s.profile.id, rating: 4, comment: 'Accueil souriant, paniers généreux' } });
+  const review = await call(t.app, 'POST', '/reviews', {
+    token: clientA.token,
+    body: { supplierId: s.profile.id, rating: 4, comment: 'Accueil souriant, paniers généreux' },
+  });
   expect(review.status).toBe(201);
-  expect((await call(t.app, 'POST', `/reviews/${review.body.data.id}/report`, { token: clientC.token, body: { reason: 'spam' } })).status).toBe(200);
+  expect(
+    (
+      await call(t.app, 'POST', `/reviews/${review.body.data.id}/report`, {
+        token: clientC.token,
+        body: { reason: 'spam' },
+      })
+    ).status,
+  ).toBe(200);
 
   const at = (hours: number) => new Date(t.clock.now().getTime() + hours * HOUR).toISOString();
   const given = await call(t.app, 'POST', '/donations/food', {
     token: supplierToken,
-    body: { associationId: association.association.id, items: [{ name: 'Sacs de riz', quantity: 2, unitWeightGrams: 5000 }], pickupWindowStart: at(1), pickupWindowEnd: at(5) },
+    body: {
+      associationId: association.association.id,
+      items: [{ name: 'Sacs de riz', quantity: 2, unitWeightGrams: 5000 }],
+      pickupWindowStart: at(1),
+      pickupWindowEnd: at(5),
+    },
   });
   expect(given.body.data.totalWeightGrams).toBe(FOOD.foodDonations);
   const url = `/donations/${given.body.data.id}`;
-  expect((await call(t.app, 'PATCH', `${url}/status`, { token: association.token, body: { status: 'ACCEPTED' } })).status).toBe(200);
-  expect((await call(t.app, 'POST', `${url}/schedule-pickup`, { token: association.token, body: { pickupAt: at(2) } })).status).toBe(200);
-  expect((await call(t.app, 'POST', `${url}/confirm-pickup`, { token: association.token })).body.data.status).toBe('COLLECTED');
+  expect(
+    (await call(t.app, 'PATCH', `${url}/status`, { token: association.token, body: { status: 'ACCEPTED' } })).status,
+  ).toBe(200);
+  expect(
+    (await call(t.app, 'POST', `${url}/schedule-pickup`, { token: association.token, body: { pickupAt: at(2) } }))
+      .status,
+  ).toBe(200);
+  expect((await call(t.app, 'POST', `${url}/confirm-pickup`, { token: association.token })).body.data.status).toBe(
+    'COLLECTED',
+  );
 }
 
 type Windows = Record<'today' | 'last7Days' | 'last30Days', { from: string; to: string }>;
@@ -138,7 +198,12 @@ type Windows = Record<'today' | 'last7Days' | 'last30Days', { from: string; to: 
 async function recompute(windows: Windows, currency = 'XOF') {
   const db = t.app.ctx.db;
   const zeroes = (keys: readonly string[]) => Object.fromEntries(keys.map((k) => [k, 0]));
-  const users = { total: 0, byRole: zeroes(ROLES), byStatus: zeroes(USER_STATUSES), byRoleAndStatus: Object.fromEntries(ROLES.map((r) => [r, zeroes(USER_STATUSES)])) };
+  const users = {
+    total: 0,
+    byRole: zeroes(ROLES),
+    byStatus: zeroes(USER_STATUSES),
+    byRoleAndStatus: Object.fromEntries(ROLES.map((r) => [r, zeroes(USER_STATUSES)])),
+  };
   for (const u of await rows<{ role: string; status: string }>(db, sql`select role, status from users`)) {
     users.total++;
     users.byRole[u.role]!++;
@@ -146,13 +211,19 @@ async function recompute(windows: Windows, currency = 'XOF') {
     users.byRoleAndStatus[u.role]![u.status]!++;
   }
   const suppliers = { total: 0, byVerification: zeroes(VERIFICATION_STATUSES), byKyc: zeroes(KYC_STATUSES) };
-  for (const p of await rows<{ v: string; k: string }>(db, sql`select verification_status as v, kyc_status as k from supplier_profiles where deleted_at is null`)) {
+  for (const p of await rows<{ v: string; k: string }>(
+    db,
+    sql`select verification_status as v, kyc_status as k from supplier_profiles where deleted_at is null`,
+  )) {
     suppliers.total++;
     suppliers.byVerification[p.v]!++;
     suppliers.byKyc[p.k]!++;
   }
   const products = await rows<{ status: string }>(db, sql`select status from products`);
-  const [kyc] = await rows<{ n: number }>(db, sql`select count(*)::int as n from kyc_attempts where status = 'PENDING'`);
+  const [kyc] = await rows<{ n: number }>(
+    db,
+    sql`select count(*)::int as n from kyc_attempts where status = 'PENDING'`,
+  );
   const from30 = new Date(windows.last30Days.from);
   const to = new Date(windows.today.to);
   const orderRows = await rows<{ created_at: Date; paid_at: Date | null; status: string; items_total: number }>(
@@ -164,8 +235,12 @@ async function recompute(windows: Windows, currency = 'XOF') {
     db,
     sql`select amount::text as amount, created_at from ledger_lines where account = 'platform_commission' and currency = ${currency} and created_at >= ${from30} and created_at < ${to}`,
   );
-  const [escrow] = await rows<{ total: string }>(db, sql`select coalesce(sum(amount), 0)::text as total from ledger_lines where account like 'escrow:%' and currency = ${currency}`);
-  const within = (at: Date | string | null, w: { from: string; to: string }) => at !== null && new Date(at) >= new Date(w.from) && new Date(at) < new Date(w.to);
+  const [escrow] = await rows<{ total: string }>(
+    db,
+    sql`select coalesce(sum(amount), 0)::text as total from ledger_lines where account like 'escrow:%' and currency = ${currency}`,
+  );
+  const within = (at: Date | string | null, w: { from: string; to: string }) =>
+    at !== null && new Date(at) >= new Date(w.from) && new Date(at) < new Date(w.to);
   const orders: Record<string, unknown> = {};
   const commission: Record<string, number> = {};
   for (const [k, w] of Object.entries(windows)) {
@@ -178,16 +253,32 @@ async function recompute(windows: Windows, currency = 'XOF') {
       paid: paid.length,
       gmv: paid.reduce((sum, o) => sum + Number(o.items_total), 0),
     };
-    commission[k] = commissionLines.filter((l) => within(l.created_at, w)).reduce((sum, l) => sum - Number(l.amount), 0);
+    commission[k] = commissionLines
+      .filter((l) => within(l.created_at, w))
+      .reduce((sum, l) => sum - Number(l.amount), 0);
   }
   const count = (st: string) => products.filter((p) => p.status === st).length;
   // The later modules' figures: deals bookable at the answer's moment, and each moderation queue.
   const now = new Date(windows.today.to);
-  const deals = await rows<{ status: string; listed: boolean; valid_from: Date; valid_until: Date; places_taken: number; total_places: number }>(
+  const deals = await rows<{
+    status: string;
+    listed: boolean;
+    valid_from: Date;
+    valid_until: Date;
+    places_taken: number;
+    total_places: number;
+  }>(
     db,
     sql`select status, listed, valid_from, valid_until, places_taken, total_places from deals where status in ('ACTIVE', 'PENDING_REVIEW')`,
   );
-  const activeDeals = deals.filter((d) => d.status === 'ACTIVE' && d.listed && new Date(d.valid_from) <= now && new Date(d.valid_until) > now && d.places_taken < d.total_places).length;
+  const activeDeals = deals.filter(
+    (d) =>
+      d.status === 'ACTIVE' &&
+      d.listed &&
+      new Date(d.valid_from) <= now &&
+      new Date(d.valid_until) > now &&
+      d.places_taken < d.total_places,
+  ).length;
   const [queues] = await rows<{ associations: number; campaigns: number; reported: number }>(
     db,
     sql`select (select count(*)::int from associations where status = 'PENDING') as associations,
@@ -233,10 +324,15 @@ describe('dashboard stats', () => {
     // A (1200, collected), B (600, paid then cancelled), C (600, never paid, cancelled), D (600, paid, open).
     const today = { placed: 4, completed: 1, cancelled: 2, paid: 3, gmv: 2400 };
     expect(d.sections.orders).toEqual({ today, last7Days: today, last30Days: today });
-    expect(d.sections.money.commission).toEqual({ today: known.commission, last7Days: known.commission, last30Days: known.commission });
+    expect(d.sections.money.commission).toEqual({
+      today: known.commission,
+      last7Days: known.commission,
+      last30Days: known.commission,
+    });
     expect(d.sections.moderation.kyc).toBeGreaterThanOrEqual(1);
     expect(d.sections.moderation.products).toBeGreaterThanOrEqual(1);
-    for (const queue of ['deals', 'associations', 'campaigns', 'reportedReviews']) expect(d.sections.moderation[queue]).toBeGreaterThanOrEqual(1);
+    for (const queue of ['deals', 'associations', 'campaigns', 'reportedReviews'])
+      expect(d.sections.moderation[queue]).toBeGreaterThanOrEqual(1);
     expect(d.sections.catalog.activeDeals).toBeGreaterThanOrEqual(1);
     expect(d.cachedForSeconds).toBe(DASHBOARD_CACHE_SECONDS);
     await assertMoneyInvariants(t.app);
@@ -260,7 +356,9 @@ describe('dashboard stats', () => {
     expect(bad.status).toBe(400);
     expect(bad.body.error.details[0].field).toBe('query.currency');
     expect((await call(t.app, 'GET', '/admin/dashboard/stats')).status).toBe(401);
-    expect((await call(t.app, 'GET', '/admin/dashboard/stats', { token: (await newClient(t)).token })).status).toBe(403);
+    expect((await call(t.app, 'GET', '/admin/dashboard/stats', { token: (await newClient(t)).token })).status).toBe(
+      403,
+    );
     known.clients++;
   });
 });
@@ -287,7 +385,10 @@ describe('impact', () => {
     });
     const day = { foodKg: 11.8, meals: 28, co2eKg: 29.5, moneyDonated: expect.any(Number), bySource: bySource(1) };
     const none = { foodKg: 0, meals: 0, co2eKg: 0, moneyDonated: expect.any(Number), bySource: bySource(0) };
-    expect(d.periods).toEqual([{ period: day1.toISOString().slice(0, 10), ...day }, { period: new Date(day1.getTime() + DAY).toISOString().slice(0, 10), ...none }]);
+    expect(d.periods).toEqual([
+      { period: day1.toISOString().slice(0, 10), ...day },
+      { period: new Date(day1.getTime() + DAY).toISOString().slice(0, 10), ...none },
+    ]);
     expect(d.totals).toEqual(day);
     const month = (await get('/admin/dashboard/impact', { ...twoDays(), groupBy: 'month' })).body.data;
     expect(month.totals.foodKg).toBe(11.8);
@@ -297,7 +398,9 @@ describe('impact', () => {
   it('equals a recomputation of the bookings and donations from their rows', async () => {
     const from = new Date(day1.getTime() - 40 * DAY);
     const to = new Date(day1.getTime() + 2 * DAY);
-    const d = (await get('/admin/dashboard/impact', { from: from.toISOString(), to: to.toISOString(), groupBy: 'month' })).body.data;
+    const d = (
+      await get('/admin/dashboard/impact', { from: from.toISOString(), to: to.toISOString(), groupBy: 'month' })
+    ).body.data;
     const places = await rows<{ category: 'BAKERY'; quantity: number }>(
       t.app.ctx.db,
       sql`select d.category, b.quantity from deal_bookings b join deals d on d.id = b.deal_id where b.status = 'USED' and b.used_at >= ${from} and b.used_at < ${to}`,
@@ -309,7 +412,11 @@ describe('impact', () => {
     );
     const bookingGrams = places.reduce((sum, p) => sum + p.quantity * gramsPerPlace(p.category), 0);
     expect(d.totals.bySource.bookings).toEqual({ count: places.length, foodKg: bookingGrams / 1000, moneyDonated: 0 });
-    expect(d.totals.bySource.foodDonations).toEqual({ count: items[0]!.donations, foodKg: Number(items[0]!.grams) / 1000, moneyDonated: 0 });
+    expect(d.totals.bySource.foodDonations).toEqual({
+      count: items[0]!.donations,
+      foodKg: Number(items[0]!.grams) / 1000,
+      moneyDonated: 0,
+    });
   });
 
   it('counts whole days from the daily rollup and the partial days at the ends order by order', async () => {
@@ -322,9 +429,21 @@ describe('impact', () => {
       [new Date(day1.getTime() + DAY).toISOString().slice(0, 10), 0],
     ]);
     // Ranges inside one day are read order by order: the collections (about 01:02 on day 1) are in the first three hours.
-    const hours = (await get('/admin/dashboard/impact', { from: day1.toISOString(), to: new Date(day1.getTime() + 3 * HOUR).toISOString() })).body.data;
+    const hours = (
+      await get('/admin/dashboard/impact', {
+        from: day1.toISOString(),
+        to: new Date(day1.getTime() + 3 * HOUR).toISOString(),
+      })
+    ).body.data;
     expect(hours.totals.foodKg).toBe(11.8);
-    expect((await get('/admin/dashboard/impact', { from: new Date(day1.getTime() + 3 * HOUR).toISOString(), to: new Date(day1.getTime() + DAY).toISOString() })).body.data.totals.foodKg).toBe(0);
+    expect(
+      (
+        await get('/admin/dashboard/impact', {
+          from: new Date(day1.getTime() + 3 * HOUR).toISOString(),
+          to: new Date(day1.getTime() + DAY).toISOString(),
+        })
+      ).body.data.totals.foodKg,
+    ).toBe(0);
   });
 
   it('keeps the daily rollup equal to the collected orders', async () => {
@@ -342,7 +461,9 @@ describe('impact', () => {
     expect(back.status).toBe(400);
     expect(back.body.error.details[0].field).toBe('query.from');
     expect((await get('/admin/dashboard/impact', { groupBy: 'year' })).status).toBe(400);
-    expect((await get('/admin/dashboard/impact', { from: '2020-01-01T00:00:00Z', to: '2024-01-01T00:00:00Z' })).status).toBe(400);
+    expect(
+      (await get('/admin/dashboard/impact', { from: '2020-01-01T00:00:00Z', to: '2024-01-01T00:00:00Z' })).status,
+    ).toBe(400);
     expect((await get('/admin/dashboard/impact', { from: 'yesterday' })).status).toBe(400);
     expect((await call(t.app, 'GET', '/admin/dashboard/impact')).status).toBe(401);
     expect((await call(t.app, 'GET', '/admin/dashboard/impact', { token: s.token })).status).toBe(403);
@@ -354,7 +475,10 @@ describe('user growth', () => {
     const res = await get('/admin/analytics/user-growth', { ...twoDays(), groupBy: 'day' });
     expect(res.status).toBe(200);
     const [first, second] = res.body.data.periods;
-    expect(first).toMatchObject({ period: day1.toISOString().slice(0, 10), total: known.clients + known.suppliers + known.others });
+    expect(first).toMatchObject({
+      period: day1.toISOString().slice(0, 10),
+      total: known.clients + known.suppliers + known.others,
+    });
     expect(first.byRole).toMatchObject({ CLIENT: known.clients, SUPPLIER_FOOD: known.suppliers, ADMIN: 0 });
     expect(second.total).toBe(0);
     expect(res.body.data.totals.byRole.CLIENT).toBe(known.clients);
@@ -377,10 +501,19 @@ describe('supplier performance', () => {
     const res = await get(`/admin/analytics/supplier/${s.profile.id}`, twoDays());
     expect(res.status).toBe(200);
     const d = res.body.data;
-    expect(d.supplier).toMatchObject({ id: s.profile.id, businessName: s.profile.businessName, verificationStatus: 'VERIFIED' });
+    expect(d.supplier).toMatchObject({
+      id: s.profile.id,
+      businessName: s.profile.businessName,
+      verificationStatus: 'VERIFIED',
+    });
     expect(d.orders).toEqual({ placed: 4, completed: 1, cancelled: 2 });
     expect(d.cancellations).toEqual({ total: 2, supplier: 1, client: 1, admin: 0, system: 0 });
-    expect(d.sales).toEqual({ unitsSold: 2, revenueGross: 1200, commission: known.commission, revenueNet: 1200 - known.commission });
+    expect(d.sales).toEqual({
+      unitsSold: 2,
+      revenueGross: 1200,
+      commission: known.commission,
+      revenueNet: 1200 - known.commission,
+    });
     // The rating of the reviews of the supplier (the reported review is still visible: one report).
     expect(d.rating).toEqual({ average: 4, count: 1 });
     expect(d.responseTime.confirmedOrders).toBe(1);
@@ -388,27 +521,42 @@ describe('supplier performance', () => {
     expect(d.responseTime.averageSeconds).toBeLessThan(120);
     expect(d.responseTime.medianSeconds).toBe(d.responseTime.averageSeconds);
     // Another range holds none of it.
-    const before = await get(`/admin/analytics/supplier/${s.profile.id}`, { from: new Date(day1.getTime() - 2 * DAY).toISOString(), to: day1.toISOString() });
+    const before = await get(`/admin/analytics/supplier/${s.profile.id}`, {
+      from: new Date(day1.getTime() - 2 * DAY).toISOString(),
+      to: day1.toISOString(),
+    });
     expect(before.body.data.orders).toEqual({ placed: 0, completed: 0, cancelled: 0 });
     expect(before.body.data.responseTime).toEqual({ confirmedOrders: 0, averageSeconds: null, medianSeconds: null });
-    expect((await get(`/admin/analytics/supplier/${(await createSupplier(t.app)).profile.id}`, twoDays())).body.data.rating).toBeNull();
+    expect(
+      (await get(`/admin/analytics/supplier/${(await createSupplier(t.app)).profile.id}`, twoDays())).body.data.rating,
+    ).toBeNull();
     known.suppliers++;
   });
 
   it('answers 404 for an unknown supplier and 400 for a malformed id or range', async () => {
     expect((await get(`/admin/analytics/supplier/${uuidv7()}`)).status).toBe(404);
     expect((await get('/admin/analytics/supplier/not-a-uuid')).status).toBe(400);
-    expect((await get(`/admin/analytics/supplier/${s.profile.id}`, { from: twoDays().to, to: twoDays().from })).status).toBe(400);
+    expect(
+      (await get(`/admin/analytics/supplier/${s.profile.id}`, { from: twoDays().to, to: twoDays().from })).status,
+    ).toBe(400);
     expect((await call(t.app, 'GET', `/admin/analytics/supplier/${s.profile.id}`)).status).toBe(401);
-    expect((await call(t.app, 'GET', `/admin/analytics/supplier/${s.profile.id}`, { token: s.token })).status).toBe(403);
+    expect((await call(t.app, 'GET', `/admin/analytics/supplier/${s.profile.id}`, { token: s.token })).status).toBe(
+      403,
+    );
   });
 });
 
 describe('the registry', () => {
   it('shows the figures, impact and ratings a module registers later, with nothing else changed', async () => {
     const { analytics } = t.app.services;
-    analytics.registerFigures('later-for-test', async (_ex, scope) => ({ catalog: { activeLoans: 2 }, moderation: { loans: 3 }, loans: { bookedToday: scope.today.from.getTime() === day1.getTime() ? 5 : 0 } }));
-    analytics.registerImpactSource('giftsForTest', async (_ex, r) => [{ period: r.from.toISOString().slice(0, 10), foodGrams: 4200, moneyDonated: 0, count: 1 }]);
+    analytics.registerFigures('later-for-test', async (_ex, scope) => ({
+      catalog: { activeLoans: 2 },
+      moderation: { loans: 3 },
+      loans: { bookedToday: scope.today.from.getTime() === day1.getTime() ? 5 : 0 },
+    }));
+    analytics.registerImpactSource('giftsForTest', async (_ex, r) => [
+      { period: r.from.toISOString().slice(0, 10), foodGrams: 4200, moneyDonated: 0, count: 1 },
+    ]);
     expect(() => analytics.registerFigures('later-for-test', async () => ({}))).toThrow(/already registered/);
     expect(() => analytics.registerImpactSource('foodDonations', async () => [])).toThrow(/already registered/);
     expect(() => analytics.registerSupplierRating(async () => null)).toThrow(/already registered/);

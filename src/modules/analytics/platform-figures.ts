@@ -32,12 +32,20 @@ export function registerPlatformFigures(analytics: AnalyticsService, m: Platform
     return { catalog: { activeProducts: counts.active }, moderation: { products: counts.pendingReview } };
   });
   analytics.registerFigures('orders', async (ex, s) => {
-    const w = await m.orders.figures.ordersIn(ex, s.currency, { today: s.today, last7Days: s.last7Days, last30Days: s.last30Days });
+    const w = await m.orders.figures.ordersIn(ex, s.currency, {
+      today: s.today,
+      last7Days: s.last7Days,
+      last30Days: s.last30Days,
+    });
     return { orders: { ...w } };
   });
   analytics.registerFigures('ledger', async (ex, s) => {
     const [commission, escrowHeld] = await Promise.all([
-      m.ledger.figures.commissionIn(ex, s.currency, { today: s.today, last7Days: s.last7Days, last30Days: s.last30Days }),
+      m.ledger.figures.commissionIn(ex, s.currency, {
+        today: s.today,
+        last7Days: s.last7Days,
+        last30Days: s.last30Days,
+      }),
       m.ledger.figures.escrowHeld(ex, s.currency),
     ]);
     return { money: { commission, escrowHeld } };

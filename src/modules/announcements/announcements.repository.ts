@@ -10,13 +10,21 @@ export async function insertAnnouncement(ex: Executor, row: NewAnnouncement): Pr
   return inserted!;
 }
 
-export async function findAnnouncement(ex: Executor, id: string, opts: { lock?: boolean } = {}): Promise<AnnouncementRecord | undefined> {
+export async function findAnnouncement(
+  ex: Executor,
+  id: string,
+  opts: { lock?: boolean } = {},
+): Promise<AnnouncementRecord | undefined> {
   const q = ex.select().from(announcements).where(eq(announcements.id, id)).limit(1);
   const [row] = await (opts.lock ? q.for('update') : q);
   return row;
 }
 
-export async function updateAnnouncement(ex: Executor, id: string, patch: Partial<NewAnnouncement>): Promise<AnnouncementRecord> {
+export async function updateAnnouncement(
+  ex: Executor,
+  id: string,
+  patch: Partial<NewAnnouncement>,
+): Promise<AnnouncementRecord> {
   const [row] = await ex.update(announcements).set(patch).where(eq(announcements.id, id)).returning();
   return row!;
 }
@@ -24,7 +32,13 @@ export async function updateAnnouncement(ex: Executor, id: string, patch: Partia
 /** Newest first, with the total. */
 export async function listAnnouncements(ex: Executor, limit: number, offset: number) {
   const [items, [total]] = await together(ex, [
-    () => ex.select().from(announcements).orderBy(desc(announcements.createdAt), desc(announcements.id)).limit(limit).offset(offset),
+    () =>
+      ex
+        .select()
+        .from(announcements)
+        .orderBy(desc(announcements.createdAt), desc(announcements.id))
+        .limit(limit)
+        .offset(offset),
     () => ex.select({ n: count() }).from(announcements),
   ]);
   return { items, total: total?.n ?? 0 };

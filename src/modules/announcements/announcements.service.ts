@@ -67,7 +67,14 @@ export function createAnnouncementsService(
       const at = now();
       const start = a.status === 'QUEUED' ? await deps.users.countReachable(tx, a.role ?? undefined) : undefined;
       const through = start ? start.lastId : a.audienceEnd;
-      const ids = through ? await deps.users.reachableIdsAfter(tx, { role: a.role ?? undefined, after: a.sentThrough, through, limit: batchSize }) : [];
+      const ids = through
+        ? await deps.users.reachableIdsAfter(tx, {
+            role: a.role ?? undefined,
+            after: a.sentThrough,
+            through,
+            limit: batchSize,
+          })
+        : [];
       const data = { announcementId: a.id, title: a.title, message: a.message };
       for (const userId of ids) {
         await deps.notifications.notify(tx, userId, 'system_announcement', data, { sourceKey: `announcement:${a.id}` });
@@ -83,7 +90,8 @@ export function createAnnouncementsService(
         ...(start && { recipients: start.count, audienceEnd: start.lastId, startedAt: at }),
         ...(last && { finishedAt: at }),
       });
-      if (!last) await ctx.jobs.send(BATCH_JOB, { announcementId: a.id, after: sentThrough } satisfies BatchJob, { tx });
+      if (!last)
+        await ctx.jobs.send(BATCH_JOB, { announcementId: a.id, after: sentThrough } satisfies BatchJob, { tx });
     });
   }
   ctx.jobs.work(BATCH_JOB, sendBatch);

@@ -24,7 +24,14 @@ beforeAll(async () => {
   await fcm.start();
   db = await privateDatabase();
   t = await buildTestApp(
-    { ...db.env, PUSH_PROVIDER: 'fcm', FCM_BASE_URL: fcm.url, FCM_TOKEN_URL: fcm.tokenUrl, FCM_PROJECT_ID: FCM_PROJECT, FCM_CREDENTIALS: fcm.credentials() },
+    {
+      ...db.env,
+      PUSH_PROVIDER: 'fcm',
+      FCM_BASE_URL: fcm.url,
+      FCM_TOKEN_URL: fcm.tokenUrl,
+      FCM_PROJECT_ID: FCM_PROJECT,
+      FCM_CREDENTIALS: fcm.credentials(),
+    },
     undefined,
     { services: { announcements: { batchSize: BATCH } } },
   );
@@ -36,10 +43,15 @@ afterAll(async () => {
   await fcm.close();
 });
 
-const send = (body: unknown, headers?: Record<string, string>) => call(t.app, 'POST', '/admin/announcements', { token: admin.token, body, headers });
-const progress = async (id: string) => (await call(t.app, 'GET', `/admin/announcements/${id}`, { token: admin.token })).body.data;
+const send = (body: unknown, headers?: Record<string, string>) =>
+  call(t.app, 'POST', '/admin/announcements', { token: admin.token, body, headers });
+const progress = async (id: string) =>
+  (await call(t.app, 'GET', `/admin/announcements/${id}`, { token: admin.token })).body.data;
 const announcementsOf = async (userId: string) =>
-  t.app.ctx.db.select().from(notifications).where(and(eq(notifications.userId, userId), eq(notifications.type, 'system_announcement')));
+  t.app.ctx.db
+    .select()
+    .from(notifications)
+    .where(and(eq(notifications.userId, userId), eq(notifications.type, 'system_announcement')));
 async function cohort(role: Role, n: number) {
   const made = [];
   for (let i = 0; i < n; i++) made.push(await createUser(t.app, { role }));
@@ -72,7 +84,10 @@ describe('access and validation', () => {
         expect(res.body.error.code).toBe('FORBIDDEN');
       }
     }
-    const [made] = await t.app.ctx.db.select({ n: count() }).from(announcements).where(eq(announcements.title, 'Maintenance'));
+    const [made] = await t.app.ctx.db
+      .select({ n: count() })
+      .from(announcements)
+      .where(eq(announcements.title, 'Maintenance'));
     expect(made?.n).toBe(0);
   });
 
@@ -94,7 +109,9 @@ describe('access and validation', () => {
     }
     const page = await call(t.app, 'GET', '/admin/announcements', { token: admin.token, query: { limit: 101 } });
     expect(page.body.error.details[0].field).toBe('query.limit');
-    expect((await call(t.app, 'GET', '/admin/announcements/nope', { token: admin.token })).body.error.details[0].field).toBe('params.id');
+    expect(
+      (await call(t.app, 'GET', '/admin/announcements/nope', { token: admin.token })).body.error.details[0].field,
+    ).toBe('params.id');
     const unknown = await call(t.app, 'GET', `/admin/announcements/${uuidv7()}`, { token: admin.token });
     expect(unknown.status).toBe(404);
     expect(unknown.body.error.code).toBe('NOT_FOUND');
@@ -104,8 +121,15 @@ describe('access and validation', () => {
 describe('sending', () => {
   it('reaches every active, verified account once, in batches; suspended, deleted and unverified ones are left out', async () => {
     const reached = [...(await cohort('CLIENT', 4)), ...(await cohort('SUPPLIER_FOOD', 1))];
-    const left = [await createUser(t.app, { status: 'SUSPENDED' }), await createUser(t.app, { status: 'DELETED' }), await createUser(t.app, { verified: false })];
-    const [active] = await t.app.ctx.db.select({ n: count() }).from(users).where(and(eq(users.status, 'ACTIVE'), isNotNull(users.verifiedAt)));
+    const left = [
+      await createUser(t.app, { status: 'SUSPENDED' }),
+      await createUser(t.app, { status: 'DELETED' }),
+      await createUser(t.app, { verified: false }),
+    ];
+    const [active] = await t.app.ctx.db
+      .select({ n: count() })
+      .from(users)
+      .where(and(eq(users.status, 'ACTIVE'), isNotNull(users.verifiedAt)));
     const reachable = active!.n;
 
     t.clock.advance(1000);
@@ -127,18 +151,33 @@ describe('sending', () => {
     await t.app.jobs.drain();
 
     const done = await progress(queued.id);
-    expect(done).toEqual({ ...queued, status: 'SENT', recipients: reachable, sent: reachable, finishedAt: expect.any(String) });
+    expect(done).toEqual({
+      ...queued,
+      status: 'SENT',
+      recipients: reachable,
+      sent: reachable,
+      finishedAt: expect.any(String),
+    });
     expect(Date.parse(done.finishedAt)).toBeGreaterThanOrEqual(Date.parse(queued.createdAt));
     expect((await batchJobs(queued.id)).length).toBe(Math.floor(reachable / BATCH) + 1);
     for (const u of [...reached, admin.user]) {
       const found = await announcementsOf(u.id);
       expect(found, u.id).toHaveLength(1);
-      expect(found[0]).toMatchObject({ category: 'system', title: 'Maintenance', body: queued.message, data: { announcementId: queued.id, title: 'Maintenance', message: queued.message } });
+      expect(found[0]).toMatchObject({
+        category: 'system',
+        title: 'Maintenance',
+        body: queued.message,
+        data: { announcementId: queued.id, title: 'Maintenance', message: queued.message },
+      });
     }
     for (const u of left) expect(await announcementsOf(u.id), u.id).toHaveLength(0);
 
     const [action] = await listAdminActions(t.app.ctx.db, 'announcement', queued.id);
-    expect(action).toMatchObject({ actorId: admin.user.id, action: 'announcement.send', data: { title: 'Maintenance', role: null } });
+    expect(action).toMatchObject({
+      actorId: admin.user.id,
+      action: 'announcement.send',
+      data: { title: 'Maintenance', role: null },
+    });
     const listed = await call(t.app, 'GET', '/admin/announcements', { token: admin.token, query: { limit: 1 } });
     expect(listed.body.data).toEqual([done]);
   });
@@ -146,7 +185,11 @@ describe('sending', () => {
   it('reaches only the users of the role it names', async () => {
     const dealers = await cohort('SUPPLIER_DEALS', 2);
     const client = await createUser(t.app);
-    const res = await send({ title: 'Bons plans', message: 'Nouvelles règles de publication.', role: 'SUPPLIER_DEALS' });
+    const res = await send({
+      title: 'Bons plans',
+      message: 'Nouvelles règles de publication.',
+      role: 'SUPPLIER_DEALS',
+    });
     expect(res.body.data).toMatchObject({ role: 'SUPPLIER_DEALS', status: 'QUEUED' });
     await t.app.jobs.drain();
     expect(await progress(res.body.data.id)).toMatchObject({ status: 'SENT', recipients: 2, sent: 2 });
@@ -156,7 +199,11 @@ describe('sending', () => {
 
   it('goes through the audience batch after batch, by id; a batch run twice notifies nobody twice', async () => {
     const members = await cohort('ASSOCIATION', 7);
-    const res = await send({ title: 'Associations', message: 'Les rapports du mois sont attendus.', role: 'ASSOCIATION' });
+    const res = await send({
+      title: 'Associations',
+      message: 'Les rapports du mois sont attendus.',
+      role: 'ASSOCIATION',
+    });
     const id = res.body.data.id;
     await t.app.jobs.drain();
     expect(await progress(id)).toMatchObject({ status: 'SENT', recipients: 7, sent: 7 });
@@ -183,13 +230,21 @@ describe('sending', () => {
     const texted = await createSignedIn(t.app, { role: 'ADVERTISER' });
     for (const u of [pushed, texted]) {
       const token = `fcm-${uuidv7()}`;
-      await call(t.app, 'POST', '/notifications/device-token', { token: u.token, body: { token, platform: 'android' } });
+      await call(t.app, 'POST', '/notifications/device-token', {
+        token: u.token,
+        body: { token, platform: 'android' },
+      });
       Object.assign(u, { device: token });
     }
-    const prefs = await call(t.app, 'PATCH', '/notifications/preferences', { token: texted.token, body: { channels: { system: { push: false, sms: true } } } });
+    const prefs = await call(t.app, 'PATCH', '/notifications/preferences', {
+      token: texted.token,
+      body: { channels: { system: { push: false, sms: true } } },
+    });
     expect(prefs.status).toBe(200);
     const res = await send({ title: 'Annonceurs', message: 'Nouveaux emplacements disponibles.', role: 'ADVERTISER' });
-    expect((await t.sms.waitFor(texted.user.phoneNumber!)).body).toBe('Annonceurs : Nouveaux emplacements disponibles.');
+    expect((await t.sms.waitFor(texted.user.phoneNumber!)).body).toBe(
+      'Annonceurs : Nouveaux emplacements disponibles.',
+    );
     await fcm.waitFor((pushed as unknown as { device: string }).device);
     await t.app.jobs.drain();
 
@@ -213,7 +268,10 @@ describe('sending', () => {
     const other = await send({ ...body, message: 'Un autre texte.' }, key);
     expect(other.status).toBe(422);
     expect(other.body.error.code).toBe('IDEMPOTENCY_KEY_REUSED');
-    const [made] = await t.app.ctx.db.select({ n: count() }).from(announcements).where(eq(announcements.title, body.title));
+    const [made] = await t.app.ctx.db
+      .select({ n: count() })
+      .from(announcements)
+      .where(eq(announcements.title, body.title));
     expect(made?.n).toBe(1);
 
     // Nobody holds the role: sent at once, to no one.

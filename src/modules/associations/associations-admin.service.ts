@@ -32,9 +32,15 @@ export function createAssociationsAdminService(ctx: AppContext, deps: { notifica
 
   async function list(f: repo.AdminFilter, q: { page: number; limit: number }, sort: SortOf<AssociationSortField>) {
     const { items, total } = await repo.listWithOwners(ctx.db, f, { limit: q.limit, offset: pageOffset(q), sort });
-    const docs = await documentsOf(ctx.db, items.map((r) => r.association.id));
+    const docs = await documentsOf(
+      ctx.db,
+      items.map((r) => r.association.id),
+    );
     const now = ctx.clock.now();
-    return { items: items.map((r) => toAdminView(r.association, r.owner, docs(r.association.id), ctx.links, now)), meta: pageMeta(q, total) };
+    return {
+      items: items.map((r) => toAdminView(r.association, r.owner, docs(r.association.id), ctx.links, now)),
+      meta: pageMeta(q, total),
+    };
   }
 
   async function decide(actor: AuthUser, id: string, to: AssociationStatus, reason: string | null) {
@@ -44,7 +50,10 @@ export function createAssociationsAdminService(ctx: AppContext, deps: { notifica
       assertTransition(ASSOCIATION_TRANSITIONS, r.status, to, 'Association verification');
       // What the administrators check the association against: nothing to check, nothing to vouch for.
       if (to === 'VERIFIED' && (await repo.countDocuments(tx, r.id)) === 0) {
-        throw conflict('DOCUMENTS_REQUIRED', 'The association has sent no document (registration certificate, statutes) to verify it against');
+        throw conflict(
+          'DOCUMENTS_REQUIRED',
+          'The association has sent no document (registration certificate, statutes) to verify it against',
+        );
       }
       const at = ctx.clock.now();
       await repo.update(tx, r.id, {
@@ -63,7 +72,11 @@ export function createAssociationsAdminService(ctx: AppContext, deps: { notifica
         at,
       });
       const type = to === 'VERIFIED' ? 'association_verified' : 'association_rejected';
-      await deps.notifications.notify(tx, r.userId, type, { associationId: r.id, name: r.name, ...(reason && to === 'REJECTED' && { reason }) });
+      await deps.notifications.notify(tx, r.userId, type, {
+        associationId: r.id,
+        name: r.name,
+        ...(reason && to === 'REJECTED' && { reason }),
+      });
       return adminView(tx, r.id);
     });
   }

@@ -22,10 +22,20 @@ const later = (opts: Parameters<typeof createAssociation>[1]) => {
   return createAssociation(t.app, opts);
 };
 const addDocument = (token: string) =>
-  postMultipart(t.app, '/associations/me/documents', token, [{ name: 'kind', value: 'REGISTRATION_CERTIFICATE' }, { name: 'document', filename: 'r.pdf', data: pdf() }]);
-const inbox = async (token: string) => (await call(t.app, 'GET', '/notifications', { token })).body.data as { type: string; body: string; data: Record<string, unknown> }[];
-const verify = (id: string, body?: unknown) => call(t.app, 'POST', `/admin/associations/${id}/verify`, { token: admin.token, body });
-const reject = (id: string, reason: string) => call(t.app, 'POST', `/admin/associations/${id}/reject`, { token: admin.token, body: { reason } });
+  postMultipart(t.app, '/associations/me/documents', token, [
+    { name: 'kind', value: 'REGISTRATION_CERTIFICATE' },
+    { name: 'document', filename: 'r.pdf', data: pdf() },
+  ]);
+const inbox = async (token: string) =>
+  (await call(t.app, 'GET', '/notifications', { token })).body.data as {
+    type: string;
+    body: string;
+    data: Record<string, unknown>;
+  }[];
+const verify = (id: string, body?: unknown) =>
+  call(t.app, 'POST', `/admin/associations/${id}/verify`, { token: admin.token, body });
+const reject = (id: string, reason: string) =>
+  call(t.app, 'POST', `/admin/associations/${id}/reject`, { token: admin.token, body: { reason } });
 
 describe('access', () => {
   it('is for administrators only', async () => {
@@ -64,15 +74,27 @@ describe('verification', () => {
 
     const res = await verify(id, { reason: 'Récépissé conforme' });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ id, status: 'VERIFIED', isPublic: true, owner: { id: a.user.id, status: 'ACTIVE' } });
+    expect(res.body.data).toMatchObject({
+      id,
+      status: 'VERIFIED',
+      isPublic: true,
+      owner: { id: a.user.id, status: 'ACTIVE' },
+    });
     expect(res.body.data.documents).toHaveLength(1);
     expect(res.body.data.verifiedAt).not.toBeNull();
     expect((await call(t.app, 'GET', `/associations/${id}`)).status).toBe(200);
     expect(ids(await call(t.app, 'GET', '/associations', { query: { q: 'entraide medina' } }))).toEqual([id]);
 
     const [action] = await listAdminActions(t.app.ctx.db, 'association', id);
-    expect(action).toMatchObject({ action: 'association.verified', actorId: admin.user.id, reason: 'Récépissé conforme', data: { from: 'PENDING', to: 'VERIFIED' } });
-    expect((await inbox(a.token)).find((n) => n.type === 'association_verified')).toMatchObject({ data: { associationId: id } });
+    expect(action).toMatchObject({
+      action: 'association.verified',
+      actorId: admin.user.id,
+      reason: 'Récépissé conforme',
+      data: { from: 'PENDING', to: 'VERIFIED' },
+    });
+    expect((await inbox(a.token)).find((n) => n.type === 'association_verified')).toMatchObject({
+      data: { associationId: id },
+    });
 
     const twice = await verify(id);
     expect(twice.status).toBe(409);
@@ -88,7 +110,11 @@ describe('verification', () => {
     expect(noReason.body.error.details[0].field).toBe('body.reason');
 
     const res = await reject(id, 'Numéro RNA illisible');
-    expect(res.body.data).toMatchObject({ status: 'REJECTED', rejectionReason: 'Numéro RNA illisible', isPublic: false });
+    expect(res.body.data).toMatchObject({
+      status: 'REJECTED',
+      rejectionReason: 'Numéro RNA illisible',
+      isPublic: false,
+    });
     const note = (await inbox(a.token)).find((n) => n.type === 'association_rejected')!;
     expect(note.body).toContain('Numéro RNA illisible');
     expect((await verify(id)).body.error.code).toBe('INVALID_TRANSITION');
@@ -100,7 +126,11 @@ describe('verification', () => {
     expect(withdrawn.body.data.status).toBe('REJECTED');
     expect((await call(t.app, 'GET', `/associations/${id}`)).status).toBe(404);
     const history = await listAdminActions(t.app.ctx.db, 'association', id);
-    expect(history.map((h) => h.action)).toEqual(['association.rejected', 'association.verified', 'association.rejected']);
+    expect(history.map((h) => h.action)).toEqual([
+      'association.rejected',
+      'association.verified',
+      'association.rejected',
+    ]);
   });
 
   it('answers 404 for an unknown association and 400 for a malformed id', async () => {
@@ -118,7 +148,8 @@ describe('lists and statistics', () => {
     const v = await later({ city, verification: 'VERIFIED' });
     const r = await later({ city, verification: 'REJECTED' });
     const p2 = await later({ city, verification: 'PENDING' });
-    const list = (query: Record<string, string | number> = {}) => call(t.app, 'GET', '/admin/associations', { token: admin.token, query: { city, ...query } });
+    const list = (query: Record<string, string | number> = {}) =>
+      call(t.app, 'GET', '/admin/associations', { token: admin.token, query: { city, ...query } });
 
     expect(ids(await list())).toEqual([p2, r, v, p1].map((x) => x.association.id));
     expect(ids(await list({ status: 'VERIFIED' }))).toEqual([v.association.id]);
@@ -132,7 +163,17 @@ describe('lists and statistics', () => {
     expect(ids(pending)).toEqual([p1.association.id, p2.association.id]);
     expect(pending.body.data[0].owner).toMatchObject({ id: p1.user.id, firstName: 'Test' });
 
-    await call(t.app, 'POST', '/associations/me/reports', { token: v.token, body: { title: 'Bilan', periodStart: '2026-01-01', periodEnd: '2026-01-31', body: 'x', mealsServed: 120, peopleHelped: 40 } });
+    await call(t.app, 'POST', '/associations/me/reports', {
+      token: v.token,
+      body: {
+        title: 'Bilan',
+        periodStart: '2026-01-01',
+        periodEnd: '2026-01-31',
+        body: 'x',
+        mealsServed: 120,
+        peopleHelped: 40,
+      },
+    });
     const stats = (await call(t.app, 'GET', '/admin/associations/stats', { token: admin.token })).body.data;
     // Other files share the PostgreSQL database and register associations at the same time: at least ours.
     expect(stats.byStatus.PENDING - before.byStatus.PENDING).toBeGreaterThanOrEqual(2);

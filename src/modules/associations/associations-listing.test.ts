@@ -22,8 +22,18 @@ describe('search', () => {
   it('finds verified associations by words, accents either way, prefixes and typos; by city and category', async () => {
     const w = tag();
     const city = `Thiès ${w}`;
-    const coeur = await createAssociation(t.app, { name: `Restos du Cœur ${w}`, mission: 'Repas chauds pour les sans-abri', city, categories: ['PREPARED_MEALS'] });
-    const epicerie = await createAssociation(t.app, { name: `Épicerie Solidaire ${w}`, mission: 'Produits secs à petit prix', city, categories: ['DRY_GOODS', 'BAKERY'] });
+    const coeur = await createAssociation(t.app, {
+      name: `Restos du Cœur ${w}`,
+      mission: 'Repas chauds pour les sans-abri',
+      city,
+      categories: ['PREPARED_MEALS'],
+    });
+    const epicerie = await createAssociation(t.app, {
+      name: `Épicerie Solidaire ${w}`,
+      mission: 'Produits secs à petit prix',
+      city,
+      categories: ['DRY_GOODS', 'BAKERY'],
+    });
     await createAssociation(t.app, { name: `Épicerie Cachée ${w}`, verification: 'PENDING', city });
     await createAssociation(t.app, { name: `Épicerie Refusée ${w}`, verification: 'REJECTED', city });
     const search = (query: Record<string, string | number>) => call(t.app, 'GET', '/associations', { query });
@@ -36,10 +46,20 @@ describe('search', () => {
     expect(ids(await search({ q: `${w} epicrie` }))).toEqual([epicerie.association.id]);
     expect(ids(await search({ q: w, sort: 'name' }))).toEqual([epicerie.association.id, coeur.association.id]);
     expect(ids(await search({ q: w, category: 'BAKERY' }))).toEqual([epicerie.association.id]);
-    expect(ids(await search({ city: `THIÈS ${w}`.toLowerCase() }))).toEqual([epicerie.association.id, coeur.association.id]);
+    expect(ids(await search({ city: `THIÈS ${w}`.toLowerCase() }))).toEqual([
+      epicerie.association.id,
+      coeur.association.id,
+    ]);
     expect((await search({ q: '!!!' })).body).toMatchObject({ data: [], meta: { total: 0, hasMore: false } });
     const res = await search({ q: w });
-    expect(res.body.meta).toEqual({ page: 1, limit: 20, total: 2, totalPages: 1, hasMore: false, totalIsEstimate: false });
+    expect(res.body.meta).toEqual({
+      page: 1,
+      limit: 20,
+      total: 2,
+      totalPages: 1,
+      hasMore: false,
+      totalIsEstimate: false,
+    });
     expect(res.body.data[0]).not.toHaveProperty('payoutPhone');
 
     for (const [query, field] of [
@@ -65,8 +85,11 @@ describe('search', () => {
       t.clock.advance(1000);
       made.push(await createAssociation(t.app, { name: `${name} ${w}`, city }));
     }
-    const byName = ['alpha', 'Bravo', 'charlie', 'Delta', 'Écho'].map((n) => made.find((m) => m.association.name.startsWith(n))!.association.id);
-    const page = (p: number, extra: Record<string, string> = {}) => call(t.app, 'GET', '/associations/verified', { query: { city, limit: 2, page: p, ...extra } });
+    const byName = ['alpha', 'Bravo', 'charlie', 'Delta', 'Écho'].map(
+      (n) => made.find((m) => m.association.name.startsWith(n))!.association.id,
+    );
+    const page = (p: number, extra: Record<string, string> = {}) =>
+      call(t.app, 'GET', '/associations/verified', { query: { city, limit: 2, page: p, ...extra } });
     const first = await page(1);
     expect(ids(first)).toEqual(byName.slice(0, 2));
     expect(first.body.meta).toMatchObject({ total: 5, totalPages: 3, hasMore: true, totalIsEstimate: false });
@@ -86,24 +109,34 @@ describe('nearby', () => {
   const at = (km: number) => ({ latitude: origin.latitude + km / 111.2, longitude: origin.longitude });
   const haversineKm = (lat: number, lng: number) => {
     const r = Math.PI / 180;
-    const h = Math.sin(((lat - origin.latitude) * r) / 2) ** 2 + Math.cos(lat * r) * Math.cos(origin.latitude * r) * Math.sin(((lng - origin.longitude) * r) / 2) ** 2;
+    const h =
+      Math.sin(((lat - origin.latitude) * r) / 2) ** 2 +
+      Math.cos(lat * r) * Math.cos(origin.latitude * r) * Math.sin(((lng - origin.longitude) * r) / 2) ** 2;
     return 2 * 6371 * Math.asin(Math.sqrt(h));
   };
 
   it('pages nearest first with ties at one address in id order, within the radius, verified only', async () => {
     const made = [];
-    for (const km of [0.5, 2, 2, 2, 3.5, 7, 12]) made.push(await createAssociation(t.app, { ...at(km), categories: km === 2 ? ['DAIRY'] : ['BAKERY'] }));
+    for (const km of [0.5, 2, 2, 2, 3.5, 7, 12])
+      made.push(await createAssociation(t.app, { ...at(km), categories: km === 2 ? ['DAIRY'] : ['BAKERY'] }));
     await createAssociation(t.app, { ...at(1), verification: 'PENDING' });
     await createAssociation(t.app, { ...at(1.5), verification: 'REJECTED' });
     const within10 = made.filter((m) => haversineKm(m.association.latitude, m.association.longitude) <= 10);
     const expected = within10
-      .sort((x, y) => haversineKm(x.association.latitude, x.association.longitude) - haversineKm(y.association.latitude, y.association.longitude) || (x.association.id < y.association.id ? -1 : 1))
+      .sort(
+        (x, y) =>
+          haversineKm(x.association.latitude, x.association.longitude) -
+            haversineKm(y.association.latitude, y.association.longitude) ||
+          (x.association.id < y.association.id ? -1 : 1),
+      )
       .map((m) => m.association.id);
     expect(expected).toHaveLength(6);
 
     const seen: string[] = [];
     for (let p = 1; p <= 3; p++) {
-      const res = await call(t.app, 'GET', '/associations/nearby', { query: { ...origin, radiusKm: 10, limit: 2, page: p } });
+      const res = await call(t.app, 'GET', '/associations/nearby', {
+        query: { ...origin, radiusKm: 10, limit: 2, page: p },
+      });
       expect(res.status).toBe(200);
       seen.push(...ids(res));
       expect(res.body.meta.hasMore).toBe(p < 3);
@@ -113,9 +146,13 @@ describe('nearby', () => {
     const all = await call(t.app, 'GET', '/associations/nearby', { query: { ...origin, radiusKm: 10 } });
     expect(all.body.meta).toMatchObject({ total: 6, hasMore: false, totalIsEstimate: false });
     expect(ids(all)).toEqual(expected);
-    const dairy = await call(t.app, 'GET', '/associations/nearby', { query: { ...origin, radiusKm: 10, category: 'DAIRY' } });
+    const dairy = await call(t.app, 'GET', '/associations/nearby', {
+      query: { ...origin, radiusKm: 10, category: 'DAIRY' },
+    });
     expect(ids(dairy)).toEqual(expected.slice(1, 4));
-    expect(ids(await call(t.app, 'GET', '/associations/nearby', { query: { ...origin, radiusKm: 1 } }))).toEqual([expected[0]]);
+    expect(ids(await call(t.app, 'GET', '/associations/nearby', { query: { ...origin, radiusKm: 1 } }))).toEqual([
+      expected[0],
+    ]);
 
     for (const [query, field] of [
       [{ latitude: origin.latitude }, 'query.longitude'],
@@ -134,7 +171,11 @@ describe('nearby', () => {
       ctx.skip();
       return;
     }
-    const plan = (await rows<{ 'QUERY PLAN': string }>(t.app.ctx.db, sql`explain ${nearbyQuery(t.app.ctx.db, origin, 21).getSQL()}`)).map((r) => r['QUERY PLAN']).join('\n');
+    const plan = (
+      await rows<{ 'QUERY PLAN': string }>(t.app.ctx.db, sql`explain ${nearbyQuery(t.app.ctx.db, origin, 21).getSQL()}`)
+    )
+      .map((r) => r['QUERY PLAN'])
+      .join('\n');
     expect(plan).toContain('associations_earth_idx');
     expect(plan).not.toMatch(/Sort|Seq Scan on associations/);
   });

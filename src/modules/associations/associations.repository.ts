@@ -1,6 +1,11 @@
 import { and, asc, count, desc, eq, gte, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { associationDocuments, associationReports, associations as a, type AssociationStatus } from '../../db/schema/associations.js';
+import {
+  associationDocuments,
+  associationReports,
+  associations as a,
+  type AssociationStatus,
+} from '../../db/schema/associations.js';
 import { users } from '../../db/schema/users.js';
 import { nameOrderKey } from '../../db/folding.js';
 import { byteOrderKey, toOrderBy, type SortKey } from '../../db/sorting.js';
@@ -31,7 +36,10 @@ export async function findById(ex: Executor, id: string): Promise<AssociationRec
 }
 
 /** The profile, locked until the end of the transaction. */
-export async function lock(ex: Executor, by: { id: string } | { userId: string }): Promise<AssociationRecord | undefined> {
+export async function lock(
+  ex: Executor,
+  by: { id: string } | { userId: string },
+): Promise<AssociationRecord | undefined> {
   const [row] = await ex
     .select()
     .from(a)
@@ -64,25 +72,43 @@ export async function findPublic(ex: Executor, id: string): Promise<AssociationR
 // ---- documents
 
 export const listDocuments = (ex: Executor, associationId: string) =>
-  ex.select().from(associationDocuments).where(eq(associationDocuments.associationId, associationId)).orderBy(asc(associationDocuments.createdAt), asc(associationDocuments.id));
+  ex
+    .select()
+    .from(associationDocuments)
+    .where(eq(associationDocuments.associationId, associationId))
+    .orderBy(asc(associationDocuments.createdAt), asc(associationDocuments.id));
 
 /** The documents of several associations, oldest first. */
 export const listDocumentsOf = async (ex: Executor, associationIds: string[]): Promise<DocumentRecord[]> =>
   associationIds.length
-    ? ex.select().from(associationDocuments).where(inArray(associationDocuments.associationId, associationIds)).orderBy(asc(associationDocuments.createdAt), asc(associationDocuments.id))
+    ? ex
+        .select()
+        .from(associationDocuments)
+        .where(inArray(associationDocuments.associationId, associationIds))
+        .orderBy(asc(associationDocuments.createdAt), asc(associationDocuments.id))
     : [];
 
 export async function countDocuments(ex: Executor, associationId: string): Promise<number> {
-  const [row] = await ex.select({ n: count() }).from(associationDocuments).where(eq(associationDocuments.associationId, associationId));
+  const [row] = await ex
+    .select({ n: count() })
+    .from(associationDocuments)
+    .where(eq(associationDocuments.associationId, associationId));
   return row?.n ?? 0;
 }
 
-export async function insertDocument(ex: Executor, row: typeof associationDocuments.$inferInsert): Promise<DocumentRecord> {
+export async function insertDocument(
+  ex: Executor,
+  row: typeof associationDocuments.$inferInsert,
+): Promise<DocumentRecord> {
   const [out] = await ex.insert(associationDocuments).values(row).returning();
   return out!;
 }
 
-export async function deleteDocument(ex: Executor, associationId: string, id: string): Promise<DocumentRecord | undefined> {
+export async function deleteDocument(
+  ex: Executor,
+  associationId: string,
+  id: string,
+): Promise<DocumentRecord | undefined> {
   const [row] = await ex
     .delete(associationDocuments)
     .where(and(eq(associationDocuments.id, id), eq(associationDocuments.associationId, associationId)))
@@ -97,7 +123,12 @@ export async function insertReport(ex: Executor, row: typeof associationReports.
   return out!;
 }
 
-export async function findReport(ex: Executor, associationId: string, id: string, forUpdate = false): Promise<ReportRecord | undefined> {
+export async function findReport(
+  ex: Executor,
+  associationId: string,
+  id: string,
+  forUpdate = false,
+): Promise<ReportRecord | undefined> {
   const q = ex
     .select()
     .from(associationReports)
@@ -107,7 +138,11 @@ export async function findReport(ex: Executor, associationId: string, id: string
   return row;
 }
 
-export async function updateReport(ex: Executor, id: string, patch: Partial<typeof associationReports.$inferInsert>): Promise<ReportRecord> {
+export async function updateReport(
+  ex: Executor,
+  id: string,
+  patch: Partial<typeof associationReports.$inferInsert>,
+): Promise<ReportRecord> {
   const [row] = await ex.update(associationReports).set(patch).where(eq(associationReports.id, id)).returning();
   return row!;
 }
@@ -136,8 +171,22 @@ export interface AdminFilter {
   search?: string;
 }
 
-export type OwnerRecord = { id: string; firstName: string; lastName: string; phoneNumber: string | null; email: string | null; status: (typeof users.$inferSelect)['status'] };
-const owner = { id: users.id, firstName: users.firstName, lastName: users.lastName, phoneNumber: users.phoneNumber, email: users.email, status: users.status };
+export type OwnerRecord = {
+  id: string;
+  firstName: string;
+  lastName: string;
+  phoneNumber: string | null;
+  email: string | null;
+  status: (typeof users.$inferSelect)['status'];
+};
+const owner = {
+  id: users.id,
+  firstName: users.firstName,
+  lastName: users.lastName,
+  phoneNumber: users.phoneNumber,
+  email: users.email,
+  status: users.status,
+};
 
 const ADMIN_SORT_KEYS: Record<AssociationSortField, SortKey> = {
   createdAt: a.createdAt,
@@ -149,22 +198,46 @@ const ADMIN_SORT_KEYS: Record<AssociationSortField, SortKey> = {
   pickupCapacityKg: a.pickupCapacityKg,
 };
 
-export async function listWithOwners(ex: Executor, f: AdminFilter, page: { limit: number; offset: number; sort: SortOf<AssociationSortField> }) {
+export async function listWithOwners(
+  ex: Executor,
+  f: AdminFilter,
+  page: { limit: number; offset: number; sort: SortOf<AssociationSortField> },
+) {
   const like = f.search ? `%${f.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
   const where = and(
     f.status ? eq(a.status, f.status) : undefined,
     f.city ? sql`lower(${a.city}) = lower(${f.city})` : undefined,
-    like ? or(ilike(a.name, like), ilike(a.registrationNumber, like), ilike(a.contactPhone, like), ilike(users.phoneNumber, like), ilike(users.email, like)) : undefined,
+    like
+      ? or(
+          ilike(a.name, like),
+          ilike(a.registrationNumber, like),
+          ilike(a.contactPhone, like),
+          ilike(users.phoneNumber, like),
+          ilike(users.email, like),
+        )
+      : undefined,
   );
   const [items, [total]] = await Promise.all([
-    ex.select({ association: a, owner }).from(a).innerJoin(users, eq(users.id, a.userId)).where(where).orderBy(...toOrderBy(page.sort, ADMIN_SORT_KEYS, a.id)).limit(page.limit).offset(page.offset),
+    ex
+      .select({ association: a, owner })
+      .from(a)
+      .innerJoin(users, eq(users.id, a.userId))
+      .where(where)
+      .orderBy(...toOrderBy(page.sort, ADMIN_SORT_KEYS, a.id))
+      .limit(page.limit)
+      .offset(page.offset),
     ex.select({ n: count() }).from(a).innerJoin(users, eq(users.id, a.userId)).where(where),
   ]);
   return { items, total: total?.n ?? 0 };
 }
 
 export async function findWithOwner(ex: Executor, id: string) {
-  const [row] = await ex.select({ association: a, owner }).from(a).innerJoin(users, eq(users.id, a.userId)).where(eq(a.id, id)).limit(1);
+  const [row] = await ex
+    .select({ association: a, owner })
+    .from(a)
+    .innerJoin(users, eq(users.id, a.userId))
+    .where(eq(a.id, id))
+    .limit(1);
   return row;
 }
 
@@ -173,8 +246,21 @@ export async function statistics(ex: Executor, since: Date) {
   const [byStatus, [recent], [reports], [oldest]] = await Promise.all([
     ex.select({ status: a.status, n: count() }).from(a).groupBy(a.status),
     ex.select({ n: count() }).from(a).where(gte(a.createdAt, since)),
-    ex.select({ n: count(), meals: sql<number>`coalesce(sum(${associationReports.mealsServed}), 0)`.mapWith(Number), people: sql<number>`coalesce(sum(${associationReports.peopleHelped}), 0)`.mapWith(Number) }).from(associationReports),
-    ex.select({ at: sql<Date | null>`min(${a.submittedAt})`.mapWith((v: string | Date | null) => (v === null ? null : new Date(v))) }).from(a).where(eq(a.status, 'PENDING')),
+    ex
+      .select({
+        n: count(),
+        meals: sql<number>`coalesce(sum(${associationReports.mealsServed}), 0)`.mapWith(Number),
+        people: sql<number>`coalesce(sum(${associationReports.peopleHelped}), 0)`.mapWith(Number),
+      })
+      .from(associationReports),
+    ex
+      .select({
+        at: sql<Date | null>`min(${a.submittedAt})`.mapWith((v: string | Date | null) =>
+          v === null ? null : new Date(v),
+        ),
+      })
+      .from(a)
+      .where(eq(a.status, 'PENDING')),
   ]);
   return { byStatus, registeredSince: recent?.n ?? 0, reports: reports!, oldestPendingAt: oldest?.at ?? null };
 }

@@ -1,22 +1,45 @@
 import { Type, type Static } from 'typebox';
 import { ASSOCIATION_DOCUMENT_KINDS, ASSOCIATION_STATUSES, NEED_CATEGORIES } from '../../db/schema/associations.js';
 import { USER_STATUSES } from '../../db/schema/users.js';
-import { EmailSchema, IdSchema, Nullable, PageQuerySchema, PhoneSchema, SortQuerySchema, StringEnum, TimestampSchema } from '../../shared/schemas.js';
+import {
+  EmailSchema,
+  IdSchema,
+  Nullable,
+  PageQuerySchema,
+  PhoneSchema,
+  SortQuerySchema,
+  StringEnum,
+  TimestampSchema,
+} from '../../shared/schemas.js';
 
 const opt = Type.Optional;
 
 const fields = {
   name: Type.String({ minLength: 2, maxLength: 120 }),
-  registrationNumber: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9][A-Za-z0-9 ./-]*$', description: 'official registration (letters, digits, spaces and . / -)' }),
+  registrationNumber: Type.String({
+    minLength: 1,
+    maxLength: 64,
+    pattern: '^[A-Za-z0-9][A-Za-z0-9 ./-]*$',
+    description: 'official registration (letters, digits, spaces and . / -)',
+  }),
   mission: Type.String({ maxLength: 2000 }),
-  categories: Type.Array(StringEnum(NEED_CATEGORIES), { minItems: 1, maxItems: NEED_CATEGORIES.length, uniqueItems: true, description: 'what the association takes in' }),
+  categories: Type.Array(StringEnum(NEED_CATEGORIES), {
+    minItems: 1,
+    maxItems: NEED_CATEGORIES.length,
+    uniqueItems: true,
+    description: 'what the association takes in',
+  }),
   address: Type.String({ minLength: 3, maxLength: 300 }),
   city: Type.String({ minLength: 1, maxLength: 100 }),
   latitude: Type.Number({ minimum: -90, maximum: 90 }),
   longitude: Type.Number({ minimum: -180, maximum: 180 }),
   contactPhone: PhoneSchema,
   contactEmail: EmailSchema,
-  pickupCapacityKg: Type.Integer({ minimum: 1, maximum: 100_000, description: 'what one pickup can carry away, in kilograms' }),
+  pickupCapacityKg: Type.Integer({
+    minimum: 1,
+    maximum: 100_000,
+    description: 'what one pickup can carry away, in kilograms',
+  }),
   payoutPhone: { ...PhoneSchema, description: 'Mobile-money number financial donations are paid out to (E.164)' },
 };
 
@@ -76,7 +99,10 @@ const publicFields = {
 };
 export const PublicAssociationSchema = Type.Object(publicFields, { title: 'PublicAssociation' });
 export type PublicAssociationView = Static<typeof PublicAssociationSchema>;
-export const NearbyAssociationSchema = Type.Object({ ...publicFields, distanceKm: Type.Number() }, { title: 'NearbyAssociation' });
+export const NearbyAssociationSchema = Type.Object(
+  { ...publicFields, distanceKm: Type.Number() },
+  { title: 'NearbyAssociation' },
+);
 
 export const DocumentSchema = Type.Object(
   {
@@ -127,7 +153,13 @@ export const SEARCH_SORTS = ['relevance', 'name', 'newest'] as const;
 export const SearchQuerySchema = Type.Object(
   {
     ...PageQuerySchema.properties,
-    q: opt(Type.String({ minLength: 1, maxLength: 100, description: 'words of the name, mission or city; accents and typos tolerated' })),
+    q: opt(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description: 'words of the name, mission or city; accents and typos tolerated',
+      }),
+    ),
     city: opt(Type.String({ minLength: 1, maxLength: 100 })),
     category: opt(StringEnum(NEED_CATEGORIES)),
     sort: opt(StringEnum(SEARCH_SORTS, { description: 'default: relevance with q, name without' })),
@@ -189,7 +221,13 @@ export const ReportSchema = Type.Object(
     body: Type.String(),
     mealsServed: Nullable(Type.Integer()),
     peopleHelped: Nullable(Type.Integer()),
-    pdf: Nullable(Type.Object({ url: Type.String({ description: 'signed link, valid 5 minutes' }), expiresAt: TimestampSchema, sizeBytes: Type.Integer() })),
+    pdf: Nullable(
+      Type.Object({
+        url: Type.String({ description: 'signed link, valid 5 minutes' }),
+        expiresAt: TimestampSchema,
+        sizeBytes: Type.Integer(),
+      }),
+    ),
     createdAt: TimestampSchema,
   },
   { title: 'AssociationReport' },
@@ -200,7 +238,15 @@ export const PageOnlyQuerySchema = Type.Object(PageQuerySchema.properties, { add
 
 // ---- administration
 
-export const ASSOCIATION_SORT_FIELDS = ['createdAt', 'submittedAt', 'verifiedAt', 'name', 'city', 'status', 'pickupCapacityKg'] as const;
+export const ASSOCIATION_SORT_FIELDS = [
+  'createdAt',
+  'submittedAt',
+  'verifiedAt',
+  'name',
+  'city',
+  'status',
+  'pickupCapacityKg',
+] as const;
 export type AssociationSortField = (typeof ASSOCIATION_SORT_FIELDS)[number];
 
 export const AdminListQuerySchema = Type.Object(
@@ -208,7 +254,13 @@ export const AdminListQuerySchema = Type.Object(
     ...PageQuerySchema.properties,
     status: opt(StringEnum(ASSOCIATION_STATUSES)),
     city: opt(Type.String({ minLength: 1, maxLength: 100 })),
-    search: opt(Type.String({ minLength: 1, maxLength: 100, description: 'part of the name, registration number, contact or owner phone/email' })),
+    search: opt(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description: 'part of the name, registration number, contact or owner phone/email',
+      }),
+    ),
     sort: SortQuerySchema('AdminAssociationSort', ASSOCIATION_SORT_FIELDS, '-createdAt (newest first)'),
   },
   { additionalProperties: false },
@@ -222,7 +274,10 @@ export const VerifyBodySchema = Type.Object(
   { reason: opt(Type.String({ minLength: 1, maxLength: 500, description: "why, for the administrators' log" })) },
   { additionalProperties: false },
 );
-export const RejectBodySchema = Type.Object({ reason: Type.String({ minLength: 3, maxLength: 1000 }) }, { additionalProperties: false });
+export const RejectBodySchema = Type.Object(
+  { reason: Type.String({ minLength: 3, maxLength: 1000 }) },
+  { additionalProperties: false },
+);
 
 export const AdminStatsSchema = Type.Object(
   {
@@ -242,4 +297,6 @@ export const DocumentFormSchema = Type.Object({
   kind: StringEnum(ASSOCIATION_DOCUMENT_KINDS),
   document: Type.String({ format: 'binary', description: 'JPEG, PNG, WebP image or PDF of at most 5 MB' }),
 });
-export const ReportPdfFormSchema = Type.Object({ pdf: Type.String({ format: 'binary', description: 'PDF of at most 5 MB' }) });
+export const ReportPdfFormSchema = Type.Object({
+  pdf: Type.String({ format: 'binary', description: 'PDF of at most 5 MB' }),
+});

@@ -14,7 +14,14 @@ import * as search from './associations-search.repository.js';
 import * as figures from './associations.figures.js';
 import * as repo from './associations.repository.js';
 import type { AssociationRecord, NewAssociation } from './associations.repository.js';
-import type { CreateReportBody, NearbyQuery, RegisterBody, SearchQuery, UpdateBody, VerifiedQuery } from './associations.schemas.js';
+import type {
+  CreateReportBody,
+  NearbyQuery,
+  RegisterBody,
+  SearchQuery,
+  UpdateBody,
+  VerifiedQuery,
+} from './associations.schemas.js';
 import { parseDocument, parseReportPdf } from './associations.uploads.js';
 import { toOwnView, toPublicView, toReportView } from './associations.views.js';
 
@@ -65,7 +72,13 @@ export function createAssociationsService(ctx: AppContext) {
   }
 
   async function removeFiles(keys: string[]) {
-    await Promise.all(keys.map((k) => ctx.storage.delete('private', k).catch((err) => ctx.log.warn({ err, key: k }, 'could not remove an association file'))));
+    await Promise.all(
+      keys.map((k) =>
+        ctx.storage
+          .delete('private', k)
+          .catch((err) => ctx.log.warn({ err, key: k }, 'could not remove an association file')),
+      ),
+    );
   }
 
   /** Puts the file first; the row is written only once it landed, and the file goes if the row is not written. */
@@ -102,7 +115,10 @@ export function createAssociationsService(ctx: AppContext) {
       const at = now();
       const row = await ctx.db.transaction(async (tx) => {
         if (await repo.findByUser(tx, user.id)) {
-          throw conflict('ALREADY_EXISTS', 'You already registered your association; change it with PUT /associations/me');
+          throw conflict(
+            'ALREADY_EXISTS',
+            'You already registered your association; change it with PUT /associations/me',
+          );
         }
         return repo.insert(tx, {
           ...(stored(body) as Omit<NewAssociation, 'id'>),
@@ -126,7 +142,8 @@ export function createAssociationsService(ctx: AppContext) {
         const r = await lockOwn(tx, user.id);
         const row = await repo.update(tx, r.id, editPatch(r, patch));
         // Payouts waiting for a number, or refused for the old one, leave again to the new one.
-        if (row.payoutPhone && row.payoutPhone !== r.payoutPhone) await ctx.events.publish(tx, 'associations.payout_phone_changed', { associationId: r.id, userId: r.userId });
+        if (row.payoutPhone && row.payoutPhone !== r.payoutPhone)
+          await ctx.events.publish(tx, 'associations.payout_phone_changed', { associationId: r.id, userId: r.userId });
         return ownView(tx, row);
       });
     },
@@ -139,7 +156,11 @@ export function createAssociationsService(ctx: AppContext) {
         ctx.db.transaction(async (tx) => {
           const r = await lockOwn(tx, user.id);
           if ((await repo.countDocuments(tx, r.id)) >= MAX_DOCUMENTS) {
-            throw new AppError(422, 'TOO_MANY_FILES', `An association keeps at most ${MAX_DOCUMENTS} documents; delete one first`);
+            throw new AppError(
+              422,
+              'TOO_MANY_FILES',
+              `An association keeps at most ${MAX_DOCUMENTS} documents; delete one first`,
+            );
           }
           const at = now();
           await repo.insertDocument(tx, {
@@ -197,7 +218,10 @@ export function createAssociationsService(ctx: AppContext) {
         ctx.db.transaction(async (tx) => {
           const report = await repo.findReport(tx, r.id, reportId, true);
           if (!report) throw notFound('Report');
-          return [await repo.updateReport(tx, report.id, { pdfKey: key, pdfSizeBytes: file.body.length, updatedAt: now() }), report.pdfKey] as const;
+          return [
+            await repo.updateReport(tx, report.id, { pdfKey: key, pdfSizeBytes: file.body.length, updatedAt: now() }),
+            report.pdfKey,
+          ] as const;
         }),
       );
       if (oldKey) await removeFiles([oldKey]);
@@ -234,7 +258,11 @@ export function createAssociationsService(ctx: AppContext) {
     verified: (q: VerifiedQuery) => {
       assertListingPage(q);
       return ctx.listings.get('associations.verified', q, async () => {
-        const { items, meta } = await search.searchPublic(ctx.db, { city: q.city, category: q.category, sort: q.sort ?? 'name' }, q);
+        const { items, meta } = await search.searchPublic(
+          ctx.db,
+          { city: q.city, category: q.category, sort: q.sort ?? 'name' },
+          q,
+        );
         return { items: items.map(toPublicView), meta };
       });
     },
@@ -242,12 +270,21 @@ export function createAssociationsService(ctx: AppContext) {
     nearby: (q: NearbyQuery) => {
       assertListingPage(q);
       return ctx.listings.get('associations.nearby', q, async () => {
-        const filter = { latitude: q.latitude, longitude: q.longitude, radiusM: q.radiusKm * 1000, category: q.category };
+        const filter = {
+          latitude: q.latitude,
+          longitude: q.longitude,
+          radiusM: q.radiusKm * 1000,
+          category: q.category,
+        };
         const { items, meta } = await search.nearbyPublic(ctx.db, filter, q);
-        return { items: items.map((x) => ({ ...toPublicView(x.row), distanceKm: Math.round(x.distanceM) / 1000 })), meta };
+        return {
+          items: items.map((x) => ({ ...toPublicView(x.row), distanceKm: Math.round(x.distanceM) / 1000 })),
+          meta,
+        };
       });
     },
   };
 }
 
-const profileRequired = () => new AppError(404, 'ASSOCIATION_PROFILE_REQUIRED', 'Register your association first (POST /associations/register)');
+const profileRequired = () =>
+  new AppError(404, 'ASSOCIATION_PROFILE_REQUIRED', 'Register your association first (POST /associations/register)');

@@ -1,6 +1,18 @@
 import type { FileLinks } from '../../providers/storage/storage.js';
-import type { AssociationRecord, DocumentRecord, ListedAssociation, OwnerRecord, ReportRecord } from './associations.repository.js';
-import type { AdminAssociationView, DocumentView, OwnAssociationView, PublicAssociationView, ReportView } from './associations.schemas.js';
+import type {
+  AssociationRecord,
+  DocumentRecord,
+  ListedAssociation,
+  OwnerRecord,
+  ReportRecord,
+} from './associations.repository.js';
+import type {
+  AdminAssociationView,
+  DocumentView,
+  OwnAssociationView,
+  PublicAssociationView,
+  ReportView,
+} from './associations.schemas.js';
 
 /** Links to private files (documents, report PDFs) live this long, as KYC documents' do. */
 export const FILE_LINK_TTL_SECONDS = 300;
@@ -37,7 +49,13 @@ export function toDocumentView(d: DocumentRecord, links: FileLinks, now: Date): 
   };
 }
 
-export function toOwnView(r: AssociationRecord, docs: DocumentRecord[], ownerActive: boolean, links: FileLinks, now: Date): OwnAssociationView {
+export function toOwnView(
+  r: AssociationRecord,
+  docs: DocumentRecord[],
+  ownerActive: boolean,
+  links: FileLinks,
+  now: Date,
+): OwnAssociationView {
   return {
     ...toPublicView(r),
     status: r.status,
@@ -50,7 +68,13 @@ export function toOwnView(r: AssociationRecord, docs: DocumentRecord[], ownerAct
   };
 }
 
-export function toAdminView(r: AssociationRecord, owner: OwnerRecord, docs: DocumentRecord[], links: FileLinks, now: Date): AdminAssociationView {
+export function toAdminView(
+  r: AssociationRecord,
+  owner: OwnerRecord,
+  docs: DocumentRecord[],
+  links: FileLinks,
+  now: Date,
+): AdminAssociationView {
   return { ...toOwnView(r, docs, owner.status === 'ACTIVE', links, now), userId: r.userId, owner };
 }
 
@@ -64,7 +88,9 @@ export function toReportView(r: ReportRecord, links: FileLinks, now: Date): Repo
     body: r.body,
     mealsServed: r.mealsServed,
     peopleHelped: r.peopleHelped,
-    pdf: r.pdfKey ? { ...links.privateUrl(r.pdfKey, now, FILE_LINK_TTL_SECONDS), sizeBytes: r.pdfSizeBytes ?? 0 } : null,
+    pdf: r.pdfKey
+      ? { ...links.privateUrl(r.pdfKey, now, FILE_LINK_TTL_SECONDS), sizeBytes: r.pdfSizeBytes ?? 0 }
+      : null,
     createdAt: r.createdAt.toISOString(),
   };
 }

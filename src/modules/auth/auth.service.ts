@@ -13,7 +13,8 @@ import type { AuthResult, ForgotPasswordBody, ResetPasswordBody, VerifyResult } 
 import type { OtpService } from './otp.service.js';
 import type { ClientInfo, SessionsService } from './sessions.service.js';
 
-const invalidCredentials = () => new AppError(401, 'INVALID_CREDENTIALS', 'The phone number, email or password is wrong');
+const invalidCredentials = () =>
+  new AppError(401, 'INVALID_CREDENTIALS', 'The phone number, email or password is wrong');
 const SENT = { message: 'If an account matches, a code has been sent' };
 
 /** Who may receive a code for each purpose; anyone else gets the same answer and no code. */
@@ -33,7 +34,10 @@ const RESEND_MAY_START: Record<OtpPurpose, boolean> = { registration: true, logi
 
 export type AuthService = ReturnType<typeof createAuthService>;
 
-export function createAuthService(ctx: AppContext, deps: { users: UsersService; otp: OtpService; sessions: SessionsService }) {
+export function createAuthService(
+  ctx: AppContext,
+  deps: { users: UsersService; otp: OtpService; sessions: SessionsService },
+) {
   const { users, otp, sessions } = deps;
   const now = () => ctx.clock.now();
 
@@ -54,7 +58,13 @@ export function createAuthService(ctx: AppContext, deps: { users: UsersService; 
     return u;
   }
 
-  async function sendCode(channel: OtpChannel, destination: string, purpose: OtpPurpose, user: UserRecord | undefined, resend = false) {
+  async function sendCode(
+    channel: OtpChannel,
+    destination: string,
+    purpose: OtpPurpose,
+    user: UserRecord | undefined,
+    resend = false,
+  ) {
     const recipient = user && MAY_RECEIVE[purpose](user, channel) ? user.id : null;
     const replaceOnly = resend && !RESEND_MAY_START[purpose];
     await ctx.db.transaction((tx) => otp.issue(tx, { channel, destination, purpose }, recipient, { replaceOnly }));
@@ -90,7 +100,10 @@ export function createAuthService(ctx: AppContext, deps: { users: UsersService; 
           throw conflict('ALREADY_EXISTS', 'An account with this phone number already exists; sign in instead');
         }
         if (existing && (await otp.hasOpenCode(tx, target, existing.id))) {
-          throw conflict('REGISTRATION_PENDING', 'This phone number has a registration waiting for its code: verify it with /auth/verify-otp or ask for a new code with /auth/resend-otp');
+          throw conflict(
+            'REGISTRATION_PENDING',
+            'This phone number has a registration waiting for its code: verify it with /auth/verify-otp or ask for a new code with /auth/resend-otp',
+          );
         }
         await users.claimEmail(tx, email, { exceptId: existing?.id });
         const fields = { email, passwordHash, role: body.role, firstName: body.firstName, lastName: body.lastName };
@@ -143,7 +156,10 @@ export function createAuthService(ctx: AppContext, deps: { users: UsersService; 
       return ctx.db.transaction(async (tx) => {
         await otp.consume(tx, record);
         const pair = await sessions.open(tx, user.id, client);
-        const updated = await users.update(tx, user.id, { emailVerifiedAt: user.emailVerifiedAt ?? now(), lastLoginAt: now() });
+        const updated = await users.update(tx, user.id, {
+          emailVerifiedAt: user.emailVerifiedAt ?? now(),
+          lastLoginAt: now(),
+        });
         return { verified: true as const, user: toUserView(updated), ...pair };
       });
     },
@@ -160,7 +176,8 @@ export function createAuthService(ctx: AppContext, deps: { users: UsersService; 
 
     async forgotPassword(body: ForgotPasswordBody) {
       const by = pickContact(body);
-      if (by.channel === 'sms') return sendCode('sms', by.destination, 'password_reset', await users.findByPhone(by.destination));
+      if (by.channel === 'sms')
+        return sendCode('sms', by.destination, 'password_reset', await users.findByPhone(by.destination));
       return sendCode('email', by.destination, 'password_reset', await users.findByEmail(by.destination));
     },
 
@@ -186,7 +203,8 @@ export function createAuthService(ctx: AppContext, deps: { users: UsersService; 
           { field: 'body.currentPassword', message: 'is wrong' },
         ]);
       }
-      if (currentPassword === newPassword) throw validationError('body.newPassword', 'must differ from the current password');
+      if (currentPassword === newPassword)
+        throw validationError('body.newPassword', 'must differ from the current password');
       assertPasswordPolicy(newPassword, actor.account, 'body.newPassword');
       const passwordHash = await hashPassword(newPassword);
       await ctx.db.transaction(async (tx) => {

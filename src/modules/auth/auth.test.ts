@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, TWILIO_SID, TWILIO_TOKEN, type TestApp } from '../../../test/helpers/app.js';
-import { createSignedIn, createUser, DEFAULT_PASSWORD, uniqueEmail, uniquePhone } from '../../../test/helpers/factories.js';
+import {
+  createSignedIn,
+  createUser,
+  DEFAULT_PASSWORD,
+  uniqueEmail,
+  uniquePhone,
+} from '../../../test/helpers/factories.js';
 import { call } from '../../../test/helpers/http.js';
 
 let t: TestApp;
@@ -9,7 +15,9 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const registration = (over: Record<string, unknown> = {}): Record<string, any> & { phoneNumber: string; password: string } => ({
+const registration = (
+  over: Record<string, unknown> = {},
+): Record<string, any> & { phoneNumber: string; password: string } => ({
   phoneNumber: uniquePhone(),
   password: 'Fresh-Baguette-77',
   role: 'CLIENT',
@@ -23,7 +31,9 @@ async function registerAndVerify(over: Record<string, unknown> = {}) {
   const res = await call(t.app, 'POST', '/auth/register', { body });
   expect(res.status).toBe(201);
   const code = await t.sms.codeFor(body.phoneNumber as string);
-  const verified = await call(t.app, 'POST', '/auth/verify-otp', { body: { phoneNumber: body.phoneNumber, code, purpose: 'registration' } });
+  const verified = await call(t.app, 'POST', '/auth/verify-otp', {
+    body: { phoneNumber: body.phoneNumber, code, purpose: 'registration' },
+  });
   expect(verified.status).toBe(200);
   return { ...body, userId: res.body.data.userId as string, tokens: verified.body.data };
 }
@@ -41,35 +51,67 @@ describe('registration and phone verification', () => {
     expect(sms.from).toBe('+15005550006');
     expect(sms.body).toMatch(/\b\d{6}\b/);
 
-    const early = await call(t.app, 'POST', '/auth/login', { body: { phoneNumber: body.phoneNumber, password: body.password } });
+    const early = await call(t.app, 'POST', '/auth/login', {
+      body: { phoneNumber: body.phoneNumber, password: body.password },
+    });
     expect(early.status).toBe(403);
     expect(early.body.error.code).toBe('ACCOUNT_NOT_VERIFIED');
 
     const code = await t.sms.codeFor(body.phoneNumber);
-    const verified = await call(t.app, 'POST', '/auth/verify-otp', { body: { phoneNumber: body.phoneNumber, code, purpose: 'registration' } });
+    const verified = await call(t.app, 'POST', '/auth/verify-otp', {
+      body: { phoneNumber: body.phoneNumber, code, purpose: 'registration' },
+    });
     expect(verified.status).toBe(200);
     expect(verified.body.data.user.isVerified).toBe(true);
 
-    const login = await call(t.app, 'POST', '/auth/login', { body: { phoneNumber: body.phoneNumber, password: body.password } });
+    const login = await call(t.app, 'POST', '/auth/login', {
+      body: { phoneNumber: body.phoneNumber, password: body.password },
+    });
     expect(login.status).toBe(200);
     expect(login.body.data).toMatchObject({ accessToken: expect.any(String), refreshToken: expect.any(String) });
-    expect(login.body.data.user).toMatchObject({ role: 'CLIENT', phoneNumber: body.phoneNumber, profile: { firstName: 'Awa', lastName: 'Diop' } });
+    expect(login.body.data.user).toMatchObject({
+      role: 'CLIENT',
+      phoneNumber: body.phoneNumber,
+      profile: { firstName: 'Awa', lastName: 'Diop' },
+    });
     expect(login.body.data.user).not.toHaveProperty('passwordHash');
 
     const me = await call(t.app, 'GET', '/auth/me', { token: login.body.data.accessToken });
     expect(me.status).toBe(200);
-    expect(me.body.data).toMatchObject({ id: res.body.data.userId, role: 'CLIENT', email: body.email.toLowerCase(), preferences: {} });
+    expect(me.body.data).toMatchObject({
+      id: res.body.data.userId,
+      role: 'CLIENT',
+      email: body.email.toLowerCase(),
+      preferences: {},
+    });
   });
 
   it('rejects malformed registrations field by field', async () => {
     const res = await call(t.app, 'POST', '/auth/register', {
-      body: { phoneNumber: '12345', password: 'short', role: 'ADMIN', firstName: '', lastName: 'X', email: 'nope', extra: true },
+      body: {
+        phoneNumber: '12345',
+        password: 'short',
+        role: 'ADMIN',
+        firstName: '',
+        lastName: 'X',
+        email: 'nope',
+        extra: true,
+      },
     });
     expect(res.status).toBe(400);
     expect(res.body.success).toBe(false);
     expect(res.body.error.code).toBe('VALIDATION_ERROR');
     const fields = res.body.error.details.map((d: { field: string }) => d.field);
-    expect(fields).toEqual(expect.arrayContaining(['body.phoneNumber', 'body.password', 'body.role', 'body.firstName', 'body.email', 'body.extra']));
+    expect(fields).toEqual(
+      expect.arrayContaining([
+        'body.phoneNumber',
+        'body.password',
+        'body.role',
+        'body.firstName',
+        'body.email',
+        'body.extra',
+      ]),
+    );
     expect(res.body.requestId).toEqual(expect.any(String));
   });
 
@@ -90,14 +132,20 @@ describe('registration and phone verification', () => {
     const body = registration({ email: uniqueEmail() });
     expect((await call(t.app, 'POST', '/auth/register', { body })).status).toBe(201);
     const code = await t.sms.codeFor(body.phoneNumber);
-    const takeover = await call(t.app, 'POST', '/auth/register', { body: { ...body, password: 'Not-The-Owner-12', role: 'SUPPLIER_FOOD', email: uniqueEmail() } });
+    const takeover = await call(t.app, 'POST', '/auth/register', {
+      body: { ...body, password: 'Not-The-Owner-12', role: 'SUPPLIER_FOOD', email: uniqueEmail() },
+    });
     expect(takeover.status).toBe(409);
     expect(takeover.body.error.code).toBe('REGISTRATION_PENDING');
     expect(takeover.body.error.message).toMatch(/verify-otp/);
-    const ok = await call(t.app, 'POST', '/auth/verify-otp', { body: { phoneNumber: body.phoneNumber, code, purpose: 'registration' } });
+    const ok = await call(t.app, 'POST', '/auth/verify-otp', {
+      body: { phoneNumber: body.phoneNumber, code, purpose: 'registration' },
+    });
     expect(ok.status).toBe(200);
     expect(ok.body.data.user).toMatchObject({ role: 'CLIENT', email: body.email.toLowerCase() });
-    const login = await call(t.app, 'POST', '/auth/login', { body: { phoneNumber: body.phoneNumber, password: body.password } });
+    const login = await call(t.app, 'POST', '/auth/login', {
+      body: { phoneNumber: body.phoneNumber, password: body.password },
+    });
     expect(login.status).toBe(200);
   });
 
@@ -111,12 +159,18 @@ describe('registration and phone verification', () => {
     expect(again.body.data.userId).toBe(first.body.data.userId);
     const newCode = await t.sms.codeFor(body.phoneNumber, 1);
     if (newCode !== oldCode) {
-      const stale = await call(t.app, 'POST', '/auth/verify-otp', { body: { phoneNumber: body.phoneNumber, code: oldCode, purpose: 'registration' } });
+      const stale = await call(t.app, 'POST', '/auth/verify-otp', {
+        body: { phoneNumber: body.phoneNumber, code: oldCode, purpose: 'registration' },
+      });
       expect(stale.body.error.code).toBe('INVALID_OTP');
     }
-    const ok = await call(t.app, 'POST', '/auth/verify-otp', { body: { phoneNumber: body.phoneNumber, code: newCode, purpose: 'registration' } });
+    const ok = await call(t.app, 'POST', '/auth/verify-otp', {
+      body: { phoneNumber: body.phoneNumber, code: newCode, purpose: 'registration' },
+    });
     expect(ok.status).toBe(200);
-    const login = await call(t.app, 'POST', '/auth/login', { body: { phoneNumber: body.phoneNumber, password: 'Another-Pass-99' } });
+    const login = await call(t.app, 'POST', '/auth/login', {
+      body: { phoneNumber: body.phoneNumber, password: 'Another-Pass-99' },
+    });
     expect(login.status).toBe(200);
   });
 });
@@ -127,7 +181,9 @@ describe('one-time codes', () => {
     await call(t.app, 'POST', '/auth/register', { body });
     const code = await t.sms.codeFor(body.phoneNumber);
     t.clock.advance(10 * 60_000 + 1000);
-    const res = await call(t.app, 'POST', '/auth/verify-otp', { body: { phoneNumber: body.phoneNumber, code, purpose: 'registration' } });
+    const res = await call(t.app, 'POST', '/auth/verify-otp', {
+      body: { phoneNumber: body.phoneNumber, code, purpose: 'registration' },
+    });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('OTP_EXPIRED');
   });
@@ -135,7 +191,9 @@ describe('one-time codes', () => {
   it('accepts a code once only', async () => {
     const { phoneNumber } = await registerAndVerify();
     const code = await t.sms.codeFor(phoneNumber);
-    const again = await call(t.app, 'POST', '/auth/verify-otp', { body: { phoneNumber, code, purpose: 'registration' } });
+    const again = await call(t.app, 'POST', '/auth/verify-otp', {
+      body: { phoneNumber, code, purpose: 'registration' },
+    });
     expect(again.status).toBe(400);
     expect(again.body.error.code).toBe('INVALID_OTP');
   });
@@ -144,7 +202,9 @@ describe('one-time codes', () => {
     const body = registration();
     await call(t.app, 'POST', '/auth/register', { body });
     const code = await t.sms.codeFor(body.phoneNumber);
-    const res = await call(t.app, 'POST', '/auth/verify-otp', { body: { phoneNumber: body.phoneNumber, code, purpose: 'login' } });
+    const res = await call(t.app, 'POST', '/auth/verify-otp', {
+      body: { phoneNumber: body.phoneNumber, code, purpose: 'login' },
+    });
     expect(res.body.error.code).toBe('INVALID_OTP');
   });
 
@@ -154,10 +214,14 @@ describe('one-time codes', () => {
     const code = await t.sms.codeFor(body.phoneNumber);
     const wrong = code === '000000' ? '111111' : '000000';
     for (let i = 0; i < 5; i++) {
-      const res = await call(t.app, 'POST', '/auth/verify-otp', { body: { phoneNumber: body.phoneNumber, code: wrong, purpose: 'registration' } });
+      const res = await call(t.app, 'POST', '/auth/verify-otp', {
+        body: { phoneNumber: body.phoneNumber, code: wrong, purpose: 'registration' },
+      });
       expect(res.body.error.code).toBe('INVALID_OTP');
     }
-    const right = await call(t.app, 'POST', '/auth/verify-otp', { body: { phoneNumber: body.phoneNumber, code, purpose: 'registration' } });
+    const right = await call(t.app, 'POST', '/auth/verify-otp', {
+      body: { phoneNumber: body.phoneNumber, code, purpose: 'registration' },
+    });
     expect(right.status).toBe(400);
     expect(right.body.error.code).toBe('INVALID_OTP');
   });
@@ -166,20 +230,28 @@ describe('one-time codes', () => {
     const body = registration();
     await call(t.app, 'POST', '/auth/register', { body });
     for (let i = 0; i < 2; i++) {
-      const res = await call(t.app, 'POST', '/auth/resend-otp', { body: { phoneNumber: body.phoneNumber, purpose: 'registration' } });
+      const res = await call(t.app, 'POST', '/auth/resend-otp', {
+        body: { phoneNumber: body.phoneNumber, purpose: 'registration' },
+      });
       expect(res.status).toBe(200);
     }
-    const fourth = await call(t.app, 'POST', '/auth/resend-otp', { body: { phoneNumber: body.phoneNumber, purpose: 'registration' } });
+    const fourth = await call(t.app, 'POST', '/auth/resend-otp', {
+      body: { phoneNumber: body.phoneNumber, purpose: 'registration' },
+    });
     expect(fourth.status).toBe(429);
     expect(fourth.body.error.code).toBe('OTP_RESEND_LIMIT');
     expect(Number(fourth.headers['retry-after'])).toBeGreaterThan(3000);
     // The newest code is the one that works.
     await t.sms.waitFor(body.phoneNumber, 2);
     const code = await t.sms.codeFor(body.phoneNumber, 2);
-    const ok = await call(t.app, 'POST', '/auth/verify-otp', { body: { phoneNumber: body.phoneNumber, code, purpose: 'registration' } });
+    const ok = await call(t.app, 'POST', '/auth/verify-otp', {
+      body: { phoneNumber: body.phoneNumber, code, purpose: 'registration' },
+    });
     expect(ok.status).toBe(200);
     t.clock.advance(3_600_000);
-    const later = await call(t.app, 'POST', '/auth/resend-otp', { body: { phoneNumber: body.phoneNumber, purpose: 'login' } });
+    const later = await call(t.app, 'POST', '/auth/resend-otp', {
+      body: { phoneNumber: body.phoneNumber, purpose: 'login' },
+    });
     expect(later.status).toBe(200);
   });
 
@@ -200,8 +272,12 @@ describe('one-time codes', () => {
 describe('password sign-in', () => {
   it('answers an unknown phone and a wrong password identically', async () => {
     const user = await createUser(t.app);
-    const wrong = await call(t.app, 'POST', '/auth/login', { body: { phoneNumber: user.phoneNumber, password: 'not-the-password' } });
-    const unknown = await call(t.app, 'POST', '/auth/login', { body: { phoneNumber: uniquePhone(), password: 'not-the-password' } });
+    const wrong = await call(t.app, 'POST', '/auth/login', {
+      body: { phoneNumber: user.phoneNumber, password: 'not-the-password' },
+    });
+    const unknown = await call(t.app, 'POST', '/auth/login', {
+      body: { phoneNumber: uniquePhone(), password: 'not-the-password' },
+    });
     expect(wrong.status).toBe(401);
     expect(unknown.status).toBe(401);
     expect(wrong.body.error).toEqual(unknown.body.error);
@@ -209,7 +285,9 @@ describe('password sign-in', () => {
 
   it('refuses a suspended account', async () => {
     const user = await createUser(t.app, { status: 'SUSPENDED' });
-    const res = await call(t.app, 'POST', '/auth/login', { body: { phoneNumber: user.phoneNumber, password: DEFAULT_PASSWORD } });
+    const res = await call(t.app, 'POST', '/auth/login', {
+      body: { phoneNumber: user.phoneNumber, password: DEFAULT_PASSWORD },
+    });
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe('ACCOUNT_SUSPENDED');
   });
@@ -217,7 +295,9 @@ describe('password sign-in', () => {
   it('signs in by email in two steps', async () => {
     const email = uniqueEmail();
     const user = await createUser(t.app, { email });
-    const step1 = await call(t.app, 'POST', '/auth/login/email', { body: { email: email.toUpperCase(), password: DEFAULT_PASSWORD } });
+    const step1 = await call(t.app, 'POST', '/auth/login/email', {
+      body: { email: email.toUpperCase(), password: DEFAULT_PASSWORD },
+    });
     expect(step1.status).toBe(200);
     expect(step1.body.data).not.toHaveProperty('accessToken');
     const code = await t.mail.codeFor(email);
@@ -245,14 +325,22 @@ describe('password reset and change', () => {
     const forgot = await call(t.app, 'POST', '/auth/forgot-password', { body: { phoneNumber: user.phoneNumber } });
     expect(forgot.status).toBe(200);
     const code = await t.sms.codeFor(user.phoneNumber!);
-    const check = await call(t.app, 'POST', '/auth/verify-otp', { body: { phoneNumber: user.phoneNumber, code, purpose: 'password_reset' } });
+    const check = await call(t.app, 'POST', '/auth/verify-otp', {
+      body: { phoneNumber: user.phoneNumber, code, purpose: 'password_reset' },
+    });
     expect(check.body.data).toEqual({ verified: true });
-    const reset = await call(t.app, 'POST', '/auth/reset-password', { body: { phoneNumber: user.phoneNumber, code, newPassword: 'Brand-New-Pass-1' } });
+    const reset = await call(t.app, 'POST', '/auth/reset-password', {
+      body: { phoneNumber: user.phoneNumber, code, newPassword: 'Brand-New-Pass-1' },
+    });
     expect(reset.status).toBe(200);
     expect((await call(t.app, 'GET', '/auth/me', { token })).status).toBe(401);
-    const login = await call(t.app, 'POST', '/auth/login', { body: { phoneNumber: user.phoneNumber, password: 'Brand-New-Pass-1' } });
+    const login = await call(t.app, 'POST', '/auth/login', {
+      body: { phoneNumber: user.phoneNumber, password: 'Brand-New-Pass-1' },
+    });
     expect(login.status).toBe(200);
-    const reused = await call(t.app, 'POST', '/auth/reset-password', { body: { phoneNumber: user.phoneNumber, code, newPassword: 'Other-New-Pass-2' } });
+    const reused = await call(t.app, 'POST', '/auth/reset-password', {
+      body: { phoneNumber: user.phoneNumber, code, newPassword: 'Other-New-Pass-2' },
+    });
     expect(reused.body.error.code).toBe('INVALID_OTP');
   });
 
@@ -261,9 +349,13 @@ describe('password reset and change', () => {
     const user = await createUser(t.app, { email });
     await call(t.app, 'POST', '/auth/forgot-password', { body: { email } });
     const code = await t.mail.codeFor(email);
-    const reset = await call(t.app, 'POST', '/auth/reset-password', { body: { email, code, newPassword: 'Mail-Reset-Pass-3' } });
+    const reset = await call(t.app, 'POST', '/auth/reset-password', {
+      body: { email, code, newPassword: 'Mail-Reset-Pass-3' },
+    });
     expect(reset.status).toBe(200);
-    const login = await call(t.app, 'POST', '/auth/login', { body: { phoneNumber: user.phoneNumber, password: 'Mail-Reset-Pass-3' } });
+    const login = await call(t.app, 'POST', '/auth/login', {
+      body: { phoneNumber: user.phoneNumber, password: 'Mail-Reset-Pass-3' },
+    });
     expect(login.status).toBe(200);
   });
 
@@ -286,11 +378,19 @@ describe('password reset and change', () => {
 
   it('changes the password with the current one and ends the other sessions only', async () => {
     const { user, token } = await createSignedIn(t.app);
-    const other = await call(t.app, 'POST', '/auth/login', { body: { phoneNumber: user.phoneNumber, password: DEFAULT_PASSWORD } });
-    const bad = await call(t.app, 'POST', '/auth/change-password', { token, body: { currentPassword: 'nope-nope', newPassword: 'Changed-Pass-44' } });
+    const other = await call(t.app, 'POST', '/auth/login', {
+      body: { phoneNumber: user.phoneNumber, password: DEFAULT_PASSWORD },
+    });
+    const bad = await call(t.app, 'POST', '/auth/change-password', {
+      token,
+      body: { currentPassword: 'nope-nope', newPassword: 'Changed-Pass-44' },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.error.details[0].field).toBe('body.currentPassword');
-    const ok = await call(t.app, 'POST', '/auth/change-password', { token, body: { currentPassword: DEFAULT_PASSWORD, newPassword: 'Changed-Pass-44' } });
+    const ok = await call(t.app, 'POST', '/auth/change-password', {
+      token,
+      body: { currentPassword: DEFAULT_PASSWORD, newPassword: 'Changed-Pass-44' },
+    });
     expect(ok.status).toBe(200);
     expect((await call(t.app, 'GET', '/auth/me', { token })).status).toBe(200);
     expect((await call(t.app, 'GET', '/auth/me', { token: other.body.data.accessToken })).status).toBe(401);
@@ -305,7 +405,9 @@ describe('tokens and sessions', () => {
     expect(first.body.data).toEqual({ accessToken: expect.any(String), refreshToken: expect.any(String) });
     const replay = await call(t.app, 'POST', '/auth/refresh-token', { body: { refreshToken } });
     expect(replay.status).toBe(401);
-    const newer = await call(t.app, 'POST', '/auth/refresh-token', { body: { refreshToken: first.body.data.refreshToken } });
+    const newer = await call(t.app, 'POST', '/auth/refresh-token', {
+      body: { refreshToken: first.body.data.refreshToken },
+    });
     expect(newer.status).toBe(401);
     expect((await call(t.app, 'GET', '/auth/me', { token: first.body.data.accessToken })).status).toBe(401);
   });
@@ -329,7 +431,9 @@ describe('tokens and sessions', () => {
     const none = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')}.${payload}.`;
     expect((await call(t.app, 'GET', '/auth/me', { token: none })).status).toBe(401);
     const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString());
-    const forged = Buffer.from(JSON.stringify({ ...claims, sub: '01900000-0000-7000-8000-000000000000' })).toString('base64url');
+    const forged = Buffer.from(JSON.stringify({ ...claims, sub: '01900000-0000-7000-8000-000000000000' })).toString(
+      'base64url',
+    );
     const tampered = token.replace(payload!, forged);
     const res = await call(t.app, 'GET', '/auth/me', { token: tampered });
     expect(res.status).toBe(401);

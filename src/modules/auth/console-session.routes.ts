@@ -37,7 +37,8 @@ function assertSameOrigin(req: FastifyRequest): void {
   } catch {
     host = undefined;
   }
-  if (host !== req.host) throw forbidden('CROSS_ORIGIN', 'The console session is only reachable from the console itself');
+  if (host !== req.host)
+    throw forbidden('CROSS_ORIGIN', 'The console session is only reachable from the console itself');
 }
 
 export function consoleSessionRoutes(auth: AuthService, config: Config) {
@@ -57,24 +58,61 @@ export function consoleSessionRoutes(auth: AuthService, config: Config) {
   return async (app: App) => {
     app.addHook('onRequest', async (req) => assertSameOrigin(req));
 
-    app.post('/auth/console/login', { config: strict, schema: { tags, summary: 'Console sign-in (administrators): the refresh token is set as a cookie', description: cookieNote, body: S.LoginBodySchema, errors: [401, 403], response: { 200: Ok(ConsoleSessionSchema) } } },
-      async (req, reply) => opened(reply, await auth.consoleLogin(req.body.phoneNumber, req.body.password, client(req))));
+    app.post(
+      '/auth/console/login',
+      {
+        config: strict,
+        schema: {
+          tags,
+          summary: 'Console sign-in (administrators): the refresh token is set as a cookie',
+          description: cookieNote,
+          body: S.LoginBodySchema,
+          errors: [401, 403],
+          response: { 200: Ok(ConsoleSessionSchema) },
+        },
+      },
+      async (req, reply) =>
+        opened(reply, await auth.consoleLogin(req.body.phoneNumber, req.body.password, client(req))),
+    );
 
     // Not the sign-in's strict per-address limit: it needs a valid cookie, and every tab of an office behind one
     // address refreshes on load.
-    app.post('/auth/console/refresh', { config: { access: 'Public' }, schema: { tags, summary: 'Console session: a new access token from the refresh cookie (rotated)', description: cookieNote, errors: [401, 403], response: { 200: Ok(ConsoleSessionSchema) } } },
+    app.post(
+      '/auth/console/refresh',
+      {
+        config: { access: 'Public' },
+        schema: {
+          tags,
+          summary: 'Console session: a new access token from the refresh cookie (rotated)',
+          description: cookieNote,
+          errors: [401, 403],
+          response: { 200: Ok(ConsoleSessionSchema) },
+        },
+      },
       async (req, reply) => {
         const token = readCookie(req);
         if (!token) throw unauthenticated('No console session; sign in');
         return opened(reply, await auth.consoleRefresh(token));
-      });
+      },
+    );
 
-    app.post('/auth/console/logout', { config: { access: 'Public' }, schema: { tags, summary: 'Console sign-out: ends the session of the refresh cookie and clears it', description: cookieNote, response: { 200: S.OkMessage } } },
+    app.post(
+      '/auth/console/logout',
+      {
+        config: { access: 'Public' },
+        schema: {
+          tags,
+          summary: 'Console sign-out: ends the session of the refresh cookie and clears it',
+          description: cookieNote,
+          response: { 200: S.OkMessage },
+        },
+      },
       async (req, reply) => {
         const token = readCookie(req);
         if (token) await auth.consoleLogout(token);
         setCookie(reply, '', 0);
         return ok({ message: 'Signed out' });
-      });
+      },
+    );
   };
 }

@@ -15,7 +15,9 @@ const withCookie = (token: string) => ({ cookie: `other=1; console_refresh=${tok
 
 async function signIn(role: 'ADMIN' | 'SUPER_ADMIN' | 'CLIENT' | 'SUPPLIER_FOOD') {
   const user = await createUser(t.app, { role });
-  const res = await call(t.app, 'POST', '/auth/console/login', { body: { phoneNumber: user.phoneNumber, password: user.password } });
+  const res = await call(t.app, 'POST', '/auth/console/login', {
+    body: { phoneNumber: user.phoneNumber, password: user.password },
+  });
   return { user, res, token: tokenIn(cookieOf(res.headers)) };
 }
 
@@ -59,7 +61,9 @@ describe('the console session', () => {
     const none = await call(t.app, 'POST', '/auth/console/refresh');
     expect(none.status).toBe(401);
     const { token } = await signIn('ADMIN');
-    const foreign = await call(t.app, 'POST', '/auth/console/refresh', { headers: { ...withCookie(token), origin: 'https://evil.example' } });
+    const foreign = await call(t.app, 'POST', '/auth/console/refresh', {
+      headers: { ...withCookie(token), origin: 'https://evil.example' },
+    });
     expect(foreign.status).toBe(403);
     expect(foreign.body.error.code).toBe('CROSS_ORIGIN');
   });
@@ -80,6 +84,8 @@ describe('the console session', () => {
     expect(cookieOf(out.headers)).toMatch(/console_refresh=; .*Max-Age=0/);
     expect((await call(t.app, 'GET', '/auth/me', { token: res.body.data.accessToken })).status).toBe(401);
     expect((await call(t.app, 'POST', '/auth/console/refresh', { headers: withCookie(token) })).status).toBe(401);
-    expect((await call(t.app, 'POST', '/auth/console/logout', { headers: withCookie('not-a-token') })).status).toBe(200);
+    expect((await call(t.app, 'POST', '/auth/console/logout', { headers: withCookie('not-a-token') })).status).toBe(
+      200,
+    );
   });
 });

@@ -49,7 +49,9 @@ export function createIdpService(ctx: AppContext, deps: { users: UsersService; a
       }
       const email = id.email && id.emailVerified ? id.email : null;
       const user = await ctx.db.transaction(async (tx) => {
-        await users.claimEmail(tx, email, { conflictMessage: 'An account already uses this email; sign in and link the provider from it' });
+        await users.claimEmail(tx, email, {
+          conflictMessage: 'An account already uses this email; sign in and link the provider from it',
+        });
         const created = await users.create(tx, {
           email,
           role: role ?? 'CLIENT',
@@ -58,7 +60,14 @@ export function createIdpService(ctx: AppContext, deps: { users: UsersService; a
           verified: true,
           emailVerified: email !== null,
         });
-        await repo.insertIdentity(tx, { id: uuidv7(), userId: created.id, provider: id.provider, subject: id.subject, email: id.email, createdAt: ctx.clock.now() });
+        await repo.insertIdentity(tx, {
+          id: uuidv7(),
+          userId: created.id,
+          provider: id.provider,
+          subject: id.subject,
+          email: id.email,
+          createdAt: ctx.clock.now(),
+        });
         return created;
       });
       return signIn(user, true);
@@ -68,12 +77,20 @@ export function createIdpService(ctx: AppContext, deps: { users: UsersService; a
       const id = await verify(idToken);
       return ctx.db.transaction(async (tx) => {
         const owner = await repo.findIdentity(tx, id.provider, id.subject);
-        if (owner && owner.userId !== actor.id) throw conflict('ALREADY_EXISTS', 'This provider account is linked to another user');
+        if (owner && owner.userId !== actor.id)
+          throw conflict('ALREADY_EXISTS', 'This provider account is linked to another user');
         if (!owner) {
           if (await repo.findUserIdentity(tx, actor.id, id.provider)) {
             throw conflict('CONFLICT', 'Another account of this provider is already linked; unlink it first');
           }
-          await repo.insertIdentity(tx, { id: uuidv7(), userId: actor.id, provider: id.provider, subject: id.subject, email: id.email, createdAt: ctx.clock.now() });
+          await repo.insertIdentity(tx, {
+            id: uuidv7(),
+            userId: actor.id,
+            provider: id.provider,
+            subject: id.subject,
+            email: id.email,
+            createdAt: ctx.clock.now(),
+          });
         }
         return { provider: id.provider, subject: id.subject, email: id.email ?? null };
       });
@@ -85,7 +102,11 @@ export function createIdpService(ctx: AppContext, deps: { users: UsersService; a
       const identity = await repo.findUserIdentity(ctx.db, actor.id, provider);
       if (!identity) throw notFound('Linked identity');
       if (!actor.account.passwordHash) {
-        throw new AppError(409, 'CONFLICT', 'Set a password (forgot-password) before unlinking your only way to sign in');
+        throw new AppError(
+          409,
+          'CONFLICT',
+          'Set a password (forgot-password) before unlinking your only way to sign in',
+        );
       }
       await repo.deleteIdentity(ctx.db, identity.id);
       return { message: 'Identity provider unlinked' };

@@ -21,7 +21,12 @@ describe('identity provider sign-in', () => {
     const first = await call(t.app, 'POST', '/auth/idp', { body: { idToken, role: 'SUPPLIER_DEALS' } });
     expect(first.status).toBe(200);
     expect(first.body.data.isNewUser).toBe(true);
-    expect(first.body.data.user).toMatchObject({ role: 'SUPPLIER_DEALS', email, isVerified: true, profile: { firstName: 'Fatou' } });
+    expect(first.body.data.user).toMatchObject({
+      role: 'SUPPLIER_DEALS',
+      email,
+      isVerified: true,
+      profile: { firstName: 'Fatou' },
+    });
     const again = await call(t.app, 'POST', '/auth/idp', { body: { idToken: await t.idp.token({ sub }) } });
     expect(again.body.data.isNewUser).toBe(false);
     expect(again.body.data.user.id).toBe(first.body.data.user.id);
@@ -47,21 +52,29 @@ describe('identity provider sign-in', () => {
   it('never takes over an existing account through a matching email', async () => {
     const email = uniqueEmail('taken');
     await createUser(t.app, { email });
-    const res = await call(t.app, 'POST', '/auth/idp', { body: { idToken: await t.idp.token({ sub: subject(), email, email_verified: true }) } });
+    const res = await call(t.app, 'POST', '/auth/idp', {
+      body: { idToken: await t.idp.token({ sub: subject(), email, email_verified: true }) },
+    });
     expect(res.status).toBe(409);
   });
 
   it('links and unlinks a provider account to the signed-in user', async () => {
     const me = await createSignedIn(t.app);
     const sub = subject();
-    const link = await call(t.app, 'POST', '/auth/idp/link', { token: me.token, body: { idToken: await t.idp.token({ sub }) } });
+    const link = await call(t.app, 'POST', '/auth/idp/link', {
+      token: me.token,
+      body: { idToken: await t.idp.token({ sub }) },
+    });
     expect(link.status).toBe(200);
     expect(link.body.data.subject).toBe(sub);
     const login = await call(t.app, 'POST', '/auth/idp', { body: { idToken: await t.idp.token({ sub }) } });
     expect(login.body.data.user.id).toBe(me.user.id);
 
     const other = await createSignedIn(t.app);
-    const stolen = await call(t.app, 'POST', '/auth/idp/link', { token: other.token, body: { idToken: await t.idp.token({ sub }) } });
+    const stolen = await call(t.app, 'POST', '/auth/idp/link', {
+      token: other.token,
+      body: { idToken: await t.idp.token({ sub }) },
+    });
     expect(stolen.status).toBe(409);
 
     expect((await call(t.app, 'POST', '/auth/idp/unlink', { token: me.token })).status).toBe(200);
@@ -71,7 +84,9 @@ describe('identity provider sign-in', () => {
   });
 
   it('refuses to unlink the only way to sign in', async () => {
-    const created = await call(t.app, 'POST', '/auth/idp', { body: { idToken: await t.idp.token({ sub: subject() }) } });
+    const created = await call(t.app, 'POST', '/auth/idp', {
+      body: { idToken: await t.idp.token({ sub: subject() }) },
+    });
     const res = await call(t.app, 'POST', '/auth/idp/unlink', { token: created.body.data.accessToken });
     expect(res.status).toBe(409);
   });

@@ -33,7 +33,8 @@ export function createOtpService(ctx: AppContext) {
   async function deliver(tx: Executor, t: OtpTarget, code: string): Promise<void> {
     const text = `${MESSAGES[t.purpose]} ${code}. It expires in 10 minutes. Never share it.`;
     if (t.channel === 'sms') await ctx.messages.sms(tx, t.destination, text);
-    else await ctx.messages.email(tx, { to: t.destination, subject: `${MESSAGES[t.purpose].replace(/ is$/, '')}`, text });
+    else
+      await ctx.messages.email(tx, { to: t.destination, subject: `${MESSAGES[t.purpose].replace(/ is$/, '')}`, text });
   }
 
   /** Whether `userId` holds an unexpired, still open code for this purpose and destination. */
@@ -54,13 +55,22 @@ export function createOtpService(ctx: AppContext) {
      * a code is only sent in place of an unexpired open one of the same user. The message is
      * enqueued in the caller's transaction and leaves after it commits.
      */
-    async issue(ex: Executor, t: OtpTarget, userId: string | null, opts: { replaceOnly?: boolean } = {}): Promise<void> {
+    async issue(
+      ex: Executor,
+      t: OtpTarget,
+      userId: string | null,
+      opts: { replaceOnly?: boolean } = {},
+    ): Promise<void> {
       const now = ctx.clock.now();
       await repo.lockDestination(ex, t.destination);
       const recent = await repo.sendsSince(ex, t.destination, new Date(now.getTime() - HOUR_MS));
       if (recent.count >= OTP_SENDS_PER_HOUR) {
         const retryAfter = ((recent.first?.getTime() ?? now.getTime()) + HOUR_MS - now.getTime()) / 1000;
-        throw tooManyRequests('OTP_RESEND_LIMIT', `At most ${OTP_SENDS_PER_HOUR} codes can be sent per hour; try again later`, retryAfter);
+        throw tooManyRequests(
+          'OTP_RESEND_LIMIT',
+          `At most ${OTP_SENDS_PER_HOUR} codes can be sent per hour; try again later`,
+          retryAfter,
+        );
       }
       await repo.recordSend(ex, uuidv7(now.getTime()), t.destination, now);
       if (!userId || (opts.replaceOnly && !(await hasOpenCode(ex, t, userId)))) return;
@@ -90,13 +100,17 @@ export function createOtpService(ctx: AppContext) {
         throw badRequest('OTP_EXPIRED', 'The code has expired; request a new one');
       }
       const attempts = await repo.takeTry(ctx.db, open.id, OTP_MAX_ATTEMPTS);
-      if (attempts === undefined) throw badRequest('INVALID_OTP', 'The code is wrong or no longer valid; request a new one');
+      if (attempts === undefined)
+        throw badRequest('INVALID_OTP', 'The code is wrong or no longer valid; request a new one');
       const expected = Buffer.from(open.codeHash, 'hex');
       const given = Buffer.from(digest(t, code), 'hex');
       if (!timingSafeEqual(expected, given)) {
         const left = OTP_MAX_ATTEMPTS - attempts;
         if (left <= 0) await repo.closeCode(ctx.db, open.id, now);
-        throw badRequest('INVALID_OTP', left > 0 ? `The code is wrong; ${left} tries left` : 'Too many wrong codes; request a new one');
+        throw badRequest(
+          'INVALID_OTP',
+          left > 0 ? `The code is wrong; ${left} tries left` : 'Too many wrong codes; request a new one',
+        );
       }
       await repo.giveBackTry(ctx.db, open.id);
       return open;

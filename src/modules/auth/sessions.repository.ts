@@ -48,10 +48,19 @@ export async function revokeSession(ex: Executor, sessionId: string, now: Date, 
     .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
 }
 
-export async function revokeUserSessions(ex: Executor, userId: string, now: Date, reason: string, exceptSessionId?: string) {
+export async function revokeUserSessions(
+  ex: Executor,
+  userId: string,
+  now: Date,
+  reason: string,
+  exceptSessionId?: string,
+) {
   const conds = [eq(sessions.userId, userId), isNull(sessions.revokedAt)];
   if (exceptSessionId) conds.push(ne(sessions.id, exceptSessionId));
-  await ex.update(sessions).set({ revokedAt: now, revokedReason: reason }).where(and(...conds));
+  await ex
+    .update(sessions)
+    .set({ revokedAt: now, revokedReason: reason })
+    .where(and(...conds));
 }
 
 /**

@@ -63,7 +63,11 @@ export function createSessionsService(ctx: AppContext) {
     },
 
     /** A session opened at sign-in, stamping the user's last sign-in in the same statement. */
-    async openAtSignIn(userId: string, client: ClientInfo = {}, ex: Executor = ctx.db): Promise<TokenPair & { at: Date }> {
+    async openAtSignIn(
+      userId: string,
+      client: ClientInfo = {},
+      ex: Executor = ctx.db,
+    ): Promise<TokenPair & { at: Date }> {
       const row = newSession(userId, client);
       await repo.insertSessionStampingUser(ex, row);
       return { ...pair(userId, row.id, row.refreshJti), at: row.createdAt };

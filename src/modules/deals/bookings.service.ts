@@ -33,7 +33,8 @@ export interface BookingsDeps {
 }
 
 const DAY_MS = 86_400_000;
-const addDays = (date: string, n: number) => new Date(Date.parse(`${date}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
+const addDays = (date: string, n: number) =>
+  new Date(Date.parse(`${date}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
 const normalizeCode = (code: string) => code.toUpperCase().replace(/[\s-]/g, '');
 
 /** The booking id a token claims (unverified: codeFrom checks the signature against it). */
@@ -46,24 +47,37 @@ function claimedId(token: string): string | null {
   }
 }
 
-const invalidToken = () => new AppError(400, 'INVALID_BOOKING_TOKEN', 'This QR code is not a booking of this service, or it was altered', [{ field: 'body.token', message: 'is not a valid booking token' }]);
+const invalidToken = () =>
+  new AppError(400, 'INVALID_BOOKING_TOKEN', 'This QR code is not a booking of this service, or it was altered', [
+    { field: 'body.token', message: 'is not a valid booking token' },
+  ]);
 
 export type BookingsService = ReturnType<typeof createBookingsService>;
 
 export function createBookingsService(ctx: AppContext, deps: BookingsDeps) {
   const now = () => ctx.clock.now();
   // Their own key: an order's QR token is not a booking's, nor the reverse.
-  const tokens = new PickupTokens(createHmac('sha256', ctx.config.JWT_ACCESS_SECRET).update('deal-booking-codes').digest('hex'));
+  const tokens = new PickupTokens(
+    createHmac('sha256', ctx.config.JWT_ACCESS_SECRET).update('deal-booking-codes').digest('hex'),
+  );
 
   /** The client's own view: with the token its QR code carries, so an app can draw it offline. */
   const forClient = (v: BookingView): BookingView => ({ ...v, qrToken: tokens.sign(v.id, v.code) });
 
-  const supplierUser = async (ex: Executor, supplierId: string) => (await deps.suppliers.findProfile(supplierId, ex))?.userId;
+  const supplierUser = async (ex: Executor, supplierId: string) =>
+    (await deps.suppliers.findProfile(supplierId, ex))?.userId;
 
   async function noShow(tx: Executor, b: BookingRecord): Promise<void> {
     if (b.status !== 'CONFIRMED' || b.pickupEndsAt > now()) return;
     const row = await repo.closeBooking(tx, b.id, 'NO_SHOW', { updatedAt: now() });
-    if (row) await deps.notifications.notify(tx, b.clientId, 'deal_booking_no_show', { bookingId: b.id }, { sourceKey: `booking:${b.id}:no_show` });
+    if (row)
+      await deps.notifications.notify(
+        tx,
+        b.clientId,
+        'deal_booking_no_show',
+        { bookingId: b.id },
+        { sourceKey: `booking:${b.id}:no_show` },
+      );
   }
   ctx.jobs.work(NO_SHOW_JOB, async (job: { bookingId: string }) => {
     await ctx.db.transaction(async (tx) => {
@@ -78,12 +92,17 @@ export function createBookingsService(ctx: AppContext, deps: BookingsDeps) {
 
   /** The pickup day and its window's instants, within the deal's validity and not over yet. */
   function pickupOf(deal: DealRecord, timezone: string, wanted: string | undefined, t: Date) {
-    const window = (date: string) => ({ date, startsAt: zonedInstant(date, deal.pickupStart, timezone), endsAt: zonedInstant(date, deal.pickupEnd, timezone) });
-    const fits = (w: ReturnType<typeof window>) => w.endsAt > t && w.startsAt < deal.validUntil && w.endsAt > deal.validFrom;
+    const window = (date: string) => ({
+      date,
+      startsAt: zonedInstant(date, deal.pickupStart, timezone),
+      endsAt: zonedInstant(date, deal.pickupEnd, timezone),
+    });
+    const fits = (w: ReturnType<typeof window>) =>
+      w.endsAt > t && w.startsAt < deal.validUntil && w.endsAt > deal.validFrom;
     if (wanted) {
       const w = window(wanted);
       if (w.endsAt <= t) throw validationError('body.pickupDate', 'the pickup window of this day is over');
-      if (!fits(w)) throw validationError('body.pickupDate', 'must be a day within the deal\'s validity');
+      if (!fits(w)) throw validationError('body.pickupDate', "must be a day within the deal's validity");
       return w;
     }
     const first = [localParts(timezone, t).date, localParts(timezone, deal.validFrom).date].sort()[1]!;
@@ -101,19 +120,38 @@ export function createBookingsService(ctx: AppContext, deps: BookingsDeps) {
   async function assertValidator(ex: Executor, user: AuthUser, storeId: string): Promise<void> {
     const { role } = await deps.stores.resolveRole(ex, user.id, storeId).catch(() => ({ role: null }));
     if (!role) throw notFound('Booking');
-    if (!roleCan(role, 'bookings.validate')) throw new AppError(403, 'FORBIDDEN', `Your role on this store (${role}) does not allow bookings.validate`);
+    if (!roleCan(role, 'bookings.validate'))
+      throw new AppError(403, 'FORBIDDEN', `Your role on this store (${role}) does not allow bookings.validate`);
   }
 
   /** The booking a short code names among the stores the user validates for (the newest when used ones share it). */
   async function byCode(ex: Executor, user: AuthUser, code: string, storeId?: string): Promise<BookingRecord> {
-    const found = (await ex.select().from(dealBookings).where(and(eq(dealBookings.code, code), storeId ? eq(dealBookings.storeId, storeId) : undefined)))
-      .sort((a, b) => (a.status === 'CONFIRMED' ? 0 : 1) - (b.status === 'CONFIRMED' ? 0 : 1) || b.createdAt.getTime() - a.createdAt.getTime());
+    const found = (
+      await ex
+        .select()
+        .from(dealBookings)
+        .where(and(eq(dealBookings.code, code), storeId ? eq(dealBookings.storeId, storeId) : undefined))
+    ).sort(
+      (a, b) =>
+        (a.status === 'CONFIRMED' ? 0 : 1) - (b.status === 'CONFIRMED' ? 0 : 1) ||
+        b.createdAt.getTime() - a.createdAt.getTime(),
+    );
     const allowed: BookingRecord[] = [];
     for (const b of found) {
-      if (await assertValidator(ex, user, b.storeId).then(() => true, () => false)) allowed.push(b);
+      if (
+        await assertValidator(ex, user, b.storeId).then(
+          () => true,
+          () => false,
+        )
+      )
+        allowed.push(b);
     }
     const open = allowed.filter((b) => b.status === 'CONFIRMED');
-    if (new Set(open.map((b) => b.storeId)).size > 1) throw conflict('AMBIGUOUS_BOOKING_CODE', 'This code is open in several of your stores: give storeId, or scan the QR code');
+    if (new Set(open.map((b) => b.storeId)).size > 1)
+      throw conflict(
+        'AMBIGUOUS_BOOKING_CODE',
+        'This code is open in several of your stores: give storeId, or scan the QR code',
+      );
     const b = open[0] ?? allowed[0];
     if (!b) throw notFound('Booking');
     return b;
@@ -129,10 +167,15 @@ export function createBookingsService(ctx: AppContext, deps: BookingsDeps) {
   /** 409 for a booking that cannot be used any more, saying why. */
   function refuseClosed(b: BookingRecord): never {
     if (b.status === 'USED') {
-      throw new AppError(409, 'BOOKING_ALREADY_USED', `This booking was already used at ${b.usedAt!.toISOString()}`, [{ field: 'usedAt', message: b.usedAt!.toISOString() }]);
+      throw new AppError(409, 'BOOKING_ALREADY_USED', `This booking was already used at ${b.usedAt!.toISOString()}`, [
+        { field: 'usedAt', message: b.usedAt!.toISOString() },
+      ]);
     }
     if (b.status === 'CANCELLED') throw conflict('BOOKING_CANCELLED', 'This booking was cancelled by the client');
-    throw conflict('PICKUP_WINDOW_PASSED', `The pickup window of this booking ended at ${b.pickupEndsAt.toISOString()}`);
+    throw conflict(
+      'PICKUP_WINDOW_PASSED',
+      `The pickup window of this booking ended at ${b.pickupEndsAt.toISOString()}`,
+    );
   }
 
   async function viewOf(ex: Executor, id: string): Promise<BookingView> {
@@ -155,7 +198,11 @@ export function createBookingsService(ctx: AppContext, deps: BookingsDeps) {
           throw err;
         });
         const store = (await deps.stores.findStore(tx, deal.storeId))!;
-        const limit = (held: number) => conflict('BOOKING_LIMIT_REACHED', `A client may book ${deal.placesPerClient} place(s) of this deal; you hold ${held}`);
+        const limit = (held: number) =>
+          conflict(
+            'BOOKING_LIMIT_REACHED',
+            `A client may book ${deal.placesPerClient} place(s) of this deal; you hold ${held}`,
+          );
         const heldBefore = await repo.placesOfClient(tx, deal.id, user.id);
         if (heldBefore + body.quantity > deal.placesPerClient) throw limit(heldBefore);
         const pickup = pickupOf(deal, store.timezone, body.pickupDate, t);
@@ -178,11 +225,25 @@ export function createBookingsService(ctx: AppContext, deps: BookingsDeps) {
           createdAt: t,
           updatedAt: t,
         });
-        await ctx.jobs.send(NO_SHOW_JOB, { bookingId: b.id }, { tx, startAfterSeconds: Math.max(1, Math.ceil((pickup.endsAt.getTime() - t.getTime()) / 1000)) });
-        const data = { bookingId: b.id, dealId: deal.id, dealTitle: deal.title, storeName: store.name, quantity: b.quantity, pickupStartsAt: b.pickupStartsAt.toISOString() };
+        await ctx.jobs.send(
+          NO_SHOW_JOB,
+          { bookingId: b.id },
+          { tx, startAfterSeconds: Math.max(1, Math.ceil((pickup.endsAt.getTime() - t.getTime()) / 1000)) },
+        );
+        const data = {
+          bookingId: b.id,
+          dealId: deal.id,
+          dealTitle: deal.title,
+          storeName: store.name,
+          quantity: b.quantity,
+          pickupStartsAt: b.pickupStartsAt.toISOString(),
+        };
         await deps.notifications.notify(tx, user.id, 'deal_booked', data, { sourceKey: `booking:${b.id}:booked` });
         const owner = await supplierUser(tx, deal.supplierId);
-        if (owner) await deps.notifications.notify(tx, owner, 'deal_booking_received', data, { sourceKey: `booking:${b.id}:received` });
+        if (owner)
+          await deps.notifications.notify(tx, owner, 'deal_booking_received', data, {
+            sourceKey: `booking:${b.id}:received`,
+          });
         // The places are taken last: the guarded UPDATE locks the deal's row until commit, so the
         // bookings of one deal wait for each other during one statement and the commit, not the whole
         // booking. Behind that lock the client's places are counted again (this booking included):
@@ -191,7 +252,10 @@ export function createBookingsService(ctx: AppContext, deps: BookingsDeps) {
           const now2 = (await repo.findDeal(tx, deal.id))!;
           refuseUnbookable(now2, t);
           const left = now2.totalPlaces - now2.placesTaken;
-          throw conflict('DEAL_SOLD_OUT', left > 0 ? `Only ${left} place(s) left` : 'Every place of this deal is booked');
+          throw conflict(
+            'DEAL_SOLD_OUT',
+            left > 0 ? `Only ${left} place(s) left` : 'Every place of this deal is booked',
+          );
         }
         const held = await repo.placesOfClient(tx, deal.id, user.id);
         if (held > deal.placesPerClient) throw limit(held - body.quantity);
@@ -205,11 +269,22 @@ export function createBookingsService(ctx: AppContext, deps: BookingsDeps) {
         if (!b || b.clientId !== user.id) throw notFound('Booking');
         if (b.status !== 'CONFIRMED') throw conflict('BOOKING_NOT_CANCELLABLE', `This booking is ${b.status}`);
         const t = now();
-        if (t >= b.pickupStartsAt) throw conflict('PICKUP_WINDOW_STARTED', `A booking can be cancelled until its pickup window starts (${b.pickupStartsAt.toISOString()})`);
+        if (t >= b.pickupStartsAt)
+          throw conflict(
+            'PICKUP_WINDOW_STARTED',
+            `A booking can be cancelled until its pickup window starts (${b.pickupStartsAt.toISOString()})`,
+          );
         await repo.closeBooking(tx, b.id, 'CANCELLED', { cancelledAt: t, updatedAt: t });
         await repo.releasePlaces(tx, b.dealId, b.quantity);
         const owner = await supplierUser(tx, b.supplierId);
-        if (owner) await deps.notifications.notify(tx, owner, 'deal_booking_cancelled', { bookingId: b.id, dealId: b.dealId, quantity: b.quantity }, { sourceKey: `booking:${b.id}:cancelled` });
+        if (owner)
+          await deps.notifications.notify(
+            tx,
+            owner,
+            'deal_booking_cancelled',
+            { bookingId: b.id, dealId: b.dealId, quantity: b.quantity },
+            { sourceKey: `booking:${b.id}:cancelled` },
+          );
       });
       return forClient(await viewOf(ctx.db, id));
     },
@@ -231,7 +306,10 @@ export function createBookingsService(ctx: AppContext, deps: BookingsDeps) {
     async listForStores(user: AuthUser, q: StoreBookingsQuery) {
       const own = await deps.suppliers.findOwnProfile(user.id);
       const storeIds = await deps.members.storesWhere(ctx.db, user.id, 'bookings.validate');
-      const scopes = [own ? eq(dealBookings.supplierId, own.id) : undefined, storeIds.length ? inArray(dealBookings.storeId, storeIds) : undefined].filter(Boolean) as SQL[];
+      const scopes = [
+        own ? eq(dealBookings.supplierId, own.id) : undefined,
+        storeIds.length ? inArray(dealBookings.storeId, storeIds) : undefined,
+      ].filter(Boolean) as SQL[];
       if (!scopes.length) return { items: [], meta: pageMeta(q, 0) };
       const where = and(
         or(...scopes),
@@ -248,7 +326,8 @@ export function createBookingsService(ctx: AppContext, deps: BookingsDeps) {
      * second scan, even at the same instant, is 409 BOOKING_ALREADY_USED with when it was used.
      */
     async validate(user: AuthUser, body: ValidateBody): Promise<BookingView> {
-      if ((body.token === undefined) === (body.code === undefined)) throw validationError('body.token', 'give either token (the QR code) or code');
+      if ((body.token === undefined) === (body.code === undefined))
+        throw validationError('body.token', 'give either token (the QR code) or code');
       let b: BookingRecord | undefined;
       if (body.token !== undefined) {
         const id = claimedId(body.token);
@@ -268,7 +347,13 @@ export function createBookingsService(ctx: AppContext, deps: BookingsDeps) {
       await ctx.db.transaction(async (tx) => {
         const used = await repo.closeBooking(tx, booking.id, 'USED', { usedAt: t, usedBy: user.id, updatedAt: t });
         if (!used) refuseClosed((await repo.findBooking(tx, booking.id))!);
-        await deps.notifications.notify(tx, booking.clientId, 'deal_booking_used', { bookingId: booking.id, dealId: booking.dealId }, { sourceKey: `booking:${booking.id}:used` });
+        await deps.notifications.notify(
+          tx,
+          booking.clientId,
+          'deal_booking_used',
+          { bookingId: booking.id, dealId: booking.dealId },
+          { sourceKey: `booking:${booking.id}:used` },
+        );
       });
       return viewOf(ctx.db, booking.id);
     },

@@ -38,11 +38,22 @@ export const PAUSE_TRANSITIONS: TransitionTable<DealStatus> = {
   DELETED: [],
 };
 
-export const DEAL_VIEW_STATUSES = ['PENDING_REVIEW', 'ACTIVE', 'PAUSED', 'REJECTED', 'SOLD_OUT', 'EXPIRED', 'DELETED'] as const;
+export const DEAL_VIEW_STATUSES = [
+  'PENDING_REVIEW',
+  'ACTIVE',
+  'PAUSED',
+  'REJECTED',
+  'SOLD_OUT',
+  'EXPIRED',
+  'DELETED',
+] as const;
 export type DealViewStatus = (typeof DEAL_VIEW_STATUSES)[number];
 
 /** The state shown: the stored one, or SOLD_OUT / EXPIRED derived from places and time. */
-export function effectiveStatus(d: { status: DealStatus; validUntil: Date; placesTaken: number; totalPlaces: number }, now: Date): DealViewStatus {
+export function effectiveStatus(
+  d: { status: DealStatus; validUntil: Date; placesTaken: number; totalPlaces: number },
+  now: Date,
+): DealViewStatus {
   if (d.status === 'ACTIVE' || d.status === 'PAUSED') {
     if (d.validUntil <= now) return 'EXPIRED';
     if (d.status === 'ACTIVE' && d.placesTaken >= d.totalPlaces) return 'SOLD_OUT';

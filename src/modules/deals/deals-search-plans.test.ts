@@ -53,9 +53,15 @@ describe('plans of the public deal list with 50,000 deals', () => {
         await tx.execute(sql`analyze deals`);
         await tx.execute(sql`analyze stores`);
         const point = { latitude: -52.5, longitude: -31.5, radiusM: 5000 };
-        await explain(tx, 'near a point', () => repo.searchDeals(tx, { terms: null, point, sort: 'distance' }, now, page));
-        await explain(tx, 'near a point, a category', () => repo.searchDeals(tx, { terms: null, point, category: 'BAKERY', sort: 'distance' }, now, page));
-        await explain(tx, 'words', () => repo.searchDeals(tx, { terms: searchTerms('pain'), sort: 'relevance' }, now, page));
+        await explain(tx, 'near a point', () =>
+          repo.searchDeals(tx, { terms: null, point, sort: 'distance' }, now, page),
+        );
+        await explain(tx, 'near a point, a category', () =>
+          repo.searchDeals(tx, { terms: null, point, category: 'BAKERY', sort: 'distance' }, now, page),
+        );
+        await explain(tx, 'words', () =>
+          repo.searchDeals(tx, { terms: searchTerms('pain'), sort: 'relevance' }, now, page),
+        );
         for (const sort of ['newest', 'price', '-price', 'ending_soon'] as DealSort[]) {
           await explain(tx, `sorted by ${sort}`, () => repo.searchDeals(tx, { terms: null, sort }, now, page));
         }

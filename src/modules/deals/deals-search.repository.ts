@@ -3,7 +3,15 @@ import { literalLimit, opaque, preparedPage, runPage, type Executor } from '../.
 import { chordToMetres, countNearest, earthCube, earthPoint, searchWords } from '../../db/listing-sql.js';
 import { deals, type DealKind } from '../../db/schema/deals.js';
 import { stores } from '../../db/schema/stores.js';
-import { LISTING_TOTAL_CAP, RANKED_CANDIDATES_CAP, listingMeta, metaOf, nearestPage, type ListingMeta, type SearchTerms } from '../../shared/listing-page.js';
+import {
+  LISTING_TOTAL_CAP,
+  RANKED_CANDIDATES_CAP,
+  listingMeta,
+  metaOf,
+  nearestPage,
+  type ListingMeta,
+  type SearchTerms,
+} from '../../shared/listing-page.js';
 import { openAtSql } from '../../shared/opening-hours.js';
 import type { PageQuery } from '../../shared/schemas.js';
 import type { ProductCategory } from '../products/product-catalog.js';
@@ -77,7 +85,9 @@ function filters(f: DealFilter, now: Date): SQL {
     f.kind ? eq(deals.kind, f.kind) : undefined,
     f.maxPrice !== undefined ? lte(deals.price, f.maxPrice) : undefined,
     f.storeId ? eq(deals.storeId, f.storeId) : undefined,
-    f.openNow === undefined ? undefined : ofStore(sql`${f.openNow ? sql`` : sql`not `}${openAtSql(stores.openingHours, stores.timezone, now)}`),
+    f.openNow === undefined
+      ? undefined
+      : ofStore(sql`${f.openNow ? sql`` : sql`not `}${openAtSql(stores.openingHours, stores.timezone, now)}`),
   )!;
 }
 
@@ -90,8 +100,16 @@ const ORDERS: Record<Exclude<DealSort, 'relevance' | 'distance'>, SQL[]> = {
 };
 
 /** Counts up to `cap + 1` rows, in the list's order when given (read from its index, as the page was). */
-async function countCapped(ex: Executor, where: SQL | undefined, cap = LISTING_TOTAL_CAP, order?: SQL[]): Promise<number> {
-  const rows = ex.select({ one: sql`1`.as('one') }).from(deals).where(where);
+async function countCapped(
+  ex: Executor,
+  where: SQL | undefined,
+  cap = LISTING_TOTAL_CAP,
+  order?: SQL[],
+): Promise<number> {
+  const rows = ex
+    .select({ one: sql`1`.as('one') })
+    .from(deals)
+    .where(where);
   const sub = (order ? rows.orderBy(...order) : rows).limit(cap + 1).as('c');
   const [row] = await ex.select({ n: count() }).from(sub);
   return row?.n ?? 0;
@@ -106,7 +124,12 @@ const distanceTo = (origin: SQL) => sql<number>`(${deals.earth} <-> ${origin})`.
  */
 export function nearestQuery(ex: Executor, f: DealFilter, now: Date, n: number) {
   const d = distanceTo(earthPoint(f.point!.latitude, f.point!.longitude));
-  return ex.select({ ...card, d }).from(deals).where(filters(f, now)).orderBy(d).limit(n);
+  return ex
+    .select({ ...card, d })
+    .from(deals)
+    .where(filters(f, now))
+    .orderBy(d)
+    .limit(n);
 }
 
 // A point and nothing else (the bench's list), prepared once per connection with its plan kept
@@ -114,15 +137,33 @@ export function nearestQuery(ex: Executor, f: DealFilter, now: Date, n: number) 
 const nearestPrepared = preparedPage((ex, rows) => {
   const t = opaque(sql`${sql.placeholder('now')}::timestamptz`);
   const d = sql<number>`(${deals.earth} <-> ${sql.placeholder('origin')}::cube)`.mapWith(Number).as('d');
-  return ex.select({ ...card, d }).from(deals).where(and(isPublicDeal(t), hasPlaces)).orderBy(sql`"d"`).limit(literalLimit(rows)).prepare(`deals_nearest_page_${rows}`);
+  return ex
+    .select({ ...card, d })
+    .from(deals)
+    .where(and(isPublicDeal(t), hasPlaces))
+    .orderBy(sql`"d"`)
+    .limit(literalLimit(rows))
+    .prepare(`deals_nearest_page_${rows}`);
 });
 /** A store's deals share its position: so many more are read at once for a nearest-first page (see nearestPage). */
 const DEALS_AT_ONE_PLACE = 4;
-const pointOnly = (f: DealFilter) => !f.terms && f.category === undefined && f.kind === undefined && f.maxPrice === undefined && f.storeId === undefined && f.openNow === undefined;
+const pointOnly = (f: DealFilter) =>
+  !f.terms &&
+  f.category === undefined &&
+  f.kind === undefined &&
+  f.maxPrice === undefined &&
+  f.storeId === undefined &&
+  f.openNow === undefined;
 
 /** The ranked candidates of words: the first RANKED_CANDIDATES_CAP matches, ranked after the limit. */
 async function rankedPage(ex: Executor, where: SQL, rank: SQL, d: SQL, q: PageQuery) {
-  const cand = ex.$with('cand').as(ex.select({ ...card, d: sql<number | null>`${d}`.as('d'), rank: sql<number>`${rank}`.as('rank') }).from(deals).where(where).limit(RANKED_CANDIDATES_CAP + 1));
+  const cand = ex.$with('cand').as(
+    ex
+      .select({ ...card, d: sql<number | null>`${d}`.as('d'), rank: sql<number>`${rank}`.as('rank') })
+      .from(deals)
+      .where(where)
+      .limit(RANKED_CANDIDATES_CAP + 1),
+  );
   const rows = await ex
     .with(cand)
     .select({ ...cand._.selectedFields, counted: sql<number>`(select count(*) from cand)`.mapWith(Number) })
@@ -131,17 +172,30 @@ async function rankedPage(ex: Executor, where: SQL, rank: SQL, d: SQL, q: PageQu
     .limit(q.limit + 1)
     .offset((q.page - 1) * q.limit);
   const counted = rows[0]?.counted ?? (q.page > 1 ? await countCapped(ex, where, RANKED_CANDIDATES_CAP) : 0);
-  return { items: rows.slice(0, q.limit) as (DealCardRow & { d: number | null })[], meta: metaOf(q, counted, rows.length > q.limit, RANKED_CANDIDATES_CAP) };
+  return {
+    items: rows.slice(0, q.limit) as (DealCardRow & { d: number | null })[],
+    meta: metaOf(q, counted, rows.length > q.limit, RANKED_CANDIDATES_CAP),
+  };
 }
 
 type Page = { items: (DealCardRow & { d?: number | null })[]; meta: ListingMeta };
 
 /** A page of the public deal list. */
-export async function searchDeals(ex: Executor, f: DealFilter, now: Date, q: PageQuery): Promise<{ items: DealCardRow[]; meta: ListingMeta }> {
+export async function searchDeals(
+  ex: Executor,
+  f: DealFilter,
+  now: Date,
+  q: PageQuery,
+): Promise<{ items: DealCardRow[]; meta: ListingMeta }> {
   const base = filters(f, now);
   const origin = f.point ? earthPoint(f.point.latitude, f.point.longitude) : undefined;
   const d = origin ? distanceTo(origin) : sql<number>`null::float8`;
-  const radius = f.point && and(sql`earth_box(${origin}, ${f.point.radiusM}::float8) @> ${deals.earth}`, sql`earth_distance(${origin}, ${deals.earth}) <= ${f.point.radiusM}::float8`);
+  const radius =
+    f.point &&
+    and(
+      sql`earth_box(${origin}, ${f.point.radiusM}::float8) @> ${deals.earth}`,
+      sql`earth_distance(${origin}, ${deals.earth}) <= ${f.point.radiusM}::float8`,
+    );
 
   const ordered = async (tx: Executor, match: SQL | undefined): Promise<Page> => {
     const where = and(base, match)!;
@@ -152,30 +206,71 @@ export async function searchDeals(ex: Executor, f: DealFilter, now: Date, q: Pag
         point.radiusM,
         async (n) =>
           (pointOnly(f) && !match
-            ? await runPage(nearestPrepared(tx, n), { now: now.toISOString(), origin: earthCube(point.latitude, point.longitude) }, n)
-            : await tx.select({ ...card, d }).from(deals).where(where).orderBy(d).limit(n)) as (DealCardRow & { d: number })[],
-        (k) => countNearest(tx, tx.select({ d: sql`${d}`.as('d') }).from(deals).where(where).orderBy(d).limit(k), point.radiusM),
+            ? await runPage(
+                nearestPrepared(tx, n),
+                { now: now.toISOString(), origin: earthCube(point.latitude, point.longitude) },
+                n,
+              )
+            : await tx
+                .select({ ...card, d })
+                .from(deals)
+                .where(where)
+                .orderBy(d)
+                .limit(n)) as (DealCardRow & { d: number })[],
+        (k) =>
+          countNearest(
+            tx,
+            tx
+              .select({ d: sql`${d}`.as('d') })
+              .from(deals)
+              .where(where)
+              .orderBy(d)
+              .limit(k),
+            point.radiusM,
+          ),
         DEALS_AT_ONE_PLACE,
       );
     }
     const order = ORDERS[f.sort as keyof typeof ORDERS] ?? ORDERS.newest;
     const within = and(where, radius);
-    const rows = await tx.select({ ...card, d }).from(deals).where(within).orderBy(...order).limit(q.limit + 1).offset((q.page - 1) * q.limit);
-    const meta = await listingMeta(q, rows.length, () => countCapped(tx, within, LISTING_TOTAL_CAP, radius ? undefined : order));
+    const rows = await tx
+      .select({ ...card, d })
+      .from(deals)
+      .where(within)
+      .orderBy(...order)
+      .limit(q.limit + 1)
+      .offset((q.page - 1) * q.limit);
+    const meta = await listingMeta(q, rows.length, () =>
+      countCapped(tx, within, LISTING_TOTAL_CAP, radius ? undefined : order),
+    );
     return { items: rows.slice(0, q.limit), meta };
   };
 
   let page: Page;
   if (!f.terms) page = await ordered(ex, undefined);
   else {
-    page = await searchWords(ex, { vector: deals.searchVector, doc: deals.searchDoc }, f.terms, { relevance: f.sort === 'relevance', wordsOnly: false }, {
-      ranked: (tx, match, rank) => rankedPage(tx, and(base, radius, match)!, rank, d, q),
-      count: (tx, match, cap) => countCapped(tx, and(base, match), cap),
-      ordered,
-    });
+    page = await searchWords(
+      ex,
+      { vector: deals.searchVector, doc: deals.searchDoc },
+      f.terms,
+      { relevance: f.sort === 'relevance', wordsOnly: false },
+      {
+        ranked: (tx, match, rank) => rankedPage(tx, and(base, radius, match)!, rank, d, q),
+        count: (tx, match, cap) => countCapped(tx, and(base, match), cap),
+        ordered,
+      },
+    );
   }
   return {
-    items: page.items.map(({ d: dist, ...r }) => ({ ...(r as DealCardRow), distanceM: dist == null ? undefined : 'distanceM' in r ? (r as { distanceM: number }).distanceM : chordToMetres(Number(dist)) })),
+    items: page.items.map(({ d: dist, ...r }) => ({
+      ...(r as DealCardRow),
+      distanceM:
+        dist == null
+          ? undefined
+          : 'distanceM' in r
+            ? (r as { distanceM: number }).distanceM
+            : chordToMetres(Number(dist)),
+    })),
     meta: page.meta,
   };
 }

@@ -49,13 +49,21 @@ describe('GET /deals', () => {
     const near = await shopAt(p.latitude, p.longitude);
     const mid = await shopAt(p.latitude + 0.01, p.longitude);
     const far = await shopAt(p.latitude + 0.2, p.longitude);
-    const [a, b, c] = [await publishDeal(t, near, adminToken), await publishDeal(t, mid, adminToken), await publishDeal(t, far, adminToken)];
+    const [a, b, c] = [
+      await publishDeal(t, near, adminToken),
+      await publishDeal(t, mid, adminToken),
+      await publishDeal(t, far, adminToken),
+    ];
     const close = await search({ latitude: p.latitude, longitude: p.longitude, radiusKm: 5 });
     expect(ids(close)).toEqual([a.id, b.id]);
     expect(close.body.data[0].distanceKm).toBeLessThan(0.01);
     expect(close.body.data[1].distanceKm).toBeCloseTo(1.11, 1);
     expect(close.body.meta).toMatchObject({ total: 2, hasMore: false, totalIsEstimate: false });
-    expect(ids(await search({ latitude: p.latitude, longitude: p.longitude, radiusKm: 30 }))).toEqual([a.id, b.id, c.id]);
+    expect(ids(await search({ latitude: p.latitude, longitude: p.longitude, radiusKm: 30 }))).toEqual([
+      a.id,
+      b.id,
+      c.id,
+    ]);
     const paged = await search({ latitude: p.latitude, longitude: p.longitude, radiusKm: 30, limit: 2, page: 2 });
     expect(ids(paged)).toEqual([c.id]);
   });
@@ -67,7 +75,11 @@ describe('GET /deals', () => {
     const soon = new Date(t.clock.now().getTime() + 2 * DAY).toISOString();
     const cheap = await publishDeal(t, open, adminToken, { price: 500, category: 'DAIRY' });
     const dear = await publishDeal(t, open, adminToken, { price: 2000, validUntil: soon });
-    const pct = await publishDeal(t, closed, adminToken, { kind: 'PERCENTAGE_OFF', price: undefined, discountPercent: 60 });
+    const pct = await publishDeal(t, closed, adminToken, {
+      kind: 'PERCENTAGE_OFF',
+      price: undefined,
+      discountPercent: 60,
+    });
     const at = { latitude: p.latitude, longitude: p.longitude, radiusKm: 3 };
     expect(ids(await search({ ...at, sort: 'price' }))).toEqual([cheap.id, pct.id, dear.id]);
     expect(ids(await search({ ...at, sort: '-price' }))).toEqual([dear.id, pct.id, cheap.id]);
@@ -114,7 +126,9 @@ describe('GET /deals', () => {
   it('a deal leaves the list the second it expires', async () => {
     const p = region();
     const s = await shopAt(p.latitude, p.longitude);
-    const d = await publishDeal(t, s, adminToken, { validUntil: new Date(t.clock.now().getTime() + 2 * 60_000).toISOString() });
+    const d = await publishDeal(t, s, adminToken, {
+      validUntil: new Date(t.clock.now().getTime() + 2 * 60_000).toISOString(),
+    });
     const at = { latitude: p.latitude, longitude: p.longitude };
     expect(ids(await search(at))).toEqual([d.id]);
     t.clock.advance(2 * 60_000);

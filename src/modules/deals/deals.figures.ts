@@ -26,7 +26,14 @@ export async function activeCount(ex: Executor, now: Date): Promise<number> {
   const [r] = await ex
     .select({ n: count() })
     .from(deals)
-    .where(and(sql`${deals.listed}`, sql`${deals.validUntil} > ${now}`, sql`${deals.validFrom} <= ${now}`, sql`${deals.placesTaken} < ${deals.totalPlaces}`));
+    .where(
+      and(
+        sql`${deals.listed}`,
+        sql`${deals.validUntil} > ${now}`,
+        sql`${deals.validFrom} <= ${now}`,
+        sql`${deals.placesTaken} < ${deals.totalPlaces}`,
+      ),
+    );
   return r?.n ?? 0;
 }
 
@@ -35,7 +42,8 @@ export async function activeCount(ex: Executor, now: Date): Promise<number> {
  * item of the deal's category, the default unit weight products of that category get
  * (DEFAULT_UNIT_WEIGHT_GRAMS, docs/analytics.md).
  */
-export const gramsPerPlace = (category: ProductCategory): number => DEFAULT_UNIT_WEIGHT_GRAMS[category] ?? DEFAULT_UNIT_WEIGHT_GRAMS.OTHER;
+export const gramsPerPlace = (category: ProductCategory): number =>
+  DEFAULT_UNIT_WEIGHT_GRAMS[category] ?? DEFAULT_UNIT_WEIGHT_GRAMS.OTHER;
 
 /**
  * Food of bookings validated at the counter (USED) in [from, to), per UTC period: the places of each

@@ -47,7 +47,10 @@ export function statusIs(status: DealViewStatus, now: Date): SQL {
 
 export async function insertDeal(ex: Executor, values: NewDeal): Promise<DealRecord> {
   // The position comes from the store (trigger deals_listed); a placeholder satisfies the column.
-  const [row] = await ex.insert(deals).values({ ...values, earth: '(0,0,0)' }).returning(dealColumns);
+  const [row] = await ex
+    .insert(deals)
+    .values({ ...values, earth: '(0,0,0)' })
+    .returning(dealColumns);
   return row!;
 }
 
@@ -57,19 +60,37 @@ export async function updateDeal(ex: Executor, id: string, patch: Partial<NewDea
 }
 
 /** A deal that is not deleted. */
-export async function findDeal(ex: Executor, id: string, opts: { lock?: boolean } = {}): Promise<DealRecord | undefined> {
-  const q = ex.select(dealColumns).from(deals).where(and(eq(deals.id, id), ne(deals.status, 'DELETED')));
+export async function findDeal(
+  ex: Executor,
+  id: string,
+  opts: { lock?: boolean } = {},
+): Promise<DealRecord | undefined> {
+  const q = ex
+    .select(dealColumns)
+    .from(deals)
+    .where(and(eq(deals.id, id), ne(deals.status, 'DELETED')));
   const [row] = opts.lock ? await q.for('update') : await q;
   return row;
 }
 
 export async function findPublicDeal(ex: Executor, id: string, now: Date): Promise<DealRecord | undefined> {
-  const [row] = await ex.select(dealColumns).from(deals).where(and(eq(deals.id, id), isPublicDeal(now)));
+  const [row] = await ex
+    .select(dealColumns)
+    .from(deals)
+    .where(and(eq(deals.id, id), isPublicDeal(now)));
   return row;
 }
 
-export async function listDeals(ex: Executor, f: { supplierId?: string; storeIds?: string[]; storeId?: string; status?: DealViewStatus; pending?: boolean }, q: PageQuery, now: Date) {
-  const owners = [f.supplierId ? eq(deals.supplierId, f.supplierId) : undefined, f.storeIds?.length ? inArray(deals.storeId, f.storeIds) : undefined].filter(Boolean) as SQL[];
+export async function listDeals(
+  ex: Executor,
+  f: { supplierId?: string; storeIds?: string[]; storeId?: string; status?: DealViewStatus; pending?: boolean },
+  q: PageQuery,
+  now: Date,
+) {
+  const owners = [
+    f.supplierId ? eq(deals.supplierId, f.supplierId) : undefined,
+    f.storeIds?.length ? inArray(deals.storeId, f.storeIds) : undefined,
+  ].filter(Boolean) as SQL[];
   const where = and(
     ne(deals.status, 'DELETED'),
     f.pending ? eq(deals.status, 'PENDING_REVIEW') : owners.length ? sql`(${sql.join(owners, sql` or `)})` : undefined,
@@ -78,7 +99,13 @@ export async function listDeals(ex: Executor, f: { supplierId?: string; storeIds
   );
   const order = f.pending ? [asc(deals.createdAt), asc(deals.id)] : [desc(deals.createdAt), desc(deals.id)];
   const [items, [total]] = await Promise.all([
-    ex.select(dealColumns).from(deals).where(where).orderBy(...order).limit(q.limit).offset(pageOffset(q)),
+    ex
+      .select(dealColumns)
+      .from(deals)
+      .where(where)
+      .orderBy(...order)
+      .limit(q.limit)
+      .offset(pageOffset(q)),
     ex.select({ n: count() }).from(deals).where(where),
   ]);
   return { items, total: total?.n ?? 0 };
@@ -93,13 +120,23 @@ export async function takePlaces(ex: Executor, dealId: string, n: number, now: D
   const rows = await ex
     .update(deals)
     .set({ placesTaken: sql`${deals.placesTaken} + ${n}` })
-    .where(and(eq(deals.id, dealId), eq(deals.status, 'ACTIVE'), gt(deals.validUntil, now), lte(sql`${deals.placesTaken} + ${n}`, deals.totalPlaces)))
+    .where(
+      and(
+        eq(deals.id, dealId),
+        eq(deals.status, 'ACTIVE'),
+        gt(deals.validUntil, now),
+        lte(sql`${deals.placesTaken} + ${n}`, deals.totalPlaces),
+      ),
+    )
     .returning({ id: deals.id });
   return rows.length === 1;
 }
 
 export async function releasePlaces(ex: Executor, dealId: string, n: number): Promise<void> {
-  await ex.update(deals).set({ placesTaken: sql`greatest(0, ${deals.placesTaken} - ${n})` }).where(eq(deals.id, dealId));
+  await ex
+    .update(deals)
+    .set({ placesTaken: sql`greatest(0, ${deals.placesTaken} - ${n})` })
+    .where(eq(deals.id, dealId));
 }
 
 // ---- bookings
@@ -109,12 +146,18 @@ export async function placesOfClient(ex: Executor, dealId: string, clientId: str
   const [row] = await ex
     .select({ n: sql<number>`coalesce(sum(${dealBookings.quantity}), 0)`.mapWith(Number) })
     .from(dealBookings)
-    .where(and(eq(dealBookings.dealId, dealId), eq(dealBookings.clientId, clientId), ne(dealBookings.status, 'CANCELLED')));
+    .where(
+      and(eq(dealBookings.dealId, dealId), eq(dealBookings.clientId, clientId), ne(dealBookings.status, 'CANCELLED')),
+    );
   return row?.n ?? 0;
 }
 
 export async function codeInUse(ex: Executor, storeId: string, code: string): Promise<boolean> {
-  const [row] = await ex.select({ id: dealBookings.id }).from(dealBookings).where(and(eq(dealBookings.storeId, storeId), eq(dealBookings.code, code), eq(dealBookings.status, 'CONFIRMED'))).limit(1);
+  const [row] = await ex
+    .select({ id: dealBookings.id })
+    .from(dealBookings)
+    .where(and(eq(dealBookings.storeId, storeId), eq(dealBookings.code, code), eq(dealBookings.status, 'CONFIRMED')))
+    .limit(1);
   return Boolean(row);
 }
 
@@ -123,7 +166,11 @@ export async function insertBooking(ex: Executor, values: NewBooking): Promise<B
   return row!;
 }
 
-export async function findBooking(ex: Executor, id: string, opts: { lock?: boolean } = {}): Promise<BookingRecord | undefined> {
+export async function findBooking(
+  ex: Executor,
+  id: string,
+  opts: { lock?: boolean } = {},
+): Promise<BookingRecord | undefined> {
   const q = ex.select().from(dealBookings).where(eq(dealBookings.id, id));
   const [row] = opts.lock ? await q.for('update') : await q;
   return row;
@@ -132,11 +179,21 @@ export async function findBooking(ex: Executor, id: string, opts: { lock?: boole
 /** The bookings of these stores with this code that can still be used (one per store at most). */
 export function findOpenByCode(ex: Executor, storeIds: string[], code: string): Promise<BookingRecord[]> {
   if (!storeIds.length) return Promise.resolve([]);
-  return ex.select().from(dealBookings).where(and(inArray(dealBookings.storeId, storeIds), eq(dealBookings.code, code), eq(dealBookings.status, 'CONFIRMED')));
+  return ex
+    .select()
+    .from(dealBookings)
+    .where(
+      and(inArray(dealBookings.storeId, storeIds), eq(dealBookings.code, code), eq(dealBookings.status, 'CONFIRMED')),
+    );
 }
 
 /** Moves a booking from CONFIRMED to `to` in one guarded statement: of two at once, one wins. */
-export async function closeBooking(ex: Executor, id: string, to: Exclude<BookingStatus, 'CONFIRMED'>, patch: Partial<NewBooking>): Promise<BookingRecord | undefined> {
+export async function closeBooking(
+  ex: Executor,
+  id: string,
+  to: Exclude<BookingStatus, 'CONFIRMED'>,
+  patch: Partial<NewBooking>,
+): Promise<BookingRecord | undefined> {
   const [row] = await ex
     .update(dealBookings)
     .set({ ...patch, status: to })
@@ -147,13 +204,22 @@ export async function closeBooking(ex: Executor, id: string, to: Exclude<Booking
 
 /** Confirmed bookings whose pickup window ended by `now` (the no-show sweep). */
 export function overdueBookings(ex: Executor, now: Date, limit = 500): Promise<BookingRecord[]> {
-  return ex.select().from(dealBookings).where(and(eq(dealBookings.status, 'CONFIRMED'), lte(dealBookings.pickupEndsAt, now))).orderBy(asc(dealBookings.pickupEndsAt)).limit(limit);
+  return ex
+    .select()
+    .from(dealBookings)
+    .where(and(eq(dealBookings.status, 'CONFIRMED'), lte(dealBookings.pickupEndsAt, now)))
+    .orderBy(asc(dealBookings.pickupEndsAt))
+    .limit(limit);
 }
 
 const bookingRow = { booking: dealBookings, dealTitle: deals.title, storeName: stores.name };
 export type BookingRow = { booking: BookingRecord; dealTitle: string; storeName: string };
 
-export async function listBookings(ex: Executor, where: SQL | undefined, q: PageQuery): Promise<{ items: BookingRow[]; total: number }> {
+export async function listBookings(
+  ex: Executor,
+  where: SQL | undefined,
+  q: PageQuery,
+): Promise<{ items: BookingRow[]; total: number }> {
   const [items, [total]] = await Promise.all([
     ex
       .select(bookingRow)
@@ -170,21 +236,42 @@ export async function listBookings(ex: Executor, where: SQL | undefined, q: Page
 }
 
 export async function bookingRowOf(ex: Executor, id: string): Promise<BookingRow | undefined> {
-  const [row] = await ex.select(bookingRow).from(dealBookings).innerJoin(deals, eq(deals.id, dealBookings.dealId)).innerJoin(stores, eq(stores.id, dealBookings.storeId)).where(eq(dealBookings.id, id));
+  const [row] = await ex
+    .select(bookingRow)
+    .from(dealBookings)
+    .innerJoin(deals, eq(deals.id, dealBookings.dealId))
+    .innerJoin(stores, eq(stores.id, dealBookings.storeId))
+    .where(eq(dealBookings.id, id));
   return row;
 }
 
 /** Bookings still to be collected (CONFIRMED, window not over) of a deal, a store or a supplier. */
 export async function openBookings(ex: Executor, scope: WorkScope | { dealId: string }, now: Date): Promise<number> {
   const of =
-    'dealId' in scope ? eq(dealBookings.dealId, scope.dealId) : 'storeId' in scope ? eq(dealBookings.storeId, scope.storeId) : 'supplierId' in scope ? eq(dealBookings.supplierId, scope.supplierId) : undefined;
+    'dealId' in scope
+      ? eq(dealBookings.dealId, scope.dealId)
+      : 'storeId' in scope
+        ? eq(dealBookings.storeId, scope.storeId)
+        : 'supplierId' in scope
+          ? eq(dealBookings.supplierId, scope.supplierId)
+          : undefined;
   if (!of) return 0;
-  const [row] = await ex.select({ n: count() }).from(dealBookings).where(and(of, eq(dealBookings.status, 'CONFIRMED'), gt(dealBookings.pickupEndsAt, now)));
+  const [row] = await ex
+    .select({ n: count() })
+    .from(dealBookings)
+    .where(and(of, eq(dealBookings.status, 'CONFIRMED'), gt(dealBookings.pickupEndsAt, now)));
   return row?.n ?? 0;
 }
 
 /** Every deal of a store or supplier goes with it (deleted with the store or profile). */
-export async function deleteAllOf(ex: Executor, scope: { storeId: string } | { supplierId: string }, now: Date): Promise<void> {
+export async function deleteAllOf(
+  ex: Executor,
+  scope: { storeId: string } | { supplierId: string },
+  now: Date,
+): Promise<void> {
   const of = 'storeId' in scope ? eq(deals.storeId, scope.storeId) : eq(deals.supplierId, scope.supplierId);
-  await ex.update(deals).set({ status: 'DELETED', deletedAt: now, updatedAt: now }).where(and(of, ne(deals.status, 'DELETED')));
+  await ex
+    .update(deals)
+    .set({ status: 'DELETED', deletedAt: now, updatedAt: now })
+    .where(and(of, ne(deals.status, 'DELETED')));
 }

@@ -5,7 +5,10 @@ import { PRODUCT_CATEGORIES } from '../products/product-catalog.js';
 import { DEAL_VIEW_STATUSES } from './deal-status.js';
 
 const opt = Type.Optional;
-const LocalTime = Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$|^24:00$', description: 'HH:MM, local time of the store' });
+const LocalTime = Type.String({
+  pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$|^24:00$',
+  description: 'HH:MM, local time of the store',
+});
 const Money = Type.Integer({ minimum: 0, maximum: 100_000_000, description: 'XOF (no minor unit)' });
 
 /** At most this many pictures per deal (the products' limit). */
@@ -19,11 +22,25 @@ export const BookingParamsSchema = Type.Object({ bookingId: IdSchema }, { additi
 const writable = {
   title: Type.String({ minLength: 3, maxLength: 120 }),
   description: Type.String({ maxLength: 2000 }),
-  kind: StringEnum(DEAL_KINDS, { description: 'SURPRISE_BAG and FIXED_PRICE take price; PERCENTAGE_OFF takes discountPercent' }),
+  kind: StringEnum(DEAL_KINDS, {
+    description: 'SURPRISE_BAG and FIXED_PRICE take price; PERCENTAGE_OFF takes discountPercent',
+  }),
   category: StringEnum(PRODUCT_CATEGORIES),
-  price: Type.Integer({ minimum: 0, maximum: 100_000_000, description: 'per place, paid at the counter, below originalValue (not with PERCENTAGE_OFF)' }),
-  discountPercent: Type.Integer({ minimum: 1, maximum: 99, description: 'PERCENTAGE_OFF only; the price is computed from it' }),
-  originalValue: Type.Integer({ minimum: 1, maximum: 100_000_000, description: 'what a place is worth at the usual price, XOF' }),
+  price: Type.Integer({
+    minimum: 0,
+    maximum: 100_000_000,
+    description: 'per place, paid at the counter, below originalValue (not with PERCENTAGE_OFF)',
+  }),
+  discountPercent: Type.Integer({
+    minimum: 1,
+    maximum: 99,
+    description: 'PERCENTAGE_OFF only; the price is computed from it',
+  }),
+  originalValue: Type.Integer({
+    minimum: 1,
+    maximum: 100_000_000,
+    description: 'what a place is worth at the usual price, XOF',
+  }),
   totalPlaces: Type.Integer({ minimum: 1, maximum: 10_000 }),
   placesPerClient: Type.Integer({ minimum: 1, maximum: 100, description: 'default 1' }),
   validFrom: TimestampSchema,
@@ -76,7 +93,10 @@ export const UpdateDealBodySchema = Type.Object(
 );
 export type UpdateDealBody = Static<typeof UpdateDealBodySchema>;
 
-export const DealImageSchema = Type.Object({ id: IdSchema, thumbnailUrl: Type.String(), url: Type.String() }, { title: 'DealImage' });
+export const DealImageSchema = Type.Object(
+  { id: IdSchema, thumbnailUrl: Type.String(), url: Type.String() },
+  { title: 'DealImage' },
+);
 
 export const DealSchema = Type.Object(
   {
@@ -111,10 +131,22 @@ export const DealSchema = Type.Object(
 export type DealView = Static<typeof DealSchema>;
 
 export const DealStoreSchema = Type.Object(
-  { id: IdSchema, name: Type.String(), address: Type.String(), city: Type.String(), latitude: Type.Number(), longitude: Type.Number(), timezone: Type.String(), openNow: Type.Boolean() },
+  {
+    id: IdSchema,
+    name: Type.String(),
+    address: Type.String(),
+    city: Type.String(),
+    latitude: Type.Number(),
+    longitude: Type.Number(),
+    timezone: Type.String(),
+    openNow: Type.Boolean(),
+  },
   { title: 'DealStore' },
 );
-export const DealDetailSchema = Type.Object({ ...DealSchema.properties, store: DealStoreSchema }, { title: 'DealDetail' });
+export const DealDetailSchema = Type.Object(
+  { ...DealSchema.properties, store: DealStoreSchema },
+  { title: 'DealDetail' },
+);
 export type DealDetailView = Static<typeof DealDetailSchema>;
 
 export const DealCardSchema = Type.Object(
@@ -143,7 +175,14 @@ export type DealCardView = Static<typeof DealCardSchema>;
 export const DealSearchQuerySchema = Type.Object(
   {
     ...PageQuerySchema.properties,
-    q: opt(Type.String({ minLength: 1, maxLength: 100, description: 'words of the title, description and terms (accents and case ignored, a typo per word tolerated, the last word as a prefix)' })),
+    q: opt(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description:
+          'words of the title, description and terms (accents and case ignored, a typo per word tolerated, the last word as a prefix)',
+      }),
+    ),
     category: opt(StringEnum(PRODUCT_CATEGORIES)),
     kind: opt(StringEnum(DEAL_KINDS)),
     maxPrice: opt(Type.Integer({ minimum: 0, description: 'XOF' })),
@@ -152,7 +191,9 @@ export const DealSearchQuerySchema = Type.Object(
     latitude: opt(Type.Number({ minimum: -90, maximum: 90 })),
     longitude: opt(Type.Number({ minimum: -180, maximum: 180 })),
     radiusKm: opt(Type.Number({ minimum: 0.1, maximum: 50, description: 'with latitude and longitude; default 5' })),
-    sort: opt(StringEnum(DEAL_SORTS, { description: 'default: relevance with q, distance with a point, newest otherwise' })),
+    sort: opt(
+      StringEnum(DEAL_SORTS, { description: 'default: relevance with q, distance with a point, newest otherwise' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -166,10 +207,17 @@ export type OwnDealsQuery = Static<typeof OwnDealsQuerySchema>;
 export const PendingDealsQuerySchema = Type.Object({ ...PageQuerySchema.properties }, { additionalProperties: false });
 export type PendingDealsQuery = Static<typeof PendingDealsQuerySchema>;
 
-export const RejectDealBodySchema = Type.Object({ reason: Type.String({ minLength: 3, maxLength: 500 }) }, { additionalProperties: false });
+export const RejectDealBodySchema = Type.Object(
+  { reason: Type.String({ minLength: 3, maxLength: 500 }) },
+  { additionalProperties: false },
+);
 
 export const ImagesFormSchema = Type.Object({
-  images: Type.Array(Type.String({ format: 'binary' }), { minItems: 1, maxItems: MAX_DEAL_IMAGES, description: 'JPEG, PNG or WebP' }),
+  images: Type.Array(Type.String({ format: 'binary' }), {
+    minItems: 1,
+    maxItems: MAX_DEAL_IMAGES,
+    description: 'JPEG, PNG or WebP',
+  }),
 });
 export const DeleteImageQuerySchema = Type.Object({ imageId: IdSchema }, { additionalProperties: false });
 
@@ -178,7 +226,12 @@ export const DeleteImageQuerySchema = Type.Object({ imageId: IdSchema }, { addit
 export const BookBodySchema = Type.Object(
   {
     quantity: Type.Integer({ minimum: 1, maximum: 100 }),
-    pickupDate: opt(Type.String({ format: 'date', description: "the store's local day; default the first day whose pickup window has not ended" })),
+    pickupDate: opt(
+      Type.String({
+        format: 'date',
+        description: "the store's local day; default the first day whose pickup window has not ended",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -200,7 +253,12 @@ export const BookingSchema = Type.Object(
     pickupStartsAt: TimestampSchema,
     pickupEndsAt: TimestampSchema,
     code: Type.String({ description: 'the short code to show or say at the counter' }),
-    qrToken: Type.Optional(Type.String({ description: 'to the booking\'s client only: the signed token its QR code encodes, for the app to draw the QR itself (offline); the counter validates it as a scan' })),
+    qrToken: Type.Optional(
+      Type.String({
+        description:
+          "to the booking's client only: the signed token its QR code encodes, for the app to draw the QR itself (offline); the counter validates it as a scan",
+      }),
+    ),
     status: StringEnum(BOOKING_STATUSES),
     usedAt: Nullable(TimestampSchema),
     cancelledAt: Nullable(TimestampSchema),
@@ -217,14 +275,19 @@ export const MyBookingsQuerySchema = Type.Object(
 export type MyBookingsQuery = Static<typeof MyBookingsQuerySchema>;
 
 export const StoreBookingsQuerySchema = Type.Object(
-  { ...PageQuerySchema.properties, status: opt(StringEnum(BOOKING_STATUSES)), storeId: opt(IdSchema), dealId: opt(IdSchema) },
+  {
+    ...PageQuerySchema.properties,
+    status: opt(StringEnum(BOOKING_STATUSES)),
+    storeId: opt(IdSchema),
+    dealId: opt(IdSchema),
+  },
   { additionalProperties: false },
 );
 export type StoreBookingsQuery = Static<typeof StoreBookingsQuerySchema>;
 
 export const ValidateBodySchema = Type.Object(
   {
-    token: opt(Type.String({ minLength: 1, maxLength: 600, description: 'the content of the booking\'s QR code' })),
+    token: opt(Type.String({ minLength: 1, maxLength: 600, description: "the content of the booking's QR code" })),
     code: opt(Type.String({ minLength: 4, maxLength: 20, description: 'the short code the client shows or says' })),
     storeId: opt(IdSchema),
   },

@@ -19,7 +19,14 @@ import { DEAL_TRANSITIONS, MODERATION_TRANSITIONS, PAUSE_TRANSITIONS, effectiveS
 import * as figures from './deals.figures.js';
 import * as repo from './deals.repository.js';
 import type { DealRecord } from './deals.repository.js';
-import type { CreateDealBody, DealDetailView, DealView, OwnDealsQuery, PendingDealsQuery, UpdateDealBody } from './deals.schemas.js';
+import type {
+  CreateDealBody,
+  DealDetailView,
+  DealView,
+  OwnDealsQuery,
+  PendingDealsQuery,
+  UpdateDealBody,
+} from './deals.schemas.js';
 import { MAX_DEAL_IMAGES } from './deals.schemas.js';
 import { toDealView } from './deals.views.js';
 
@@ -34,34 +41,62 @@ export interface DealsDeps {
 /** Deletes the picture files of deleted deals and pictures, after the deletion committed. */
 export const DEAL_FILES_JOB = 'deals.delete-files';
 
-type Priced = Pick<DealRecord, 'kind' | 'price' | 'originalValue' | 'discountPercent' | 'totalPlaces' | 'placesPerClient' | 'placesTaken' | 'validFrom' | 'validUntil' | 'pickupStart' | 'pickupEnd'>;
+type Priced = Pick<
+  DealRecord,
+  | 'kind'
+  | 'price'
+  | 'originalValue'
+  | 'discountPercent'
+  | 'totalPlaces'
+  | 'placesPerClient'
+  | 'placesTaken'
+  | 'validFrom'
+  | 'validUntil'
+  | 'pickupStart'
+  | 'pickupEnd'
+>;
 
 /**
  * Completes and checks a deal as it will be saved: the price of a PERCENTAGE_OFF deal comes from
  * its discount, the discount of the others from their price; 400 naming each wrong field.
  */
-function priced(d: Priced, given: { price?: number; discountPercent?: number }, now: Date, validityChanged: boolean): Priced {
+function priced(
+  d: Priced,
+  given: { price?: number; discountPercent?: number },
+  now: Date,
+  validityChanged: boolean,
+): Priced {
   const errors: ErrorDetail[] = [];
   const out = { ...d };
   if (d.kind === 'PERCENTAGE_OFF') {
-    if (given.price !== undefined) errors.push({ field: 'body.price', message: 'is computed from discountPercent for PERCENTAGE_OFF' });
+    if (given.price !== undefined)
+      errors.push({ field: 'body.price', message: 'is computed from discountPercent for PERCENTAGE_OFF' });
     const pct = given.discountPercent ?? d.discountPercent;
     if (!pct) errors.push({ field: 'body.discountPercent', message: 'is required for PERCENTAGE_OFF' });
     out.discountPercent = pct;
     out.price = Math.round((d.originalValue * (100 - pct)) / 100);
   } else {
-    if (given.discountPercent !== undefined) errors.push({ field: 'body.discountPercent', message: `is only for PERCENTAGE_OFF; give price for ${d.kind}` });
+    if (given.discountPercent !== undefined)
+      errors.push({ field: 'body.discountPercent', message: `is only for PERCENTAGE_OFF; give price for ${d.kind}` });
     const price = given.price ?? d.price;
-    if (price === undefined || price === null || Number.isNaN(price)) errors.push({ field: 'body.price', message: `is required for ${d.kind}` });
+    if (price === undefined || price === null || Number.isNaN(price))
+      errors.push({ field: 'body.price', message: `is required for ${d.kind}` });
     out.price = price;
     out.discountPercent = Math.floor(((d.originalValue - price) * 100) / d.originalValue);
   }
-  if (!errors.length && out.price >= d.originalValue) errors.push({ field: d.kind === 'PERCENTAGE_OFF' ? 'body.discountPercent' : 'body.price', message: 'must make the price lower than originalValue' });
+  if (!errors.length && out.price >= d.originalValue)
+    errors.push({
+      field: d.kind === 'PERCENTAGE_OFF' ? 'body.discountPercent' : 'body.price',
+      message: 'must make the price lower than originalValue',
+    });
   if (d.validUntil <= d.validFrom) errors.push({ field: 'body.validUntil', message: 'must be later than validFrom' });
-  else if (validityChanged && d.validUntil <= now) errors.push({ field: 'body.validUntil', message: 'must be in the future' });
+  else if (validityChanged && d.validUntil <= now)
+    errors.push({ field: 'body.validUntil', message: 'must be in the future' });
   if (d.pickupStart >= d.pickupEnd) errors.push({ field: 'body.pickupEnd', message: 'must be later than pickupStart' });
-  if (d.placesPerClient > d.totalPlaces) errors.push({ field: 'body.placesPerClient', message: 'must be at most totalPlaces' });
-  if (d.totalPlaces < d.placesTaken) errors.push({ field: 'body.totalPlaces', message: `must be at least the ${d.placesTaken} places already booked` });
+  if (d.placesPerClient > d.totalPlaces)
+    errors.push({ field: 'body.placesPerClient', message: 'must be at most totalPlaces' });
+  if (d.totalPlaces < d.placesTaken)
+    errors.push({ field: 'body.totalPlaces', message: `must be at least the ${d.placesTaken} places already booked` });
   if (errors.length) throw new AppError(400, 'VALIDATION_ERROR', 'The request is not valid', errors);
   return out;
 }
@@ -76,7 +111,9 @@ export function createDealsService(ctx: AppContext, deps: DealsDeps) {
     await Promise.all(job.keys.map((k) => ctx.storage.delete('public', k)));
   });
   const deleteFilesLater = (tx: Executor, images: DealImage[]) =>
-    images.length ? ctx.jobs.send(DEAL_FILES_JOB, { keys: images.flatMap((i) => [i.thumbnailKey, i.largeKey]) }, { tx }) : null;
+    images.length
+      ? ctx.jobs.send(DEAL_FILES_JOB, { keys: images.flatMap((i) => [i.thumbnailKey, i.largeKey]) }, { tx })
+      : null;
 
   // Bookings still to be collected block deleting their deal's store and supplier.
   ctx.workInProgress.register(async (ex, scope) => {
@@ -88,7 +125,10 @@ export function createDealsService(ctx: AppContext, deps: DealsDeps) {
 
   /** Auto-approval (the products' flag): ACTIVE at once for a verified supplier. */
   async function autoApproves(ex: Executor, supplierId: string): Promise<boolean> {
-    const [supplier, flags] = await together(ex, [() => deps.suppliers.findProfile(supplierId, ex), () => deps.settings.get('features', ex)]);
+    const [supplier, flags] = await together(ex, [
+      () => deps.suppliers.findProfile(supplierId, ex),
+      () => deps.settings.get('features', ex),
+    ]);
     return supplier?.verificationStatus === 'VERIFIED' && flags.autoApproveVerifiedSupplierProducts;
   }
 
@@ -99,7 +139,9 @@ export function createDealsService(ctx: AppContext, deps: DealsDeps) {
   /** The deal, whatever its state but deleted, when the viewer holds places on it. */
   async function heldDeal(id: string, viewerId: string): Promise<DealRecord | undefined> {
     const deal = await repo.findDeal(ctx.db, id);
-    return deal && deal.status !== 'DELETED' && (await repo.placesOfClient(ctx.db, id, viewerId)) > 0 ? deal : undefined;
+    return deal && deal.status !== 'DELETED' && (await repo.placesOfClient(ctx.db, id, viewerId)) > 0
+      ? deal
+      : undefined;
   }
 
   async function manage(ex: Executor, user: AuthUser, id: string, opts: { lock?: boolean } = {}): Promise<DealRecord> {
@@ -110,7 +152,8 @@ export function createDealsService(ctx: AppContext, deps: DealsDeps) {
       throw err;
     });
     if (!role) {
-      if (await repo.findPublicDeal(ex, id, now())) throw forbidden('NOT_OWNER', 'This deal belongs to another supplier');
+      if (await repo.findPublicDeal(ex, id, now()))
+        throw forbidden('NOT_OWNER', 'This deal belongs to another supplier');
       throw notFound('Deal');
     }
     assertRoleCan(role, 'deals.manage');
@@ -121,17 +164,36 @@ export function createDealsService(ctx: AppContext, deps: DealsDeps) {
     return (await deps.suppliers.findProfile(supplierId, ex))?.userId;
   }
 
-  async function decide(admin: AuthUser, id: string, to: 'ACTIVE' | 'REJECTED', reason: string | null): Promise<DealView> {
+  async function decide(
+    admin: AuthUser,
+    id: string,
+    to: 'ACTIVE' | 'REJECTED',
+    reason: string | null,
+  ): Promise<DealView> {
     const t = now();
     return ctx.db.transaction(async (tx) => {
       const before = await repo.findDeal(tx, id, { lock: true });
       if (!before) throw notFound('Deal');
       assertTransition(MODERATION_TRANSITIONS, before.status, to, 'Deal status');
       const row = await repo.updateDeal(tx, id, { status: to, rejectionReason: reason, updatedAt: t });
-      await recordAdminAction(tx, { actorId: admin.id, action: to === 'ACTIVE' ? 'deal.approve' : 'deal.reject', targetType: 'deal', targetId: id, reason, data: { from: before.status, to }, at: t });
+      await recordAdminAction(tx, {
+        actorId: admin.id,
+        action: to === 'ACTIVE' ? 'deal.approve' : 'deal.reject',
+        targetType: 'deal',
+        targetId: id,
+        reason,
+        data: { from: before.status, to },
+        at: t,
+      });
       const owner = await supplierUser(tx, row.supplierId);
       if (owner) {
-        await deps.notifications.notify(tx, owner, to === 'ACTIVE' ? 'deal_approved' : 'deal_rejected', { dealId: id, dealTitle: row.title, reason }, { sourceKey: `deal:${id}:${to}:${t.getTime()}` });
+        await deps.notifications.notify(
+          tx,
+          owner,
+          to === 'ACTIVE' ? 'deal_approved' : 'deal_rejected',
+          { dealId: id, dealTitle: row.title, reason },
+          { sourceKey: `deal:${id}:${to}:${t.getTime()}` },
+        );
       }
       return view(row);
     });
@@ -175,13 +237,23 @@ export function createDealsService(ctx: AppContext, deps: DealsDeps) {
       const own = await deps.suppliers.findOwnProfile(user.id);
       const storeIds = await deps.members.storesWhere(ctx.db, user.id, 'deals.manage');
       if (!own && !storeIds.length) return { items: [], meta: pageMeta(q, 0) };
-      const { items, total } = await repo.listDeals(ctx.db, { supplierId: own?.id, storeIds, storeId: q.storeId, status: q.status }, q, now());
+      const { items, total } = await repo.listDeals(
+        ctx.db,
+        { supplierId: own?.id, storeIds, storeId: q.storeId, status: q.status },
+        q,
+        now(),
+      );
       return { items: items.map(view), meta: pageMeta(q, total) };
     },
 
     /** A supplier's deals in every state but deleted (the seed looks there before creating). */
     async listOfSupplier(supplierId: string, q: OwnDealsQuery) {
-      const { items, total } = await repo.listDeals(ctx.db, { supplierId, storeId: q.storeId, status: q.status }, q, now());
+      const { items, total } = await repo.listDeals(
+        ctx.db,
+        { supplierId, storeId: q.storeId, status: q.status },
+        q,
+        now(),
+      );
       return { items: items.map(view), meta: pageMeta(q, total) };
     },
 
@@ -240,7 +312,12 @@ export function createDealsService(ctx: AppContext, deps: DealsDeps) {
         };
         // A change of kind starts from the given price or discount only.
         const kindChanged = body.kind !== undefined && body.kind !== before.kind;
-        const fields = priced(kindChanged ? { ...merged, price: Number.NaN, discountPercent: 0 } : merged, { price, discountPercent }, t, Boolean(validFrom || validUntil));
+        const fields = priced(
+          kindChanged ? { ...merged, price: Number.NaN, discountPercent: 0 } : merged,
+          { price, discountPercent },
+          t,
+          Boolean(validFrom || validUntil),
+        );
         // Any edit is judged again, unless auto-approval applies (a paused deal stays paused then).
         let status = before.status;
         if (status !== 'PENDING_REVIEW') {
@@ -278,7 +355,11 @@ export function createDealsService(ctx: AppContext, deps: DealsDeps) {
       await ctx.db.transaction(async (tx) => {
         const deal = await manage(tx, user, id, { lock: true });
         const open = await repo.openBookings(tx, { dealId: id }, t);
-        if (open) throw conflict('DEAL_HAS_OPEN_BOOKINGS', `This deal cannot be deleted while ${open} booking${open > 1 ? 's are' : ' is'} to be collected`);
+        if (open)
+          throw conflict(
+            'DEAL_HAS_OPEN_BOOKINGS',
+            `This deal cannot be deleted while ${open} booking${open > 1 ? 's are' : ' is'} to be collected`,
+          );
         assertTransition(DEAL_TRANSITIONS, deal.status, 'DELETED', 'Deal status');
         await repo.updateDeal(tx, id, { status: 'DELETED', deletedAt: t, updatedAt: t, images: [] });
         await deleteFilesLater(tx, deal.images);
@@ -286,10 +367,15 @@ export function createDealsService(ctx: AppContext, deps: DealsDeps) {
       return { message: 'Deal deleted' };
     },
 
-    async addImages(user: AuthUser, id: string, upload: { files: UploadedFile[]; fields: Record<string, string> }): Promise<DealView> {
+    async addImages(
+      user: AuthUser,
+      id: string,
+      upload: { files: UploadedFile[]; fields: Record<string, string> },
+    ): Promise<DealView> {
       const extra = Object.keys(upload.fields)[0] ?? upload.files.find((f) => f.field !== 'images')?.field;
       if (extra) throw validationError(`body.${extra}`, 'is not an allowed property');
-      if (!upload.files.length) throw validationError('body.images', `is required (one to ${MAX_DEAL_IMAGES} image files)`);
+      if (!upload.files.length)
+        throw validationError('body.images', `is required (one to ${MAX_DEAL_IMAGES} image files)`);
       await manage(ctx.db, user, id);
       const t = now();
       const made: DealImage[] = await storeImageSizes(ctx, `deals/${id}`, upload.files, t);
@@ -298,7 +384,11 @@ export function createDealsService(ctx: AppContext, deps: DealsDeps) {
           // The deal's row lock orders parallel uploads: each counts what the previous added.
           const deal = await manage(tx, user, id, { lock: true });
           if (deal.images.length + made.length > MAX_DEAL_IMAGES) {
-            throw new AppError(422, 'TOO_MANY_IMAGES', `A deal has at most ${MAX_DEAL_IMAGES} pictures; it has ${deal.images.length} and ${made.length} were sent`);
+            throw new AppError(
+              422,
+              'TOO_MANY_IMAGES',
+              `A deal has at most ${MAX_DEAL_IMAGES} pictures; it has ${deal.images.length} and ${made.length} were sent`,
+            );
           }
           // New pictures are judged like any edit.
           const auto = deal.status === 'PENDING_REVIEW' || (await autoApproves(tx, deal.supplierId));
@@ -306,7 +396,11 @@ export function createDealsService(ctx: AppContext, deps: DealsDeps) {
           return view(await repo.updateDeal(tx, id, { images: [...deal.images, ...made], status, updatedAt: t }));
         });
       } catch (err) {
-        await Promise.all(made.flatMap((m) => [m.thumbnailKey, m.largeKey]).map((k) => ctx.storage.delete('public', k).catch(() => undefined)));
+        await Promise.all(
+          made
+            .flatMap((m) => [m.thumbnailKey, m.largeKey])
+            .map((k) => ctx.storage.delete('public', k).catch(() => undefined)),
+        );
         throw err;
       }
     },
@@ -317,7 +411,9 @@ export function createDealsService(ctx: AppContext, deps: DealsDeps) {
         const image = deal.images.find((i) => i.id === imageId);
         if (!image) throw notFound('Picture');
         await deleteFilesLater(tx, [image]);
-        return view(await repo.updateDeal(tx, id, { images: deal.images.filter((i) => i.id !== imageId), updatedAt: now() }));
+        return view(
+          await repo.updateDeal(tx, id, { images: deal.images.filter((i) => i.id !== imageId), updatedAt: now() }),
+        );
       });
     },
 

@@ -24,7 +24,12 @@ export const dealBody = (t: TestApp, storeId: string, over: Record<string, unkno
 });
 
 /** Creates a deal over HTTP and approves it when it waits for review. */
-export async function publishDeal(t: TestApp, s: { token: string; store: { id: string } }, adminToken: string, over: Record<string, unknown> = {}) {
+export async function publishDeal(
+  t: TestApp,
+  s: { token: string; store: { id: string } },
+  adminToken: string,
+  over: Record<string, unknown> = {},
+) {
   const created = await call(t.app, 'POST', '/supplier/deals', { token: s.token, body: dealBody(t, s.store.id, over) });
   if (created.status !== 201) throw new Error(`deal not created: ${JSON.stringify(created.body)}`);
   if (created.body.data.status === 'ACTIVE') return created.body.data as { id: string; status: string };
@@ -34,7 +39,8 @@ export async function publishDeal(t: TestApp, s: { token: string; store: { id: s
 }
 
 /** The store's local date (Dakar is UTC all year) `days` after the test clock's today. */
-export const dakarDate = (t: TestApp, days = 0) => new Date(t.clock.now().getTime() + days * DAY).toISOString().slice(0, 10);
+export const dakarDate = (t: TestApp, days = 0) =>
+  new Date(t.clock.now().getTime() + days * DAY).toISOString().slice(0, 10);
 
 /** Moves the clock to `HH:MM` UTC (Dakar) of the day `days` ahead. */
 export function moveTo(t: TestApp, days: number, time: string): void {

@@ -24,7 +24,11 @@ export function toDealView(d: DealRecord, now: Date, links: FileLinks): DealView
     pickupStart: d.pickupStart,
     pickupEnd: d.pickupEnd,
     terms: d.terms,
-    images: d.images.map((i) => ({ id: i.id, thumbnailUrl: links.publicUrl(i.thumbnailKey), url: links.publicUrl(i.largeKey) })),
+    images: d.images.map((i) => ({
+      id: i.id,
+      thumbnailUrl: links.publicUrl(i.thumbnailKey),
+      url: links.publicUrl(i.largeKey),
+    })),
     status: effectiveStatus(d, now),
     rejectionReason: d.rejectionReason,
     paymentMode: 'AT_COUNTER',

@@ -25,7 +25,16 @@ const day = (d: Date) => d.toISOString().slice(0, 10);
  */
 export async function renderDocument(c: DocumentContent): Promise<Buffer> {
   const PDFDocument = await (pdfkit ??= import('pdfkit').then((m) => m.default));
-  const doc = new PDFDocument({ size: 'A4', margin: 56, info: { Title: `${c.kind === 'RECEIPT' ? 'Reçu de don' : 'Certificat de don'} ${c.number}`, Producer: 'Donations', Creator: 'Donations', CreationDate: c.issuedAt } });
+  const doc = new PDFDocument({
+    size: 'A4',
+    margin: 56,
+    info: {
+      Title: `${c.kind === 'RECEIPT' ? 'Reçu de don' : 'Certificat de don'} ${c.number}`,
+      Producer: 'Donations',
+      Creator: 'Donations',
+      CreationDate: c.issuedAt,
+    },
+  });
   const chunks: Buffer[] = [];
   doc.on('data', (b: Buffer) => chunks.push(b));
   const done = new Promise<Buffer>((resolve, reject) => {

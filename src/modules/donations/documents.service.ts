@@ -42,15 +42,28 @@ function newCode(): string {
 export function createDocumentsService(ctx: AppContext, deps: DocumentsDeps) {
   const now = () => ctx.clock.now();
 
-  const findDoc = async (ex: Executor, donationId: string, kind: DonationDocumentKind): Promise<DocumentRecord | undefined> =>
-    (await ex.select().from(donationDocuments).where(and(eq(donationDocuments.donationId, donationId), eq(donationDocuments.kind, kind))).limit(1))[0];
+  const findDoc = async (
+    ex: Executor,
+    donationId: string,
+    kind: DonationDocumentKind,
+  ): Promise<DocumentRecord | undefined> =>
+    (
+      await ex
+        .select()
+        .from(donationDocuments)
+        .where(and(eq(donationDocuments.donationId, donationId), eq(donationDocuments.kind, kind)))
+        .limit(1)
+    )[0];
 
   /** The next number of (kind, year): the counter row is created or bumped under its row lock, held until commit. */
   async function nextSequence(tx: Executor, kind: DonationDocumentKind, year: number): Promise<number> {
     const [row] = await tx
       .insert(donationDocumentCounters)
       .values({ kind, year, last: 1 })
-      .onConflictDoUpdate({ target: [donationDocumentCounters.kind, donationDocumentCounters.year], set: { last: sql`${donationDocumentCounters.last} + 1` } })
+      .onConflictDoUpdate({
+        target: [donationDocumentCounters.kind, donationDocumentCounters.year],
+        set: { last: sql`${donationDocumentCounters.last} + 1` },
+      })
       .returning({ last: donationDocumentCounters.last });
     return row!.last;
   }
@@ -103,7 +116,11 @@ export function createDocumentsService(ctx: AppContext, deps: DocumentsDeps) {
         issuedAt,
         donatedAt: kind === 'RECEIPT' ? d.paidAt! : d.collectedAt!,
         donor: await donorName(tx, d),
-        association: { name: association!.name, registrationNumber: association!.registrationNumber, city: association!.city },
+        association: {
+          name: association!.name,
+          registrationNumber: association!.registrationNumber,
+          city: association!.city,
+        },
         amount: kind === 'RECEIPT' ? { value: d.amount!, currency: d.currency! } : null,
         items: items.map((i) => ({ name: i.name, quantity: i.quantity, weightGrams: i.quantity * i.unitWeightGrams })),
         weightKg: kind === 'CERTIFICATE' ? (d.totalWeightGrams ?? 0) / 1000 : null,
@@ -113,7 +130,18 @@ export function createDocumentsService(ctx: AppContext, deps: DocumentsDeps) {
       await ctx.storage.put('private', storageKey, pdf, 'application/pdf');
       const [row] = await tx
         .insert(donationDocuments)
-        .values({ id: uuidv7(issuedAt.getTime()), donationId: d.id, kind, year, sequence, number, code, storageKey, sizeBytes: pdf.length, issuedAt })
+        .values({
+          id: uuidv7(issuedAt.getTime()),
+          donationId: d.id,
+          kind,
+          year,
+          sequence,
+          number,
+          code,
+          storageKey,
+          sizeBytes: pdf.length,
+          issuedAt,
+        })
         .returning();
       return row!;
     });
@@ -126,7 +154,11 @@ export function createDocumentsService(ctx: AppContext, deps: DocumentsDeps) {
 
     /** Anyone holding a document checks it is genuine; the donor is named only if it agreed to be. */
     async verify(code: string) {
-      const [doc] = await ctx.db.select().from(donationDocuments).where(eq(donationDocuments.code, code.trim().toUpperCase())).limit(1);
+      const [doc] = await ctx.db
+        .select()
+        .from(donationDocuments)
+        .where(eq(donationDocuments.code, code.trim().toUpperCase()))
+        .limit(1);
       if (!doc) throw notFound('Document');
       const d = (await repo.find(ctx.db, doc.donationId))!;
       const association = (await deps.associations.findById(d.associationId))!;

@@ -27,7 +27,11 @@ export const MOVED_BY: Record<FoodDonationStatus, DonationParty | null> = {
 };
 
 /** States in which the donated units are still held from the donor's stock. */
-export const OPEN_STATUSES = ['PENDING', 'ACCEPTED', 'PICKUP_SCHEDULED'] as const satisfies readonly FoodDonationStatus[];
+export const OPEN_STATUSES = [
+  'PENDING',
+  'ACCEPTED',
+  'PICKUP_SCHEDULED',
+] as const satisfies readonly FoodDonationStatus[];
 /** Leaving for one of these gives the units back to the donor's stock. */
 export const GIVES_STOCK_BACK: readonly FoodDonationStatus[] = ['DECLINED', 'CANCELLED'];
 

@@ -10,9 +10,17 @@ const opt = Type.Optional;
 export const FoodItemBodySchema = Type.Object(
   {
     productId: opt({ ...IdSchema, description: 'a product of your catalog: its units are taken from stock' }),
-    name: opt(Type.String({ minLength: 2, maxLength: 120, description: 'a free-form item (with unitWeightGrams), instead of productId' })),
+    name: opt(
+      Type.String({
+        minLength: 2,
+        maxLength: 120,
+        description: 'a free-form item (with unitWeightGrams), instead of productId',
+      }),
+    ),
     quantity: Type.Integer({ minimum: 1, maximum: 10_000 }),
-    unitWeightGrams: opt(Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'free-form items only: the weight of one unit' })),
+    unitWeightGrams: opt(
+      Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'free-form items only: the weight of one unit' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -32,9 +40,18 @@ export type CreateFoodBody = Static<typeof CreateFoodBodySchema>;
 export const CreateFinancialBodySchema = Type.Object(
   {
     associationId: IdSchema,
-    amount: Type.Integer({ minimum: MIN_DONATION_AMOUNT, maximum: MAX_DONATION_AMOUNT, description: `XOF, ${MIN_DONATION_AMOUNT} to ${MAX_DONATION_AMOUNT}` }),
+    amount: Type.Integer({
+      minimum: MIN_DONATION_AMOUNT,
+      maximum: MAX_DONATION_AMOUNT,
+      description: `XOF, ${MIN_DONATION_AMOUNT} to ${MAX_DONATION_AMOUNT}`,
+    }),
     paymentMethod: StringEnum(PAYMENT_METHODS, { description: 'must be enabled in the settings' }),
-    payerPhone: opt(Type.String({ pattern: '^\\+[1-9][0-9]{7,14}$', description: 'E.164; the provider then accepts payment only from this wallet' })),
+    payerPhone: opt(
+      Type.String({
+        pattern: '^\\+[1-9][0-9]{7,14}$',
+        description: 'E.164; the provider then accepts payment only from this wallet',
+      }),
+    ),
     anonymous: opt(Type.Boolean({ description: 'the association and the receipt do not name the donor' })),
     message: opt(Type.String({ minLength: 1, maxLength: 1000 })),
   },
@@ -45,12 +62,18 @@ export type CreateFinancialBody = Static<typeof CreateFinancialBodySchema>;
 export const DonationIdParamsSchema = Type.Object({ donationId: IdSchema }, { additionalProperties: false });
 
 export const SchedulePickupBodySchema = Type.Object(
-  { pickupAt: { ...TimestampSchema, description: 'within the pickup window' }, note: opt(Type.String({ minLength: 1, maxLength: 500 })) },
+  {
+    pickupAt: { ...TimestampSchema, description: 'within the pickup window' },
+    note: opt(Type.String({ minLength: 1, maxLength: 500 })),
+  },
   { additionalProperties: false },
 );
 export type SchedulePickupBody = Static<typeof SchedulePickupBodySchema>;
 
-export const ReasonBodySchema = Type.Object({ reason: opt(Type.String({ minLength: 1, maxLength: 500 })) }, { additionalProperties: false });
+export const ReasonBodySchema = Type.Object(
+  { reason: opt(Type.String({ minLength: 1, maxLength: 500 })) },
+  { additionalProperties: false },
+);
 
 export const StatusBodySchema = Type.Object(
   {
@@ -69,7 +92,10 @@ export const ListQuerySchema = Type.Object(
 );
 export type ListQuery = Static<typeof ListQuerySchema>;
 export const PageOnlyQuerySchema = Type.Object(PageQuerySchema.properties, { additionalProperties: false });
-export const StatsQuerySchema = Type.Object({ months: Type.Integer({ minimum: 1, maximum: 24, default: 12 }) }, { additionalProperties: false });
+export const StatsQuerySchema = Type.Object(
+  { months: Type.Integer({ minimum: 1, maximum: 24, default: 12 }) },
+  { additionalProperties: false },
+);
 
 const ItemSchema = Type.Object({
   productId: Nullable(IdSchema),
@@ -82,8 +108,13 @@ const ItemSchema = Type.Object({
 const donationFields = {
   id: IdSchema,
   kind: StringEnum(DONATION_KINDS),
-  status: StringEnum(DONATION_STATUSES, { description: 'FOOD: PENDING, ACCEPTED, DECLINED, PICKUP_SCHEDULED, COLLECTED, CANCELLED; FINANCIAL: PENDING_PAYMENT, PAID, FAILED, EXPIRED, CANCELLED' }),
-  donorUserId: Type.Union([IdSchema, Type.Null()], { description: 'null to the association when the donor gave anonymously' }),
+  status: StringEnum(DONATION_STATUSES, {
+    description:
+      'FOOD: PENDING, ACCEPTED, DECLINED, PICKUP_SCHEDULED, COLLECTED, CANCELLED; FINANCIAL: PENDING_PAYMENT, PAID, FAILED, EXPIRED, CANCELLED',
+  }),
+  donorUserId: Type.Union([IdSchema, Type.Null()], {
+    description: 'null to the association when the donor gave anonymously',
+  }),
   anonymous: Type.Boolean(),
   supplierId: Nullable(IdSchema),
   associationId: IdSchema,
@@ -108,8 +139,18 @@ export type DonationView = Static<typeof DonationSchema>;
 export const DonationDetailSchema = Type.Object(
   {
     ...donationFields,
-    payment: Type.Union([PaymentSchema, Type.Null()], { description: 'FINANCIAL, to the donor: the latest payment attempt' }),
-    history: Type.Array(Type.Object({ from: Nullable(Type.String()), to: Type.String(), actorId: Nullable(IdSchema), reason: Nullable(Type.String()), at: TimestampSchema })),
+    payment: Type.Union([PaymentSchema, Type.Null()], {
+      description: 'FINANCIAL, to the donor: the latest payment attempt',
+    }),
+    history: Type.Array(
+      Type.Object({
+        from: Nullable(Type.String()),
+        to: Type.String(),
+        actorId: Nullable(IdSchema),
+        reason: Nullable(Type.String()),
+        at: TimestampSchema,
+      }),
+    ),
   },
   { title: 'DonationDetail' },
 );
@@ -124,10 +165,22 @@ export const AssociationStatsSchema = Type.Object(
   {
     associationId: IdSchema,
     received: Type.Integer({ description: 'food donations received, in any state' }),
-    financial: Type.Object({ count: Type.Integer({ description: 'financial donations paid' }), amount: Type.Integer(), currency: Type.String() }),
+    financial: Type.Object({
+      count: Type.Integer({ description: 'financial donations paid' }),
+      amount: Type.Integer(),
+      currency: Type.String(),
+    }),
     byStatus: Type.Record(Type.String(), Type.Integer()),
     collected: Type.Object({ count: Type.Integer(), kg: Type.Number() }),
-    byMonth: Type.Array(Type.Object({ month: Type.String({ description: 'YYYY-MM (UTC)' }), received: Type.Integer(), collected: Type.Integer(), kgCollected: Type.Number(), amountReceived: Type.Integer({ description: 'financial donations paid that month' }) })),
+    byMonth: Type.Array(
+      Type.Object({
+        month: Type.String({ description: 'YYYY-MM (UTC)' }),
+        received: Type.Integer(),
+        collected: Type.Integer(),
+        kgCollected: Type.Number(),
+        amountReceived: Type.Integer({ description: 'financial donations paid that month' }),
+      }),
+    ),
     impact: Impact,
     generatedAt: TimestampSchema,
   },
@@ -136,7 +189,10 @@ export const AssociationStatsSchema = Type.Object(
 export type AssociationStatsView = Static<typeof AssociationStatsSchema>;
 
 export const FinancialAnswerSchema = Type.Object(
-  { donation: DonationDetailSchema, payment: Type.Union([PaymentSchema, Type.Null()], { description: 'pay at payment.redirectUrl' }) },
+  {
+    donation: DonationDetailSchema,
+    payment: Type.Union([PaymentSchema, Type.Null()], { description: 'pay at payment.redirectUrl' }),
+  },
   { title: 'FinancialDonationAnswer' },
 );
 
@@ -144,7 +200,13 @@ export const MyStatsSchema = Type.Object(
   {
     donations: Type.Integer({ description: 'donations made, any kind and state' }),
     food: Type.Object({ collected: Type.Integer({ description: 'food donations collected' }), kg: Type.Number() }),
-    financial: Type.Array(Type.Object({ currency: Type.String(), count: Type.Integer({ description: 'financial donations paid' }), amount: Type.Integer() })),
+    financial: Type.Array(
+      Type.Object({
+        currency: Type.String(),
+        count: Type.Integer({ description: 'financial donations paid' }),
+        amount: Type.Integer(),
+      }),
+    ),
     impact: Type.Object({
       kgSaved: Type.Number({ description: 'kg of food collected' }),
       mealsEquivalent: Type.Integer({ description: 'kg saved / 0.42 kg per meal, rounded down' }),
@@ -158,7 +220,9 @@ export type MyStatsView = Static<typeof MyStatsSchema>;
 
 export const DocumentSchema = Type.Object(
   {
-    number: Type.String({ description: 'REC-YYYY-NNNNNN (receipt) or CERT-YYYY-NNNNNN (certificate), without gaps per kind and year' }),
+    number: Type.String({
+      description: 'REC-YYYY-NNNNNN (receipt) or CERT-YYYY-NNNNNN (certificate), without gaps per kind and year',
+    }),
     kind: StringEnum(['RECEIPT', 'CERTIFICATE'] as const),
     verificationCode: Type.String({ description: 'GET /donations/verify/{code} confirms the document' }),
     donationId: IdSchema,
@@ -170,7 +234,10 @@ export const DocumentSchema = Type.Object(
   { title: 'DonationDocument' },
 );
 
-export const VerifyParamsSchema = Type.Object({ code: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false });
+export const VerifyParamsSchema = Type.Object(
+  { code: Type.String({ minLength: 1, maxLength: 64 }) },
+  { additionalProperties: false },
+);
 export const VerificationSchema = Type.Object(
   {
     valid: Type.Literal(true),

@@ -13,7 +13,13 @@ import type { ProductsService } from '../products/products.service.js';
 import type { SuppliersService } from '../suppliers/suppliers.service.js';
 import { requireFeature } from '../settings/feature-flags.js';
 import type { SettingsReader } from '../settings/settings.service.js';
-import { FOOD_DONATION_TRANSITIONS, GIVES_STOCK_BACK, MOVED_BY, OPEN_STATUSES, type DonationParty } from './donation-status.js';
+import {
+  FOOD_DONATION_TRANSITIONS,
+  GIVES_STOCK_BACK,
+  MOVED_BY,
+  OPEN_STATUSES,
+  type DonationParty,
+} from './donation-status.js';
 import * as figures from './donations.figures.js';
 import * as repo from './donations.repository.js';
 import type { DonationRecord } from './donations.repository.js';
@@ -46,7 +52,8 @@ export type DonationsService = ReturnType<typeof createDonationsService>;
 
 export function createDonationsService(ctx: AppContext, deps: DonationsDeps) {
   const now = () => ctx.clock.now();
-  const invalid = (details: ErrorDetail[]) => new AppError(400, 'VALIDATION_ERROR', 'The request is not valid', details);
+  const invalid = (details: ErrorDetail[]) =>
+    new AppError(400, 'VALIDATION_ERROR', 'The request is not valid', details);
 
   // A supplier or product with units held by open donations cannot be deleted.
   ctx.workInProgress.register(async (ex, scope) => {
@@ -60,18 +67,26 @@ export function createDonationsService(ctx: AppContext, deps: DonationsDeps) {
 
   async function detail(ex: Executor, d: DonationRecord, viewerId: string) {
     // The payment is the donor's business (its link, its failure); the association sees the donation only.
-    const payment = d.kind === 'FINANCIAL' && viewerId === d.donorUserId ? await deps.financial.paymentOf(ex, d.id) : null;
+    const payment =
+      d.kind === 'FINANCIAL' && viewerId === d.donorUserId ? await deps.financial.paymentOf(ex, d.id) : null;
     return toDetailView(d, await repo.itemsOf(ex, [d.id]), await repo.historyOf(ex, d.id), viewerId, payment);
   }
 
   async function page(viewerId: string, f: repo.ListFilter, q: PageQuery, order: 'newest' | 'pickup' = 'newest') {
     const { items, total } = await repo.list(ctx.db, f, { limit: q.limit, offset: pageOffset(q) }, order);
-    const lines = await repo.itemsOf(ctx.db, items.map((d) => d.id));
+    const lines = await repo.itemsOf(
+      ctx.db,
+      items.map((d) => d.id),
+    );
     return { items: items.map((d) => toDonationView(d, lines, viewerId)), meta: pageMeta(q, total) };
   }
 
   /** The caller's part in a donation; someone with none is told it does not exist. */
-  async function partyOf(ex: Executor, user: AuthUser, d: DonationRecord): Promise<{ party: DonationParty; associationUserId: string }> {
+  async function partyOf(
+    ex: Executor,
+    user: AuthUser,
+    d: DonationRecord,
+  ): Promise<{ party: DonationParty; associationUserId: string }> {
     const association = await deps.associations.findById(d.associationId, ex);
     if (d.donorUserId === user.id) return { party: 'DONOR', associationUserId: association!.userId };
     if (association?.userId === user.id) return { party: 'ASSOCIATION', associationUserId: association.userId };
@@ -85,20 +100,28 @@ export function createDonationsService(ctx: AppContext, deps: DonationsDeps) {
     body.items.forEach((item, n) => {
       const at = `body.items.${n}`;
       if (item.productId) {
-        if (item.name !== undefined) details.push({ field: `${at}.name`, message: 'is not allowed with productId (the product gives its name)' });
-        if (item.unitWeightGrams !== undefined) details.push({ field: `${at}.unitWeightGrams`, message: 'is not allowed with productId (the product gives its weight)' });
-        if (seen.has(item.productId)) details.push({ field: `${at}.productId`, message: 'is given twice; put the whole quantity on one line' });
+        if (item.name !== undefined)
+          details.push({ field: `${at}.name`, message: 'is not allowed with productId (the product gives its name)' });
+        if (item.unitWeightGrams !== undefined)
+          details.push({
+            field: `${at}.unitWeightGrams`,
+            message: 'is not allowed with productId (the product gives its weight)',
+          });
+        if (seen.has(item.productId))
+          details.push({ field: `${at}.productId`, message: 'is given twice; put the whole quantity on one line' });
         seen.add(item.productId);
       } else {
         if (item.name === undefined) details.push({ field: `${at}.name`, message: 'is required without productId' });
-        if (item.unitWeightGrams === undefined) details.push({ field: `${at}.unitWeightGrams`, message: 'is required without productId' });
+        if (item.unitWeightGrams === undefined)
+          details.push({ field: `${at}.unitWeightGrams`, message: 'is required without productId' });
       }
     });
     const start = new Date(body.pickupWindowStart);
     const end = new Date(body.pickupWindowEnd);
     if (end <= start) details.push({ field: 'body.pickupWindowEnd', message: 'must be after pickupWindowStart' });
     else if (end <= now()) details.push({ field: 'body.pickupWindowEnd', message: 'must be in the future' });
-    if (start.getTime() > now().getTime() + MAX_WINDOW_LEAD_MS) details.push({ field: 'body.pickupWindowStart', message: 'must be within 30 days' });
+    if (start.getTime() > now().getTime() + MAX_WINDOW_LEAD_MS)
+      details.push({ field: 'body.pickupWindowStart', message: 'must be within 30 days' });
     if (details.length) throw invalid(details);
     return { start, end };
   }
@@ -109,10 +132,15 @@ export function createDonationsService(ctx: AppContext, deps: DonationsDeps) {
       if (!d) throw notFound('Donation');
       const { party, associationUserId } = await partyOf(tx, user, d);
       // A financial donation moves with its payment; its donor may only cancel it (see `cancel`).
-      if (d.kind !== 'FOOD') throw conflict('INVALID_TRANSITION', `A financial donation cannot be moved to ${to}: it follows its payment`);
+      if (d.kind !== 'FOOD')
+        throw conflict('INVALID_TRANSITION', `A financial donation cannot be moved to ${to}: it follows its payment`);
       const from = d.status as FoodDonationStatus;
       if (MOVED_BY[to] !== party) {
-        throw new AppError(403, 'FORBIDDEN', `Only the ${MOVED_BY[to] === 'DONOR' ? 'donor' : 'receiving association'} may move a donation to ${to}`);
+        throw new AppError(
+          403,
+          'FORBIDDEN',
+          `Only the ${MOVED_BY[to] === 'DONOR' ? 'donor' : 'receiving association'} may move a donation to ${to}`,
+        );
       }
       assertTransition(FOOD_DONATION_TRANSITIONS, from, to, 'Donation status');
       const at = now();
@@ -121,7 +149,10 @@ export function createDonationsService(ctx: AppContext, deps: DonationsDeps) {
         if (!input.pickupAt) throw validationError('body.pickupAt', 'is required to schedule the pickup');
         const pickupAt = new Date(input.pickupAt);
         if (pickupAt < d.pickupWindowStart! || pickupAt > d.pickupWindowEnd!) {
-          throw validationError('body.pickupAt', `must be within the pickup window (${d.pickupWindowStart!.toISOString()} to ${d.pickupWindowEnd!.toISOString()})`);
+          throw validationError(
+            'body.pickupAt',
+            `must be within the pickup window (${d.pickupWindowStart!.toISOString()} to ${d.pickupWindowEnd!.toISOString()})`,
+          );
         }
         Object.assign(patch, { scheduledPickupAt: pickupAt, pickupNote: input.note ?? null });
       }
@@ -131,7 +162,15 @@ export function createDonationsService(ctx: AppContext, deps: DonationsDeps) {
       if (GIVES_STOCK_BACK.includes(to)) await deps.products.releaseStock(tx, stockLines(items));
       if (to === 'COLLECTED') await deps.products.markDonated(tx, stockLines(items));
       const row = await repo.update(tx, d.id, patch);
-      await repo.addHistory(tx, { id: uuidv7(at.getTime()), donationId: d.id, fromStatus: from, toStatus: to, actorId: user.id, reason: input.reason ?? null, at });
+      await repo.addHistory(tx, {
+        id: uuidv7(at.getTime()),
+        donationId: d.id,
+        fromStatus: from,
+        toStatus: to,
+        actorId: user.id,
+        reason: input.reason ?? null,
+        at,
+      });
       const other = party === 'DONOR' ? associationUserId : d.donorUserId;
       await deps.notifications.notify(tx, other, 'donation_status_changed', {
         donationId: d.id,
@@ -157,7 +196,10 @@ export function createDonationsService(ctx: AppContext, deps: DonationsDeps) {
       const supplier = await deps.suppliers.requireOwnProfile(user.id);
       return ctx.db.transaction(async (tx) => {
         const association = await deps.associations.requirePublic(body.associationId, tx).catch((err: unknown) => {
-          if (err instanceof AppError && err.statusCode === 404) throw new AppError(404, 'NOT_FOUND', 'Association not found', [{ field: 'body.associationId', message: 'no verified association with this id' }]);
+          if (err instanceof AppError && err.statusCode === 404)
+            throw new AppError(404, 'NOT_FOUND', 'Association not found', [
+              { field: 'body.associationId', message: 'no verified association with this id' },
+            ]);
           throw err;
         });
         const at = now();
@@ -166,18 +208,42 @@ export function createDonationsService(ctx: AppContext, deps: DonationsDeps) {
         const donationId = uuidv7(at.getTime());
         const problems: ErrorDetail[] = [];
         const items = body.items.map((item, n) => {
-          if (!item.productId) return { id: uuidv7(at.getTime()), donationId, productId: null, name: item.name!, quantity: item.quantity, unitWeightGrams: item.unitWeightGrams! };
+          if (!item.productId)
+            return {
+              id: uuidv7(at.getTime()),
+              donationId,
+              productId: null,
+              name: item.name!,
+              quantity: item.quantity,
+              unitWeightGrams: item.unitWeightGrams!,
+            };
           const p = found.get(item.productId);
           if (!p || p.status === 'DELETED' || p.supplierId !== supplier.id) {
-            throw new AppError(404, 'NOT_FOUND', 'Product not found', [{ field: `body.items.${n}.productId`, message: 'no such product in your catalog' }]);
+            throw new AppError(404, 'NOT_FOUND', 'Product not found', [
+              { field: `body.items.${n}.productId`, message: 'no such product in your catalog' },
+            ]);
           }
-          if (p.expiresAt <= at) problems.push({ field: `body.items.${n}.productId`, message: `${p.name} expired at ${p.expiresAt.toISOString()}` });
-          return { id: uuidv7(at.getTime()), donationId, productId: p.id, name: p.name, quantity: item.quantity, unitWeightGrams: p.unitWeightGrams };
+          if (p.expiresAt <= at)
+            problems.push({
+              field: `body.items.${n}.productId`,
+              message: `${p.name} expired at ${p.expiresAt.toISOString()}`,
+            });
+          return {
+            id: uuidv7(at.getTime()),
+            donationId,
+            productId: p.id,
+            name: p.name,
+            quantity: item.quantity,
+            unitWeightGrams: p.unitWeightGrams,
+          };
         });
         if (problems.length) throw new AppError(409, 'PRODUCT_EXPIRED', 'Expired food cannot be donated', problems);
         const totalWeightGrams = items.reduce((s, i) => s + i.quantity * i.unitWeightGrams, 0);
         if (totalWeightGrams > association.pickupCapacityKg * 1000) {
-          throw conflict('ABOVE_PICKUP_CAPACITY', `The donation weighs ${totalWeightGrams / 1000} kg; this association collects at most ${association.pickupCapacityKg} kg at a time`);
+          throw conflict(
+            'ABOVE_PICKUP_CAPACITY',
+            `The donation weighs ${totalWeightGrams / 1000} kg; this association collects at most ${association.pickupCapacityKg} kg at a time`,
+          );
         }
         const { donation, items: rows } = await repo.insert(
           tx,
@@ -202,10 +268,30 @@ export function createDonationsService(ctx: AppContext, deps: DonationsDeps) {
         const short = new Set(await deps.products.reserveStock(tx, stockLines(items)));
         if (short.size) {
           const missing = items.map((i, n) => ({ i, n })).filter(({ i }) => i.productId && short.has(i.productId));
-          throw new AppError(409, 'INSUFFICIENT_STOCK', `Not enough stock of ${missing.map(({ i }) => i.name).join(', ')}`, missing.map(({ i, n }) => ({ field: `body.items.${n}.quantity`, message: `${i.name}: not enough stock for ${i.quantity}` })));
+          throw new AppError(
+            409,
+            'INSUFFICIENT_STOCK',
+            `Not enough stock of ${missing.map(({ i }) => i.name).join(', ')}`,
+            missing.map(({ i, n }) => ({
+              field: `body.items.${n}.quantity`,
+              message: `${i.name}: not enough stock for ${i.quantity}`,
+            })),
+          );
         }
-        await repo.addHistory(tx, { id: uuidv7(at.getTime()), donationId, fromStatus: null, toStatus: 'PENDING', actorId: user.id, reason: null, at });
-        await deps.notifications.notify(tx, association.userId, 'donation_received', { donationId, supplierName: supplier.businessName, weightKg: totalWeightGrams / 1000 });
+        await repo.addHistory(tx, {
+          id: uuidv7(at.getTime()),
+          donationId,
+          fromStatus: null,
+          toStatus: 'PENDING',
+          actorId: user.id,
+          reason: null,
+          at,
+        });
+        await deps.notifications.notify(tx, association.userId, 'donation_received', {
+          donationId,
+          supplierName: supplier.businessName,
+          weightKg: totalWeightGrams / 1000,
+        });
         return toDetailView(donation, rows, await repo.historyOf(tx, donationId), user.id);
       });
     },
@@ -217,7 +303,8 @@ export function createDonationsService(ctx: AppContext, deps: DonationsDeps) {
       return detail(ctx.db, d, user.id);
     },
 
-    mine: (user: AuthUser, q: ListQuery) => page(user.id, { donorUserId: user.id, statuses: q.status && [q.status], kind: q.kind }, q),
+    mine: (user: AuthUser, q: ListQuery) =>
+      page(user.id, { donorUserId: user.id, statuses: q.status && [q.status], kind: q.kind }, q),
 
     /** A food donation goes back to stock; a financial one is cancelled only before it is paid (its payment is closed). */
     async cancel(user: AuthUser, id: string, reason?: string) {
@@ -228,7 +315,11 @@ export function createDonationsService(ctx: AppContext, deps: DonationsDeps) {
         if (!d) throw notFound('Donation');
         const { associationUserId } = await partyOf(tx, user, d);
         const row = await deps.financial.cancel(tx, d, user, reason);
-        await deps.notifications.notify(tx, associationUserId, 'donation_status_changed', { donationId: d.id, status: 'CANCELLED', ...(reason && { reason }) });
+        await deps.notifications.notify(tx, associationUserId, 'donation_status_changed', {
+          donationId: d.id,
+          status: 'CANCELLED',
+          ...(reason && { reason }),
+        });
         return detail(tx, row, user.id);
       });
     },
@@ -248,11 +339,16 @@ export function createDonationsService(ctx: AppContext, deps: DonationsDeps) {
         donations: s.total,
         food: { collected: s.food.n, kg: grams / 1000 },
         financial: s.money.map((m) => ({ currency: m.currency, count: m.n, amount: m.amount })),
-        impact: { kgSaved: grams / 1000, mealsEquivalent: Math.floor(grams / GRAMS_PER_MEAL), co2eAvoidedKg: Math.round(grams * CO2E_KG_PER_KG) / 1000 },
+        impact: {
+          kgSaved: grams / 1000,
+          mealsEquivalent: Math.floor(grams / GRAMS_PER_MEAL),
+          co2eAvoidedKg: Math.round(grams * CO2E_KG_PER_KG) / 1000,
+        },
         generatedAt: now().toISOString(),
       };
     },
-    schedulePickup: (user: AuthUser, id: string, body: { pickupAt: string; note?: string }) => move(user, id, 'PICKUP_SCHEDULED', body),
+    schedulePickup: (user: AuthUser, id: string, body: { pickupAt: string; note?: string }) =>
+      move(user, id, 'PICKUP_SCHEDULED', body),
     confirmPickup: (user: AuthUser, id: string) => move(user, id, 'COLLECTED'),
     setStatus(user: AuthUser, id: string, body: { status: FoodDonationStatus } & MoveInput) {
       return body.status === 'CANCELLED' ? this.cancel(user, id, body.reason) : move(user, id, body.status, body);
@@ -262,21 +358,48 @@ export function createDonationsService(ctx: AppContext, deps: DonationsDeps) {
 
     // A financial donation reaches the association's lists once paid: an unpaid one is nothing received yet.
     received: async (user: AuthUser, q: ListQuery) =>
-      page(user.id, { associationId: (await ownAssociation(user)).id, kind: q.kind, statuses: q.status && [q.status], receivedOnly: true }, q),
+      page(
+        user.id,
+        {
+          associationId: (await ownAssociation(user)).id,
+          kind: q.kind,
+          statuses: q.status && [q.status],
+          receivedOnly: true,
+        },
+        q,
+      ),
 
     pendingPickups: async (user: AuthUser, q: PageQuery) =>
-      page(user.id, { associationId: (await ownAssociation(user)).id, kind: 'FOOD', statuses: OPEN_STATUSES.filter((s) => s !== 'PENDING') }, q, 'pickup'),
+      page(
+        user.id,
+        {
+          associationId: (await ownAssociation(user)).id,
+          kind: 'FOOD',
+          statuses: OPEN_STATUSES.filter((s) => s !== 'PENDING'),
+        },
+        q,
+        'pickup',
+      ),
 
     async associationStats(user: AuthUser, months: number): Promise<AssociationStatsView> {
       const a = await ownAssociation(user);
       const at = now();
       const since = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() - (months - 1), 1));
-      const [s, money] = await Promise.all([repo.associationStatistics(ctx.db, a.id, since), repo.associationMoney(ctx.db, a.id, since)]);
+      const [s, money] = await Promise.all([
+        repo.associationStatistics(ctx.db, a.id, since),
+        repo.associationMoney(ctx.db, a.id, since),
+      ]);
       const byMonth = [];
       for (let i = 0; i < months; i++) {
         const m = new Date(Date.UTC(since.getUTCFullYear(), since.getUTCMonth() + i, 1)).toISOString().slice(0, 7);
         const c = s.collected.find((x) => x.month === m);
-        byMonth.push({ month: m, received: s.received.find((x) => x.month === m)?.n ?? 0, collected: c?.n ?? 0, kgCollected: (c?.grams ?? 0) / 1000, amountReceived: money.byMonth.find((x) => x.month === m)?.amount ?? 0 });
+        byMonth.push({
+          month: m,
+          received: s.received.find((x) => x.month === m)?.n ?? 0,
+          collected: c?.n ?? 0,
+          kgCollected: (c?.grams ?? 0) / 1000,
+          amountReceived: money.byMonth.find((x) => x.month === m)?.amount ?? 0,
+        });
       }
       const grams = s.totals.grams;
       return {
@@ -286,7 +409,11 @@ export function createDonationsService(ctx: AppContext, deps: DonationsDeps) {
         financial: { count: money.totals.n, amount: money.totals.amount, currency: DONATION_CURRENCY },
         collected: { count: s.totals.n, kg: grams / 1000 },
         byMonth,
-        impact: { kgCollected: grams / 1000, mealsEquivalent: Math.floor(grams / GRAMS_PER_MEAL), co2eAvoidedKg: Math.round(grams * CO2E_KG_PER_KG) / 1000 },
+        impact: {
+          kgCollected: grams / 1000,
+          mealsEquivalent: Math.floor(grams / GRAMS_PER_MEAL),
+          co2eAvoidedKg: Math.round(grams * CO2E_KG_PER_KG) / 1000,
+        },
         generatedAt: at.toISOString(),
       };
     },

@@ -15,7 +15,13 @@ export function toDonationView(d: DonationRecord, items: ItemRecord[], viewerId:
     associationId: d.associationId,
     items: items
       .filter((i) => i.donationId === d.id)
-      .map((i) => ({ productId: i.productId, name: i.name, quantity: i.quantity, unitWeightGrams: i.unitWeightGrams, weightGrams: i.quantity * i.unitWeightGrams })),
+      .map((i) => ({
+        productId: i.productId,
+        name: i.name,
+        quantity: i.quantity,
+        unitWeightGrams: i.unitWeightGrams,
+        weightGrams: i.quantity * i.unitWeightGrams,
+      })),
     totalWeightGrams: d.totalWeightGrams ?? 0,
     amount: d.amount,
     currency: d.currency,
@@ -32,10 +38,22 @@ export function toDonationView(d: DonationRecord, items: ItemRecord[], viewerId:
   };
 }
 
-export function toDetailView(d: DonationRecord, items: ItemRecord[], history: HistoryRecord[], viewerId: string, payment: DonationDetailView['payment'] = null): DonationDetailView {
+export function toDetailView(
+  d: DonationRecord,
+  items: ItemRecord[],
+  history: HistoryRecord[],
+  viewerId: string,
+  payment: DonationDetailView['payment'] = null,
+): DonationDetailView {
   return {
     ...toDonationView(d, items, viewerId),
     payment,
-    history: history.map((h) => ({ from: h.fromStatus, to: h.toStatus, actorId: d.anonymous && viewerId !== d.donorUserId && h.actorId === d.donorUserId ? null : h.actorId, reason: h.reason, at: h.at.toISOString() })),
+    history: history.map((h) => ({
+      from: h.fromStatus,
+      to: h.toStatus,
+      actorId: d.anonymous && viewerId !== d.donorUserId && h.actorId === d.donorUserId ? null : h.actorId,
+      reason: h.reason,
+      at: h.at.toISOString(),
+    })),
   };
 }

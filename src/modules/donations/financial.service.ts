@@ -57,11 +57,30 @@ export function createFinancialService(ctx: AppContext, deps: FinancialDeps) {
   });
 
   /** Moves a financial donation (locked by the caller) along its table, with its history row. */
-  async function moveTo(tx: Executor, d: DonationRecord, to: FinancialDonationStatus, actorId: string | null, reason: string | null) {
+  async function moveTo(
+    tx: Executor,
+    d: DonationRecord,
+    to: FinancialDonationStatus,
+    actorId: string | null,
+    reason: string | null,
+  ) {
     assertTransition(FINANCIAL_DONATION_TRANSITIONS, d.status as FinancialDonationStatus, to, 'Donation status');
     const at = now();
-    const row = await repo.update(tx, d.id, { status: to, updatedAt: at, ...(to === 'PAID' && { paidAt: at }), ...(reason && { closingReason: reason }) });
-    await repo.addHistory(tx, { id: uuidv7(at.getTime()), donationId: d.id, fromStatus: d.status, toStatus: to, actorId, reason, at });
+    const row = await repo.update(tx, d.id, {
+      status: to,
+      updatedAt: at,
+      ...(to === 'PAID' && { paidAt: at }),
+      ...(reason && { closingReason: reason }),
+    });
+    await repo.addHistory(tx, {
+      id: uuidv7(at.getTime()),
+      donationId: d.id,
+      fromStatus: d.status,
+      toStatus: to,
+      actorId,
+      reason,
+      at,
+    });
     return row;
   }
 
@@ -75,22 +94,48 @@ export function createFinancialService(ctx: AppContext, deps: FinancialDeps) {
       // Paid after the deadline, a refusal or a cancellation: the donor gets the money back.
       if (late || donation.status !== 'PENDING_PAYMENT') return 'refund';
       const paid = await moveTo(tx, donation, 'PAID', null, null);
-      await deps.payouts.createForDonation(tx, { associationId: donation.associationId, donationId: donation.id, paymentId: p.id, amount: p.amount, currency: p.currency });
+      await deps.payouts.createForDonation(tx, {
+        associationId: donation.associationId,
+        donationId: donation.id,
+        paymentId: p.id,
+        amount: p.amount,
+        currency: p.currency,
+      });
       const association = await deps.associations.findById(donation.associationId, tx);
-      const data = { donationId: donation.id, amount: p.amount, currency: p.currency, associationName: association?.name ?? null };
-      await deps.notifications.notify(tx, donation.donorUserId, 'donation_paid', data, { sourceKey: `donation:${donation.id}:paid` });
+      const data = {
+        donationId: donation.id,
+        amount: p.amount,
+        currency: p.currency,
+        associationName: association?.name ?? null,
+      };
+      await deps.notifications.notify(tx, donation.donorUserId, 'donation_paid', data, {
+        sourceKey: `donation:${donation.id}:paid`,
+      });
       if (association) {
-        await deps.notifications.notify(tx, association.userId, 'donation_payment_received', { ...data, anonymous: paid.anonymous }, { sourceKey: `donation:${donation.id}:received` });
+        await deps.notifications.notify(
+          tx,
+          association.userId,
+          'donation_payment_received',
+          { ...data, anonymous: paid.anonymous },
+          { sourceKey: `donation:${donation.id}:received` },
+        );
       }
       return 'applied';
     },
     async failed(tx, _p, { donation }, status) {
       // A refused attempt may be tried again on the same page until the deadline (as orders and
       // subscription charges are); a session the provider let expire cannot be paid any more.
-      if (status === 'EXPIRED' && donation.status === 'PENDING_PAYMENT') await moveTo(tx, donation, 'EXPIRED', null, 'payment session expired');
+      if (status === 'EXPIRED' && donation.status === 'PENDING_PAYMENT')
+        await moveTo(tx, donation, 'EXPIRED', null, 'payment session expired');
     },
     async refunded(tx, p, { donation }) {
-      await deps.notifications.notify(tx, donation.donorUserId, 'donation_payment_refunded', { donationId: donation.id, amount: p.amount, currency: p.currency }, { sourceKey: `payment:${p.id}:refunded` });
+      await deps.notifications.notify(
+        tx,
+        donation.donorUserId,
+        'donation_payment_refunded',
+        { donationId: donation.id, amount: p.amount, currency: p.currency },
+        { sourceKey: `payment:${p.id}:refunded` },
+      );
     },
   });
 
@@ -113,11 +158,17 @@ export function createFinancialService(ctx: AppContext, deps: FinancialDeps) {
         return { donationId: made, payment: payment && toPaymentView(payment) };
       }
       if (!(await deps.payments.methods()).some((m) => m.method === body.paymentMethod)) {
-        throw validationError('body.paymentMethod', 'is not offered at the moment (see GET /orders/payments/providers)');
+        throw validationError(
+          'body.paymentMethod',
+          'is not offered at the moment (see GET /orders/payments/providers)',
+        );
       }
       const { donation, payment } = await ctx.db.transaction(async (tx) => {
         const association = await deps.associations.requirePublic(body.associationId, tx).catch((err: unknown) => {
-          if (err instanceof AppError && err.statusCode === 404) throw new AppError(404, 'NOT_FOUND', 'Association not found', [{ field: 'body.associationId', message: 'no verified association with this id' }]);
+          if (err instanceof AppError && err.statusCode === 404)
+            throw new AppError(404, 'NOT_FOUND', 'Association not found', [
+              { field: 'body.associationId', message: 'no verified association with this id' },
+            ]);
           throw err;
         });
         if (association.userId === user.id) throw conflict('OWN_ASSOCIATION', 'An association cannot give to itself');
@@ -147,10 +198,29 @@ export function createFinancialService(ctx: AppContext, deps: FinancialDeps) {
           },
           [],
         );
-        await repo.addHistory(tx, { id: uuidv7(at.getTime()), donationId: donation.id, fromStatus: null, toStatus: 'PENDING_PAYMENT', actorId: user.id, reason: null, at });
+        await repo.addHistory(tx, {
+          id: uuidv7(at.getTime()),
+          donationId: donation.id,
+          fromStatus: null,
+          toStatus: 'PENDING_PAYMENT',
+          actorId: user.id,
+          reason: null,
+          at,
+        });
         const expiresAt = new Date(at.getTime() + business.paymentTimeoutMinutes * 60_000);
-        const payment = await deps.payments.startFor(tx, { subject: subjectOf(donation.id), method: body.paymentMethod, amount: body.amount, currency: DONATION_CURRENCY, payerPhone: body.payerPhone ?? null, expiresAt });
-        await ctx.jobs.send(PAYMENT_TIMEOUT_JOB, { donationId: donation.id }, { tx, startAfterSeconds: business.paymentTimeoutMinutes * 60 });
+        const payment = await deps.payments.startFor(tx, {
+          subject: subjectOf(donation.id),
+          method: body.paymentMethod,
+          amount: body.amount,
+          currency: DONATION_CURRENCY,
+          payerPhone: body.payerPhone ?? null,
+          expiresAt,
+        });
+        await ctx.jobs.send(
+          PAYMENT_TIMEOUT_JOB,
+          { donationId: donation.id },
+          { tx, startAfterSeconds: business.paymentTimeoutMinutes * 60 },
+        );
         return { donation, payment };
       });
       const opened = await deps.payments.openAfterCommit(payment);
@@ -161,7 +231,12 @@ export function createFinancialService(ctx: AppContext, deps: FinancialDeps) {
     async cancel(tx: Executor, d: DonationRecord, user: AuthUser, reason?: string) {
       if (d.donorUserId !== user.id) throw new AppError(403, 'FORBIDDEN', 'Only the donor may cancel a donation');
       if (!canTransition(FINANCIAL_DONATION_TRANSITIONS, d.status as FinancialDonationStatus, 'CANCELLED')) {
-        throw conflict('INVALID_TRANSITION', d.status === 'PAID' ? 'A paid donation cannot be cancelled' : `Donation status cannot change from ${d.status} to CANCELLED`);
+        throw conflict(
+          'INVALID_TRANSITION',
+          d.status === 'PAID'
+            ? 'A paid donation cannot be cancelled'
+            : `Donation status cannot change from ${d.status} to CANCELLED`,
+        );
       }
       const row = await moveTo(tx, d, 'CANCELLED', user.id, reason ?? null);
       await deps.payments.closeForSubject(tx, subjectOf(d.id), 'CANCELLED');

@@ -21,7 +21,15 @@ import { HOLDING_STATES } from './escrow-status.js';
 /** What a release needs of the order (status, who, the frozen commission rate). */
 export async function orderFacts(ex: Executor, orderId: string) {
   const [row] = await ex
-    .select({ id: orders.id, status: orders.status, clientId: orders.clientId, supplierId: orders.supplierId, storeId: orders.storeId, commissionBps: orders.commissionBps, completedAt: orders.completedAt })
+    .select({
+      id: orders.id,
+      status: orders.status,
+      clientId: orders.clientId,
+      supplierId: orders.supplierId,
+      storeId: orders.storeId,
+      commissionBps: orders.commissionBps,
+      completedAt: orders.completedAt,
+    })
     .from(orders)
     .where(eq(orders.id, orderId))
     .limit(1);
@@ -41,7 +49,9 @@ export interface EscrowListFilter {
 function where(f: EscrowListFilter): SQL | undefined {
   const payoutOf = (state?: PayoutState) =>
     state
-      ? exists(sql`(select 1 from ${payouts} where ${payouts.orderId} = ${escrows.orderId} and ${payouts.state} = ${state})`)
+      ? exists(
+          sql`(select 1 from ${payouts} where ${payouts.orderId} = ${escrows.orderId} and ${payouts.state} = ${state})`,
+        )
       : notExists(sql`(select 1 from ${payouts} where ${payouts.orderId} = ${escrows.orderId})`);
   return and(
     f.state ? eq(escrows.state, f.state) : undefined,
@@ -91,11 +101,23 @@ const SORT_KEYS: Record<EscrowSortField, SortKey> = {
 };
 
 /** Newest held first unless sorted otherwise; an escrow's id is its order's. */
-export async function listEscrows(ex: Executor, f: EscrowListFilter, page: { limit: number; offset: number; sort?: SortOf<EscrowSortField> }) {
+export async function listEscrows(
+  ex: Executor,
+  f: EscrowListFilter,
+  page: { limit: number; offset: number; sort?: SortOf<EscrowSortField> },
+) {
   const w = where(f);
   const [items, [count]] = await Promise.all([
-    joined(ex).where(w).orderBy(...toOrderBy(page.sort ?? '-heldAt', SORT_KEYS, escrows.orderId)).limit(page.limit).offset(page.offset),
-    ex.select({ n: sql<number>`count(*)::int` }).from(escrows).innerJoin(orders, eq(orders.id, escrows.orderId)).where(w),
+    joined(ex)
+      .where(w)
+      .orderBy(...toOrderBy(page.sort ?? '-heldAt', SORT_KEYS, escrows.orderId))
+      .limit(page.limit)
+      .offset(page.offset),
+    ex
+      .select({ n: sql<number>`count(*)::int` })
+      .from(escrows)
+      .innerJoin(orders, eq(orders.id, escrows.orderId))
+      .where(w),
   ]);
   return { items, total: count?.n ?? 0 };
 }
@@ -109,7 +131,13 @@ export async function escrowWithOrder(ex: Executor, orderId: string): Promise<Es
 export function providerEventsOf(ex: Executor, paymentIds: readonly string[]) {
   if (!paymentIds.length) return Promise.resolve([]);
   return ex
-    .select({ id: providerEvents.id, type: providerEvents.type, paymentId: providerEvents.paymentId, outcome: providerEvents.outcome, receivedAt: providerEvents.receivedAt })
+    .select({
+      id: providerEvents.id,
+      type: providerEvents.type,
+      paymentId: providerEvents.paymentId,
+      outcome: providerEvents.outcome,
+      receivedAt: providerEvents.receivedAt,
+    })
     .from(providerEvents)
     .where(inArray(providerEvents.paymentId, [...paymentIds]))
     .orderBy(providerEvents.receivedAt);
@@ -121,7 +149,12 @@ export async function holdingCount(ex: Executor, scope: { supplierId: string } |
     .select({ n: sql<number>`count(*)::int` })
     .from(escrows)
     .innerJoin(orders, eq(orders.id, escrows.orderId))
-    .where(and(inArray(escrows.state, [...HOLDING_STATES]), 'supplierId' in scope ? eq(orders.supplierId, scope.supplierId) : eq(orders.storeId, scope.storeId)));
+    .where(
+      and(
+        inArray(escrows.state, [...HOLDING_STATES]),
+        'supplierId' in scope ? eq(orders.supplierId, scope.supplierId) : eq(orders.storeId, scope.storeId),
+      ),
+    );
   return row?.n ?? 0;
 }
 

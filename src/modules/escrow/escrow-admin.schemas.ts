@@ -1,19 +1,40 @@
 import { Type, type Static } from 'typebox';
 import { ESCROW_STATES } from '../../db/schema/escrow.js';
 import { PAYOUT_STATES } from '../../db/schema/payouts.js';
-import { IdSchema, Nullable, PageQuerySchema, SortQuerySchema, StringEnum, TimestampSchema } from '../../shared/schemas.js';
+import {
+  IdSchema,
+  Nullable,
+  PageQuerySchema,
+  SortQuerySchema,
+  StringEnum,
+  TimestampSchema,
+} from '../../shared/schemas.js';
 
 const opt = Type.Optional;
 
 export const OrderIdParamsSchema = Type.Object({ orderId: IdSchema }, { additionalProperties: false });
 
 export const ReasonBodySchema = Type.Object(
-  { reason: Type.String({ minLength: 3, maxLength: 1000, description: 'why: kept in the audit log and told to the parties' }) },
+  {
+    reason: Type.String({
+      minLength: 3,
+      maxLength: 1000,
+      description: 'why: kept in the audit log and told to the parties',
+    }),
+  },
   { additionalProperties: false },
 );
 export type ReasonBody = Static<typeof ReasonBodySchema>;
 
-export const ESCROW_SORT_FIELDS = ['heldAt', 'amount', 'state', 'releaseAfter', 'releasedAt', 'refundedAt', 'updatedAt'] as const;
+export const ESCROW_SORT_FIELDS = [
+  'heldAt',
+  'amount',
+  'state',
+  'releaseAfter',
+  'releasedAt',
+  'refundedAt',
+  'updatedAt',
+] as const;
 export type EscrowSortField = (typeof ESCROW_SORT_FIELDS)[number];
 
 export const EscrowListQuerySchema = Type.Object(
@@ -25,7 +46,11 @@ export const EscrowListQuerySchema = Type.Object(
     storeId: opt(IdSchema),
     from: opt(Type.String({ format: 'date-time', description: 'held at or after (included)' })),
     to: opt(Type.String({ format: 'date-time', description: 'held before (excluded)' })),
-    payout: opt(StringEnum([...PAYOUT_STATES.map((s) => s.toLowerCase()), 'none'] as const, { description: "the state of the order's payout (`failed`: payouts refused for good); `none`: no payout yet" })),
+    payout: opt(
+      StringEnum([...PAYOUT_STATES.map((s) => s.toLowerCase()), 'none'] as const, {
+        description: "the state of the order's payout (`failed`: payouts refused for good); `none`: no payout yet",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -68,7 +93,13 @@ export const EscrowSchema = Type.Object(
     releasedAt: Nullable(TimestampSchema),
     refundedAt: Nullable(TimestampSchema),
     refundReason: Nullable(Type.String()),
-    dispute: Nullable(Type.Object({ reason: Nullable(Type.String()), openedAt: Nullable(TimestampSchema), resolvedAt: Nullable(TimestampSchema) })),
+    dispute: Nullable(
+      Type.Object({
+        reason: Nullable(Type.String()),
+        openedAt: Nullable(TimestampSchema),
+        resolvedAt: Nullable(TimestampSchema),
+      }),
+    ),
     order: Type.Object({
       status: Type.String(),
       createdAt: TimestampSchema,
@@ -90,7 +121,9 @@ const LedgerTransactionSchema = Type.Object({
   memo: Nullable(Type.String()),
   currency: Type.String(),
   createdAt: TimestampSchema,
-  lines: Type.Array(Type.Object({ account: Type.String(), amount: Type.Integer({ description: '> 0 debit, < 0 credit' }) })),
+  lines: Type.Array(
+    Type.Object({ account: Type.String(), amount: Type.Integer({ description: '> 0 debit, < 0 credit' }) }),
+  ),
 });
 
 export const EscrowDetailSchema = Type.Object(
@@ -112,9 +145,19 @@ export const EscrowDetailSchema = Type.Object(
       }),
     ),
     ledger: Type.Array(LedgerTransactionSchema),
-    providerEvents: Type.Array(Type.Object({ id: Type.String(), type: Type.String(), paymentId: Nullable(IdSchema), outcome: Type.String(), receivedAt: TimestampSchema })),
+    providerEvents: Type.Array(
+      Type.Object({
+        id: Type.String(),
+        type: Type.String(),
+        paymentId: Nullable(IdSchema),
+        outcome: Type.String(),
+        receivedAt: TimestampSchema,
+      }),
+    ),
     payouts: Type.Array(PayoutSchema),
-    audit: Type.Array(Type.Object({ action: Type.String(), actorId: IdSchema, reason: Nullable(Type.String()), at: TimestampSchema })),
+    audit: Type.Array(
+      Type.Object({ action: Type.String(), actorId: IdSchema, reason: Nullable(Type.String()), at: TimestampSchema }),
+    ),
   },
   { title: 'EscrowDetail' },
 );

@@ -49,7 +49,9 @@ function toEscrowView(r: repo.EscrowListRow, payout: Parameters<typeof toPayoutV
     releasedAt: iso(e.releasedAt),
     refundedAt: iso(e.refundedAt),
     refundReason: e.refundReason,
-    dispute: disputed ? { reason: e.disputeReason, openedAt: iso(e.disputeOpenedAt), resolvedAt: iso(e.disputeResolvedAt) } : null,
+    dispute: disputed
+      ? { reason: e.disputeReason, openedAt: iso(e.disputeOpenedAt), resolvedAt: iso(e.disputeResolvedAt) }
+      : null,
     order: {
       status: r.orderStatus,
       createdAt: r.createdAt.toISOString(),
@@ -70,7 +72,15 @@ function newestPerOrder(ps: PayoutRecord[]): Map<string, PayoutRecord> {
   return out;
 }
 
-const toLedgerView = (t: LedgerTransaction) => ({ id: t.id, kind: t.kind, reference: t.reference, memo: t.memo, currency: t.currency, createdAt: t.createdAt.toISOString(), lines: t.lines });
+const toLedgerView = (t: LedgerTransaction) => ({
+  id: t.id,
+  kind: t.kind,
+  reference: t.reference,
+  memo: t.memo,
+  currency: t.currency,
+  createdAt: t.createdAt.toISOString(),
+  lines: t.lines,
+});
 
 type Action = 'release' | 'refund' | 'dispute_open' | 'resolve_supplier' | 'resolve_client';
 
@@ -92,9 +102,13 @@ export function createEscrowAdminService(ctx: AppContext, deps: EscrowAdminDeps)
     const supplierUser = (await deps.suppliers.findProfile(order.supplierId, tx))?.userId;
     const base = { orderId: e.orderId, amount: e.amount, currency: e.currency, reason };
     const source = { sourceKey: `escrow:${e.orderId}:${action}` };
-    const both = async (type: 'escrow_released' | 'escrow_refunded' | 'escrow_disputed', extra: (forSupplier: boolean) => Record<string, unknown>) => {
+    const both = async (
+      type: 'escrow_released' | 'escrow_refunded' | 'escrow_disputed',
+      extra: (forSupplier: boolean) => Record<string, unknown>,
+    ) => {
       await deps.notifications.notify(tx, order.clientId, type, { ...base, ...extra(false) }, source);
-      if (supplierUser) await deps.notifications.notify(tx, supplierUser, type, { ...base, ...extra(true), forSupplier: true }, source);
+      if (supplierUser)
+        await deps.notifications.notify(tx, supplierUser, type, { ...base, ...extra(true), forSupplier: true }, source);
     };
     if (action === 'dispute_open') await both('escrow_disputed', () => ({}));
     else if (action === 'release' || action === 'resolve_supplier') {
@@ -108,15 +122,29 @@ export function createEscrowAdminService(ctx: AppContext, deps: EscrowAdminDeps)
     return ctx.db.transaction(async (tx) => {
       let e: EscrowRecord;
       if (action === 'release') e = (await deps.releases.release(tx, orderId, 'RELEASED')).escrow;
-      else if (action === 'resolve_supplier') e = (await deps.releases.release(tx, orderId, 'RESOLVED_SUPPLIER')).escrow;
+      else if (action === 'resolve_supplier')
+        e = (await deps.releases.release(tx, orderId, 'RESOLVED_SUPPLIER')).escrow;
       else if (action === 'dispute_open') e = await deps.releases.openDispute(tx, orderId, reason);
       else {
         // /refund takes a HELD escrow, /dispute/resolve-client a DISPUTED one: the table says which.
         const held = await deps.releases.lockEscrow(tx, orderId);
-        assertTransition(ESCROW_TRANSITIONS, held.state, action === 'refund' ? 'REFUNDED' : 'RESOLVED_CLIENT', 'Escrow');
+        assertTransition(
+          ESCROW_TRANSITIONS,
+          held.state,
+          action === 'refund' ? 'REFUNDED' : 'RESOLVED_CLIENT',
+          'Escrow',
+        );
         e = await deps.escrow.refund(tx, orderId, reason, { userId: user.id, role: 'ADMIN' });
       }
-      await recordAdminAction(tx, { actorId: user.id, action: `escrow.${action}`, targetType: AUDIT_TARGET, targetId: orderId, reason, data: { state: e.state, amount: e.amount }, at: now() });
+      await recordAdminAction(tx, {
+        actorId: user.id,
+        action: `escrow.${action}`,
+        targetType: AUDIT_TARGET,
+        targetId: orderId,
+        reason,
+        data: { state: e.state, amount: e.amount },
+        at: now(),
+      });
       await tellParties(tx, e, action, reason);
       return view(tx, orderId);
     });
@@ -126,7 +154,8 @@ export function createEscrowAdminService(ctx: AppContext, deps: EscrowAdminDeps)
     release: (user: AuthUser, orderId: string, reason: string) => act(user, orderId, 'release', reason),
     refund: (user: AuthUser, orderId: string, reason: string) => act(user, orderId, 'refund', reason),
     openDispute: (user: AuthUser, orderId: string, reason: string) => act(user, orderId, 'dispute_open', reason),
-    resolveForSupplier: (user: AuthUser, orderId: string, reason: string) => act(user, orderId, 'resolve_supplier', reason),
+    resolveForSupplier: (user: AuthUser, orderId: string, reason: string) =>
+      act(user, orderId, 'resolve_supplier', reason),
     resolveForClient: (user: AuthUser, orderId: string, reason: string) => act(user, orderId, 'resolve_client', reason),
 
     async list(q: EscrowListQuery) {
@@ -138,8 +167,17 @@ export function createEscrowAdminService(ctx: AppContext, deps: EscrowAdminDeps)
         ...(q.to && { to: new Date(q.to) }),
         ...(q.payout && { payout: q.payout.toUpperCase() as PayoutState | 'NONE' }),
       };
-      const { items, total } = await repo.listEscrows(ctx.db, filter, { limit: q.limit, offset: pageOffset(q), sort: q.sort });
-      const payouts = newestPerOrder(await deps.payouts.ofOrders(ctx.db, items.map((r) => r.escrow.orderId)));
+      const { items, total } = await repo.listEscrows(ctx.db, filter, {
+        limit: q.limit,
+        offset: pageOffset(q),
+        sort: q.sort,
+      });
+      const payouts = newestPerOrder(
+        await deps.payouts.ofOrders(
+          ctx.db,
+          items.map((r) => r.escrow.orderId),
+        ),
+      );
       return { items: items.map((r) => toEscrowView(r, payouts.get(r.escrow.orderId))), meta: pageMeta(q, total) };
     },
 
@@ -156,8 +194,13 @@ export function createEscrowAdminService(ctx: AppContext, deps: EscrowAdminDeps)
         ...payments.map((p) => deps.ledger.transactionsFor(ctx.db, { type: 'payment', id: p.id })),
         ...payouts.map((p) => deps.ledger.transactionsFor(ctx.db, { type: 'payout', id: p.id })),
       ]);
-      const ledger = [...orderTxs, ...more.flat()].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id));
-      const events = await repo.providerEventsOf(ctx.db, payments.map((p) => p.id));
+      const ledger = [...orderTxs, ...more.flat()].sort(
+        (a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id),
+      );
+      const events = await repo.providerEventsOf(
+        ctx.db,
+        payments.map((p) => p.id),
+      );
       return {
         escrow,
         payments: payments.map((p) => ({
@@ -176,7 +219,12 @@ export function createEscrowAdminService(ctx: AppContext, deps: EscrowAdminDeps)
         ledger: ledger.map(toLedgerView),
         providerEvents: events.map((e) => ({ ...e, receivedAt: e.receivedAt.toISOString() })),
         payouts: payouts.map(toPayoutView),
-        audit: audit.map((a) => ({ action: a.action, actorId: a.actorId, reason: a.reason, at: a.createdAt.toISOString() })),
+        audit: audit.map((a) => ({
+          action: a.action,
+          actorId: a.actorId,
+          reason: a.reason,
+          at: a.createdAt.toISOString(),
+        })),
       };
     },
   };

@@ -27,13 +27,19 @@ afterEach(() => assertMoneyInvariants(t.app));
 const HOUR = 3_600_000;
 const reason = 'Client says the basket was complete';
 const act = async (orderId: string, path: string, body: unknown = { reason }, headers?: Record<string, string>) =>
-  call(t.app, 'POST', `/admin/payments/escrow/${orderId}/${path}`, { token: (adminToken = await fresh(adminUser)), body, ...(headers && { headers }) });
-const detail = async (orderId: string) => call(t.app, 'GET', `/admin/payments/escrow/${orderId}`, { token: (adminToken = await fresh(adminUser)) });
+  call(t.app, 'POST', `/admin/payments/escrow/${orderId}/${path}`, {
+    token: (adminToken = await fresh(adminUser)),
+    body,
+    ...(headers && { headers }),
+  });
+const detail = async (orderId: string) =>
+  call(t.app, 'GET', `/admin/payments/escrow/${orderId}`, { token: (adminToken = await fresh(adminUser)) });
 const balance = (account: string) => t.app.services.ledger.balance(t.app.ctx.db, account);
 const bps = () => t.app.ctx.config.DEFAULT_COMMISSION_BPS;
 /** Settles at the fake provider every payout still processing there, then lets the check job (and its retries) see it. */
 async function providerPays(status: 'succeeded' | 'failed' = 'succeeded') {
-  for (const p of t.mobilemoney.payouts.values()) if (p.status === 'processing') t.mobilemoney.settlePayout(p.id, status);
+  for (const p of t.mobilemoney.payouts.values())
+    if (p.status === 'processing') t.mobilemoney.settlePayout(p.id, status);
   t.clock.advance(5 * 60_000);
   await t.app.jobs.drain();
 }
@@ -48,7 +54,11 @@ describe('automatic release', () => {
 
     t.clock.advance(47 * HOUR);
     await t.app.jobs.drain();
-    expect((await detail(order.id)).body.data.escrow).toMatchObject({ state: 'HELD', amount: order.itemsTotal, payout: null });
+    expect((await detail(order.id)).body.data.escrow).toMatchObject({
+      state: 'HELD',
+      amount: order.itemsTotal,
+      payout: null,
+    });
     expect(await balance(escrowAccount(order.id))).toBe(-order.itemsTotal);
     // The order is collected, but its money is still held: the store cannot go yet.
     const del = await call(t.app, 'DELETE', `/supplier/stores/${s.store.id}`, { token: await fresh(s.user) });
@@ -59,20 +69,33 @@ describe('automatic release', () => {
     t.clock.advance(2 * HOUR);
     await t.app.jobs.drain();
     let d = (await detail(order.id)).body.data;
-    expect(d.escrow).toMatchObject({ state: 'RELEASED', commission, net, payout: { state: 'PROCESSING', amount: net, mobile: '+221771234567' } });
+    expect(d.escrow).toMatchObject({
+      state: 'RELEASED',
+      commission,
+      net,
+      payout: { state: 'PROCESSING', amount: net, mobile: '+221771234567' },
+    });
     expect(await balance(escrowAccount(order.id))).toBe(0);
     expect(await balance(supplierPayable(s.profile.id))).toBe(-net);
     expect(await balance(platformCommission)).toBe(commissionBefore - commission);
     const sent = t.mobilemoney.calls('/v1/payout');
-    expect(sent.filter((r) => (r.body as { client_reference: string }).client_reference === d.escrow.payout.id)).toHaveLength(1);
+    expect(
+      sent.filter((r) => (r.body as { client_reference: string }).client_reference === d.escrow.payout.id),
+    ).toHaveLength(1);
 
     await providerPays();
     d = (await detail(order.id)).body.data;
     expect(d.escrow.payout).toMatchObject({ state: 'SUCCEEDED', attempts: 1 });
-    expect(d.ledger.map((x: { kind: string }) => x.kind)).toEqual(['payment_received', 'escrow_released', 'payout_sent']);
+    expect(d.ledger.map((x: { kind: string }) => x.kind)).toEqual([
+      'payment_received',
+      'escrow_released',
+      'payout_sent',
+    ]);
     expect(await balance(supplierPayable(s.profile.id))).toBe(0);
     const inbox = await call(t.app, 'GET', '/notifications', { token: await fresh(s.user) });
-    expect(inbox.body.data.map((n: { type: string }) => n.type)).toEqual(expect.arrayContaining(['payout_sent', 'escrow_released']));
+    expect(inbox.body.data.map((n: { type: string }) => n.type)).toEqual(
+      expect.arrayContaining(['payout_sent', 'escrow_released']),
+    );
 
     // The job again, and the hourly sweep, change nothing.
     t.clock.advance(HOUR);
@@ -97,7 +120,10 @@ describe('automatic release', () => {
     await providerPays();
     const d = (await detail(order.id)).body.data;
     expect(d.escrow.payout.state).toBe('SUCCEEDED');
-    expect(d.audit.map((a: { action: string }) => a.action)).toEqual(['escrow.resolve_supplier', 'escrow.dispute_open']);
+    expect(d.audit.map((a: { action: string }) => a.action)).toEqual([
+      'escrow.resolve_supplier',
+      'escrow.dispute_open',
+    ]);
     expect(await balance(escrowAccount(order.id))).toBe(0);
   });
 });
@@ -127,8 +153,13 @@ describe('administrators', () => {
   it('refuses: no token, wrong role, unknown order, unpaid order, wrong state, open order, missing reason', async () => {
     const s = await shop(t, adminToken);
     const { order, client } = await paidOrder(t, s);
-    expect((await call(t.app, 'POST', `/admin/payments/escrow/${order.id}/release`, { body: { reason } })).status).toBe(401);
-    const asClient = await call(t.app, 'POST', `/admin/payments/escrow/${order.id}/release`, { token: client.token, body: { reason } });
+    expect((await call(t.app, 'POST', `/admin/payments/escrow/${order.id}/release`, { body: { reason } })).status).toBe(
+      401,
+    );
+    const asClient = await call(t.app, 'POST', `/admin/payments/escrow/${order.id}/release`, {
+      token: client.token,
+      body: { reason },
+    });
     expect(asClient.status).toBe(403);
     expect((await call(t.app, 'GET', '/admin/payments/escrow', { token: await fresh(s.user) })).status).toBe(403);
     expect((await act('0190a000-0000-7000-8000-000000000000', 'release')).status).toBe(404);
@@ -187,16 +218,28 @@ describe('administrators', () => {
     const a = await paidOrder(t, s);
     const b = await paidOrder(t, s, { complete: true });
     await act(a.order.id, 'dispute/open');
-    const list = await call(t.app, 'GET', '/admin/payments/escrow', { token: adminToken, query: { supplierId: s.profile.id } });
+    const list = await call(t.app, 'GET', '/admin/payments/escrow', {
+      token: adminToken,
+      query: { supplierId: s.profile.id },
+    });
     expect(list.status).toBe(200);
     expect(list.body.meta.total).toBe(2);
     expect(list.body.data.map((e: { orderId: string }) => e.orderId)).toEqual([b.order.id, a.order.id]);
-    const disputed = await call(t.app, 'GET', '/admin/payments/escrow', { token: adminToken, query: { storeId: s.store.id, state: 'DISPUTED' } });
+    const disputed = await call(t.app, 'GET', '/admin/payments/escrow', {
+      token: adminToken,
+      query: { storeId: s.store.id, state: 'DISPUTED' },
+    });
     expect(disputed.body.data.map((e: { orderId: string }) => e.orderId)).toEqual([a.order.id]);
-    expect((await call(t.app, 'GET', '/admin/payments/escrow', { token: adminToken, query: { state: 'NOPE' } })).status).toBe(400);
+    expect(
+      (await call(t.app, 'GET', '/admin/payments/escrow', { token: adminToken, query: { state: 'NOPE' } })).status,
+    ).toBe(400);
     const d = await detail(b.order.id);
     expect(d.body.data).toMatchObject({
-      escrow: { orderId: b.order.id, state: 'HELD', order: { status: 'COMPLETED', supplier: { id: s.profile.id }, store: { id: s.store.id } } },
+      escrow: {
+        orderId: b.order.id,
+        state: 'HELD',
+        order: { status: 'COMPLETED', supplier: { id: s.profile.id }, store: { id: s.store.id } },
+      },
       payments: [{ transactionId: b.order.payment.transactionId, status: 'SUCCEEDED' }],
       ledger: [{ kind: 'payment_received' }],
       payouts: [],
@@ -215,11 +258,19 @@ describe('payouts', () => {
   it('retries through a provider outage, then pays', async () => {
     const s = await shop(t, adminToken);
     const { order } = await paidOrder(t, s, { complete: true });
-    t.mobilemoney.failNext(2, { status: 503, body: { code: 'service-unavailable', message: 'Try later' } }, '/v1/payout');
+    t.mobilemoney.failNext(
+      2,
+      { status: 503, body: { code: 'service-unavailable', message: 'Try later' } },
+      '/v1/payout',
+    );
     await act(order.id, 'release');
     await t.app.jobs.drain();
     let payout = (await detail(order.id)).body.data.escrow.payout;
-    expect(payout).toMatchObject({ state: 'PROCESSING', providerPayoutId: null, lastError: expect.stringContaining('Try later') });
+    expect(payout).toMatchObject({
+      state: 'PROCESSING',
+      providerPayoutId: null,
+      lastError: expect.stringContaining('Try later'),
+    });
     for (let i = 0; i < 3; i++) {
       t.clock.advance(60_000);
       await t.app.jobs.drain();
@@ -229,14 +280,23 @@ describe('payouts', () => {
     await providerPays();
     expect((await detail(order.id)).body.data.escrow.payout.state).toBe('SUCCEEDED');
     // One payout at the provider: the retries carried the same idempotency key.
-    const keys = new Set(t.mobilemoney.calls('/v1/payout').filter((r) => (r.body as { client_reference: string }).client_reference === payout.id).map((r) => r.idempotencyKey));
+    const keys = new Set(
+      t.mobilemoney
+        .calls('/v1/payout')
+        .filter((r) => (r.body as { client_reference: string }).client_reference === payout.id)
+        .map((r) => r.idempotencyKey),
+    );
     expect(keys.size).toBe(1);
   });
 
   it('gives up after the last retry of an outage: FAILED, the supplier told, sent again with a new number', async () => {
     const s = await shop(t, adminToken);
     const { order } = await paidOrder(t, s, { complete: true });
-    t.mobilemoney.failNext(SEND_RETRIES.retryLimit + 1, { status: 503, body: { code: 'service-unavailable', message: 'Down for maintenance' } }, '/v1/payout');
+    t.mobilemoney.failNext(
+      SEND_RETRIES.retryLimit + 1,
+      { status: 503, body: { code: 'service-unavailable', message: 'Down for maintenance' } },
+      '/v1/payout',
+    );
     await act(order.id, 'release');
     for (let i = 0; i <= SEND_RETRIES.retryLimit; i++) {
       await t.app.jobs.drain();
@@ -244,13 +304,23 @@ describe('payouts', () => {
     }
     await t.app.jobs.drain();
     const failed = (await detail(order.id)).body.data.escrow.payout;
-    expect(failed).toMatchObject({ state: 'FAILED', attempts: SEND_RETRIES.retryLimit + 1, lastError: expect.stringContaining('provider unreachable') });
+    expect(failed).toMatchObject({
+      state: 'FAILED',
+      attempts: SEND_RETRIES.retryLimit + 1,
+      lastError: expect.stringContaining('provider unreachable'),
+    });
     const inbox = await call(t.app, 'GET', '/notifications', { token: await fresh(s.user) });
     expect(inbox.body.data.map((n: { type: string }) => n.type)).toContain('payout_failed');
-    await call(t.app, 'PUT', '/suppliers/profile', { token: await fresh(s.user), body: { payoutPhone: '+221771110001' } });
+    await call(t.app, 'PUT', '/suppliers/profile', {
+      token: await fresh(s.user),
+      body: { payoutPhone: '+221771110001' },
+    });
     await t.app.jobs.drain();
     await providerPays();
-    expect((await detail(order.id)).body.data.escrow.payout).toMatchObject({ state: 'SUCCEEDED', mobile: '+221771110001' });
+    expect((await detail(order.id)).body.data.escrow.payout).toMatchObject({
+      state: 'SUCCEEDED',
+      mobile: '+221771110001',
+    });
   });
 
   it('fails for good, shows in the failed filter, and leaves again when the supplier changes its number', async () => {
@@ -261,19 +331,37 @@ describe('payouts', () => {
     await providerPays('failed');
     const failed = (await detail(order.id)).body.data.escrow.payout;
     expect(failed).toMatchObject({ state: 'FAILED', lastError: expect.stringContaining('recipient-not-found') });
-    const list = await call(t.app, 'GET', '/admin/payments/escrow', { token: adminToken, query: { payout: 'failed', supplierId: s.profile.id } });
+    const list = await call(t.app, 'GET', '/admin/payments/escrow', {
+      token: adminToken,
+      query: { payout: 'failed', supplierId: s.profile.id },
+    });
     expect(list.body.data.map((e: { orderId: string }) => e.orderId)).toEqual([order.id]);
     expect(await balance(supplierPayable(s.profile.id))).toBe(-failed.amount);
     const inbox = await call(t.app, 'GET', '/notifications', { token: await fresh(s.user) });
     expect(inbox.body.data.map((n: { type: string }) => n.type)).toContain('payout_failed');
 
-    expect((await call(t.app, 'PUT', '/suppliers/profile', { token: await fresh(s.user), body: { payoutPhone: '+221771112233' } })).status).toBe(200);
+    expect(
+      (
+        await call(t.app, 'PUT', '/suppliers/profile', {
+          token: await fresh(s.user),
+          body: { payoutPhone: '+221771112233' },
+        })
+      ).status,
+    ).toBe(200);
     await t.app.jobs.drain();
     await providerPays();
     const paid = (await detail(order.id)).body.data;
-    expect(paid.escrow.payout).toMatchObject({ id: failed.id, state: 'SUCCEEDED', mobile: '+221771112233', attempts: 2 });
+    expect(paid.escrow.payout).toMatchObject({
+      id: failed.id,
+      state: 'SUCCEEDED',
+      mobile: '+221771112233',
+      attempts: 2,
+    });
     expect(await balance(supplierPayable(s.profile.id))).toBe(0);
-    const keys = t.mobilemoney.calls('/v1/payout').filter((r) => (r.body as { client_reference: string }).client_reference === failed.id).map((r) => r.idempotencyKey);
+    const keys = t.mobilemoney
+      .calls('/v1/payout')
+      .filter((r) => (r.body as { client_reference: string }).client_reference === failed.id)
+      .map((r) => r.idempotencyKey);
     expect(new Set(keys).size).toBe(2);
   });
 
@@ -283,7 +371,10 @@ describe('payouts', () => {
     await act(order.id, 'release');
     await t.app.jobs.drain();
     const payout = (await detail(order.id)).body.data.escrow.payout;
-    const event = t.mobilemoney.event('payout.completed', t.mobilemoney.settlePayout(payout.providerPayoutId, 'succeeded'));
+    const event = t.mobilemoney.event(
+      'payout.completed',
+      t.mobilemoney.settlePayout(payout.providerPayoutId, 'succeeded'),
+    );
     expect(await deliverWebhook(t, event)).toMatchObject({ outcome: 'applied' });
     expect(await deliverWebhook(t, event)).toMatchObject({ outcome: expect.any(String) });
     expect((await detail(order.id)).body.data.escrow.payout).toMatchObject({ state: 'SUCCEEDED', attempts: 1 });
@@ -291,9 +382,16 @@ describe('payouts', () => {
     const ledger = (await detail(order.id)).body.data.ledger.filter((x: { kind: string }) => x.kind === 'payout_sent');
     expect(ledger).toHaveLength(1);
     // A late failure of the same payout does not undo it.
-    const late = t.mobilemoney.event('payout.failed', { ...t.mobilemoney.payouts.get(payout.providerPayoutId)!, status: 'failed' });
+    const late = t.mobilemoney.event('payout.failed', {
+      ...t.mobilemoney.payouts.get(payout.providerPayoutId)!,
+      status: 'failed',
+    });
     expect(await deliverWebhook(t, late)).toMatchObject({ outcome: 'ignored' });
-    const stranger = t.mobilemoney.event('payout.completed', { ...t.mobilemoney.payouts.get(payout.providerPayoutId)!, id: 'pt-unknown', client_reference: 'elsewhere' });
+    const stranger = t.mobilemoney.event('payout.completed', {
+      ...t.mobilemoney.payouts.get(payout.providerPayoutId)!,
+      id: 'pt-unknown',
+      client_reference: 'elsewhere',
+    });
     expect(await deliverWebhook(t, stranger)).toMatchObject({ outcome: 'unknown_payment' });
     await t.app.jobs.drain();
     expect((await detail(order.id)).body.data.escrow.payout.state).toBe('SUCCEEDED');
@@ -304,15 +402,28 @@ describe('payouts', () => {
     const { order } = await paidOrder(t, s, { complete: true });
     await act(order.id, 'release');
     await t.app.jobs.drain();
-    expect((await detail(order.id)).body.data.escrow.payout).toMatchObject({ state: 'PENDING', waitingReason: 'NO_PAYOUT_PHONE', attempts: 0 });
+    expect((await detail(order.id)).body.data.escrow.payout).toMatchObject({
+      state: 'PENDING',
+      waitingReason: 'NO_PAYOUT_PHONE',
+      attempts: 0,
+    });
     const inbox = await call(t.app, 'GET', '/notifications', { token: await fresh(s.user) });
     expect(inbox.body.data.map((n: { type: string }) => n.type)).toContain('payout_waiting_for_number');
-    expect((await call(t.app, 'DELETE', '/suppliers/profile', { token: await fresh(s.user) })).body.error.message).toContain('payout');
+    expect(
+      (await call(t.app, 'DELETE', '/suppliers/profile', { token: await fresh(s.user) })).body.error.message,
+    ).toContain('payout');
 
-    await call(t.app, 'PUT', '/suppliers/profile', { token: await fresh(s.user), body: { payoutPhone: '+221771234500' } });
+    await call(t.app, 'PUT', '/suppliers/profile', {
+      token: await fresh(s.user),
+      body: { payoutPhone: '+221771234500' },
+    });
     await t.app.jobs.drain();
     await providerPays();
-    expect((await detail(order.id)).body.data.escrow.payout).toMatchObject({ state: 'SUCCEEDED', waitingReason: null, mobile: '+221771234500' });
+    expect((await detail(order.id)).body.data.escrow.payout).toMatchObject({
+      state: 'SUCCEEDED',
+      waitingReason: null,
+      mobile: '+221771234500',
+    });
   });
 });
 

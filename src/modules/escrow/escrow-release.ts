@@ -66,12 +66,21 @@ export function createEscrowReleases(ctx: AppContext, deps: ReleaseDeps) {
     const e = await lockEscrow(tx, orderId);
     assertTransition(ESCROW_TRANSITIONS, e.state, to, 'Escrow');
     const order = (await admin.orderFacts(tx, orderId))!;
-    if (order.status !== 'COMPLETED') throw conflict('ORDER_NOT_COMPLETED', `The order is ${order.status}: money is released only for a collected (COMPLETED) order`);
+    if (order.status !== 'COMPLETED')
+      throw conflict(
+        'ORDER_NOT_COMPLETED',
+        `The order is ${order.status}: money is released only for a collected (COMPLETED) order`,
+      );
     return releaseLocked(tx, e, order, to);
   }
 
   /** The release itself, once the escrow row is locked and the order known to be COMPLETED. */
-  async function releaseLocked(tx: Executor, e: EscrowRecord, order: admin.OrderFacts, to: ReleaseTarget): Promise<Release> {
+  async function releaseLocked(
+    tx: Executor,
+    e: EscrowRecord,
+    order: admin.OrderFacts,
+    to: ReleaseTarget,
+  ): Promise<Release> {
     const orderId = e.orderId;
     const { commission, net } = splitOf(e.amount, order.commissionBps);
     const lines = [{ account: escrowAccount(orderId), amount: e.amount }];
@@ -86,9 +95,20 @@ export function createEscrowReleases(ctx: AppContext, deps: ReleaseDeps) {
       lines,
     });
     const t = now();
-    const moved = await repo.moveEscrow(tx, orderId, e.state, { state: to, releasedAt: t, updatedAt: t, ...(to === 'RESOLVED_SUPPLIER' && { disputeResolvedAt: t }) });
+    const moved = await repo.moveEscrow(tx, orderId, e.state, {
+      state: to,
+      releasedAt: t,
+      updatedAt: t,
+      ...(to === 'RESOLVED_SUPPLIER' && { disputeResolvedAt: t }),
+    });
     if (!moved) throw new Error(`escrow ${orderId} changed under its row lock`);
-    await deps.payouts.createForRelease(tx, { supplierId: order.supplierId, orderId, releaseTransactionId: transactionId, amount: net, currency: e.currency });
+    await deps.payouts.createForRelease(tx, {
+      supplierId: order.supplierId,
+      orderId,
+      releaseTransactionId: transactionId,
+      amount: net,
+      currency: e.currency,
+    });
     return { escrow: moved, order, commission, net, ledgerTransactionId: transactionId };
   }
 
@@ -97,7 +117,12 @@ export function createEscrowReleases(ctx: AppContext, deps: ReleaseDeps) {
     const e = await lockEscrow(tx, orderId);
     assertTransition(ESCROW_TRANSITIONS, e.state, 'DISPUTED', 'Escrow');
     const t = now();
-    return (await repo.moveEscrow(tx, orderId, 'HELD', { state: 'DISPUTED', disputeReason: reason, disputeOpenedAt: t, updatedAt: t }))!;
+    return (await repo.moveEscrow(tx, orderId, 'HELD', {
+      state: 'DISPUTED',
+      disputeReason: reason,
+      disputeOpenedAt: t,
+      updatedAt: t,
+    }))!;
   }
 
   /** The automatic release: only a HELD escrow of a COMPLETED order whose time has come; otherwise nothing. */
@@ -110,7 +135,10 @@ export function createEscrowReleases(ctx: AppContext, deps: ReleaseDeps) {
       const r = await releaseLocked(tx, e, order, 'RELEASED');
       const supplierUser = (await deps.suppliers.findProfile(order.supplierId, tx))?.userId;
       const data = { orderId, amount: e.amount, commission: r.commission, net: r.net, currency: e.currency };
-      if (supplierUser) await deps.notifications.notify(tx, supplierUser, 'escrow_released', data, { sourceKey: `escrow:${orderId}:release` });
+      if (supplierUser)
+        await deps.notifications.notify(tx, supplierUser, 'escrow_released', data, {
+          sourceKey: `escrow:${orderId}:release`,
+        });
       return r;
     });
   }

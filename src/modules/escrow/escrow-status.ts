@@ -23,4 +23,7 @@ export const ESCROW_TRANSITIONS: TransitionTable<EscrowState> = {
 export const HOLDING_STATES: readonly EscrowState[] = ['HELD', 'DISPUTED'];
 
 /** The state a refund leads to from each state that may be refunded. */
-export const REFUND_TARGET: Partial<Record<EscrowState, EscrowState>> = { HELD: 'REFUNDED', DISPUTED: 'RESOLVED_CLIENT' };
+export const REFUND_TARGET: Partial<Record<EscrowState, EscrowState>> = {
+  HELD: 'REFUNDED',
+  DISPUTED: 'RESOLVED_CLIENT',
+};

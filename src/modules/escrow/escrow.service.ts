@@ -62,10 +62,21 @@ export function createEscrowService(ctx: AppContext, deps: EscrowDeps) {
      * A payment of the order was received: provider_clearing -> escrow:<orderId> and the order's
      * escrow row HELD. `created: false` when the order already had an escrow row (answered as it is).
      */
-    async hold(tx: Executor, p: { orderId: string; paymentId: string; amount: number; currency: string }): Promise<{ escrow: EscrowRecord; created: boolean }> {
+    async hold(
+      tx: Executor,
+      p: { orderId: string; paymentId: string; amount: number; currency: string },
+    ): Promise<{ escrow: EscrowRecord; created: boolean }> {
       const t = ctx.clock.now();
       await postReceived(tx, p);
-      const inserted = await repo.insertEscrow(tx, { orderId: p.orderId, paymentId: p.paymentId, state: 'HELD', amount: p.amount, currency: p.currency, heldAt: t, updatedAt: t });
+      const inserted = await repo.insertEscrow(tx, {
+        orderId: p.orderId,
+        paymentId: p.paymentId,
+        state: 'HELD',
+        amount: p.amount,
+        currency: p.currency,
+        heldAt: t,
+        updatedAt: t,
+      });
       if (inserted) return { escrow: inserted, created: true };
       return { escrow: (await repo.findEscrow(tx, p.orderId, { lock: true }))!, created: false };
     },
@@ -91,7 +102,15 @@ export function createEscrowService(ctx: AppContext, deps: EscrowDeps) {
         ...(to === 'RESOLVED_CLIENT' && { disputeResolvedAt: t }),
       });
       if (!moved) throw new Error(`escrow ${orderId} changed under its row lock`);
-      await moveToRefund(tx, { orderId, paymentId: e.paymentId, amount: e.amount, currency: e.currency, reason, actor, extra: false });
+      await moveToRefund(tx, {
+        orderId,
+        paymentId: e.paymentId,
+        amount: e.amount,
+        currency: e.currency,
+        reason,
+        actor,
+        extra: false,
+      });
       return moved;
     },
 
@@ -100,7 +119,12 @@ export function createEscrowService(ctx: AppContext, deps: EscrowDeps) {
      * the money came after we stopped waiting for it while the order stays open): received into
      * the order's escrow account and moved straight on to refunds; the row, if any, is untouched.
      */
-    async refundExtra(tx: Executor, p: { orderId: string; paymentId: string; amount: number; currency: string }, reason: string, actor: EscrowActor): Promise<void> {
+    async refundExtra(
+      tx: Executor,
+      p: { orderId: string; paymentId: string; amount: number; currency: string },
+      reason: string,
+      actor: EscrowActor,
+    ): Promise<void> {
       await postReceived(tx, p);
       await moveToRefund(tx, { ...p, reason, actor, extra: true });
     },
@@ -108,7 +132,10 @@ export function createEscrowService(ctx: AppContext, deps: EscrowDeps) {
     find: (ex: Executor, orderId: string) => repo.findEscrow(ex, orderId),
   };
 
-  async function postReceived(tx: Executor, p: { orderId: string; paymentId: string; amount: number; currency: string }): Promise<void> {
+  async function postReceived(
+    tx: Executor,
+    p: { orderId: string; paymentId: string; amount: number; currency: string },
+  ): Promise<void> {
     await deps.ledger.post(tx, {
       kind: 'payment_received',
       reference: { type: 'order', id: p.orderId },

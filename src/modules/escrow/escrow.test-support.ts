@@ -17,22 +17,40 @@ type Shop = Awaited<ReturnType<typeof shopWithProducts>>;
 export async function payForTest(t: TestApp, order: { payment: { transactionId: string } }) {
   const session = [...t.mobilemoney.sessions.values()].find((x) => x.client_reference === order.payment.transactionId);
   if (!session) throw new Error('no provider session for this order');
-  const { outcome } = await deliverWebhook(t, t.mobilemoney.event('checkout.session.completed', t.mobilemoney.complete(session.id)));
+  const { outcome } = await deliverWebhook(
+    t,
+    t.mobilemoney.event('checkout.session.completed', t.mobilemoney.complete(session.id)),
+  );
   if (outcome !== 'applied') throw new Error(`payment not applied: ${outcome}`);
 }
 
 /** A shop (verified supplier, store, products priced 600) with its payout number set, unless `payoutPhone` is null. */
-export async function shop(t: TestApp, adminToken: string, opts: { products?: number; payoutPhone?: string | null; product?: Record<string, unknown> } = {}) {
+export async function shop(
+  t: TestApp,
+  adminToken: string,
+  opts: { products?: number; payoutPhone?: string | null; product?: Record<string, unknown> } = {},
+) {
   const s = await shopWithProducts(t, adminToken, opts.products ?? 1, opts.product);
   if (opts.payoutPhone !== null) {
-    const res = await call(t.app, 'PUT', '/suppliers/profile', { token: s.token, body: { payoutPhone: opts.payoutPhone ?? '+221771234567' } });
+    const res = await call(t.app, 'PUT', '/suppliers/profile', {
+      token: s.token,
+      body: { payoutPhone: opts.payoutPhone ?? '+221771234567' },
+    });
     if (res.status !== 200) throw new Error(`payout phone not set: ${JSON.stringify(res.body)}`);
   }
   return s;
 }
 
 /** An order of `lines` from `s`, paid (held in escrow); `complete` takes it to COMPLETED. */
-export async function paidOrder(t: TestApp, s: Shop, opts: { lines?: { productId: string; quantity?: number }[]; complete?: boolean; client?: Awaited<ReturnType<typeof newClient>> } = {}) {
+export async function paidOrder(
+  t: TestApp,
+  s: Shop,
+  opts: {
+    lines?: { productId: string; quantity?: number }[];
+    complete?: boolean;
+    client?: Awaited<ReturnType<typeof newClient>>;
+  } = {},
+) {
   const client = opts.client ?? (await newClient(t));
   const order = await orderOk(t, client.token, opts.lines ?? [{ productId: s.products[0]!.id }]);
   await payForTest(t, order);
@@ -57,7 +75,13 @@ export async function completeOrder(t: TestApp, s: { token: string }, order: { i
 export const payoutsFollowLedger: MoneyInvariant = {
   name: 'every SUCCEEDED payout (and no other) is posted to the ledger, and its supplier has no negative payable',
   async violations(ex) {
-    const bad = await rows<{ id: string; state: string; amount: number; posted: string | null; payable: string | null }>(
+    const bad = await rows<{
+      id: string;
+      state: string;
+      amount: number;
+      posted: string | null;
+      payable: string | null;
+    }>(
       ex,
       sql`select p.id, p.state, p.amount,
             (select sum(l.amount) from ledger_transactions t join ledger_lines l on l.transaction_id = t.id
@@ -66,8 +90,13 @@ export const payoutsFollowLedger: MoneyInvariant = {
           from payouts p`,
     );
     return bad
-      .filter((r) => (r.state === 'SUCCEEDED' ? Number(r.posted) !== r.amount || Number(r.payable ?? 0) > 0 : r.posted !== null))
-      .map((r) => `payout ${r.id} (${r.state}, ${r.amount}): posted ${r.posted ?? 'nothing'}, supplier payable ${r.payable ?? 0}`);
+      .filter((r) =>
+        r.state === 'SUCCEEDED' ? Number(r.posted) !== r.amount || Number(r.payable ?? 0) > 0 : r.posted !== null,
+      )
+      .map(
+        (r) =>
+          `payout ${r.id} (${r.state}, ${r.amount}): posted ${r.posted ?? 'nothing'}, supplier payable ${r.payable ?? 0}`,
+      );
   },
 };
 if (!MONEY_INVARIANTS.includes(payoutsFollowLedger)) MONEY_INVARIANTS.push(payoutsFollowLedger);

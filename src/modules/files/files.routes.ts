@@ -11,7 +11,12 @@ const Params = Type.Object({ '*': Type.String({ maxLength: 220 }) });
 const FileBody = Type.Unsafe<Buffer>({ type: 'string', format: 'binary' });
 const FILE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'application/pdf'];
 const fileResponse = {
-  response: { 200: { description: 'The file', content: Object.fromEntries(FILE_TYPES.map((type) => [type, { schema: FileBody }])) } },
+  response: {
+    200: {
+      description: 'The file',
+      content: Object.fromEntries(FILE_TYPES.map((type) => [type, { schema: FileBody }])),
+    },
+  },
 };
 const SignedQuery = Type.Object(
   { expires: Type.Integer({ minimum: 0 }), signature: Type.String({ minLength: 10, maxLength: 100 }) },
@@ -21,22 +26,40 @@ const SignedQuery = Type.Object(
 /** Serves stored files: public ones to anyone, private ones (KYC documents) only through a signed, expiring link. */
 export function filesRoutes(storage: FileStorage, links: FileLinks, clock: Clock) {
   return async (app: App) => {
-    app.get('/files/public/*', { config: { access: 'Public', cache: 'immutable' }, schema: { tags, summary: 'A public file (logos, product pictures)', params: Params, ...fileResponse } },
+    app.get(
+      '/files/public/*',
+      {
+        config: { access: 'Public', cache: 'immutable' },
+        schema: { tags, summary: 'A public file (logos, product pictures)', params: Params, ...fileResponse },
+      },
       async (req, reply) => {
         const key = req.params['*'];
         const file = isValidFileKey(key) ? await storage.get('public', key) : null;
         if (!file) throw notFound('File');
         // A key names one upload's bytes for ever: it is their tag, no need to hash them.
         return reply.type(file.contentType).header('etag', `"${key}"`).send(file.body);
-      });
+      },
+    );
 
-    app.get('/files/private/*', { config: { access: 'Public', cache: 'private' }, schema: { tags, summary: 'A private file through a signed link', params: Params, querystring: SignedQuery, ...fileResponse } },
+    app.get(
+      '/files/private/*',
+      {
+        config: { access: 'Public', cache: 'private' },
+        schema: {
+          tags,
+          summary: 'A private file through a signed link',
+          params: Params,
+          querystring: SignedQuery,
+          ...fileResponse,
+        },
+      },
       async (req, reply) => {
         const key = req.params['*'];
         const allowed = isValidFileKey(key) && links.verify(key, req.query.expires, req.query.signature, clock.now());
         const file = allowed ? await storage.get('private', key) : null;
         if (!file) throw notFound('File');
         return reply.type(file.contentType).send(file.body);
-      });
+      },
+    );
   };
 }

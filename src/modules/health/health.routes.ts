@@ -19,18 +19,29 @@ const Ready = Ok(
 
 export function healthRoutes(readiness: ReturnType<typeof createReadiness>) {
   return async (app: App) => {
-    app.get('/health', { config: { access: 'Public', rateLimit: false }, schema: { tags, summary: 'Liveness', response: { 200: Live } } },
-      async () => ok({ status: 'ok' }));
-
-    app.get('/health/ready', {
-      config: { access: 'Public', rateLimit: false },
-      schema: {
-        tags,
-        summary: 'Readiness: each dependency answers',
-        description: 'The database, and Redis when configured, each with its status and the latency of a trivial request. 503 names the dependencies down.',
-        response: { 200: Ready },
-        errors: [503],
+    app.get(
+      '/health',
+      {
+        config: { access: 'Public', rateLimit: false },
+        schema: { tags, summary: 'Liveness', response: { 200: Live } },
       },
-    }, async () => ok(await readiness()));
+      async () => ok({ status: 'ok' }),
+    );
+
+    app.get(
+      '/health/ready',
+      {
+        config: { access: 'Public', rateLimit: false },
+        schema: {
+          tags,
+          summary: 'Readiness: each dependency answers',
+          description:
+            'The database, and Redis when configured, each with its status and the latency of a trivial request. 503 names the dependencies down.',
+          response: { 200: Ready },
+          errors: [503],
+        },
+      },
+      async () => ok(await readiness()),
+    );
   };
 }

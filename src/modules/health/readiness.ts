@@ -17,11 +17,18 @@ async function timed(check: () => Promise<unknown>): Promise<DependencyStatus & 
   try {
     await Promise.race([
       check(),
-      new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS))),
+      new Promise(
+        (_, reject) =>
+          (timer = setTimeout(() => reject(new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS)),
+      ),
     ]);
     return { status: 'up', latencyMs: Math.round(performance.now() - started) };
   } catch (err) {
-    return { status: 'down', latencyMs: Math.round(performance.now() - started), error: err instanceof Error ? err.message : String(err) };
+    return {
+      status: 'down',
+      latencyMs: Math.round(performance.now() - started),
+      error: err instanceof Error ? err.message : String(err),
+    };
   } finally {
     clearTimeout(timer);
   }

@@ -15,7 +15,12 @@ const admin = () => createSignedIn(t.app, { role: 'ADMIN' });
 
 async function supplierWithAttempt(opts: Parameters<typeof createSupplier>[1] = {}) {
   const s = await createSupplier(t.app, opts);
-  const res = await postMultipart(t.app, '/suppliers/profile/kyc', s.token, await validParts([{ name: 'documentType', value: 'NATIONAL_ID' }]));
+  const res = await postMultipart(
+    t.app,
+    '/suppliers/profile/kyc',
+    s.token,
+    await validParts([{ name: 'documentType', value: 'NATIONAL_ID' }]),
+  );
   expect(res.status).toBe(201);
   return { ...s, attemptId: res.body.data.id as string };
 }
@@ -66,7 +71,12 @@ describe('listing attempts', () => {
     for (const url of ['/admin/kyc/pending', '/admin/suppliers/kyc/pending']) {
       const res = await call(t.app, 'GET', url, { token: a.token, query: { limit: 100 } });
       expect(res.status).toBe(200);
-      expect(res.body.meta).toMatchObject({ page: 1, limit: 100, total: expect.any(Number), totalPages: expect.any(Number) });
+      expect(res.body.meta).toMatchObject({
+        page: 1,
+        limit: 100,
+        total: expect.any(Number),
+        totalPages: expect.any(Number),
+      });
       expect(res.body.data.every((x: { status: string }) => x.status === 'PENDING')).toBe(true);
       const ids = res.body.data.map((x: { id: string }) => x.id);
       expect(ids.indexOf(first.attemptId)).toBeGreaterThanOrEqual(0);
@@ -77,7 +87,12 @@ describe('listing attempts', () => {
         submittedBy: first.user.id,
         documentType: 'NATIONAL_ID',
         reviewerId: null,
-        supplier: { id: first.profile.id, businessName: first.profile.businessName, kycStatus: 'PENDING', verificationStatus: 'VERIFIED' },
+        supplier: {
+          id: first.profile.id,
+          businessName: first.profile.businessName,
+          kycStatus: 'PENDING',
+          verificationStatus: 'VERIFIED',
+        },
       });
       expect(item).not.toHaveProperty('documents');
     }
@@ -86,19 +101,31 @@ describe('listing attempts', () => {
   it('filters all attempts by status and supplier, and pages', async () => {
     const s = await supplierWithAttempt();
     const a = await admin();
-    await call(t.app, 'POST', `/admin/suppliers/${s.profile.id}/kyc/reject`, { token: a.token, body: { reason: 'Expired ID' } });
+    await call(t.app, 'POST', `/admin/suppliers/${s.profile.id}/kyc/reject`, {
+      token: a.token,
+      body: { reason: 'Expired ID' },
+    });
     await postMultipart(t.app, '/suppliers/profile/kyc', s.token, await validParts());
 
-    const all = await call(t.app, 'GET', '/admin/kyc/attempts', { token: a.token, query: { supplierId: s.profile.id } });
+    const all = await call(t.app, 'GET', '/admin/kyc/attempts', {
+      token: a.token,
+      query: { supplierId: s.profile.id },
+    });
     expect(all.status).toBe(200);
     expect(all.body.data.map((x: { status: string }) => x.status)).toEqual(['PENDING', 'REJECTED']);
     expect(all.body.meta).toEqual({ page: 1, limit: 20, total: 2, totalPages: 1 });
 
-    const rejected = await call(t.app, 'GET', '/admin/kyc/attempts', { token: a.token, query: { supplierId: s.profile.id, status: 'REJECTED' } });
+    const rejected = await call(t.app, 'GET', '/admin/kyc/attempts', {
+      token: a.token,
+      query: { supplierId: s.profile.id, status: 'REJECTED' },
+    });
     expect(rejected.body.data).toHaveLength(1);
     expect(rejected.body.data[0]).toMatchObject({ id: s.attemptId, reviewerId: a.user.id, reviewReason: 'Expired ID' });
 
-    const page2 = await call(t.app, 'GET', '/admin/kyc/attempts', { token: a.token, query: { supplierId: s.profile.id, limit: 1, page: 2 } });
+    const page2 = await call(t.app, 'GET', '/admin/kyc/attempts', {
+      token: a.token,
+      query: { supplierId: s.profile.id, limit: 1, page: 2 },
+    });
     expect(page2.body.data.map((x: { id: string }) => x.id)).toEqual([s.attemptId]);
     expect(page2.body.meta).toEqual({ page: 2, limit: 1, total: 2, totalPages: 2 });
 
@@ -108,9 +135,17 @@ describe('listing attempts', () => {
 
   it('rejects malformed filters field by field', async () => {
     const a = await admin();
-    const res = await call(t.app, 'GET', '/admin/kyc/attempts', { token: a.token, query: { status: 'LOST', supplierId: 'abc', limit: 0, sort: 'x' } });
+    const res = await call(t.app, 'GET', '/admin/kyc/attempts', {
+      token: a.token,
+      query: { status: 'LOST', supplierId: 'abc', limit: 0, sort: 'x' },
+    });
     expect(res.status).toBe(400);
-    expect(res.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual(['query.limit', 'query.sort', 'query.status', 'query.supplierId']);
+    expect(res.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual([
+      'query.limit',
+      'query.sort',
+      'query.status',
+      'query.supplierId',
+    ]);
     expect((await call(t.app, 'GET', '/admin/kyc/pending', { token: a.token, query: { page: 0 } })).status).toBe(400);
   });
 });
@@ -134,10 +169,20 @@ describe('GET /admin/kyc/attempts/:attemptId', () => {
       expect(file.rawPayload.length).toBe(d.sizeBytes);
     }
 
-    await call(t.app, 'POST', `/admin/kyc/attempts/${s.attemptId}/review`, { token: a.token, body: { decision: 'APPROVE', reason: 'Documents match' } });
+    await call(t.app, 'POST', `/admin/kyc/attempts/${s.attemptId}/review`, {
+      token: a.token,
+      body: { decision: 'APPROVE', reason: 'Documents match' },
+    });
     const after = await call(t.app, 'GET', `/admin/kyc/attempts/${s.attemptId}`, { token: a.token });
     expect(after.body.data.history).toEqual([
-      { action: 'kyc.approve', actorId: a.user.id, from: 'PENDING', to: 'APPROVED', reason: 'Documents match', at: after.body.data.reviewedAt },
+      {
+        action: 'kyc.approve',
+        actorId: a.user.id,
+        from: 'PENDING',
+        to: 'APPROVED',
+        reason: 'Documents match',
+        at: after.body.data.reviewedAt,
+      },
     ]);
   });
 
@@ -156,13 +201,27 @@ describe('POST /admin/kyc/attempts/:attemptId/review', () => {
   it('approves: records the reviewer, the time and the reason, and moves the supplier to APPROVED', async () => {
     const s = await supplierWithAttempt();
     const a = await admin();
-    const res = await call(t.app, 'POST', `/admin/kyc/attempts/${s.attemptId}/review`, { token: a.token, body: { decision: 'APPROVE' } });
+    const res = await call(t.app, 'POST', `/admin/kyc/attempts/${s.attemptId}/review`, {
+      token: a.token,
+      body: { decision: 'APPROVE' },
+    });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ id: s.attemptId, status: 'APPROVED', reviewerId: a.user.id, reviewReason: null, supplier: { kycStatus: 'APPROVED' } });
-    expect(new Date(res.body.data.reviewedAt).getTime()).toBeGreaterThanOrEqual(new Date(res.body.data.submittedAt).getTime());
+    expect(res.body.data).toMatchObject({
+      id: s.attemptId,
+      status: 'APPROVED',
+      reviewerId: a.user.id,
+      reviewReason: null,
+      supplier: { kycStatus: 'APPROVED' },
+    });
+    expect(new Date(res.body.data.reviewedAt).getTime()).toBeGreaterThanOrEqual(
+      new Date(res.body.data.submittedAt).getTime(),
+    );
     expect(await own(s.token)).toMatchObject({ kycStatus: 'APPROVED', canSubmit: false });
 
-    const again = await call(t.app, 'POST', `/admin/kyc/attempts/${s.attemptId}/review`, { token: a.token, body: { decision: 'REJECT', reason: 'Changed my mind' } });
+    const again = await call(t.app, 'POST', `/admin/kyc/attempts/${s.attemptId}/review`, {
+      token: a.token,
+      body: { decision: 'REJECT', reason: 'Changed my mind' },
+    });
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe('INVALID_TRANSITION');
     expect((await own(s.token)).attempts[0]).toMatchObject({ status: 'APPROVED', reviewReason: null });
@@ -171,27 +230,59 @@ describe('POST /admin/kyc/attempts/:attemptId/review', () => {
   it('rejects only with a reason, which the supplier can read', async () => {
     const s = await supplierWithAttempt();
     const a = await admin();
-    const noReason = await call(t.app, 'POST', `/admin/kyc/attempts/${s.attemptId}/review`, { token: a.token, body: { decision: 'REJECT' } });
+    const noReason = await call(t.app, 'POST', `/admin/kyc/attempts/${s.attemptId}/review`, {
+      token: a.token,
+      body: { decision: 'REJECT' },
+    });
     expect(noReason.status).toBe(400);
-    expect(noReason.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ field: 'body.reason', message: expect.any(String) }] });
-    const blank = await call(t.app, 'POST', `/admin/kyc/attempts/${s.attemptId}/review`, { token: a.token, body: { decision: 'REJECT', reason: '   ' } });
+    expect(noReason.body.error).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: [{ field: 'body.reason', message: expect.any(String) }],
+    });
+    const blank = await call(t.app, 'POST', `/admin/kyc/attempts/${s.attemptId}/review`, {
+      token: a.token,
+      body: { decision: 'REJECT', reason: '   ' },
+    });
     expect(blank.status).toBe(400);
     expect((await own(s.token)).kycStatus).toBe('PENDING');
 
-    const res = await call(t.app, 'POST', `/admin/kyc/attempts/${s.attemptId}/review`, { token: a.token, body: { decision: 'REJECT', reason: 'Name differs from the registration' } });
+    const res = await call(t.app, 'POST', `/admin/kyc/attempts/${s.attemptId}/review`, {
+      token: a.token,
+      body: { decision: 'REJECT', reason: 'Name differs from the registration' },
+    });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ status: 'REJECTED', reviewReason: 'Name differs from the registration' });
-    expect(await own(s.token)).toMatchObject({ kycStatus: 'REJECTED', canSubmit: true, attempts: [{ status: 'REJECTED', reviewReason: 'Name differs from the registration' }] });
+    expect(await own(s.token)).toMatchObject({
+      kycStatus: 'REJECTED',
+      canSubmit: true,
+      attempts: [{ status: 'REJECTED', reviewReason: 'Name differs from the registration' }],
+    });
   });
 
   it('validates the body and the id', async () => {
     const s = await supplierWithAttempt();
     const a = await admin();
-    const bad = await call(t.app, 'POST', `/admin/kyc/attempts/${s.attemptId}/review`, { token: a.token, body: { decision: 'MAYBE', extra: 1 } });
+    const bad = await call(t.app, 'POST', `/admin/kyc/attempts/${s.attemptId}/review`, {
+      token: a.token,
+      body: { decision: 'MAYBE', extra: 1 },
+    });
     expect(bad.status).toBe(400);
-    expect(bad.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual(['body.decision', 'body.extra']);
-    expect((await call(t.app, 'POST', `/admin/kyc/attempts/${MISSING}/review`, { token: a.token, body: { decision: 'APPROVE' } })).status).toBe(404);
-    expect((await call(t.app, 'POST', '/admin/kyc/attempts/123/review', { token: a.token, body: { decision: 'APPROVE' } })).status).toBe(400);
+    expect(bad.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual([
+      'body.decision',
+      'body.extra',
+    ]);
+    expect(
+      (
+        await call(t.app, 'POST', `/admin/kyc/attempts/${MISSING}/review`, {
+          token: a.token,
+          body: { decision: 'APPROVE' },
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (await call(t.app, 'POST', '/admin/kyc/attempts/123/review', { token: a.token, body: { decision: 'APPROVE' } }))
+        .status,
+    ).toBe(400);
     expect((await own(s.token)).kycStatus).toBe('PENDING');
   });
 });
@@ -200,10 +291,21 @@ describe('POST /admin/suppliers/:id/kyc/verify and /reject', () => {
   it('decides on the pending attempt of the supplier', async () => {
     const s = await supplierWithAttempt();
     const a = await admin();
-    const res = await call(t.app, 'POST', `/admin/suppliers/${s.profile.id}/kyc/verify`, { token: a.token, body: { reason: 'Checked in person' } });
+    const res = await call(t.app, 'POST', `/admin/suppliers/${s.profile.id}/kyc/verify`, {
+      token: a.token,
+      body: { reason: 'Checked in person' },
+    });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ id: s.attemptId, status: 'APPROVED', reviewerId: a.user.id, reviewReason: 'Checked in person' });
-    const none = await call(t.app, 'POST', `/admin/suppliers/${s.profile.id}/kyc/reject`, { token: a.token, body: { reason: 'Too late' } });
+    expect(res.body.data).toMatchObject({
+      id: s.attemptId,
+      status: 'APPROVED',
+      reviewerId: a.user.id,
+      reviewReason: 'Checked in person',
+    });
+    const none = await call(t.app, 'POST', `/admin/suppliers/${s.profile.id}/kyc/reject`, {
+      token: a.token,
+      body: { reason: 'Too late' },
+    });
     expect(none.status).toBe(409);
     expect(none.body.error.code).toBe('INVALID_TRANSITION');
   });
@@ -212,10 +314,15 @@ describe('POST /admin/suppliers/:id/kyc/verify and /reject', () => {
     const s = await supplierWithAttempt();
     const idle = await createSupplier(t.app);
     const a = await admin();
-    const noReason = await call(t.app, 'POST', `/admin/suppliers/${s.profile.id}/kyc/reject`, { token: a.token, body: {} });
+    const noReason = await call(t.app, 'POST', `/admin/suppliers/${s.profile.id}/kyc/reject`, {
+      token: a.token,
+      body: {},
+    });
     expect(noReason.status).toBe(400);
     expect(noReason.body.error.details).toEqual([{ field: 'body.reason', message: 'is required' }]);
-    expect((await call(t.app, 'POST', `/admin/suppliers/${s.profile.id}/kyc/reject`, { token: a.token })).status).toBe(400);
+    expect((await call(t.app, 'POST', `/admin/suppliers/${s.profile.id}/kyc/reject`, { token: a.token })).status).toBe(
+      400,
+    );
     expect((await call(t.app, 'POST', `/admin/suppliers/${MISSING}/kyc/verify`, { token: a.token })).status).toBe(404);
     expect((await call(t.app, 'POST', '/admin/suppliers/nope/kyc/verify', { token: a.token })).status).toBe(400);
     const nothing = await call(t.app, 'POST', `/admin/suppliers/${idle.profile.id}/kyc/verify`, { token: a.token });

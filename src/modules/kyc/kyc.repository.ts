@@ -22,7 +22,11 @@ export async function lockSupplierKyc(ex: Executor, supplierId: string): Promise
   await ex.execute(sql`select pg_advisory_xact_lock(${KYC_LOCK_NAMESPACE}, hashtext(${supplierId}))`);
 }
 
-export async function insertAttempt(ex: Executor, attempt: NewAttempt, documents: NewDocument[]): Promise<AttemptRecord> {
+export async function insertAttempt(
+  ex: Executor,
+  attempt: NewAttempt,
+  documents: NewDocument[],
+): Promise<AttemptRecord> {
   const [row] = await ex.insert(kycAttempts).values(attempt).returning();
   if (documents.length) await ex.insert(kycDocuments).values(documents);
   return row!;
@@ -85,10 +89,7 @@ export function listSupplierAttempts(ex: Executor, supplierId: string, limit: nu
 
 export function listDocuments(ex: Executor, attemptIds: string[]): Promise<DocumentRecord[]> {
   if (!attemptIds.length) return Promise.resolve([]);
-  return ex
-    .select()
-    .from(kycDocuments)
-    .where(inArray(kycDocuments.attemptId, attemptIds));
+  return ex.select().from(kycDocuments).where(inArray(kycDocuments.attemptId, attemptIds));
 }
 
 export interface AttemptFilter {
@@ -107,14 +108,26 @@ const SORT_KEYS: Record<AttemptSortField, SortKey> = {
  * profile; other lists newest first, deleted suppliers' attempts included (the record); `sort`
  * orders either otherwise.
  */
-export async function listAttempts(ex: Executor, f: AttemptFilter, limit: number, offset: number, sort?: SortOf<AttemptSortField>) {
+export async function listAttempts(
+  ex: Executor,
+  f: AttemptFilter,
+  limit: number,
+  offset: number,
+  sort?: SortOf<AttemptSortField>,
+) {
   const where = and(
     f.status ? eq(kycAttempts.status, f.status) : undefined,
     f.supplierId ? eq(kycAttempts.supplierId, f.supplierId) : undefined,
     f.status === 'PENDING' ? isLiveSupplier(kycAttempts.supplierId) : undefined,
   );
   const order = toOrderBy(sort ?? (f.status === 'PENDING' ? 'submittedAt' : '-submittedAt'), SORT_KEYS, kycAttempts.id);
-  const items = await ex.select().from(kycAttempts).where(where).orderBy(...order).limit(limit).offset(offset);
+  const items = await ex
+    .select()
+    .from(kycAttempts)
+    .where(where)
+    .orderBy(...order)
+    .limit(limit)
+    .offset(offset);
   const [total] = await ex.select({ n: count() }).from(kycAttempts).where(where);
   return { items, total: total?.n ?? 0 };
 }
@@ -139,7 +152,9 @@ export async function attemptStats(ex: Executor, f: StatsFilter) {
   const [review] = await ex
     .select({
       decided: count(),
-      avgSeconds: sql<string | null>`avg(extract(epoch from (${kycAttempts.firstReviewedAt} - ${kycAttempts.submittedAt})))`,
+      avgSeconds: sql<
+        string | null
+      >`avg(extract(epoch from (${kycAttempts.firstReviewedAt} - ${kycAttempts.submittedAt})))`,
     })
     .from(kycAttempts)
     .where(and(...conds, isNotNull(kycAttempts.firstReviewedAt)));

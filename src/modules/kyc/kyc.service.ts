@@ -16,7 +16,15 @@ import { KYC_ATTEMPT_TRANSITIONS, SUPPLIER_KYC_TRANSITIONS } from './kyc-status.
 import * as repo from './kyc.repository.js';
 import * as figures from './kyc.figures.js';
 import type { AttemptRecord } from './kyc.repository.js';
-import type { AttemptsQuery, KycStatsView, OwnAttemptView, OwnKycView, ReviewBody, StatsQuery, SupplierKycDecisionView } from './kyc.schemas.js';
+import type {
+  AttemptsQuery,
+  KycStatsView,
+  OwnAttemptView,
+  OwnKycView,
+  ReviewBody,
+  StatsQuery,
+  SupplierKycDecisionView,
+} from './kyc.schemas.js';
 import { parseSubmission } from './kyc.submission.js';
 import { toDetailView, toOwnAttemptView, toSummaryView } from './kyc.views.js';
 
@@ -36,7 +44,6 @@ function assertCanSubmit(status: KycStatus): void {
   }
 }
 
-
 export function createKycService(ctx: AppContext, deps: { suppliers: SuppliersService }) {
   const { suppliers } = deps;
 
@@ -55,12 +62,29 @@ export function createKycService(ctx: AppContext, deps: { suppliers: SuppliersSe
     await repo.updateAttempt(tx, pending.id, { status: 'WITHDRAWN', updatedAt: at });
   });
 
-  async function publishDecision(tx: Executor, p: { id: string; userId: string }, status: 'APPROVED' | 'REJECTED' | 'RESUBMISSION_REQUESTED', reason: string | null) {
-    await ctx.events.publish(tx, 'kyc.decided', { supplierId: p.id, userId: p.userId, status, ...(reason && { reason }) });
+  async function publishDecision(
+    tx: Executor,
+    p: { id: string; userId: string },
+    status: 'APPROVED' | 'REJECTED' | 'RESUBMISSION_REQUESTED',
+    reason: string | null,
+  ) {
+    await ctx.events.publish(tx, 'kyc.decided', {
+      supplierId: p.id,
+      userId: p.userId,
+      status,
+      ...(reason && { reason }),
+    });
   }
 
   /** Moves one attempt, the supplier's KYC state with it, and records who decided, when and why. */
-  async function decide(tx: Executor, actor: AuthUser, attempt: AttemptRecord, to: Exclude<KycAttemptStatus, 'WITHDRAWN'>, action: string, reason: string | null) {
+  async function decide(
+    tx: Executor,
+    actor: AuthUser,
+    attempt: AttemptRecord,
+    to: Exclude<KycAttemptStatus, 'WITHDRAWN'>,
+    action: string,
+    reason: string | null,
+  ) {
     assertTransition(KYC_ATTEMPT_TRANSITIONS, attempt.status, to, 'KYC attempt');
     const at = ctx.clock.now();
     const row = await repo.updateAttempt(tx, attempt.id, {
@@ -97,7 +121,12 @@ export function createKycService(ctx: AppContext, deps: { suppliers: SuppliersSe
     return { items: await summaries(items), meta: pageMeta(q, total) };
   }
 
-  async function approvePendingOfSupplier(actor: AuthUser, supplierId: string, to: 'APPROVED' | 'REJECTED', reason: string | null) {
+  async function approvePendingOfSupplier(
+    actor: AuthUser,
+    supplierId: string,
+    to: 'APPROVED' | 'REJECTED',
+    reason: string | null,
+  ) {
     const row = await ctx.db.transaction(async (tx) => {
       await repo.lockSupplierKyc(tx, supplierId);
       await requireSupplier(tx, supplierId);
@@ -124,14 +153,21 @@ export function createKycService(ctx: AppContext, deps: { suppliers: SuppliersSe
   }
 
   async function removeFiles(keys: string[]) {
-    await Promise.all(keys.map((k) => ctx.storage.delete('private', k).catch((err) => ctx.log.warn({ err, key: k }, 'could not remove a KYC file'))));
+    await Promise.all(
+      keys.map((k) =>
+        ctx.storage.delete('private', k).catch((err) => ctx.log.warn({ err, key: k }, 'could not remove a KYC file')),
+      ),
+    );
   }
 
   return {
     /** Figures for the administrators' dashboard and reports (analytics module), from this module's tables. */
     figures,
     /** Files go to private storage first; the attempt row is written only if they all landed, and they are removed if it is not. */
-    async submit(user: AuthUser, upload: { files: UploadedFile[]; fields: Record<string, string> }): Promise<OwnAttemptView> {
+    async submit(
+      user: AuthUser,
+      upload: { files: UploadedFile[]; fields: Record<string, string> },
+    ): Promise<OwnAttemptView> {
       const submission = parseSubmission(upload);
       const profile = await suppliers.requireOwnProfile(user.id);
       assertCanSubmit(profile.kycStatus);
@@ -182,7 +218,10 @@ export function createKycService(ctx: AppContext, deps: { suppliers: SuppliersSe
     async getOwn(user: AuthUser): Promise<OwnKycView> {
       const profile = await suppliers.requireOwnProfile(user.id);
       const attempts = await repo.listSupplierAttempts(ctx.db, profile.id, OWN_ATTEMPTS_SHOWN);
-      const docs = await repo.listDocuments(ctx.db, attempts.map((a) => a.id));
+      const docs = await repo.listDocuments(
+        ctx.db,
+        attempts.map((a) => a.id),
+      );
       return {
         supplierId: profile.id,
         kycStatus: profile.kycStatus,
@@ -203,14 +242,18 @@ export function createKycService(ctx: AppContext, deps: { suppliers: SuppliersSe
     },
 
     async review(actor: AuthUser, attemptId: string, body: ReviewBody) {
-      if (body.decision === 'REJECT' && !body.reason) throw validationError('body.reason', 'is required when decision is REJECT');
+      if (body.decision === 'REJECT' && !body.reason)
+        throw validationError('body.reason', 'is required when decision is REJECT');
       const row = await ctx.db.transaction(async (tx) => {
         const found = await repo.findAttempt(tx, attemptId);
         if (!found) throw notFound('KYC attempt');
         await repo.lockSupplierKyc(tx, found.supplierId);
         // 409 rather than 404: the attempt is still there to read, there is just nothing to decide.
         if (!(await suppliers.lockProfile(tx, { id: found.supplierId }))) {
-          throw conflict('INVALID_TRANSITION', 'The supplier has deleted its profile; its KYC attempts can no longer be decided');
+          throw conflict(
+            'INVALID_TRANSITION',
+            'The supplier has deleted its profile; its KYC attempts can no longer be decided',
+          );
         }
         const attempt = (await repo.lockAttempt(tx, attemptId))!;
         const to = body.decision === 'APPROVE' ? 'APPROVED' : 'REJECTED';
@@ -221,7 +264,8 @@ export function createKycService(ctx: AppContext, deps: { suppliers: SuppliersSe
 
     approveSupplier: (actor: AuthUser, supplierId: string, reason?: string) =>
       approvePendingOfSupplier(actor, supplierId, 'APPROVED', reason ?? null),
-    rejectSupplier: (actor: AuthUser, supplierId: string, reason: string) => approvePendingOfSupplier(actor, supplierId, 'REJECTED', reason),
+    rejectSupplier: (actor: AuthUser, supplierId: string, reason: string) =>
+      approvePendingOfSupplier(actor, supplierId, 'REJECTED', reason),
 
     /** Approves without (or regardless of) documents and marks the supplier verified; closes a pending attempt as approved. */
     forceVerify: (actor: AuthUser, supplierId: string, reason: string) =>
@@ -270,12 +314,26 @@ export function createKycService(ctx: AppContext, deps: { suppliers: SuppliersSe
         // The override may replace a rejection: the log keeps what it replaced.
         const { before, after } = await suppliers.forceVerification(tx, supplierId);
         data.verification = { from: before.verificationStatus, to: after.verificationStatus };
-        if (before.verificationStatus !== 'VERIFIED') await ctx.events.publish(tx, 'suppliers.verified', { supplierId, userId: after.userId });
+        if (before.verificationStatus !== 'VERIFIED')
+          await ctx.events.publish(tx, 'suppliers.verified', { supplierId, userId: after.userId });
         if (before.rejectionReason) data.previousRejectionReason = before.rejectionReason;
         updated = after;
       }
-      await recordAdminAction(tx, { actorId: actor.id, action, targetType: 'supplier', targetId: supplierId, reason, data, at: ctx.clock.now() });
-      return { supplierId, kycStatus: updated.kycStatus, verificationStatus: updated.verificationStatus, attemptId: moved?.id ?? null };
+      await recordAdminAction(tx, {
+        actorId: actor.id,
+        action,
+        targetType: 'supplier',
+        targetId: supplierId,
+        reason,
+        data,
+        at: ctx.clock.now(),
+      });
+      return {
+        supplierId,
+        kycStatus: updated.kycStatus,
+        verificationStatus: updated.verificationStatus,
+        attemptId: moved?.id ?? null,
+      };
     });
   }
 }

@@ -22,7 +22,11 @@ export function multipartBody(parts: Part[]) {
     const disposition = p.data
       ? `form-data; name="${p.name}"; filename="${p.filename ?? `${p.name}.bin`}"\r\nContent-Type: ${p.contentType ?? 'application/octet-stream'}`
       : `form-data; name="${p.name}"`;
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}\r\n\r\n`), p.data ?? Buffer.from(p.value ?? ''), Buffer.from('\r\n'));
+    chunks.push(
+      Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}\r\n\r\n`),
+      p.data ?? Buffer.from(p.value ?? ''),
+      Buffer.from('\r\n'),
+    );
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
   return { payload: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
@@ -41,7 +45,9 @@ export const jpeg = (width = 64, height = 48, exifCopyright?: string) => {
   return (exifCopyright ? img.withMetadata({ exif: { IFD0: { Copyright: exifCopyright } } }) : img).toBuffer();
 };
 export const png = (width = 32, height = 32) =>
-  sharp({ create: { width, height, channels: 4, background: { r: 10, g: 90, b: 200, alpha: 1 } } }).png().toBuffer();
+  sharp({ create: { width, height, channels: 4, background: { r: 10, g: 90, b: 200, alpha: 1 } } })
+    .png()
+    .toBuffer();
 
 /** A small but complete PDF 1.4 document (one page, one line of text) with a correct cross-reference table. */
 export function pdf(text = 'Registre du commerce'): Buffer {
@@ -66,7 +72,12 @@ export function pdf(text = 'Registre du commerce'): Buffer {
   return Buffer.from(out, 'latin1');
 }
 
-export const idPart = (data: Buffer, filename = 'id.jpg', contentType = 'image/jpeg'): Part => ({ name: 'idDocument', filename, contentType, data });
+export const idPart = (data: Buffer, filename = 'id.jpg', contentType = 'image/jpeg'): Part => ({
+  name: 'idDocument',
+  filename,
+  contentType,
+  data,
+});
 export const businessPart = (data: Buffer, filename = 'rc.pdf', contentType = 'application/pdf'): Part => ({
   name: 'businessDocument',
   filename,
@@ -90,4 +101,5 @@ export async function storedKycFiles(app: App, supplierId: string): Promise<stri
 }
 
 /** The storage key inside a signed link `/api/v1/files/private/<key>?expires=..&signature=..`. */
-export const keyOf = (url: string) => decodeURIComponent(new URL(url, 'http://x').pathname.replace('/api/v1/files/private/', ''));
+export const keyOf = (url: string) =>
+  decodeURIComponent(new URL(url, 'http://x').pathname.replace('/api/v1/files/private/', ''));

@@ -4,7 +4,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
 import { createSignedIn, createSupplier } from '../../../test/helpers/factories.js';
 import { call } from '../../../test/helpers/http.js';
-import { businessPart, idPart, jpeg, keyOf, pdf, png, postMultipart, storedKycFiles, validParts } from './kyc.test-support.js';
+import {
+  businessPart,
+  idPart,
+  jpeg,
+  keyOf,
+  pdf,
+  png,
+  postMultipart,
+  storedKycFiles,
+  validParts,
+} from './kyc.test-support.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -47,7 +57,11 @@ describe('POST /suppliers/profile/kyc', () => {
     expect(attempt).not.toHaveProperty('reviewerId');
     expect(attempt.documents.map((d: { kind: string }) => d.kind)).toEqual(['ID_DOCUMENT', 'BUSINESS_DOCUMENT']);
     const [id, business] = attempt.documents;
-    expect(business).toMatchObject({ contentType: 'application/pdf', sizeBytes: registration.length, sha256: sha256(registration) });
+    expect(business).toMatchObject({
+      contentType: 'application/pdf',
+      sizeBytes: registration.length,
+      sha256: sha256(registration),
+    });
     expect(id).toMatchObject({ contentType: 'image/jpeg' });
 
     // Generated names under the supplier's folder, never the uploaded file name.
@@ -89,7 +103,9 @@ describe('POST /suppliers/profile/kyc', () => {
     ]);
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({ documentType: null, businessRegistrationNumber: null });
-    const types = Object.fromEntries(res.body.data.documents.map((d: { kind: string; contentType: string }) => [d.kind, d.contentType]));
+    const types = Object.fromEntries(
+      res.body.data.documents.map((d: { kind: string; contentType: string }) => [d.kind, d.contentType]),
+    );
     expect(types).toEqual({ ID_DOCUMENT: 'application/pdf', BUSINESS_DOCUMENT: 'image/png' });
   });
 
@@ -98,11 +114,16 @@ describe('POST /suppliers/profile/kyc', () => {
     expect((await submit(s.token, await validParts())).status).toBe(201);
     const again = await submit(s.token, await validParts());
     expect(again.status).toBe(409);
-    expect(again.body.error).toMatchObject({ code: 'INVALID_TRANSITION', message: expect.stringContaining('awaiting review') });
+    expect(again.body.error).toMatchObject({
+      code: 'INVALID_TRANSITION',
+      message: expect.stringContaining('awaiting review'),
+    });
     expect(await storedKycFiles(t.app, s.profile.id)).toHaveLength(2);
 
     const admin = await createSignedIn(t.app, { role: 'ADMIN' });
-    expect((await call(t.app, 'POST', `/admin/suppliers/${s.profile.id}/kyc/verify`, { token: admin.token })).status).toBe(200);
+    expect(
+      (await call(t.app, 'POST', `/admin/suppliers/${s.profile.id}/kyc/verify`, { token: admin.token })).status,
+    ).toBe(200);
     const afterApproval = await submit(s.token, await validParts());
     expect(afterApproval.status).toBe(409);
     expect(afterApproval.body.error.message).toContain('already approved');
@@ -111,7 +132,7 @@ describe('POST /suppliers/profile/kyc', () => {
     expect(own.body.data.attempts).toHaveLength(1);
   });
 
-  it('keeps one pending attempt when two submissions race, and removes the loser\'s files', async () => {
+  it("keeps one pending attempt when two submissions race, and removes the loser's files", async () => {
     const s = await createSupplier(t.app);
     const [a, b] = await Promise.all([submit(s.token, await validParts()), submit(s.token, await validParts())]);
     expect([a.status, b.status].sort()).toEqual([201, 409]);
@@ -126,11 +147,18 @@ describe('POST /suppliers/profile/kyc', () => {
     const s = await createSupplier(t.app);
     await submit(s.token, await validParts());
     const admin = await createSignedIn(t.app, { role: 'ADMIN' });
-    const rejected = await call(t.app, 'POST', `/admin/suppliers/${s.profile.id}/kyc/reject`, { token: admin.token, body: { reason: 'Blurred photo' } });
+    const rejected = await call(t.app, 'POST', `/admin/suppliers/${s.profile.id}/kyc/reject`, {
+      token: admin.token,
+      body: { reason: 'Blurred photo' },
+    });
     expect(rejected.status).toBe(200);
     const own = await call(t.app, 'GET', '/suppliers/profile/kyc', { token: s.token });
     expect(own.body.data).toMatchObject({ kycStatus: 'REJECTED', canSubmit: true });
-    expect(own.body.data.attempts[0]).toMatchObject({ status: 'REJECTED', reviewReason: 'Blurred photo', reviewedAt: expect.any(String) });
+    expect(own.body.data.attempts[0]).toMatchObject({
+      status: 'REJECTED',
+      reviewReason: 'Blurred photo',
+      reviewedAt: expect.any(String),
+    });
     const second = await submit(s.token, await validParts());
     expect(second.status).toBe(201);
     const after = await call(t.app, 'GET', '/suppliers/profile/kyc', { token: s.token });
@@ -144,8 +172,14 @@ describe('upload refusals', () => {
     const s = await createSupplier(t.app);
     const res = await submit(s.token, [idPart(await jpeg())]);
     expect(res.status).toBe(400);
-    expect(res.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ field: 'body.businessDocument', message: expect.stringContaining('required') }] });
-    const none = await submit(s.token, [{ name: 'documentType', value: 'PASSPORT' }, { name: 'idDocument', value: 'a picture' }]);
+    expect(res.body.error).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: [{ field: 'body.businessDocument', message: expect.stringContaining('required') }],
+    });
+    const none = await submit(s.token, [
+      { name: 'documentType', value: 'PASSPORT' },
+      { name: 'idDocument', value: 'a picture' },
+    ]);
     expect(none.status).toBe(400);
     expect(none.body.error.details).toEqual([
       { field: 'body.idDocument', message: 'must be a file, not a text field' },
@@ -156,7 +190,10 @@ describe('upload refusals', () => {
 
   it('refuses more files than expected with 422', async () => {
     const s = await createSupplier(t.app);
-    const three = await submit(s.token, await validParts([{ name: 'extra', filename: 'x.png', contentType: 'image/png', data: await png() }]));
+    const three = await submit(
+      s.token,
+      await validParts([{ name: 'extra', filename: 'x.png', contentType: 'image/png', data: await png() }]),
+    );
     expect(three.status).toBe(422);
     expect(three.body.error.code).toBe('TOO_MANY_FILES');
     const twice = await submit(s.token, [idPart(await jpeg()), idPart(await jpeg())]);
@@ -188,14 +225,20 @@ describe('upload refusals', () => {
 
   it('refuses JSON and form fields it does not know', async () => {
     const s = await createSupplier(t.app);
-    const json = await call(t.app, 'POST', '/suppliers/profile/kyc', { token: s.token, body: { idDocument: 'x', businessDocument: 'y' } });
+    const json = await call(t.app, 'POST', '/suppliers/profile/kyc', {
+      token: s.token,
+      body: { idDocument: 'x', businessDocument: 'y' },
+    });
     expect(json.status).toBe(415);
     expect(json.body.error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
-    const bad = await submit(s.token, await validParts([
-      { name: 'documentType', value: 'LIBRARY_CARD' },
-      { name: 'businessRegistrationNumber', value: '<script>' },
-      { name: 'isApproved', value: 'true' },
-    ]));
+    const bad = await submit(
+      s.token,
+      await validParts([
+        { name: 'documentType', value: 'LIBRARY_CARD' },
+        { name: 'businessRegistrationNumber', value: '<script>' },
+        { name: 'isApproved', value: 'true' },
+      ]),
+    );
     expect(bad.status).toBe(400);
     expect(bad.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual([
       'body.businessRegistrationNumber',
@@ -224,7 +267,7 @@ describe('access', () => {
     expect((await call(t.app, 'GET', '/suppliers/profile/kyc', { token: noProfile.token })).status).toBe(404);
   });
 
-  it("shows a supplier only its own attempts and documents", async () => {
+  it('shows a supplier only its own attempts and documents', async () => {
     const a = await createSupplier(t.app);
     const b = await createSupplier(t.app);
     const mine = await submit(a.token, await validParts());
@@ -247,7 +290,10 @@ describe('document links', () => {
     const sig = url.searchParams.get('signature')!;
     const tampered = doc.url.replace(sig, `${sig.slice(0, -2)}${sig.endsWith('AA') ? 'BB' : 'AA'}`);
     expect((await download(tampered)).statusCode).toBe(404);
-    const later = doc.url.replace(`expires=${url.searchParams.get('expires')}`, `expires=${Number(url.searchParams.get('expires')) + 3600}`);
+    const later = doc.url.replace(
+      `expires=${url.searchParams.get('expires')}`,
+      `expires=${Number(url.searchParams.get('expires')) + 3600}`,
+    );
     expect((await download(later)).statusCode).toBe(404);
     const other = doc.url.replace(key, key.replace(/\.pdf$/, '.jpg'));
     expect((await download(other)).statusCode).toBe(404);

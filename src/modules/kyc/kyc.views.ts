@@ -9,11 +9,15 @@ import type { AttemptDetailView, AttemptSummaryView, DecisionView, OwnAttemptVie
 /** Links to KYC documents live this long: enough to open them, too short to pass around. */
 export const DOCUMENT_LINK_TTL_SECONDS = 300;
 
-type Profile = Pick<NonNullable<Awaited<ReturnType<SuppliersService['findProfile']>>>, 'id' | 'businessName' | 'kycStatus' | 'verificationStatus'>;
+type Profile = Pick<
+  NonNullable<Awaited<ReturnType<SuppliersService['findProfile']>>>,
+  'id' | 'businessName' | 'kycStatus' | 'verificationStatus'
+>;
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
-const byKind = (a: DocumentRecord, b: DocumentRecord) => KYC_DOCUMENT_KINDS.indexOf(a.kind) - KYC_DOCUMENT_KINDS.indexOf(b.kind);
+const byKind = (a: DocumentRecord, b: DocumentRecord) =>
+  KYC_DOCUMENT_KINDS.indexOf(a.kind) - KYC_DOCUMENT_KINDS.indexOf(b.kind);
 
 /** Identity document first, then the business document; each with a fresh signed link. */
 export function documentLinks(ctx: AppContext, docs: DocumentRecord[]) {
@@ -41,7 +45,13 @@ function attemptFields(a: AttemptRecord) {
 
 /** What the supplier sees of its own attempt: no reviewer identity. */
 export function toOwnAttemptView(ctx: AppContext, a: AttemptRecord, docs: DocumentRecord[]): OwnAttemptView {
-  return { ...attemptFields(a), documents: documentLinks(ctx, docs.filter((d) => d.attemptId === a.id)) };
+  return {
+    ...attemptFields(a),
+    documents: documentLinks(
+      ctx,
+      docs.filter((d) => d.attemptId === a.id),
+    ),
+  };
 }
 
 export function toSummaryView(a: AttemptRecord, profile: Profile | undefined): AttemptSummaryView {
@@ -51,7 +61,12 @@ export function toSummaryView(a: AttemptRecord, profile: Profile | undefined): A
     submittedBy: a.submittedBy,
     reviewerId: a.reviewerId,
     supplier: profile
-      ? { id: profile.id, businessName: profile.businessName, kycStatus: profile.kycStatus, verificationStatus: profile.verificationStatus }
+      ? {
+          id: profile.id,
+          businessName: profile.businessName,
+          kycStatus: profile.kycStatus,
+          verificationStatus: profile.verificationStatus,
+        }
       : null,
   };
 }

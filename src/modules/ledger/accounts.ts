@@ -15,10 +15,18 @@ export const supplierPayable = (supplierId: string) => `supplier_payable:${suppl
 export const associationPayable = (associationId: string) => `association_payable:${associationId}`;
 export const refundsPending = (paymentId: string) => `refunds_pending:${paymentId}`;
 
-const ACCOUNT = /^(provider_clearing|platform_commission|platform_subscriptions|(escrow|supplier_payable|association_payable|refunds_pending):[0-9a-f-]{36})$/;
+const ACCOUNT =
+  /^(provider_clearing|platform_commission|platform_subscriptions|(escrow|supplier_payable|association_payable|refunds_pending):[0-9a-f-]{36})$/;
 export const isAccount = (name: string) => ACCOUNT.test(name);
 
 /** Balances that can never be positive: nothing is held for, owed to or earned from less than nothing. */
-export const NEVER_POSITIVE_PREFIXES = ['escrow:', 'supplier_payable:', 'association_payable:', 'refunds_pending:', 'platform_commission', 'platform_subscriptions'];
+export const NEVER_POSITIVE_PREFIXES = [
+  'escrow:',
+  'supplier_payable:',
+  'association_payable:',
+  'refunds_pending:',
+  'platform_commission',
+  'platform_subscriptions',
+];
 /** Balances that can never be negative: the provider never holds less than nothing of ours. */
 export const NEVER_NEGATIVE_PREFIXES = ['provider_clearing'];

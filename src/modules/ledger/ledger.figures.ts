@@ -10,12 +10,19 @@ import { platformCommission } from './accounts.js';
  */
 
 /** Commission earned (net of any reversal) in each window, in one currency. */
-export async function commissionIn<K extends string>(ex: Executor, currency: string, windows: Record<K, { from: Date; to: Date }>): Promise<Record<K, number>> {
+export async function commissionIn<K extends string>(
+  ex: Executor,
+  currency: string,
+  windows: Record<K, { from: Date; to: Date }>,
+): Promise<Record<K, number>> {
   const keys = Object.keys(windows) as K[];
   const earliest = new Date(Math.min(...keys.map((k) => windows[k].from.getTime())));
   const latest = new Date(Math.max(...keys.map((k) => windows[k].to.getTime())));
   const sums = sql.join(
-    keys.map((k, i) => sql`coalesce(sum(-amount) filter (where created_at >= ${windows[k].from} and created_at < ${windows[k].to}), 0)::text as ${sql.identifier(`w${i}`)}`),
+    keys.map(
+      (k, i) =>
+        sql`coalesce(sum(-amount) filter (where created_at >= ${windows[k].from} and created_at < ${windows[k].to}), 0)::text as ${sql.identifier(`w${i}`)}`,
+    ),
     sql`, `,
   );
   const [r] = await rows<Record<string, string>>(
@@ -28,6 +35,9 @@ export async function commissionIn<K extends string>(ex: Executor, currency: str
 
 /** What every escrow account holds now, in one currency. */
 export async function escrowHeld(ex: Executor, currency: string): Promise<number> {
-  const [r] = await rows<{ held: string }>(ex, sql`select coalesce(sum(-balance), 0)::text as held from ledger_open_escrows where currency = ${currency}`);
+  const [r] = await rows<{ held: string }>(
+    ex,
+    sql`select coalesce(sum(-balance), 0)::text as held from ledger_open_escrows where currency = ${currency}`,
+  );
   return Number(r?.held ?? 0);
 }

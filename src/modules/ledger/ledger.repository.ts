@@ -34,7 +34,11 @@ export function transactionsByReference(ex: Executor, type: string, id: string):
 
 export function linesOf(ex: Executor, transactionIds: string[]): Promise<LineRow[]> {
   if (transactionIds.length === 0) return Promise.resolve([]);
-  return ex.select().from(ledgerLines).where(inArray(ledgerLines.transactionId, transactionIds)).orderBy(asc(ledgerLines.id));
+  return ex
+    .select()
+    .from(ledgerLines)
+    .where(inArray(ledgerLines.transactionId, transactionIds))
+    .orderBy(asc(ledgerLines.id));
 }
 
 export async function balanceOf(ex: Executor, account: string): Promise<number> {
@@ -73,7 +77,15 @@ export type PeriodUnit = 'day' | 'week' | 'month';
  * earned, refunds decided, paid out to suppliers, and the net change of what escrow holds.
  */
 export async function flowsByPeriod(ex: Executor, range: { from: Date; to: Date; unit: PeriodUnit }) {
-  const found = await rows<{ period: string; currency: string; received: string; commission: string; refunds: string; payouts: string; escrow_change: string }>(
+  const found = await rows<{
+    period: string;
+    currency: string;
+    received: string;
+    commission: string;
+    refunds: string;
+    payouts: string;
+    escrow_change: string;
+  }>(
     ex,
     sql`select to_char(date_trunc(${range.unit}, created_at at time zone 'UTC'), 'YYYY-MM-DD') as period, currency,
           coalesce(sum(-amount) filter (where account like 'escrow:%' and amount < 0), 0)::text as received,
@@ -84,7 +96,15 @@ export async function flowsByPeriod(ex: Executor, range: { from: Date; to: Date;
         from ledger_lines where created_at >= ${range.from} and created_at < ${range.to}
         group by 1, 2 order by 1, 2`,
   );
-  return found.map((r) => ({ period: r.period, currency: r.currency, received: Number(r.received), commission: Number(r.commission), refunds: Number(r.refunds), payouts: Number(r.payouts), escrowChange: Number(r.escrow_change) }));
+  return found.map((r) => ({
+    period: r.period,
+    currency: r.currency,
+    received: Number(r.received),
+    commission: Number(r.commission),
+    refunds: Number(r.refunds),
+    payouts: Number(r.payouts),
+    escrowChange: Number(r.escrow_change),
+  }));
 }
 
 /** What escrow held, per currency, just before `at`. */

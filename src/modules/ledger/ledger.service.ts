@@ -62,13 +62,20 @@ export function validatePosting(p: Posting): void {
 }
 
 const sameLines = (a: PostingLine[], b: PostingLine[]) => {
-  const key = (ls: PostingLine[]) => ls.map((l) => `${l.account}=${l.amount}`).sort().join(',');
+  const key = (ls: PostingLine[]) =>
+    ls
+      .map((l) => `${l.account}=${l.amount}`)
+      .sort()
+      .join(',');
   return key(a) === key(b);
 };
 
 export function createLedgerService(ctx: AppContext) {
   async function read(ex: Executor, txs: repo.TransactionRow[]): Promise<LedgerTransaction[]> {
-    const lines = await repo.linesOf(ex, txs.map((t) => t.id));
+    const lines = await repo.linesOf(
+      ex,
+      txs.map((t) => t.id),
+    );
     return txs.map((t) => ({
       id: t.id,
       kind: t.kind,
@@ -95,17 +102,45 @@ export function createLedgerService(ctx: AppContext) {
       return ex.transaction(async (tx) => {
         const now = ctx.clock.now();
         const id = uuidv7(now.getTime());
-        const row = { id, kind: p.kind, referenceType: p.reference.type, referenceId: p.reference.id, idempotencyKey: p.idempotencyKey, currency: p.currency, memo: p.memo ?? null, createdAt: now };
+        const row = {
+          id,
+          kind: p.kind,
+          referenceType: p.reference.type,
+          referenceId: p.reference.id,
+          idempotencyKey: p.idempotencyKey,
+          currency: p.currency,
+          memo: p.memo ?? null,
+          createdAt: now,
+        };
         if (await repo.insertTransaction(tx, row)) {
-          await repo.insertLines(tx, p.lines.map((l) => ({ id: uuidv7(now.getTime()), transactionId: id, account: l.account, amount: l.amount, currency: p.currency, createdAt: now })));
+          await repo.insertLines(
+            tx,
+            p.lines.map((l) => ({
+              id: uuidv7(now.getTime()),
+              transactionId: id,
+              account: l.account,
+              amount: l.amount,
+              currency: p.currency,
+              createdAt: now,
+            })),
+          );
           return { transactionId: id, created: true };
         }
         // Inserted before (or just now by a concurrent request, whose commit the insert waited for).
         const existing = await repo.transactionByKey(tx, p.idempotencyKey);
         if (!existing) throw new LedgerError(`ledger posting ${p.idempotencyKey}: key taken but transaction not found`);
         const [before] = await read(tx, [existing]);
-        const same = before && before.kind === p.kind && before.reference.type === p.reference.type && before.reference.id === p.reference.id && before.currency === p.currency && sameLines(before.lines, p.lines);
-        if (!same) throw new LedgerError(`ledger posting ${p.idempotencyKey}: the key was already used for a different posting (${existing.id})`);
+        const same =
+          before &&
+          before.kind === p.kind &&
+          before.reference.type === p.reference.type &&
+          before.reference.id === p.reference.id &&
+          before.currency === p.currency &&
+          sameLines(before.lines, p.lines);
+        if (!same)
+          throw new LedgerError(
+            `ledger posting ${p.idempotencyKey}: the key was already used for a different posting (${existing.id})`,
+          );
         return { transactionId: existing.id, created: false };
       });
     },
@@ -122,7 +157,8 @@ export function createLedgerService(ctx: AppContext) {
     },
     totalsByCurrency: (ex: Executor) => repo.totalsByCurrency(ex),
     /** Money received, commission, refunds, payouts and escrow's net change per period (see docs/escrow.md, reports). */
-    flowsByPeriod: (ex: Executor, range: { from: Date; to: Date; unit: repo.PeriodUnit }) => repo.flowsByPeriod(ex, range),
+    flowsByPeriod: (ex: Executor, range: { from: Date; to: Date; unit: repo.PeriodUnit }) =>
+      repo.flowsByPeriod(ex, range),
     /** What escrow accounts held, per currency, just before `at`. */
     escrowHeldAt: (ex: Executor, at: Date) => repo.escrowHeldAt(ex, at),
   };

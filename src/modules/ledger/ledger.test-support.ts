@@ -16,7 +16,9 @@ export const openEscrowsFollowLines: MoneyInvariant = {
           from sums s full join ledger_open_escrows o on o.account = s.account
           where s.balance is distinct from o.balance`,
     );
-    return bad.map((r) => `${r.account}: lines sum to ${r.lines ?? 0}, ledger_open_escrows says ${r.kept ?? '(no row)'}`);
+    return bad.map(
+      (r) => `${r.account}: lines sum to ${r.lines ?? 0}, ledger_open_escrows says ${r.kept ?? '(no row)'}`,
+    );
   },
 };
 if (!MONEY_INVARIANTS.includes(openEscrowsFollowLines)) MONEY_INVARIANTS.push(openEscrowsFollowLines);

@@ -5,7 +5,14 @@ import { uuidv7 } from '../../shared/ids.js';
 import { commissionOf } from '../../shared/money.js';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
 import { assertMoneyInvariants, moneyInvariantViolations } from '../../../test/helpers/money-invariants.js';
-import { associationPayable, escrow, platformCommission, providerClearing, refundsPending, supplierPayable } from './accounts.js';
+import {
+  associationPayable,
+  escrow,
+  platformCommission,
+  providerClearing,
+  refundsPending,
+  supplierPayable,
+} from './accounts.js';
 import { LedgerError, type Posting } from './ledger.service.js';
 
 let t: TestApp;
@@ -110,7 +117,9 @@ describe('postings', () => {
       ],
     });
     expect(await ledger().balance(db(), refundsPending(paymentId))).toBe(0);
-    expect(await ledger().balances(db(), `association_payable:${associationId}`)).toEqual([{ account: associationPayable(associationId), balance: -700 }]);
+    expect(await ledger().balances(db(), `association_payable:${associationId}`)).toEqual([
+      { account: associationPayable(associationId), balance: -700 },
+    ]);
     const payables = await ledger().balances(db(), 'association_payable:');
     expect(payables).toContainEqual({ account: associationPayable(associationId), balance: -700 });
     expect(payables.every((p) => p.account.startsWith('association_payable:'))).toBe(true);
@@ -150,9 +159,27 @@ describe('refused postings', () => {
   it.each([
     ['unbalanced', (p: Posting) => ({ ...p, lines: [p.lines[0]!, { ...p.lines[1]!, amount: -99 }] }), /sum to 1/],
     ['one line', (p: Posting) => ({ ...p, lines: [p.lines[0]!] }), /at least 2 lines/],
-    ['a zero line', (p: Posting) => ({ ...p, lines: [...p.lines, { account: platformCommission, amount: 0 }] }), /amount is zero/],
-    ['a fraction', (p: Posting) => ({ ...p, lines: [{ ...p.lines[0]!, amount: 100.5 }, { ...p.lines[1]!, amount: -100.5 }] }), /not a safe integer/],
-    ['an unknown account', (p: Posting) => ({ ...p, lines: [p.lines[0]!, { account: 'cash', amount: -100 }] }), /unknown account "cash"/],
+    [
+      'a zero line',
+      (p: Posting) => ({ ...p, lines: [...p.lines, { account: platformCommission, amount: 0 }] }),
+      /amount is zero/,
+    ],
+    [
+      'a fraction',
+      (p: Posting) => ({
+        ...p,
+        lines: [
+          { ...p.lines[0]!, amount: 100.5 },
+          { ...p.lines[1]!, amount: -100.5 },
+        ],
+      }),
+      /not a safe integer/,
+    ],
+    [
+      'an unknown account',
+      (p: Posting) => ({ ...p, lines: [p.lines[0]!, { account: 'cash', amount: -100 }] }),
+      /unknown account "cash"/,
+    ],
     ['a bad currency', (p: Posting) => ({ ...p, currency: 'xof' }), /ISO 4217/],
   ])('refuses %s in the application, writing nothing', async (_name, change, message) => {
     const p = change(base());
@@ -174,17 +201,42 @@ describe('rules kept by the database itself', () => {
       }
       return id;
     });
-  const causeOf = (p: Promise<unknown>) => p.then(() => 'committed', (e: Error & { cause?: Error }) => `${e.message} ${e.cause?.message ?? ''}`);
+  const causeOf = (p: Promise<unknown>) =>
+    p.then(
+      () => 'committed',
+      (e: Error & { cause?: Error }) => `${e.message} ${e.cause?.message ?? ''}`,
+    );
 
   it('refuses at commit an unbalanced transaction, one of fewer than 2 lines and a zero line', async () => {
     const orderId = uuidv7();
-    expect(await causeOf(commitRaw([[providerClearing, 100], [escrow(orderId), -99]]))).toMatch(/does not balance/);
+    expect(
+      await causeOf(
+        commitRaw([
+          [providerClearing, 100],
+          [escrow(orderId), -99],
+        ]),
+      ),
+    ).toMatch(/does not balance/);
     expect(await causeOf(commitRaw([[providerClearing, 100]]))).toMatch(/at least 2/);
     expect(await causeOf(commitRaw([]))).toMatch(/at least 2/);
-    expect(await causeOf(commitRaw([[providerClearing, 0], [escrow(orderId), 0]]))).toMatch(/ledger_lines_amount_not_zero/);
+    expect(
+      await causeOf(
+        commitRaw([
+          [providerClearing, 0],
+          [escrow(orderId), 0],
+        ]),
+      ),
+    ).toMatch(/ledger_lines_amount_not_zero/);
     expect(await ledger().balance(db(), escrow(orderId))).toBe(0);
     // A balanced one goes through the same path.
-    expect(await causeOf(commitRaw([[providerClearing, 100], [escrow(orderId), -100]]))).toBe('committed');
+    expect(
+      await causeOf(
+        commitRaw([
+          [providerClearing, 100],
+          [escrow(orderId), -100],
+        ]),
+      ),
+    ).toBe('committed');
     await assertMoneyInvariants(t.app);
   });
 
@@ -223,14 +275,22 @@ describe('rules kept by the database itself', () => {
       })
       .catch((e: { found?: string[] }) => e.found ?? []);
     expect(seen).toEqual([expect.stringContaining(`account ${supplierPayable(supplierId)} has balance 50`)]);
-    const n = await rows<{ n: number }>(db(), sql`select count(*)::int as n from ledger_lines where account = ${supplierPayable(supplierId)}`);
+    const n = await rows<{ n: number }>(
+      db(),
+      sql`select count(*)::int as n from ledger_lines where account = ${supplierPayable(supplierId)}`,
+    );
     expect(n[0]!.n).toBe(0);
   });
 });
 
 describe('money invariant checks', () => {
   it('take further checks, each failure prefixed with the check it broke', async () => {
-    const stockCheck = { name: 'stock + reserved + sold = initial', violations: async () => ['product P: 3 + 1 + 1 <> 6'] };
-    expect(await moneyInvariantViolations(t.app, { checks: [stockCheck] })).toEqual(['stock + reserved + sold = initial: product P: 3 + 1 + 1 <> 6']);
+    const stockCheck = {
+      name: 'stock + reserved + sold = initial',
+      violations: async () => ['product P: 3 + 1 + 1 <> 6'],
+    };
+    expect(await moneyInvariantViolations(t.app, { checks: [stockCheck] })).toEqual([
+      'stock + reserved + sold = initial: product P: 3 + 1 + 1 <> 6',
+    ]);
   });
 });

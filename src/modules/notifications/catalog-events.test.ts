@@ -23,8 +23,14 @@ describe('catalog notifications', () => {
   it('tells the supplier of each moderation decision, once', async () => {
     const s = await supplierWithStore(t);
     const p = await publishProduct(t, s, adminToken, { name: 'Pain de campagne' });
-    const rejected = await call(t.app, 'POST', '/products', { token: s.token, body: productBody(t, s.store.id, { name: 'Tarte du jour' }) });
-    const refuse = await call(t.app, 'PATCH', `/admin/products/${rejected.body.data.id}/reject`, { token: adminToken, body: { reason: 'Photo floue' } });
+    const rejected = await call(t.app, 'POST', '/products', {
+      token: s.token,
+      body: productBody(t, s.store.id, { name: 'Tarte du jour' }),
+    });
+    const refuse = await call(t.app, 'PATCH', `/admin/products/${rejected.body.data.id}/reject`, {
+      token: adminToken,
+      body: { reason: 'Photo floue' },
+    });
     expect(refuse.status).toBe(200);
     const mine = await inbox(s.token);
     expect(mine.filter((n) => n.type === 'product_approved')).toEqual([
@@ -44,7 +50,9 @@ describe('catalog notifications', () => {
     expect((await call(t.app, 'POST', `/stores/${s.store.id}/follow`, { token: follower.token })).status).toBe(200);
     const p = await publishProduct(t, s, adminToken, { name: 'Yaourts nature' });
     const told = (await inbox(follower.token)).filter((n) => n.type === 'followed_store_new_product');
-    expect(told).toEqual([expect.objectContaining({ data: expect.objectContaining({ productId: p.id, storeId: s.store.id }) })]);
+    expect(told).toEqual([
+      expect.objectContaining({ data: expect.objectContaining({ productId: p.id, storeId: s.store.id }) }),
+    ]);
     expect(told[0]!.title).toContain(s.store.name);
     expect((await inbox(stranger.token)).filter((n) => n.type === 'followed_store_new_product')).toEqual([]);
   });

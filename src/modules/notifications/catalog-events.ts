@@ -7,7 +7,10 @@ const HANDLER = 'notifications';
 
 /** What a catalog message needs to know of a product, read when the event is handled. */
 export interface CatalogLookup {
-  product(ex: Executor, productId: string): Promise<{ name: string; storeName: string; ownerUserId: string } | undefined>;
+  product(
+    ex: Executor,
+    productId: string,
+  ): Promise<{ name: string; storeName: string; ownerUserId: string } | undefined>;
   followersOf(ex: Executor, storeId: string): Promise<string[]>;
 }
 
@@ -17,20 +20,42 @@ export interface CatalogLookup {
  * id is the source key, as for the account messages. A product deleted before the event is
  * handled is not announced.
  */
-export function subscribeToCatalogEvents(events: Events, db: Db, notifications: NotificationsService, lookup: CatalogLookup): void {
-  const tell = (productId: string, eventId: string, who: (p: { name: string; storeName: string; ownerUserId: string }, tx: Executor) => Promise<string[]>,
-    type: NotificationType, data: Record<string, unknown> = {}) =>
+export function subscribeToCatalogEvents(
+  events: Events,
+  db: Db,
+  notifications: NotificationsService,
+  lookup: CatalogLookup,
+): void {
+  const tell = (
+    productId: string,
+    eventId: string,
+    who: (p: { name: string; storeName: string; ownerUserId: string }, tx: Executor) => Promise<string[]>,
+    type: NotificationType,
+    data: Record<string, unknown> = {},
+  ) =>
     db.transaction(async (tx) => {
       const p = await lookup.product(tx, productId);
       if (!p) return;
       for (const userId of await who(p, tx)) {
-        await notifications.notify(tx, userId, type, { productId, productName: p.name, storeName: p.storeName, ...data }, { sourceKey: eventId });
+        await notifications.notify(
+          tx,
+          userId,
+          type,
+          { productId, productName: p.name, storeName: p.storeName, ...data },
+          { sourceKey: eventId },
+        );
       }
     });
 
-  events.subscribe('products.approved', HANDLER, (e, m) => tell(e.productId, m.eventId, async (p) => [p.ownerUserId], 'product_approved'));
+  events.subscribe('products.approved', HANDLER, (e, m) =>
+    tell(e.productId, m.eventId, async (p) => [p.ownerUserId], 'product_approved'),
+  );
   events.subscribe('products.rejected', HANDLER, (e, m) =>
-    tell(e.productId, m.eventId, async (p) => [p.ownerUserId], 'product_rejected', { reason: e.reason }));
+    tell(e.productId, m.eventId, async (p) => [p.ownerUserId], 'product_rejected', { reason: e.reason }),
+  );
   events.subscribe('products.published', HANDLER, (e, m) =>
-    tell(e.productId, m.eventId, (_p, tx) => lookup.followersOf(tx, e.storeId), 'followed_store_new_product', { storeId: e.storeId }));
+    tell(e.productId, m.eventId, (_p, tx) => lookup.followersOf(tx, e.storeId), 'followed_store_new_product', {
+      storeId: e.storeId,
+    }),
+  );
 }

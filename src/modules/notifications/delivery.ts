@@ -60,7 +60,9 @@ export function registerDeliveryJobs(ctx: AppContext, users: UsersService): void
       return;
     }
     const delay = retryAfter > 0 ? retryAfter : 10 * 2 ** (attempt - 2);
-    await ctx.jobs.send(PUSH_JOB, { notificationId: n.id, tokenIds: again, attempt } satisfies PushJob, { startAfterSeconds: delay });
+    await ctx.jobs.send(PUSH_JOB, { notificationId: n.id, tokenIds: again, attempt } satisfies PushJob, {
+      startAfterSeconds: delay,
+    });
   });
 
   ctx.jobs.work(SMS_JOB, async (job: { notificationId: string }) => {

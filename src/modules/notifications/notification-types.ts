@@ -48,13 +48,15 @@ const TYPES = {
     category: 'account',
     security: true,
     title: () => 'Mot de passe modifié',
-    body: () => "Le mot de passe de votre compte vient d'être modifié. Si ce n'est pas vous, réinitialisez-le tout de suite.",
+    body: () =>
+      "Le mot de passe de votre compte vient d'être modifié. Si ce n'est pas vous, réinitialisez-le tout de suite.",
   },
   provider_sign_in: {
     category: 'account',
     security: true,
     title: () => 'Nouvelle connexion',
-    body: (d) => `Connexion à votre compte avec ${text(d.provider, 'un fournisseur d’identité')}. Si ce n'est pas vous, changez votre mot de passe.`,
+    body: (d) =>
+      `Connexion à votre compte avec ${text(d.provider, 'un fournisseur d’identité')}. Si ce n'est pas vous, changez votre mot de passe.`,
   },
   supplier_verified: {
     category: 'account',
@@ -94,7 +96,8 @@ const TYPES = {
   product_rejected: {
     category: 'account',
     title: () => 'Produit refusé',
-    body: (d) => `${text(d.productName, 'Votre produit')} n'a pas été approuvé${text(d.reason) ? ` : ${text(d.reason)}` : '.'} Modifiez-le pour le soumettre à nouveau.`,
+    body: (d) =>
+      `${text(d.productName, 'Votre produit')} n'a pas été approuvé${text(d.reason) ? ` : ${text(d.reason)}` : '.'} Modifiez-le pour le soumettre à nouveau.`,
   },
   followed_store_new_product: {
     category: 'promotions',
@@ -104,17 +107,20 @@ const TYPES = {
   order_paid: {
     category: 'orders',
     title: () => 'Nouvelle commande payée',
-    body: (d) => `Une commande de ${typeof d.amount === 'number' ? d.amount : ''} ${text(d.currency, 'XOF')} est payée : confirmez-la et préparez-la pour le retrait.`,
+    body: (d) =>
+      `Une commande de ${typeof d.amount === 'number' ? d.amount : ''} ${text(d.currency, 'XOF')} est payée : confirmez-la et préparez-la pour le retrait.`,
   },
   order_status_changed: {
     category: 'orders',
     title: (d) => ORDER_STATUS_TITLES[text(d.status)] ?? 'Commande mise à jour',
-    body: (d) => ORDER_STATUS_BODIES[text(d.status)]?.(text(d.storeName, 'la boutique')) ?? 'Votre commande a changé de statut.',
+    body: (d) =>
+      ORDER_STATUS_BODIES[text(d.status)]?.(text(d.storeName, 'la boutique')) ?? 'Votre commande a changé de statut.',
   },
   payment_refunded: {
     category: 'orders',
     title: () => 'Remboursement effectué',
-    body: (d) => `${typeof d.amount === 'number' ? d.amount : ''} ${text(d.currency, 'XOF')} vous ont été remboursés sur votre compte de paiement.`,
+    body: (d) =>
+      `${typeof d.amount === 'number' ? d.amount : ''} ${text(d.currency, 'XOF')} vous ont été remboursés sur votre compte de paiement.`,
   },
   order_cancelled: {
     category: 'orders',
@@ -141,42 +147,50 @@ const TYPES = {
   escrow_refunded: {
     category: 'orders',
     title: () => 'Commande remboursée',
-    body: (d) => `${d.forSupplier ? 'Le montant de la commande est remboursé au client' : 'Votre paiement vous est remboursé'}${text(d.reason) ? ` : ${text(d.reason)}` : '.'}`,
+    body: (d) =>
+      `${d.forSupplier ? 'Le montant de la commande est remboursé au client' : 'Votre paiement vous est remboursé'}${text(d.reason) ? ` : ${text(d.reason)}` : '.'}`,
   },
   escrow_disputed: {
     category: 'orders',
     title: () => 'Litige ouvert',
-    body: (d) => `Un litige est ouvert sur une commande ; le paiement reste bloqué jusqu'à sa résolution${text(d.reason) ? ` : ${text(d.reason)}` : '.'}`,
+    body: (d) =>
+      `Un litige est ouvert sur une commande ; le paiement reste bloqué jusqu'à sa résolution${text(d.reason) ? ` : ${text(d.reason)}` : '.'}`,
   },
   payout_sent: {
     category: 'orders',
     title: () => 'Virement effectué',
-    body: (d) => `${typeof d.amount === 'number' ? d.amount : ''} ${text(d.currency, 'XOF')} ont été envoyés sur votre numéro ${text(d.mobile)}.`,
+    body: (d) =>
+      `${typeof d.amount === 'number' ? d.amount : ''} ${text(d.currency, 'XOF')} ont été envoyés sur votre numéro ${text(d.mobile)}.`,
   },
   payout_failed: {
     category: 'account',
     title: () => 'Virement refusé',
-    body: (d) => `Le virement de ${typeof d.amount === 'number' ? d.amount : ''} ${text(d.currency, 'XOF')} vers ${text(d.mobile, 'votre numéro')} a échoué${text(d.error) ? ` (${text(d.error)})` : ''}. Vérifiez votre numéro de paiement : il repartira dès que vous le changerez.`,
+    body: (d) =>
+      `Le virement de ${typeof d.amount === 'number' ? d.amount : ''} ${text(d.currency, 'XOF')} vers ${text(d.mobile, 'votre numéro')} a échoué${text(d.error) ? ` (${text(d.error)})` : ''}. Vérifiez votre numéro de paiement : il repartira dès que vous le changerez.`,
   },
   payout_waiting_for_number: {
     category: 'account',
     title: () => 'Numéro de paiement manquant',
-    body: (d) => `${typeof d.amount === 'number' ? d.amount : ''} ${text(d.currency, 'XOF')} vous attendent : renseignez votre numéro de paiement dans votre profil pour les recevoir.`,
+    body: (d) =>
+      `${typeof d.amount === 'number' ? d.amount : ''} ${text(d.currency, 'XOF')} vous attendent : renseignez votre numéro de paiement dans votre profil pour les recevoir.`,
   },
   subscription_payment_received: {
     category: 'account',
     title: () => 'Abonnement payé',
-    body: (d) => `Paiement de ${typeof d.amount === 'number' ? d.amount : ''} ${text(d.currency, 'XOF')} reçu : ${d.kind === 'RENEW' ? 'votre abonnement est prolongé' : 'votre nouvel abonnement est actif'}.`,
+    body: (d) =>
+      `Paiement de ${typeof d.amount === 'number' ? d.amount : ''} ${text(d.currency, 'XOF')} reçu : ${d.kind === 'RENEW' ? 'votre abonnement est prolongé' : 'votre nouvel abonnement est actif'}.`,
   },
   subscription_payment_refunded: {
     category: 'account',
-    title: () => 'Paiement d\'abonnement remboursé',
-    body: (d) => `${typeof d.amount === 'number' ? d.amount : ''} ${text(d.currency, 'XOF')} payés après l'expiration de la demande vous ont été remboursés.`,
+    title: () => "Paiement d'abonnement remboursé",
+    body: (d) =>
+      `${typeof d.amount === 'number' ? d.amount : ''} ${text(d.currency, 'XOF')} payés après l'expiration de la demande vous ont été remboursés.`,
   },
   subscription_expiring: {
     category: 'account',
     title: () => 'Abonnement bientôt terminé',
-    body: () => "Votre abonnement se termine dans moins de 3 jours : renouvelez-le pour garder votre limite de produits.",
+    body: () =>
+      'Votre abonnement se termine dans moins de 3 jours : renouvelez-le pour garder votre limite de produits.',
   },
   subscription_downgraded: {
     category: 'account',
@@ -187,7 +201,8 @@ const TYPES = {
   review_received: {
     category: 'reviews',
     title: () => 'Nouvel avis',
-    body: (d) => `${typeof d.rating === 'number' ? `${d.rating}/5` : 'Un avis'} sur ${text(d.name, 'votre boutique')}. Vous pouvez y répondre une fois.`,
+    body: (d) =>
+      `${typeof d.rating === 'number' ? `${d.rating}/5` : 'Un avis'} sur ${text(d.name, 'votre boutique')}. Vous pouvez y répondre une fois.`,
   },
   review_replied: {
     category: 'reviews',
@@ -202,32 +217,38 @@ const TYPES = {
   association_rejected: {
     category: 'account',
     title: () => 'Association non validée',
-    body: (d) => `${text(d.name, 'Votre association')} n'a pas été validée${text(d.reason) ? ` : ${text(d.reason)}` : '.'} Modifiez votre profil pour la soumettre à nouveau.`,
+    body: (d) =>
+      `${text(d.name, 'Votre association')} n'a pas été validée${text(d.reason) ? ` : ${text(d.reason)}` : '.'} Modifiez votre profil pour la soumettre à nouveau.`,
   },
   donation_received: {
     category: 'donations',
     title: () => 'Nouveau don',
-    body: (d) => `${text(d.supplierName, 'Un commerçant')} vous propose un don${typeof d.weightKg === 'number' ? ` de ${d.weightKg} kg` : ''}.`,
+    body: (d) =>
+      `${text(d.supplierName, 'Un commerçant')} vous propose un don${typeof d.weightKg === 'number' ? ` de ${d.weightKg} kg` : ''}.`,
   },
   donation_status_changed: {
     category: 'donations',
     title: (d) => DONATION_STATUS_TITLES[text(d.status)] ?? 'Don mis à jour',
-    body: (d) => `${DONATION_STATUS_TITLES[text(d.status)] ?? 'Don mis à jour'}${text(d.pickupAt) ? ` : retrait prévu le ${text(d.pickupAt)}` : ''}${text(d.reason) ? ` (${text(d.reason)})` : ''}.`,
+    body: (d) =>
+      `${DONATION_STATUS_TITLES[text(d.status)] ?? 'Don mis à jour'}${text(d.pickupAt) ? ` : retrait prévu le ${text(d.pickupAt)}` : ''}${text(d.reason) ? ` (${text(d.reason)})` : ''}.`,
   },
   ad_campaign_approved: {
     category: 'account',
     title: () => 'Campagne approuvée',
-    body: (d) => `Votre campagne ${text(d.campaignName, 'publicitaire')} est approuvée : elle est diffusée selon son calendrier et son budget.`,
+    body: (d) =>
+      `Votre campagne ${text(d.campaignName, 'publicitaire')} est approuvée : elle est diffusée selon son calendrier et son budget.`,
   },
   ad_campaign_rejected: {
     category: 'account',
     title: () => 'Campagne refusée',
-    body: (d) => `Votre campagne ${text(d.campaignName, 'publicitaire')} n'a pas été approuvée${text(d.reason) ? ` : ${text(d.reason)}` : '.'} Modifiez-la pour la soumettre à nouveau.`,
+    body: (d) =>
+      `Votre campagne ${text(d.campaignName, 'publicitaire')} n'a pas été approuvée${text(d.reason) ? ` : ${text(d.reason)}` : '.'} Modifiez-la pour la soumettre à nouveau.`,
   },
   ad_campaign_completed: {
     category: 'account',
     title: () => 'Campagne terminée',
-    body: (d) => `Votre campagne ${text(d.campaignName, 'publicitaire')} est terminée (date de fin atteinte ou budget dépensé).`,
+    body: (d) =>
+      `Votre campagne ${text(d.campaignName, 'publicitaire')} est terminée (date de fin atteinte ou budget dépensé).`,
   },
   deal_approved: {
     category: 'account',
@@ -237,22 +258,26 @@ const TYPES = {
   deal_rejected: {
     category: 'account',
     title: () => 'Bon plan refusé',
-    body: (d) => `${text(d.dealTitle, 'Votre bon plan')} n'a pas été approuvé${text(d.reason) ? ` : ${text(d.reason)}` : '.'} Modifiez-le pour le soumettre à nouveau.`,
+    body: (d) =>
+      `${text(d.dealTitle, 'Votre bon plan')} n'a pas été approuvé${text(d.reason) ? ` : ${text(d.reason)}` : '.'} Modifiez-le pour le soumettre à nouveau.`,
   },
   deal_booked: {
     category: 'bookings',
     title: () => 'Réservation confirmée',
-    body: (d) => `${text(d.dealTitle, 'Votre bon plan')} chez ${text(d.storeName, 'la boutique')} : présentez votre QR code au retrait, à régler sur place.`,
+    body: (d) =>
+      `${text(d.dealTitle, 'Votre bon plan')} chez ${text(d.storeName, 'la boutique')} : présentez votre QR code au retrait, à régler sur place.`,
   },
   deal_booking_received: {
     category: 'bookings',
     title: () => 'Nouvelle réservation',
-    body: (d) => `${typeof d.quantity === 'number' ? d.quantity : 1} place(s) réservée(s) sur ${text(d.dealTitle, 'un bon plan')}.`,
+    body: (d) =>
+      `${typeof d.quantity === 'number' ? d.quantity : 1} place(s) réservée(s) sur ${text(d.dealTitle, 'un bon plan')}.`,
   },
   deal_booking_cancelled: {
     category: 'bookings',
     title: () => 'Réservation annulée',
-    body: (d) => `Le client a annulé sa réservation de ${typeof d.quantity === 'number' ? d.quantity : 1} place(s) : elles sont de nouveau disponibles.`,
+    body: (d) =>
+      `Le client a annulé sa réservation de ${typeof d.quantity === 'number' ? d.quantity : 1} place(s) : elles sont de nouveau disponibles.`,
   },
   deal_booking_used: {
     category: 'bookings',
@@ -267,17 +292,20 @@ const TYPES = {
   donation_paid: {
     category: 'donations',
     title: () => 'Merci pour votre don',
-    body: (d) => `Votre don de ${typeof d.amount === 'number' ? d.amount : ''} ${text(d.currency, 'XOF')}${text(d.associationName) ? ` à ${text(d.associationName)}` : ''} est payé. Votre reçu est disponible.`,
+    body: (d) =>
+      `Votre don de ${typeof d.amount === 'number' ? d.amount : ''} ${text(d.currency, 'XOF')}${text(d.associationName) ? ` à ${text(d.associationName)}` : ''} est payé. Votre reçu est disponible.`,
   },
   donation_payment_received: {
     category: 'donations',
     title: () => 'Don financier reçu',
-    body: (d) => `Vous avez reçu un don de ${typeof d.amount === 'number' ? d.amount : ''} ${text(d.currency, 'XOF')}${d.anonymous ? ' (anonyme)' : ''}. Il vous sera versé sur votre numéro de paiement.`,
+    body: (d) =>
+      `Vous avez reçu un don de ${typeof d.amount === 'number' ? d.amount : ''} ${text(d.currency, 'XOF')}${d.anonymous ? ' (anonyme)' : ''}. Il vous sera versé sur votre numéro de paiement.`,
   },
   donation_payment_refunded: {
     category: 'donations',
     title: () => 'Don remboursé',
-    body: (d) => `Votre paiement de ${typeof d.amount === 'number' ? d.amount : ''} ${text(d.currency, 'XOF')} est arrivé après l'expiration ou l'annulation du don : il vous a été remboursé.`,
+    body: (d) =>
+      `Votre paiement de ${typeof d.amount === 'number' ? d.amount : ''} ${text(d.currency, 'XOF')} est arrivé après l'expiration ou l'annulation du don : il vous a été remboursé.`,
   },
   system_announcement: {
     category: 'system',

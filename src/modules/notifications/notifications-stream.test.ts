@@ -14,7 +14,17 @@ async function listening(t: TestApp): Promise<string> {
 
 async function seedOne(t: TestApp, userId: string) {
   const id = uuidv7();
-  await t.app.ctx.db.insert(notifications).values({ id, userId, type: 'system_announcement', category: 'system', title: 'Info', body: 'Texte', createdAt: t.clock.now() });
+  await t.app.ctx.db
+    .insert(notifications)
+    .values({
+      id,
+      userId,
+      type: 'system_announcement',
+      category: 'system',
+      title: 'Info',
+      body: 'Texte',
+      createdAt: t.clock.now(),
+    });
   return id;
 }
 
@@ -91,8 +101,12 @@ describe.skipIf(!process.env.REDIS_URL || !process.env.DATABASE_URL)('stream acr
       await call(a.app, 'PATCH', `/notifications/${id}/read`, { token: u.token });
       expect(await stream.next()).toEqual({ event: 'unread', data: { count: 0 } });
       // B's cached count was dropped by the same message.
-      expect((await call(b.app, 'GET', '/notifications/unread-count', { token: u.token })).body.data).toEqual({ count: 0 });
-      const view = await a.app.ctx.db.transaction((tx) => a.app.services.notifications.notify(tx, u.user.id, 'kyc_approved', { supplierId: 's' }));
+      expect((await call(b.app, 'GET', '/notifications/unread-count', { token: u.token })).body.data).toEqual({
+        count: 0,
+      });
+      const view = await a.app.ctx.db.transaction((tx) =>
+        a.app.services.notifications.notify(tx, u.user.id, 'kyc_approved', { supplierId: 's' }),
+      );
       expect(await stream.next()).toEqual({ event: 'notification', data: view });
       expect(await stream.next()).toEqual({ event: 'unread', data: { count: 1 } });
       expect((await call(b.app, 'GET', '/notifications', { token: u.token })).body.data[0]).toEqual(view);

@@ -10,10 +10,21 @@ export type DeviceTokenRecord = typeof deviceTokens.$inferSelect;
 const n = notifications;
 
 /** Inserts unless the same cause already notified this user; answers the row either way. */
-export async function insertNotification(ex: Executor, row: NewNotification): Promise<{ row: NotificationRecord; created: boolean }> {
-  const [inserted] = await ex.insert(n).values(row).onConflictDoNothing({ target: [n.userId, n.sourceKey] }).returning();
+export async function insertNotification(
+  ex: Executor,
+  row: NewNotification,
+): Promise<{ row: NotificationRecord; created: boolean }> {
+  const [inserted] = await ex
+    .insert(n)
+    .values(row)
+    .onConflictDoNothing({ target: [n.userId, n.sourceKey] })
+    .returning();
   if (inserted) return { row: inserted, created: true };
-  const [existing] = await ex.select().from(n).where(and(eq(n.userId, row.userId), eq(n.sourceKey, row.sourceKey!))).limit(1);
+  const [existing] = await ex
+    .select()
+    .from(n)
+    .where(and(eq(n.userId, row.userId), eq(n.sourceKey, row.sourceKey!)))
+    .limit(1);
   return { row: existing!, created: false };
 }
 
@@ -45,7 +56,12 @@ const pageStatement = (unread: boolean, category: boolean) =>
       .offset(sql.placeholder('offset'))
       .prepare(`notifications_page_${Number(unread)}${Number(category)}`);
   });
-const PAGES = [pageStatement(false, false), pageStatement(false, true), pageStatement(true, false), pageStatement(true, true)];
+const PAGES = [
+  pageStatement(false, false),
+  pageStatement(false, true),
+  pageStatement(true, false),
+  pageStatement(true, true),
+];
 
 export interface ListFilter {
   unread?: boolean;
@@ -66,7 +82,11 @@ async function countNotifications(ex: Executor, userId: string, f: ListFilter): 
 }
 
 function filterOf(userId: string, f: ListFilter): SQL | undefined {
-  return and(eq(n.userId, userId), f.unread ? isNull(n.readAt) : undefined, f.category ? eq(n.category, f.category) : undefined);
+  return and(
+    eq(n.userId, userId),
+    f.unread ? isNull(n.readAt) : undefined,
+    f.category ? eq(n.category, f.category) : undefined,
+  );
 }
 
 const unreadStatement = preparedPer((ex) =>
@@ -82,7 +102,12 @@ export async function countUnread(ex: Executor, userId: string): Promise<number>
   return row?.c ?? 0;
 }
 
-export async function markRead(ex: Executor, userId: string, id: string, at: Date): Promise<NotificationRecord | undefined> {
+export async function markRead(
+  ex: Executor,
+  userId: string,
+  id: string,
+  at: Date,
+): Promise<NotificationRecord | undefined> {
   const [row] = await ex
     .update(n)
     .set({ readAt: sql`coalesce(${n.readAt}, ${at.toISOString()}::timestamptz)` })
@@ -92,12 +117,19 @@ export async function markRead(ex: Executor, userId: string, id: string, at: Dat
 }
 
 export async function markAllRead(ex: Executor, userId: string, at: Date): Promise<number> {
-  const rows = await ex.update(n).set({ readAt: at }).where(and(eq(n.userId, userId), isNull(n.readAt))).returning({ id: n.id });
+  const rows = await ex
+    .update(n)
+    .set({ readAt: at })
+    .where(and(eq(n.userId, userId), isNull(n.readAt)))
+    .returning({ id: n.id });
   return rows.length;
 }
 
 export async function deleteNotification(ex: Executor, userId: string, id: string): Promise<boolean> {
-  const rows = await ex.delete(n).where(and(eq(n.id, id), eq(n.userId, userId))).returning({ id: n.id });
+  const rows = await ex
+    .delete(n)
+    .where(and(eq(n.id, id), eq(n.userId, userId)))
+    .returning({ id: n.id });
   return rows.length > 0;
 }
 
@@ -109,7 +141,11 @@ export async function deleteAllNotifications(ex: Executor, userId: string): Prom
 // Preferences
 
 export async function findPreferences(ex: Executor, userId: string): Promise<PreferencesRecord | undefined> {
-  const [row] = await ex.select().from(notificationPreferences).where(eq(notificationPreferences.userId, userId)).limit(1);
+  const [row] = await ex
+    .select()
+    .from(notificationPreferences)
+    .where(eq(notificationPreferences.userId, userId))
+    .limit(1);
   return row;
 }
 
@@ -120,7 +156,13 @@ export async function savePreferences(ex: Executor, row: PreferencesRecord): Pro
     .values(row)
     .onConflictDoUpdate({
       target: p.userId,
-      set: { channels: row.channels, quietStart: row.quietStart, quietEnd: row.quietEnd, timezone: row.timezone, updatedAt: row.updatedAt },
+      set: {
+        channels: row.channels,
+        quietStart: row.quietStart,
+        quietEnd: row.quietEnd,
+        timezone: row.timezone,
+        updatedAt: row.updatedAt,
+      },
     });
 }
 
@@ -129,7 +171,10 @@ export async function savePreferences(ex: Executor, row: PreferencesRecord): Pro
 const t = deviceTokens;
 
 /** Registers a token, moving it to `row.userId` when another user had it. */
-export async function upsertDeviceToken(ex: Executor, row: typeof deviceTokens.$inferInsert): Promise<DeviceTokenRecord> {
+export async function upsertDeviceToken(
+  ex: Executor,
+  row: typeof deviceTokens.$inferInsert,
+): Promise<DeviceTokenRecord> {
   const [saved] = await ex
     .insert(t)
     .values(row)
@@ -150,12 +195,20 @@ export async function upsertDeviceToken(ex: Executor, row: typeof deviceTokens.$
 
 /** Keeps the user's `keep` most recently registered tokens and deletes the rest. */
 export async function trimDeviceTokens(ex: Executor, userId: string, keep: number): Promise<void> {
-  const newest = ex.select({ id: t.id }).from(t).where(eq(t.userId, userId)).orderBy(desc(t.updatedAt), desc(t.id)).limit(keep);
+  const newest = ex
+    .select({ id: t.id })
+    .from(t)
+    .where(eq(t.userId, userId))
+    .orderBy(desc(t.updatedAt), desc(t.id))
+    .limit(keep);
   await ex.delete(t).where(and(eq(t.userId, userId), notInArray(t.id, newest)));
 }
 
 export async function deleteDeviceToken(ex: Executor, userId: string, token: string): Promise<boolean> {
-  const rows = await ex.delete(t).where(and(eq(t.userId, userId), eq(t.token, token))).returning({ id: t.id });
+  const rows = await ex
+    .delete(t)
+    .where(and(eq(t.userId, userId), eq(t.token, token)))
+    .returning({ id: t.id });
   return rows.length > 0;
 }
 
@@ -169,7 +222,10 @@ export async function deleteAllDeviceTokens(ex: Executor, userId: string): Promi
 }
 
 /** Tokens registered by sessions that ended: one session, or every session of a user but one. */
-export async function deleteTokensOfSessions(ex: Executor, scope: { sessionId: string } | { userId: string; exceptSessionId?: string }) {
+export async function deleteTokensOfSessions(
+  ex: Executor,
+  scope: { sessionId: string } | { userId: string; exceptSessionId?: string },
+) {
   if ('sessionId' in scope) {
     await ex.delete(t).where(eq(t.sessionId, scope.sessionId));
     return;

@@ -13,7 +13,14 @@ import { InboxCache } from './inbox-cache.js';
 import type { LiveEvent, NotificationStream } from './notification-stream.js';
 import * as repo from './notifications.repository.js';
 import type { DeviceTokenRecord, NotificationRecord } from './notifications.repository.js';
-import type { DeviceTokenBody, DeviceTokenView, ListQuery, NotificationView, PreferencesPatch, PreferencesView } from './notifications.schemas.js';
+import type {
+  DeviceTokenBody,
+  DeviceTokenView,
+  ListQuery,
+  NotificationView,
+  PreferencesPatch,
+  PreferencesView,
+} from './notifications.schemas.js';
 import { DEFAULT_TIMEZONE, LOCKED, secondsUntilQuietEnds, toPreferencesView } from './preferences.js';
 
 /** A user keeps at most this many device tokens; registering one more drops the oldest. */
@@ -67,7 +74,13 @@ export function createNotificationsService(ctx: AppContext, deps: { users: Users
    * hours end). Security messages go out on push and email at once whatever the preferences.
    * Open streams hear of it after commit.
    */
-  async function notify(tx: Executor, userId: string, type: NotificationType, data: Record<string, unknown> = {}, opts: NotifyOptions = {}): Promise<NotificationView> {
+  async function notify(
+    tx: Executor,
+    userId: string,
+    type: NotificationType,
+    data: Record<string, unknown> = {},
+    opts: NotifyOptions = {},
+  ): Promise<NotificationView> {
     if (!isNotificationType(type)) throw new Error(`unknown notification type ${String(type)}`);
     const def = definitionOf(type);
     const { row, created } = await repo.insertNotification(tx, {
@@ -124,7 +137,13 @@ export function createNotificationsService(ctx: AppContext, deps: { users: Users
 
     async list(actor: AuthUser, q: ListQuery) {
       return cache.get(actor.id, `list:${q.unread === true}:${q.category ?? ''}:${q.page}:${q.limit}`, async () => {
-        const { items, total } = await repo.listNotifications(ctx.db, actor.id, { unread: q.unread, category: q.category }, q.limit, pageOffset(q));
+        const { items, total } = await repo.listNotifications(
+          ctx.db,
+          actor.id,
+          { unread: q.unread, category: q.category },
+          q.limit,
+          pageOffset(q),
+        );
         return { items: items.map(toNotificationView), meta: pageMeta(q, total) };
       });
     },
@@ -167,7 +186,10 @@ export function createNotificationsService(ctx: AppContext, deps: { users: Users
       for (const c of CATEGORIES) {
         for (const ch of LOCKED[c] ?? []) {
           if (body.channels?.[c]?.[ch] === false) {
-            problems.push({ field: `body.channels.${c}.${ch}`, message: 'account messages include security alerts and cannot be switched off' });
+            problems.push({
+              field: `body.channels.${c}.${ch}`,
+              message: 'account messages include security alerts and cannot be switched off',
+            });
           }
         }
       }

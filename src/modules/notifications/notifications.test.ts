@@ -34,14 +34,26 @@ describe('notifications', () => {
   it('lists own notifications newest first, paged, filtered by unread and category', async () => {
     const u = await createSignedIn(t.app);
     const other = await createSignedIn(t.app);
-    const rows = await seed(u.user.id, ['supplier_verified', 'system_announcement', 'kyc_approved', 'system_announcement']);
+    const rows = await seed(u.user.id, [
+      'supplier_verified',
+      'system_announcement',
+      'kyc_approved',
+      'system_announcement',
+    ]);
     await seed(other.user.id, ['system_announcement']);
 
     const page1 = await call(t.app, 'GET', '/notifications', { token: u.token, query: { limit: 3 } });
     expect(page1.status).toBe(200);
     expect(page1.body.data.map((n: { id: string }) => n.id)).toEqual([rows[3]!.id, rows[2]!.id, rows[1]!.id]);
     expect(page1.body.meta).toEqual({ page: 1, limit: 3, total: 4, totalPages: 2 });
-    expect(page1.body.data[0]).toMatchObject({ type: 'system_announcement', category: 'system', title: 'title 3', body: 'body 3', data: { n: 3 }, readAt: null });
+    expect(page1.body.data[0]).toMatchObject({
+      type: 'system_announcement',
+      category: 'system',
+      title: 'title 3',
+      body: 'body 3',
+      data: { n: 3 },
+      readAt: null,
+    });
 
     const beyond = await call(t.app, 'GET', '/notifications', { token: u.token, query: { page: 5, limit: 3 } });
     expect(beyond.body.data).toEqual([]);
@@ -51,19 +63,29 @@ describe('notifications', () => {
     expect(system.body.data.map((n: { id: string }) => n.id)).toEqual([rows[3]!.id, rows[1]!.id]);
 
     await call(t.app, 'PATCH', `/notifications/${rows[3]!.id}/read`, { token: u.token });
-    const unread = await call(t.app, 'GET', '/notifications', { token: u.token, query: { unread: true, category: 'system' } });
+    const unread = await call(t.app, 'GET', '/notifications', {
+      token: u.token,
+      query: { unread: true, category: 'system' },
+    });
     expect(unread.body.data.map((n: { id: string }) => n.id)).toEqual([rows[1]!.id]);
     expect(unread.body.meta.total).toBe(1);
 
-    const bad = await call(t.app, 'GET', '/notifications', { token: u.token, query: { category: 'weather', unread: 'maybe' } });
+    const bad = await call(t.app, 'GET', '/notifications', {
+      token: u.token,
+      query: { category: 'weather', unread: 'maybe' },
+    });
     expect(bad.status).toBe(400);
-    expect(bad.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual(['query.category', 'query.unread']);
+    expect(bad.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual([
+      'query.category',
+      'query.unread',
+    ]);
   });
 
   it('counts unread, marks one and all read, keeps the first read time', async () => {
     const u = await createSignedIn(t.app);
     const rows = await seed(u.user.id, ['system_announcement', 'system_announcement', 'kyc_rejected']);
-    const count = async () => (await call(t.app, 'GET', '/notifications/unread-count', { token: u.token })).body.data.count;
+    const count = async () =>
+      (await call(t.app, 'GET', '/notifications/unread-count', { token: u.token })).body.data.count;
     expect(await count()).toBe(3);
 
     const first = await call(t.app, 'PATCH', `/notifications/${rows[0]!.id}/read`, { token: u.token });
@@ -83,12 +105,19 @@ describe('notifications', () => {
     const owner = await createSignedIn(t.app);
     const intruder = await createSignedIn(t.app);
     const [row] = await seed(owner.user.id, ['system_announcement']);
-    for (const [method, url] of [['PATCH', `/notifications/${row!.id}/read`], ['DELETE', `/notifications/${row!.id}`], ['PATCH', `/notifications/${uuidv7()}/read`]] as const) {
+    for (const [method, url] of [
+      ['PATCH', `/notifications/${row!.id}/read`],
+      ['DELETE', `/notifications/${row!.id}`],
+      ['PATCH', `/notifications/${uuidv7()}/read`],
+    ] as const) {
       const res = await call(t.app, method, url, { token: intruder.token });
       expect(res.status, `${method} ${url}`).toBe(404);
       expect(res.body.error.code).toBe('NOT_FOUND');
     }
-    expect((await call(t.app, 'PATCH', '/notifications/not-a-uuid/read', { token: owner.token })).body.error.details[0].field).toBe('params.id');
+    expect(
+      (await call(t.app, 'PATCH', '/notifications/not-a-uuid/read', { token: owner.token })).body.error.details[0]
+        .field,
+    ).toBe('params.id');
     const still = await call(t.app, 'GET', '/notifications/unread-count', { token: owner.token });
     expect(still.body.data.count).toBe(1);
   });
@@ -120,7 +149,10 @@ describe('preferences', () => {
 
     const changed = await call(t.app, 'PATCH', '/notifications/preferences', {
       token: u.token,
-      body: { channels: { orders: { sms: true }, promotions: { push: true }, account: { sms: true } }, quietHours: { start: '22:00', end: '07:00', timezone: 'africa/dakar' } },
+      body: {
+        channels: { orders: { sms: true }, promotions: { push: true }, account: { sms: true } },
+        quietHours: { start: '22:00', end: '07:00', timezone: 'africa/dakar' },
+      },
     });
     expect(changed.status).toBe(200);
     expect(changed.body.data.channels.orders).toEqual({ push: true, sms: true, email: false });
@@ -128,19 +160,33 @@ describe('preferences', () => {
     expect(changed.body.data.channels.account).toEqual({ push: true, sms: true, email: true });
     expect(changed.body.data.quietHours).toEqual({ start: '22:00', end: '07:00', timezone: 'Africa/Dakar' });
 
-    const second = await call(t.app, 'PATCH', '/notifications/preferences', { token: u.token, body: { channels: { orders: { push: false } } } });
+    const second = await call(t.app, 'PATCH', '/notifications/preferences', {
+      token: u.token,
+      body: { channels: { orders: { push: false } } },
+    });
     expect(second.body.data.channels.orders).toEqual({ push: false, sms: true, email: false });
     expect(second.body.data.quietHours).toEqual({ start: '22:00', end: '07:00', timezone: 'Africa/Dakar' });
-    const cleared = await call(t.app, 'PATCH', '/notifications/preferences', { token: u.token, body: { quietHours: null } });
+    const cleared = await call(t.app, 'PATCH', '/notifications/preferences', {
+      token: u.token,
+      body: { quietHours: null },
+    });
     expect(cleared.body.data.quietHours).toBeNull();
-    expect((await call(t.app, 'GET', '/notifications/preferences', { token: u.token })).body.data).toEqual(cleared.body.data);
+    expect((await call(t.app, 'GET', '/notifications/preferences', { token: u.token })).body.data).toEqual(
+      cleared.body.data,
+    );
   });
 
   it('refuses switching off account push or email, bad times and unknown fields', async () => {
     const u = await createSignedIn(t.app);
-    const locked = await call(t.app, 'PATCH', '/notifications/preferences', { token: u.token, body: { channels: { account: { push: false, email: false } } } });
+    const locked = await call(t.app, 'PATCH', '/notifications/preferences', {
+      token: u.token,
+      body: { channels: { account: { push: false, email: false } } },
+    });
     expect(locked.status).toBe(400);
-    expect(locked.body.error.details.map((d: { field: string }) => d.field)).toEqual(['body.channels.account.push', 'body.channels.account.email']);
+    expect(locked.body.error.details.map((d: { field: string }) => d.field)).toEqual([
+      'body.channels.account.push',
+      'body.channels.account.email',
+    ]);
 
     const cases: [unknown, string][] = [
       [{ quietHours: { start: '24:00', end: '07:00' } }, 'body.quietHours.start'],
@@ -153,7 +199,10 @@ describe('preferences', () => {
     for (const [body, field] of cases) {
       const res = await call(t.app, 'PATCH', '/notifications/preferences', { token: u.token, body });
       expect(res.status, JSON.stringify(body)).toBe(400);
-      expect(res.body.error.details.map((d: { field: string }) => d.field), JSON.stringify(body)).toContain(field);
+      expect(
+        res.body.error.details.map((d: { field: string }) => d.field),
+        JSON.stringify(body),
+      ).toContain(field);
     }
   });
 });
@@ -166,12 +215,18 @@ describe('device tokens', () => {
     const a = await createSignedIn(t.app);
     const b = await createSignedIn(t.app);
     const shared = token();
-    const reg = await call(t.app, 'POST', '/notifications/device-token', { token: a.token, body: { token: shared, platform: 'android', deviceId: 'pixel-7', appVersion: '1.2.0' } });
+    const reg = await call(t.app, 'POST', '/notifications/device-token', {
+      token: a.token,
+      body: { token: shared, platform: 'android', deviceId: 'pixel-7', appVersion: '1.2.0' },
+    });
     expect(reg.status).toBe(200);
     expect(reg.body.data).toMatchObject({ platform: 'android', deviceId: 'pixel-7', appVersion: '1.2.0' });
     expect(reg.body.data.token).toBeUndefined();
 
-    await call(t.app, 'POST', '/notifications/device-token', { token: b.token, body: { token: shared, platform: 'android' } });
+    await call(t.app, 'POST', '/notifications/device-token', {
+      token: b.token,
+      body: { token: shared, platform: 'android' },
+    });
     expect(await tokensOf(a.user.id)).toHaveLength(0);
     const moved = await tokensOf(b.user.id);
     expect(moved).toHaveLength(1);
@@ -182,7 +237,10 @@ describe('device tokens', () => {
       t.clock.advance(1000);
       const tk = token();
       mine.push(tk);
-      await call(t.app, 'POST', '/notifications/device-token', { token: a.token, body: { token: tk, platform: 'ios' } });
+      await call(t.app, 'POST', '/notifications/device-token', {
+        token: a.token,
+        body: { token: tk, platform: 'ios' },
+      });
     }
     const kept = (await tokensOf(a.user.id)).map((r) => r.token).sort();
     expect(kept).toEqual(mine.slice(1).sort());
@@ -192,11 +250,19 @@ describe('device tokens', () => {
     const a = await createSignedIn(t.app);
     const b = await createSignedIn(t.app);
     const [t1, t2, t3] = [token(), token(), token()];
-    for (const tk of [t1, t2]) await call(t.app, 'POST', '/notifications/device-token', { token: a.token, body: { token: tk, platform: 'web' } });
+    for (const tk of [t1, t2])
+      await call(t.app, 'POST', '/notifications/device-token', {
+        token: a.token,
+        body: { token: tk, platform: 'web' },
+      });
     await call(t.app, 'POST', '/notifications/device-token', { token: b.token, body: { token: t3, platform: 'web' } });
 
-    expect((await call(t.app, 'DELETE', '/notifications/device-token', { token: a.token, body: { token: t3 } })).status).toBe(404);
-    expect((await call(t.app, 'DELETE', '/notifications/device-token', { token: a.token, body: { token: t1 } })).status).toBe(200);
+    expect(
+      (await call(t.app, 'DELETE', '/notifications/device-token', { token: a.token, body: { token: t3 } })).status,
+    ).toBe(404);
+    expect(
+      (await call(t.app, 'DELETE', '/notifications/device-token', { token: a.token, body: { token: t1 } })).status,
+    ).toBe(200);
     expect((await tokensOf(a.user.id)).map((r) => r.token)).toEqual([t2]);
     const all = await call(t.app, 'DELETE', '/notifications/device-tokens', { token: a.token });
     expect(all.body.data).toEqual({ count: 1 });
@@ -220,8 +286,14 @@ describe('device tokens', () => {
     const u = await createSignedIn(t.app);
     const phone = await t.app.services.auth.signIn(u.user, {});
     const [mine, theirs] = [token(), token()];
-    await call(t.app, 'POST', '/notifications/device-token', { token: u.token, body: { token: mine, platform: 'web' } });
-    await call(t.app, 'POST', '/notifications/device-token', { token: phone.accessToken, body: { token: theirs, platform: 'android' } });
+    await call(t.app, 'POST', '/notifications/device-token', {
+      token: u.token,
+      body: { token: mine, platform: 'web' },
+    });
+    await call(t.app, 'POST', '/notifications/device-token', {
+      token: phone.accessToken,
+      body: { token: theirs, platform: 'android' },
+    });
     expect((await call(t.app, 'POST', '/auth/logout', { token: u.token })).status).toBe(200);
     expect((await tokensOf(u.user.id)).map((r) => r.token)).toEqual([theirs]);
   });

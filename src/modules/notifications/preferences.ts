@@ -34,7 +34,10 @@ export function channelsOf(stored: PreferencesRecord | undefined): PreferencesVi
 }
 
 export function toPreferencesView(stored: PreferencesRecord | undefined): PreferencesView {
-  const quiet = stored?.quietStart && stored.quietEnd ? { start: stored.quietStart, end: stored.quietEnd, timezone: stored.timezone } : null;
+  const quiet =
+    stored?.quietStart && stored.quietEnd
+      ? { start: stored.quietStart, end: stored.quietEnd, timezone: stored.timezone }
+      : null;
   return { channels: channelsOf(stored), quietHours: quiet };
 }
 
@@ -42,7 +45,13 @@ const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.
 
 /** Minutes since local midnight (and seconds within the minute) at `at` in `timezone`. */
 function localClock(at: Date, timezone: string): { minutes: number; seconds: number } {
-  const parts = new Intl.DateTimeFormat('en-GB', { timeZone: timezone, hourCycle: 'h23', hour: '2-digit', minute: '2-digit', second: '2-digit' }).formatToParts(at);
+  const parts = new Intl.DateTimeFormat('en-GB', {
+    timeZone: timezone,
+    hourCycle: 'h23',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  }).formatToParts(at);
   const get = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
   return { minutes: get('hour') * 60 + get('minute'), seconds: get('second') };
 }
@@ -52,7 +61,10 @@ function localClock(at: Date, timezone: string): { minutes: number; seconds: num
  * midnight (22:00-07:00). Computed on the local wall clock, so on a day the clocks change the
  * wait can be an hour off, which is harmless for holding a push.
  */
-export function secondsUntilQuietEnds(at: Date, quiet: { start: string; end: string; timezone: string } | null): number {
+export function secondsUntilQuietEnds(
+  at: Date,
+  quiet: { start: string; end: string; timezone: string } | null,
+): number {
   if (!quiet) return 0;
   const start = minutesOf(quiet.start);
   const end = minutesOf(quiet.end);

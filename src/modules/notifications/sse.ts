@@ -13,7 +13,10 @@ const frame = (e: StreamEvent) => `event: ${e.event}\ndata: ${JSON.stringify(e.d
 export function openStream(req: FastifyRequest, reply: FastifyReply, stream: NotificationStream, unread: number): void {
   const res = reply.raw;
   // The headers set by the hooks so far (CORS, security headers, request id) go out with the stream.
-  const inherited = Object.fromEntries(Object.entries(reply.getHeaders()).filter(([, v]) => v !== undefined)) as Record<string, string>;
+  const inherited = Object.fromEntries(Object.entries(reply.getHeaders()).filter(([, v]) => v !== undefined)) as Record<
+    string,
+    string
+  >;
   reply.hijack();
   res.writeHead(200, {
     ...inherited,

@@ -12,7 +12,8 @@ function offsetAt(timezone: string, at: Date): number {
   return wall - Math.floor(at.getTime() / 1000) * 1000;
 }
 
-const addDays = (date: string, n: number) => new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+const addDays = (date: string, n: number) =>
+  new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 
 /** The instant of a local date and "HH:MM" (24:00 = the next day's midnight) in the zone. */
 export function zonedInstant(date: string, time: string, timezone: string): Date {

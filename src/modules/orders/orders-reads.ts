@@ -18,17 +18,24 @@ import { toHistoryView, toOrderView } from './orders.views.js';
 import type { PickupTokens } from './pickup-code.js';
 
 /** A supplier's money as the ledger sees it; registered by the ledger (null until then). */
-export type BalanceSource = (ex: Executor, supplierId: string) => Promise<{ escrowHeld: number; released: number; paidOut: number }>;
+export type BalanceSource = (
+  ex: Executor,
+  supplierId: string,
+) => Promise<{ escrowHeld: number; released: number; paidOut: number }>;
 
 const POPULAR_PRODUCTS = 5;
 
-const byStatus = (counts: Partial<Record<OrderStatus, number>>) => Object.fromEntries(ORDER_STATUSES.map((s) => [s, counts[s] ?? 0])) as Record<OrderStatus, number>;
+const byStatus = (counts: Partial<Record<OrderStatus, number>>) =>
+  Object.fromEntries(ORDER_STATUSES.map((s) => [s, counts[s] ?? 0])) as Record<OrderStatus, number>;
 
 /** Reading orders: lists, details, statistics, payment status, QR codes. */
 export function createOrderReads(
   ctx: AppContext,
   deps: OrdersDeps,
-  h: { actorOn: (ex: Executor, user: AuthUser, o: OrderRecord, capability: StoreCapability) => Promise<OrderActor | null>; tokens: PickupTokens },
+  h: {
+    actorOn: (ex: Executor, user: AuthUser, o: OrderRecord, capability: StoreCapability) => Promise<OrderActor | null>;
+    tokens: PickupTokens;
+  },
 ) {
   let balances: BalanceSource | null = null;
 
@@ -47,17 +54,34 @@ export function createOrderReads(
       deps.payments.latestOfOrders(ctx.db, ids),
       deps.stores.viewsByIds(ctx.db, [...new Set(list.map((o) => o.storeId))]),
     ]);
-    return list.map((o) => toOrderView(o, items.get(o.id) ?? [], payments.get(o.id)?.payment, stores.get(o.storeId)?.name ?? null, forClient));
+    return list.map((o) =>
+      toOrderView(
+        o,
+        items.get(o.id) ?? [],
+        payments.get(o.id)?.payment,
+        stores.get(o.storeId)?.name ?? null,
+        forClient,
+      ),
+    );
   }
 
   /** Stores whose orders a user sees as a seller: its own supplier's, and those it is a member of with `capability`. */
   async function sellerScope(user: AuthUser, capability: StoreCapability) {
-    const [own, storeIds] = await Promise.all([deps.suppliers.findOwnProfile(user.id), deps.members.storesWhere(ctx.db, user.id, capability)]);
+    const [own, storeIds] = await Promise.all([
+      deps.suppliers.findOwnProfile(user.id),
+      deps.members.storesWhere(ctx.db, user.id, capability),
+    ]);
     return { supplierId: own?.id ?? null, storeIds };
   }
 
   function paymentStatusOf(o: OrderRecord, payment: Parameters<typeof toPaymentView>[0] | undefined, attempts: number) {
-    return { orderId: o.id, orderStatus: o.status, paymentStatus: o.paymentStatus, payment: payment ? toPaymentView(payment) : null, attempts };
+    return {
+      orderId: o.id,
+      orderStatus: o.status,
+      paymentStatus: o.paymentStatus,
+      payment: payment ? toPaymentView(payment) : null,
+      attempts,
+    };
   }
 
   return {
@@ -79,7 +103,13 @@ export function createOrderReads(
         ...view!,
         client: { id: o.clientId, firstName: client?.firstName ?? null, lastName: client?.lastName ?? null },
         supplier: { id: o.supplierId, businessName: supplier?.businessName ?? null },
-        store: { id: o.storeId, name: store?.name ?? null, address: store?.address ?? null, city: store?.city ?? null, timezone: store?.timezone ?? null },
+        store: {
+          id: o.storeId,
+          name: store?.name ?? null,
+          address: store?.address ?? null,
+          city: store?.city ?? null,
+          timezone: store?.timezone ?? null,
+        },
         payments: payments.map(toPaymentView),
         history: history.map(toHistoryView),
       };
@@ -92,7 +122,13 @@ export function createOrderReads(
 
     async listSupplier(user: AuthUser, q: SupplierOrdersQuery) {
       const scope = await sellerScope(user, 'orders.view');
-      const filters = { ...scope, storeId: q.storeId, status: q.status, from: q.from ? new Date(q.from) : undefined, to: q.to ? new Date(q.to) : undefined };
+      const filters = {
+        ...scope,
+        storeId: q.storeId,
+        status: q.status,
+        from: q.from ? new Date(q.from) : undefined,
+        to: q.to ? new Date(q.to) : undefined,
+      };
       const { items, total } = await repo.listOrders(ctx.db, filters, q);
       return { items: await views(items, false), meta: pageMeta(q, total) };
     },
@@ -103,7 +139,12 @@ export function createOrderReads(
         stats.clientTotals(ctx.db, user.id),
       ]);
       const ordersByStatus = byStatus(counts);
-      return { currency: CURRENCY, totalOrders: Object.values(ordersByStatus).reduce((a, b) => a + b, 0), ordersByStatus, ...totals };
+      return {
+        currency: CURRENCY,
+        totalOrders: Object.values(ordersByStatus).reduce((a, b) => a + b, 0),
+        ordersByStatus,
+        ...totals,
+      };
     },
 
     async supplierStatistics(user: AuthUser, q: SupplierStatisticsQuery) {

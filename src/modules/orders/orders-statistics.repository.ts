@@ -7,7 +7,10 @@ const completed = eq(orders.status, 'COMPLETED');
 // Money the client has paid and keeps paid: refunds of cancelled orders are not spending.
 const spent = and(eq(orders.paymentStatus, 'PAID'), sql`${orders.status} <> 'CANCELLED'`);
 
-export async function countByStatus(ex: Executor, scope: SQL | undefined): Promise<Partial<Record<OrderStatus, number>>> {
+export async function countByStatus(
+  ex: Executor,
+  scope: SQL | undefined,
+): Promise<Partial<Record<OrderStatus, number>>> {
   const r = await ex.select({ status: orders.status, n: count() }).from(orders).where(scope).groupBy(orders.status);
   return Object.fromEntries(r.map((x) => [x.status, x.n]));
 }
@@ -51,7 +54,13 @@ export async function salesTotals(ex: Executor, scope: SQL) {
   const gross = groups.reduce((s, g) => s + g.amount * g.n, 0);
   const commission = groups.reduce((s, g) => s + commissionOf(g.amount, g.bps) * g.n, 0);
   const completedOrders = groups.reduce((s, g) => s + g.n, 0);
-  return { completedOrders, unitsSold: Number(u?.units ?? 0), revenueGross: gross, commission, revenueNet: gross - commission };
+  return {
+    completedOrders,
+    unitsSold: Number(u?.units ?? 0),
+    revenueGross: gross,
+    commission,
+    revenueNet: gross - commission,
+  };
 }
 
 export const PERIODS = { day: 30, week: 12, month: 12 } as const;
@@ -75,7 +84,12 @@ export async function perPeriod(ex: Executor, scope: SQL, period: Period, now: D
     left join ${orders} on date_trunc(${unit}, ${orders.createdAt} at time zone 'UTC') = b.start and ${scope}
     group by b.start order by b.start`,
   );
-  return r.map((x) => ({ periodStart: x.start, orders: Number(x.orders), completedOrders: Number(x.completed), revenueGross: Number(x.gross) }));
+  return r.map((x) => ({
+    periodStart: x.start,
+    orders: Number(x.orders),
+    completedOrders: Number(x.completed),
+    revenueGross: Number(x.gross),
+  }));
 }
 
 /** The products most sold in completed orders. */
@@ -95,7 +109,13 @@ export async function popularProducts(ex: Executor, scope: SQL, limit: number) {
     .groupBy(orderItems.productId)
     .orderBy(desc(units), orderItems.productId)
     .limit(limit);
-  return r.map((x) => ({ productId: x.productId, name: x.name, unitsSold: Number(x.units), orders: x.orders, revenue: Number(x.revenue) }));
+  return r.map((x) => ({
+    productId: x.productId,
+    name: x.name,
+    unitsSold: Number(x.units),
+    orders: x.orders,
+    revenue: Number(x.revenue),
+  }));
 }
 
 /** Per product: units sold, completed orders and revenue (the products module's sales figures). */
@@ -112,5 +132,10 @@ export async function salesOfProducts(ex: Executor, productIds: readonly string[
     .innerJoin(orders, eq(orders.id, orderItems.orderId))
     .where(and(inArray(orderItems.productId, [...productIds]), completed))
     .groupBy(orderItems.productId);
-  return r.map((x) => ({ productId: x.productId, unitsSold: Number(x.units), orders: x.orders, revenue: Number(x.revenue) }));
+  return r.map((x) => ({
+    productId: x.productId,
+    unitsSold: Number(x.units),
+    orders: x.orders,
+    revenue: Number(x.revenue),
+  }));
 }

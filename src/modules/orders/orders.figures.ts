@@ -17,7 +17,8 @@ const bounds = (ws: { from: Date; to: Date }[]) => ({
   from: new Date(Math.min(...ws.map((w) => w.from.getTime()))),
   to: new Date(Math.max(...ws.map((w) => w.to.getTime()))),
 });
-const inWindow = (col: string, w: { from: Date; to: Date }) => sql`${sql.raw(col)} >= ${w.from} and ${sql.raw(col)} < ${w.to}`;
+const inWindow = (col: string, w: { from: Date; to: Date }) =>
+  sql`${sql.raw(col)} >= ${w.from} and ${sql.raw(col)} < ${w.to}`;
 
 export type WindowOrders = {
   /** Orders placed in the window, and what became of them: completed, cancelled (the others are open). */
@@ -30,7 +31,11 @@ export type WindowOrders = {
 };
 
 /** Orders of one currency per window: placed (and their state now), paid and GMV. */
-export async function ordersIn<K extends string>(ex: Executor, currency: string, windows: Windows<K>): Promise<Record<K, WindowOrders>> {
+export async function ordersIn<K extends string>(
+  ex: Executor,
+  currency: string,
+  windows: Windows<K>,
+): Promise<Record<K, WindowOrders>> {
   const keys = Object.keys(windows) as K[];
   const all = bounds(keys.map((k) => windows[k]));
   const placedCols = sql.join(
@@ -50,13 +55,25 @@ export async function ordersIn<K extends string>(ex: Executor, currency: string,
     sql`, `,
   );
   const [[placed], [paid]] = await Promise.all([
-    rows<Record<string, number>>(ex, sql`select ${placedCols} from orders where ${inWindow('created_at', all)} and currency = ${currency}`),
-    rows<Record<string, string | number>>(ex, sql`select ${paidCols} from orders where paid_at is not null and ${inWindow('paid_at', all)} and currency = ${currency}`),
+    rows<Record<string, number>>(
+      ex,
+      sql`select ${placedCols} from orders where ${inWindow('created_at', all)} and currency = ${currency}`,
+    ),
+    rows<Record<string, string | number>>(
+      ex,
+      sql`select ${paidCols} from orders where paid_at is not null and ${inWindow('paid_at', all)} and currency = ${currency}`,
+    ),
   ]);
   return Object.fromEntries(
     keys.map((k, i) => [
       k,
-      { placed: Number(placed?.[`p${i}`] ?? 0), completed: Number(placed?.[`c${i}`] ?? 0), cancelled: Number(placed?.[`x${i}`] ?? 0), paid: Number(paid?.[`n${i}`] ?? 0), gmv: Number(paid?.[`g${i}`] ?? 0) },
+      {
+        placed: Number(placed?.[`p${i}`] ?? 0),
+        completed: Number(placed?.[`c${i}`] ?? 0),
+        cancelled: Number(placed?.[`x${i}`] ?? 0),
+        paid: Number(paid?.[`n${i}`] ?? 0),
+        gmv: Number(paid?.[`g${i}`] ?? 0),
+      },
     ]),
   ) as Record<K, WindowOrders>;
 }
@@ -89,14 +106,22 @@ async function collectedFromDays(ex: Executor, r: { fromDay: string; toDay: stri
  * the whole days of the range from the daily rollup, the partial days at its ends order by order,
  * so a year costs about 365 x 16 rows, not the year's orders.
  */
-export async function collectedFoodByPeriod(ex: Executor, r: { from: Date; to: Date; unit: PeriodUnit }): Promise<FoodRow[]> {
+export async function collectedFoodByPeriod(
+  ex: Executor,
+  r: { from: Date; to: Date; unit: PeriodUnit },
+): Promise<FoodRow[]> {
   const firstDay = new Date(Math.ceil(r.from.getTime() / DAY) * DAY);
   const endDay = new Date(Math.floor(r.to.getTime() / DAY) * DAY);
   const parts =
     firstDay < endDay
       ? [
           () => collectedFromOrders(ex, { from: r.from, to: firstDay, unit: r.unit }),
-          () => collectedFromDays(ex, { fromDay: firstDay.toISOString().slice(0, 10), toDay: endDay.toISOString().slice(0, 10), unit: r.unit }),
+          () =>
+            collectedFromDays(ex, {
+              fromDay: firstDay.toISOString().slice(0, 10),
+              toDay: endDay.toISOString().slice(0, 10),
+              unit: r.unit,
+            }),
           () => collectedFromOrders(ex, { from: endDay, to: r.to, unit: r.unit }),
         ]
       : [() => collectedFromOrders(ex, r)];
@@ -110,7 +135,13 @@ export async function collectedFoodByPeriod(ex: Executor, r: { from: Date; to: D
   return [...byPeriod.values()];
 }
 
-const CANCELLERS: Record<OrderActorRole, 'supplier' | 'client' | 'admin' | 'system'> = { SUPPLIER: 'supplier', STAFF: 'supplier', CLIENT: 'client', ADMIN: 'admin', SYSTEM: 'system' };
+const CANCELLERS: Record<OrderActorRole, 'supplier' | 'client' | 'admin' | 'system'> = {
+  SUPPLIER: 'supplier',
+  STAFF: 'supplier',
+  CLIENT: 'client',
+  ADMIN: 'admin',
+  SYSTEM: 'system',
+};
 
 /**
  * A supplier's orders over [from, to): placed in the range; completed in it with their sales
@@ -120,8 +151,14 @@ const CANCELLERS: Record<OrderActorRole, 'supplier' | 'client' | 'admin' | 'syst
  */
 export async function supplierPerformance(ex: Executor, supplierId: string, r: { from: Date; to: Date }) {
   const [[counts], sales, cancels, [response]] = await Promise.all([
-    rows<{ placed: number }>(ex, sql`select count(*)::int as placed from orders where supplier_id = ${supplierId} and ${inWindow('created_at', r)}`),
-    salesTotals(ex, and(eq(orders.supplierId, supplierId), gte(orders.completedAt, r.from), lt(orders.completedAt, r.to))!),
+    rows<{ placed: number }>(
+      ex,
+      sql`select count(*)::int as placed from orders where supplier_id = ${supplierId} and ${inWindow('created_at', r)}`,
+    ),
+    salesTotals(
+      ex,
+      and(eq(orders.supplierId, supplierId), gte(orders.completedAt, r.from), lt(orders.completedAt, r.to))!,
+    ),
     rows<{ by_role: OrderActorRole; n: number }>(
       ex,
       sql`select h.by_role, count(*)::int as n from orders o join order_status_history h on h.order_id = o.id
@@ -142,7 +179,16 @@ export async function supplierPerformance(ex: Executor, supplierId: string, r: {
   return {
     orders: { placed: Number(counts?.placed ?? 0), completed: sales.completedOrders, cancelled },
     cancellations: { total: cancelled, ...cancelledBy },
-    sales: { unitsSold: sales.unitsSold, revenueGross: sales.revenueGross, commission: sales.commission, revenueNet: sales.revenueNet },
-    responseTime: { confirmedOrders: Number(response?.n ?? 0), averageSeconds: round(response?.average), medianSeconds: round(response?.median) },
+    sales: {
+      unitsSold: sales.unitsSold,
+      revenueGross: sales.revenueGross,
+      commission: sales.commission,
+      revenueNet: sales.revenueNet,
+    },
+    responseTime: {
+      confirmedOrders: Number(response?.n ?? 0),
+      averageSeconds: round(response?.average),
+      medianSeconds: round(response?.median),
+    },
   };
 }

@@ -15,33 +15,70 @@ const open = notInArray(orders.status, [...FINAL_ORDER_STATUSES]);
 
 // What a new order is made of: every key is sent (null when absent), as the prepared insert below names them all.
 const NEW_ORDER_KEYS = [
-  'id', 'clientId', 'supplierId', 'storeId', 'currency', 'itemsTotal', 'originalTotal', 'itemsWeightGrams', 'pickupStartsAt',
-  'pickupEndsAt', 'pickupCode', 'paymentMethod', 'payerPhone', 'note', 'idempotencyKey', 'paymentDeadline', 'createdAt', 'updatedAt',
+  'id',
+  'clientId',
+  'supplierId',
+  'storeId',
+  'currency',
+  'itemsTotal',
+  'originalTotal',
+  'itemsWeightGrams',
+  'pickupStartsAt',
+  'pickupEndsAt',
+  'pickupCode',
+  'paymentMethod',
+  'payerPhone',
+  'note',
+  'idempotencyKey',
+  'paymentDeadline',
+  'createdAt',
+  'updatedAt',
 ] as const;
 /** `commissionRateBps`: the supplier's rate; the order keeps it less the discount of the supplier's plan at `createdAt`. */
-export type NewOrder = { [K in (typeof NEW_ORDER_KEYS)[number]]-?: Exclude<(typeof orders.$inferInsert)[K], undefined> } & { commissionRateBps: number };
+export type NewOrder = {
+  [K in (typeof NEW_ORDER_KEYS)[number]]-?: Exclude<(typeof orders.$inferInsert)[K], undefined>;
+} & { commissionRateBps: number };
 const HISTORY_KEYS = ['id', 'orderId', 'fromStatus', 'toStatus', 'byUserId', 'byRole', 'reason', 'at'] as const;
-export type NewHistory = { [K in (typeof HISTORY_KEYS)[number]]-?: Exclude<(typeof orderStatusHistory.$inferInsert)[K], undefined> };
+export type NewHistory = {
+  [K in (typeof HISTORY_KEYS)[number]]-?: Exclude<(typeof orderStatusHistory.$inferInsert)[K], undefined>;
+};
 
 // Every order runs it: prepared, one text whatever the number of lines (they come as arrays).
 const insertOrderStatement = preparedPer((ex) => {
   const p = (name: string, type: string) => sql`${sql.placeholder(name)}::${sql.raw(type)}[]`;
-  const lines = ex.$with('new_lines', {}).as(sql`insert into ${orderItems} (id, order_id, product_id, product_name, unit_price, original_unit_price, quantity)
+  const lines = ex
+    .$with('new_lines', {})
+    .as(sql`insert into ${orderItems} (id, order_id, product_id, product_name, unit_price, original_unit_price, quantity)
     select l.id, ${sql.placeholder('id')}::uuid, l.product_id, l.product_name, l.unit_price, l.original_unit_price, l.quantity
     from unnest(${p('lineIds', 'uuid')}, ${p('lineProducts', 'uuid')}, ${p('lineNames', 'text')}, ${p('linePrices', 'int')}, ${p('lineOriginalPrices', 'int')}, ${p('lineQuantities', 'int')})
       as l(id, product_id, product_name, unit_price, original_unit_price, quantity)`);
-  const entry = ex.$with('new_history', {}).as(ex.insert(orderStatusHistory).values(placeholders(HISTORY_KEYS, 'h_')).getSQL());
+  const entry = ex
+    .$with('new_history', {})
+    .as(ex.insert(orderStatusHistory).values(placeholders(HISTORY_KEYS, 'h_')).getSQL());
   // The plan's discount is read here rather than in a round trip of its own; a missing free plan leaves it null (refused).
-  const discount = planDiscountBps(sql`${sql.placeholder('supplierId')}::uuid`, sql`${sql.placeholder('createdAt')}::timestamptz`);
+  const discount = planDiscountBps(
+    sql`${sql.placeholder('supplierId')}::uuid`,
+    sql`${sql.placeholder('createdAt')}::timestamptz`,
+  );
   const commissionBps = sql`(select case when d is null then null else greatest(0, ${sql.placeholder('commissionRateBps')}::int - d) end from (select ${discount} as d) x)`;
-  return ex.with(lines, entry).insert(orders).values({ ...placeholders(NEW_ORDER_KEYS), commissionBps: commissionBps as never }).returning().prepare('orders_insert');
+  return ex
+    .with(lines, entry)
+    .insert(orders)
+    .values({ ...placeholders(NEW_ORDER_KEYS), commissionBps: commissionBps as never })
+    .returning()
+    .prepare('orders_insert');
 });
 
 /**
  * A new order with its lines and first history entry, in one statement (one round trip instead of
  * three): the lines' and the entry's foreign keys to the order are checked at the statement's end.
  */
-export async function insertOrder(ex: Executor, values: NewOrder, items: OrderItemRecord[], first: NewHistory): Promise<OrderRecord> {
+export async function insertOrder(
+  ex: Executor,
+  values: NewOrder,
+  items: OrderItemRecord[],
+  first: NewHistory,
+): Promise<OrderRecord> {
   const [row] = await insertOrderStatement(ex).execute({
     ...values,
     ...prefixed(first, 'h_'),
@@ -59,7 +96,11 @@ export async function insertHistory(ex: Executor, values: typeof orderStatusHist
   await ex.insert(orderStatusHistory).values(values);
 }
 
-export async function findOrder(ex: Executor, id: string, opts: { lock?: boolean } = {}): Promise<OrderRecord | undefined> {
+export async function findOrder(
+  ex: Executor,
+  id: string,
+  opts: { lock?: boolean } = {},
+): Promise<OrderRecord | undefined> {
   const q = ex.select().from(orders).where(eq(orders.id, id)).limit(1);
   const [row] = opts.lock ? await q.for('update') : await q;
   return row;
@@ -73,13 +114,21 @@ export async function updateOrder(ex: Executor, id: string, patch: Partial<Order
 export async function itemsOf(ex: Executor, orderIds: readonly string[]): Promise<Map<string, OrderItemRecord[]>> {
   const out = new Map<string, OrderItemRecord[]>();
   if (!orderIds.length) return out;
-  const rows = await ex.select().from(orderItems).where(inArray(orderItems.orderId, [...orderIds])).orderBy(asc(orderItems.id));
+  const rows = await ex
+    .select()
+    .from(orderItems)
+    .where(inArray(orderItems.orderId, [...orderIds]))
+    .orderBy(asc(orderItems.id));
   for (const r of rows) out.set(r.orderId, [...(out.get(r.orderId) ?? []), r]);
   return out;
 }
 
 export function historyOf(ex: Executor, orderId: string): Promise<HistoryRecord[]> {
-  return ex.select().from(orderStatusHistory).where(eq(orderStatusHistory.orderId, orderId)).orderBy(asc(orderStatusHistory.at), asc(orderStatusHistory.id));
+  return ex
+    .select()
+    .from(orderStatusHistory)
+    .where(eq(orderStatusHistory.orderId, orderId))
+    .orderBy(asc(orderStatusHistory.at), asc(orderStatusHistory.id));
 }
 
 export interface OrderFilters {
@@ -109,10 +158,20 @@ function where(f: OrderFilters): SQL | undefined {
 }
 
 /** A page of orders, newest first. */
-export async function listOrders(ex: Executor, f: OrderFilters, page: PageQuery): Promise<{ items: OrderRecord[]; total: number }> {
+export async function listOrders(
+  ex: Executor,
+  f: OrderFilters,
+  page: PageQuery,
+): Promise<{ items: OrderRecord[]; total: number }> {
   const w = where(f);
   const [items, [total]] = await Promise.all([
-    ex.select().from(orders).where(w).orderBy(desc(orders.createdAt), desc(orders.id)).limit(page.limit).offset(pageOffset(page)),
+    ex
+      .select()
+      .from(orders)
+      .where(w)
+      .orderBy(desc(orders.createdAt), desc(orders.id))
+      .limit(page.limit)
+      .offset(pageOffset(page)),
     ex.select({ n: count() }).from(orders).where(w),
   ]);
   return { items, total: total?.n ?? 0 };
@@ -136,11 +195,24 @@ export async function openCount(ex: Executor, scope: WorkScope): Promise<number>
 }
 
 /** Whether the client has a COMPLETED order containing this product, or from this supplier. */
-export async function hasCompletedPurchase(ex: Executor, clientId: string, of: { productId: string } | { supplierId: string }): Promise<boolean> {
+export async function hasCompletedPurchase(
+  ex: Executor,
+  clientId: string,
+  of: { productId: string } | { supplierId: string },
+): Promise<boolean> {
   const done = and(eq(orders.clientId, clientId), eq(orders.status, 'COMPLETED'));
   const [row] =
     'productId' in of
-      ? await ex.select({ id: orders.id }).from(orders).innerJoin(orderItems, eq(orderItems.orderId, orders.id)).where(and(done, eq(orderItems.productId, of.productId))).limit(1)
-      : await ex.select({ id: orders.id }).from(orders).where(and(done, eq(orders.supplierId, of.supplierId))).limit(1);
+      ? await ex
+          .select({ id: orders.id })
+          .from(orders)
+          .innerJoin(orderItems, eq(orderItems.orderId, orders.id))
+          .where(and(done, eq(orderItems.productId, of.productId)))
+          .limit(1)
+      : await ex
+          .select({ id: orders.id })
+          .from(orders)
+          .where(and(done, eq(orders.supplierId, of.supplierId)))
+          .limit(1);
   return row !== undefined;
 }

@@ -9,7 +9,9 @@ export const MAX_ORDER_ITEMS = 20;
 export const MAX_ITEM_QUANTITY = 100;
 
 const Status = StringEnum(ORDER_STATUSES);
-const Method = StringEnum(PAYMENT_METHODS, { description: 'wave, orangeMoney, freeMoney or card; must be enabled in the settings' });
+const Method = StringEnum(PAYMENT_METHODS, {
+  description: 'wave, orangeMoney, freeMoney or card; must be enabled in the settings',
+});
 const strict = { additionalProperties: false } as const;
 
 export const OrderParamsSchema = Type.Object({ id: IdSchema }, strict);
@@ -19,11 +21,12 @@ export const TransactionParamsSchema = Type.Object({ transactionId: IdSchema }, 
 export const CreateOrderBodySchema = Type.Object(
   {
     items: Type.Array(
-      Type.Object(
-        { productId: IdSchema, quantity: Type.Integer({ minimum: 1, maximum: MAX_ITEM_QUANTITY }) },
-        strict,
-      ),
-      { minItems: 1, maxItems: MAX_ORDER_ITEMS, description: `1 to ${MAX_ORDER_ITEMS} products, all of one store, each once` },
+      Type.Object({ productId: IdSchema, quantity: Type.Integer({ minimum: 1, maximum: MAX_ITEM_QUANTITY }) }, strict),
+      {
+        minItems: 1,
+        maxItems: MAX_ORDER_ITEMS,
+        description: `1 to ${MAX_ORDER_ITEMS} products, all of one store, each once`,
+      },
     ),
     paymentMethod: Method,
     payerPhone: Type.Optional(PhoneSchema),
@@ -37,15 +40,27 @@ export const StatusBodySchema = Type.Object(
   {
     status: StringEnum(['CONFIRMED', 'PREPARING', 'READY', 'COMPLETED', 'CANCELLED'] as const),
     reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'required to cancel' })),
-    pickupCode: Type.Optional(Type.String({ minLength: 1, maxLength: 600, description: 'the code the client shows, or the token of its QR code (to complete)' })),
+    pickupCode: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 600,
+        description: 'the code the client shows, or the token of its QR code (to complete)',
+      }),
+    ),
   },
   strict,
 );
 export type StatusBody = Static<typeof StatusBodySchema>;
 
-export const CancelBodySchema = Type.Object({ reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })) }, strict);
+export const CancelBodySchema = Type.Object(
+  { reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })) },
+  strict,
+);
 
-export const MyOrdersQuerySchema = Type.Object({ ...PageQuerySchema.properties, status: Type.Optional(Status) }, strict);
+export const MyOrdersQuerySchema = Type.Object(
+  { ...PageQuerySchema.properties, status: Type.Optional(Status) },
+  strict,
+);
 export type MyOrdersQuery = Static<typeof MyOrdersQuerySchema>;
 
 export const SupplierOrdersQuerySchema = Type.Object(
@@ -62,7 +77,12 @@ export type SupplierOrdersQuery = Static<typeof SupplierOrdersQuerySchema>;
 
 export const SupplierStatisticsQuerySchema = Type.Object(
   {
-    period: Type.Optional(StringEnum(Object.keys(PERIODS) as (keyof typeof PERIODS)[], { default: 'day', description: 'day (last 30), week (last 12) or month (last 12), UTC' })),
+    period: Type.Optional(
+      StringEnum(Object.keys(PERIODS) as (keyof typeof PERIODS)[], {
+        default: 'day',
+        description: 'day (last 30), week (last 12) or month (last 12), UTC',
+      }),
+    ),
     storeId: Type.Optional(IdSchema),
   },
   strict,
@@ -77,8 +97,17 @@ export const PaymentSchema = Type.Object(
     amount: Type.Integer(),
     currency: Type.String(),
     attempt: Type.Integer(),
-    redirectUrl: Nullable(Type.String({ description: 'the provider page the client opens to pay; null once closed or while it is being opened' })),
-    retryAfterSeconds: Nullable(Type.Integer({ description: 'while PENDING without redirectUrl (the page is being opened): seconds after which to read the payment again; null otherwise' })),
+    redirectUrl: Nullable(
+      Type.String({
+        description: 'the provider page the client opens to pay; null once closed or while it is being opened',
+      }),
+    ),
+    retryAfterSeconds: Nullable(
+      Type.Integer({
+        description:
+          'while PENDING without redirectUrl (the page is being opened): seconds after which to read the payment again; null otherwise',
+      }),
+    ),
     expiresAt: TimestampSchema,
     paidAt: Nullable(TimestampSchema),
     failureReason: Nullable(Type.String()),
@@ -157,7 +186,13 @@ export const OrderDetailSchema = Type.Object(
     ...orderFields,
     client: Type.Object({ id: IdSchema, firstName: Nullable(Type.String()), lastName: Nullable(Type.String()) }),
     supplier: Type.Object({ id: IdSchema, businessName: Nullable(Type.String()) }),
-    store: Type.Object({ id: IdSchema, name: Nullable(Type.String()), address: Nullable(Type.String()), city: Nullable(Type.String()), timezone: Nullable(Type.String()) }),
+    store: Type.Object({
+      id: IdSchema,
+      name: Nullable(Type.String()),
+      address: Nullable(Type.String()),
+      city: Nullable(Type.String()),
+      timezone: Nullable(Type.String()),
+    }),
     payments: Type.Array(PaymentSchema, { description: 'every attempt, latest first' }),
     history: Type.Array(HistorySchema),
   },
@@ -165,7 +200,9 @@ export const OrderDetailSchema = Type.Object(
 );
 export type OrderDetailView = Static<typeof OrderDetailSchema>;
 
-const StatusCounts = Type.Record(Type.String(), Type.Integer(), { description: 'orders per status (statuses with none are 0)' });
+const StatusCounts = Type.Record(Type.String(), Type.Integer(), {
+  description: 'orders per status (statuses with none are 0)',
+});
 
 export const ClientStatisticsSchema = Type.Object({
   currency: Type.String(),
@@ -185,18 +222,43 @@ export const SupplierStatisticsSchema = Type.Object({
     completedOrders: Type.Integer(),
     unitsSold: Type.Integer(),
     revenueGross: Type.Integer({ description: 'what clients paid for completed orders' }),
-    commission: Type.Integer({ description: 'the platform commission of those orders, at each order\'s frozen rate, half up' }),
+    commission: Type.Integer({
+      description: "the platform commission of those orders, at each order's frozen rate, half up",
+    }),
     revenueNet: Type.Integer(),
   }),
-  ordersPerPeriod: Type.Array(Type.Object({ periodStart: Type.String({ format: 'date' }), orders: Type.Integer(), completedOrders: Type.Integer(), revenueGross: Type.Integer() })),
-  popularProducts: Type.Array(Type.Object({ productId: IdSchema, name: Type.String(), unitsSold: Type.Integer(), orders: Type.Integer(), revenue: Type.Integer() })),
+  ordersPerPeriod: Type.Array(
+    Type.Object({
+      periodStart: Type.String({ format: 'date' }),
+      orders: Type.Integer(),
+      completedOrders: Type.Integer(),
+      revenueGross: Type.Integer(),
+    }),
+  ),
+  popularProducts: Type.Array(
+    Type.Object({
+      productId: IdSchema,
+      name: Type.String(),
+      unitsSold: Type.Integer(),
+      orders: Type.Integer(),
+      revenue: Type.Integer(),
+    }),
+  ),
   balances: Nullable(
-    Type.Object({ escrowHeld: Type.Integer(), released: Type.Integer(), paidOut: Type.Integer() }, { description: 'from the ledger; null until it reports' }),
+    Type.Object(
+      { escrowHeld: Type.Integer(), released: Type.Integer(), paidOut: Type.Integer() },
+      { description: 'from the ledger; null until it reports' },
+    ),
   ),
 });
 
 export const PaymentMethodSchema = Type.Object(
-  { method: Type.String(), displayName: Type.String(), kind: StringEnum(['mobile_money', 'card'] as const), feeBps: Type.Integer() },
+  {
+    method: Type.String(),
+    displayName: Type.String(),
+    kind: StringEnum(['mobile_money', 'card'] as const),
+    feeBps: Type.Integer(),
+  },
   { title: 'PaymentMethodOffer' },
 );
 

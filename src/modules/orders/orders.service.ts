@@ -22,7 +22,13 @@ import type { StoresService } from '../stores/stores.service.js';
 import type { SuppliersService } from '../suppliers/suppliers.service.js';
 import type { UsersService } from '../users/users.service.js';
 import { commonWindow, pickupInstants } from './order-pickup.js';
-import { OPEN_ORDER_STATUSES, ORDER_TRANSITIONS, PAYMENT_FAILED, PAYMENT_TIMEOUT, UNPAID_REASONS } from './order-status.js';
+import {
+  OPEN_ORDER_STATUSES,
+  ORDER_TRANSITIONS,
+  PAYMENT_FAILED,
+  PAYMENT_TIMEOUT,
+  UNPAID_REASONS,
+} from './order-status.js';
 import * as stats from './orders-statistics.repository.js';
 import * as repo from './orders.repository.js';
 import * as figures from './orders.figures.js';
@@ -59,11 +65,12 @@ const SYSTEM: OrderActor = { userId: null, role: 'SYSTEM' };
 function answerOf(o: OrderRecord & { items: OrderItemRecord[]; storeName: string | null }, payment: PaymentRecord) {
   const view = toOrderView(o, o.items, payment, o.storeName, true);
   // Answered again after a lost answer, the payment may have moved on since.
-  const message = payment.status !== 'PENDING'
-    ? `The payment is ${payment.status}: read the order for what comes next`
-    : payment.launchUrl
-      ? `Open redirectUrl to pay before ${view.paymentDeadline}`
-      : `The payment page is being prepared: read GET /payments/status/${o.id} again in ${view.payment?.retryAfterSeconds ?? 5} s to get redirectUrl (pay before ${view.paymentDeadline})`;
+  const message =
+    payment.status !== 'PENDING'
+      ? `The payment is ${payment.status}: read the order for what comes next`
+      : payment.launchUrl
+        ? `Open redirectUrl to pay before ${view.paymentDeadline}`
+        : `The payment page is being prepared: read GET /payments/status/${o.id} again in ${view.payment?.retryAfterSeconds ?? 5} s to get redirectUrl (pay before ${view.paymentDeadline})`;
   return { ...view, message };
 }
 
@@ -71,29 +78,54 @@ export type OrdersService = ReturnType<typeof createOrdersService>;
 
 export function createOrdersService(ctx: AppContext, deps: OrdersDeps) {
   const now = () => ctx.clock.now();
-  const tokens = new PickupTokens(createHmac('sha256', ctx.config.JWT_ACCESS_SECRET).update('pickup-codes').digest('hex'));
+  const tokens = new PickupTokens(
+    createHmac('sha256', ctx.config.JWT_ACCESS_SECRET).update('pickup-codes').digest('hex'),
+  );
 
   /**
    * The capacity in which a user acts on an order: its client, the supplier who owns it, a
    * member of its store whose role grants `capability`, an administrator (reads), or null.
    */
-  async function actorOn(ex: Executor, user: AuthUser, o: OrderRecord, capability: StoreCapability): Promise<OrderActor | null> {
+  async function actorOn(
+    ex: Executor,
+    user: AuthUser,
+    o: OrderRecord,
+    capability: StoreCapability,
+  ): Promise<OrderActor | null> {
     if (o.clientId === user.id) return { userId: user.id, role: 'CLIENT' };
     const own = await deps.suppliers.findOwnProfile(user.id, ex);
     if (own?.id === o.supplierId) return { userId: user.id, role: 'SUPPLIER' };
     const member = await deps.members.roleOf(ex, o.storeId, user.id);
     if (member) {
-      if (!roleCan(member, capability)) throw new AppError(403, 'FORBIDDEN', `Your role on this store (${member}) does not allow ${capability}`);
+      if (!roleCan(member, capability))
+        throw new AppError(403, 'FORBIDDEN', `Your role on this store (${member}) does not allow ${capability}`);
       return { userId: user.id, role: 'STAFF' };
     }
     if (user.role === 'ADMIN' || user.role === 'SUPER_ADMIN') return { userId: user.id, role: 'ADMIN' };
     return null;
   }
 
-  const supplierUserId = async (ex: Executor, supplierId: string) => (await deps.suppliers.findProfile(supplierId, ex))?.userId;
+  const supplierUserId = async (ex: Executor, supplierId: string) =>
+    (await deps.suppliers.findProfile(supplierId, ex))?.userId;
 
-  async function history(ex: Executor, o: OrderRecord, from: OrderStatus | null, to: OrderStatus, by: OrderActor, reason: string | null) {
-    await repo.insertHistory(ex, { id: uuidv7(), orderId: o.id, fromStatus: from, toStatus: to, byUserId: by.userId, byRole: by.role, reason, at: now() });
+  async function history(
+    ex: Executor,
+    o: OrderRecord,
+    from: OrderStatus | null,
+    to: OrderStatus,
+    by: OrderActor,
+    reason: string | null,
+  ) {
+    await repo.insertHistory(ex, {
+      id: uuidv7(),
+      orderId: o.id,
+      fromStatus: from,
+      toStatus: to,
+      byUserId: by.userId,
+      byRole: by.role,
+      reason,
+      at: now(),
+    });
   }
 
   /** Cancels an open order inside the caller's transaction: stock back, waiting payment closed, both parties told. */
@@ -104,16 +136,30 @@ export function createOrdersService(ctx: AppContext, deps: OrdersDeps) {
     await deps.products.releaseStock(tx, items);
     const paid = o.paymentStatus === 'PAID';
     if (!paid) await deps.payments.closeForOrder(tx, o.id, reason === PAYMENT_TIMEOUT ? 'EXPIRED' : 'CANCELLED');
-    const row = await repo.updateOrder(tx, o.id, { status: 'CANCELLED', cancelReason: reason, cancelledAt: t, updatedAt: t });
+    const row = await repo.updateOrder(tx, o.id, {
+      status: 'CANCELLED',
+      cancelReason: reason,
+      cancelledAt: t,
+      updatedAt: t,
+    });
     await history(tx, o, o.status, 'CANCELLED', by, reason);
     await ctx.events.publish(tx, 'orders.status_changed', { orderId: o.id, from: o.status, to: 'CANCELLED' });
-    await ctx.events.publish(tx, 'orders.cancelled', { orderId: o.id, clientId: o.clientId, supplierId: o.supplierId, paid, reason, by: by.role });
+    await ctx.events.publish(tx, 'orders.cancelled', {
+      orderId: o.id,
+      clientId: o.clientId,
+      supplierId: o.supplierId,
+      paid,
+      reason,
+      by: by.role,
+    });
     const data = { orderId: o.id, reason, paid };
     const source = { sourceKey: `order:${o.id}:cancelled` };
-    if (by.role === 'SYSTEM' && UNPAID_REASONS.includes(reason)) await deps.notifications.notify(tx, o.clientId, 'order_payment_expired', data, source);
+    if (by.role === 'SYSTEM' && UNPAID_REASONS.includes(reason))
+      await deps.notifications.notify(tx, o.clientId, 'order_payment_expired', data, source);
     else if (by.role === 'CLIENT') {
       const supplierUser = await supplierUserId(tx, o.supplierId);
-      if (supplierUser) await deps.notifications.notify(tx, supplierUser, 'order_cancelled', { ...data, byClient: true }, source);
+      if (supplierUser)
+        await deps.notifications.notify(tx, supplierUser, 'order_cancelled', { ...data, byClient: true }, source);
     } else await deps.notifications.notify(tx, o.clientId, 'order_cancelled', data, source);
     return row;
   }
@@ -147,9 +193,18 @@ export function createOrdersService(ctx: AppContext, deps: OrdersDeps) {
   // A store's statistics page shows its orders: open ones, finished ones and what they brought in.
   deps.stores.registerStatistics('orders', async (ex, storeId) => {
     const scope = eq(orders.storeId, storeId);
-    const [counts, sales] = await together(ex, [() => stats.countByStatus(ex, scope), () => stats.salesTotals(ex, scope)]);
+    const [counts, sales] = await together(ex, [
+      () => stats.countByStatus(ex, scope),
+      () => stats.salesTotals(ex, scope),
+    ]);
     const open = OPEN_ORDER_STATUSES.reduce((n, st) => n + (counts[st] ?? 0), 0);
-    return { open, completed: counts.COMPLETED ?? 0, cancelled: counts.CANCELLED ?? 0, unitsSold: sales.unitsSold, revenueGross: sales.revenueGross };
+    return {
+      open,
+      completed: counts.COMPLETED ?? 0,
+      cancelled: counts.CANCELLED ?? 0,
+      unitsSold: sales.unitsSold,
+      revenueGross: sales.revenueGross,
+    };
   });
 
   const reads = createOrderReads(ctx, deps, { actorOn, tokens });
@@ -157,35 +212,57 @@ export function createOrdersService(ctx: AppContext, deps: OrdersDeps) {
 
   /** Checks the products of a new order; answers them in the body's order with the store's view. */
   async function checkItems(tx: Executor, body: CreateOrderBody) {
-    const found = new Map((await deps.products.findForOrder(tx, body.items.map((i) => i.productId))).map((r) => [r.product.id, r]));
+    const found = new Map(
+      (
+        await deps.products.findForOrder(
+          tx,
+          body.items.map((i) => i.productId),
+        )
+      ).map((r) => [r.product.id, r]),
+    );
     const rows = body.items.map((item, n) => {
       const row = found.get(item.productId);
       if (!row || row.product.status === 'DELETED') {
-        throw new AppError(404, 'NOT_FOUND', 'Product not found', [{ field: `body.items.${n}.productId`, message: 'no such product' }]);
+        throw new AppError(404, 'NOT_FOUND', 'Product not found', [
+          { field: `body.items.${n}.productId`, message: 'no such product' },
+        ]);
       }
       return { ...row, item, field: `body.items.${n}.productId` };
     });
     const storeId = rows[0]!.product.storeId;
     const elsewhere = rows.filter((r) => r.product.storeId !== storeId);
     if (elsewhere.length) {
-      throw new AppError(400, 'VALIDATION_ERROR', 'An order takes products of one store only', elsewhere.map((r) => ({ field: r.field, message: 'is sold by another store than body.items.0.productId' })));
+      throw new AppError(
+        400,
+        'VALIDATION_ERROR',
+        'An order takes products of one store only',
+        elsewhere.map((r) => ({ field: r.field, message: 'is sold by another store than body.items.0.productId' })),
+      );
     }
     const t = now();
     for (const r of rows) {
       const detail = [{ field: r.field, message: r.product.name }];
-      if (r.product.status === 'EXPIRED' || r.product.expiresAt <= t) throw new AppError(409, 'PRODUCT_EXPIRED', `${r.product.name} has expired`, detail);
-      if (r.product.status !== 'ACTIVE') throw new AppError(409, 'PRODUCT_UNAVAILABLE', `${r.product.name} cannot be ordered`, detail);
+      if (r.product.status === 'EXPIRED' || r.product.expiresAt <= t)
+        throw new AppError(409, 'PRODUCT_EXPIRED', `${r.product.name} has expired`, detail);
+      if (r.product.status !== 'ACTIVE')
+        throw new AppError(409, 'PRODUCT_UNAVAILABLE', `${r.product.name} cannot be ordered`, detail);
     }
     // The store's own refusals (inactive, temporary closure) say why; a store the public cannot see is unavailable.
     let store;
     try {
       store = deps.stores.acceptingOrders({ store: rows[0]!.store, visible: rows[0]!.storeVisible }, t);
     } catch (err) {
-      if (err instanceof AppError && err.statusCode === 404) throw new AppError(409, 'PRODUCT_UNAVAILABLE', 'These products cannot be ordered', [{ field: rows[0]!.field, message: 'store not available' }]);
+      if (err instanceof AppError && err.statusCode === 404)
+        throw new AppError(409, 'PRODUCT_UNAVAILABLE', 'These products cannot be ordered', [
+          { field: rows[0]!.field, message: 'store not available' },
+        ]);
       throw err;
     }
     const hidden = rows.find((r) => !r.visible);
-    if (hidden) throw new AppError(409, 'PRODUCT_UNAVAILABLE', `${hidden.product.name} cannot be ordered`, [{ field: hidden.field, message: hidden.product.name }]);
+    if (hidden)
+      throw new AppError(409, 'PRODUCT_UNAVAILABLE', `${hidden.product.name} cannot be ordered`, [
+        { field: hidden.field, message: hidden.product.name },
+      ]);
     // Read with the products: the supplier of the store, live.
     const supplier = rows[0]!.supplier.deletedAt ? undefined : rows[0]!.supplier;
     return { rows, store, supplier };
@@ -195,7 +272,11 @@ export function createOrdersService(ctx: AppContext, deps: OrdersDeps) {
   async function answerMade(orderId: string) {
     const o = await repo.findOrder(ctx.db, orderId);
     if (!o) throw notFound('Order');
-    const [items, payment, store] = await Promise.all([repo.itemsOf(ctx.db, [o.id]), deps.payments.latestOpened({ type: 'order', id: o.id }), deps.stores.findStore(ctx.db, o.storeId)]);
+    const [items, payment, store] = await Promise.all([
+      repo.itemsOf(ctx.db, [o.id]),
+      deps.payments.latestOpened({ type: 'order', id: o.id }),
+      deps.stores.findStore(ctx.db, o.storeId),
+    ]);
     return answerOf({ ...o, items: items.get(o.id) ?? [], storeName: store?.name ?? null }, payment!);
   }
 
@@ -211,12 +292,20 @@ export function createOrdersService(ctx: AppContext, deps: OrdersDeps) {
       if (made) return answerMade(made);
       const dupes: ErrorDetail[] = [];
       body.items.forEach((item, n) => {
-        if (body.items.findIndex((i) => i.productId === item.productId) < n) dupes.push({ field: `body.items.${n}.productId`, message: 'is already in the order: send it once with the total quantity' });
+        if (body.items.findIndex((i) => i.productId === item.productId) < n)
+          dupes.push({
+            field: `body.items.${n}.productId`,
+            message: 'is already in the order: send it once with the total quantity',
+          });
       });
       if (dupes.length) throw new AppError(400, 'VALIDATION_ERROR', 'The request is not valid', dupes);
       const payerPhone = body.payerPhone ? normalizePhone(body.payerPhone, 'body.payerPhone') : null;
       const [business, methods] = await Promise.all([deps.settings.get('business'), deps.settings.get('mobilemoney')]);
-      if (!methods[body.paymentMethod].enabled) throw validationError('body.paymentMethod', 'is not offered at the moment (see GET /orders/payments/providers)');
+      if (!methods[body.paymentMethod].enabled)
+        throw validationError(
+          'body.paymentMethod',
+          'is not offered at the moment (see GET /orders/payments/providers)',
+        );
 
       const created = await ctx.db.transaction(async (tx) => {
         const { rows, store, supplier } = await checkItems(tx, body);
@@ -224,45 +313,94 @@ export function createOrdersService(ctx: AppContext, deps: OrdersDeps) {
         const originalTotal = rows.reduce((s, r) => s + r.product.originalPrice * r.item.quantity, 0);
         const itemsWeightGrams = rows.reduce((s, r) => s + r.product.unitWeightGrams * r.item.quantity, 0);
         if (itemsTotal < business.minimumOrderAmount) {
-          throw conflict('ORDER_BELOW_MINIMUM', `An order must come to at least ${business.minimumOrderAmount} ${CURRENCY}; this one is ${itemsTotal}`);
+          throw conflict(
+            'ORDER_BELOW_MINIMUM',
+            `An order must come to at least ${business.minimumOrderAmount} ${CURRENCY}; this one is ${itemsTotal}`,
+          );
         }
         const window = commonWindow(rows.map((r) => r.product));
-        if (!window) throw conflict('PICKUP_WINDOWS_DO_NOT_OVERLAP', 'These products cannot be collected at the same time: order them separately');
+        if (!window)
+          throw conflict(
+            'PICKUP_WINDOWS_DO_NOT_OVERLAP',
+            'These products cannot be collected at the same time: order them separately',
+          );
         if (!supplier) throw new AppError(409, 'PRODUCT_UNAVAILABLE', 'These products cannot be ordered');
 
         const t = now();
         const deadline = new Date(t.getTime() + business.paymentTimeoutMinutes * 60_000);
         const pickup = pickupInstants(window, store.timezone, t);
         const orderId = uuidv7(t.getTime());
-        const items = rows.map((r) => ({ id: uuidv7(t.getTime()), orderId, productId: r.product.id, productName: r.product.name, unitPrice: r.product.discountedPrice, originalUnitPrice: r.product.originalPrice, quantity: r.item.quantity }));
-        const order = await repo.insertOrder(tx, {
-          id: orderId,
+        const items = rows.map((r) => ({
+          id: uuidv7(t.getTime()),
+          orderId,
+          productId: r.product.id,
+          productName: r.product.name,
+          unitPrice: r.product.discountedPrice,
+          originalUnitPrice: r.product.originalPrice,
+          quantity: r.item.quantity,
+        }));
+        const order = await repo
+          .insertOrder(
+            tx,
+            {
+              id: orderId,
+              clientId: user.id,
+              supplierId: supplier.id,
+              storeId: store.id,
+              currency: CURRENCY,
+              itemsTotal,
+              originalTotal,
+              itemsWeightGrams,
+              // The supplier's rate, less its plan's discount in the insert: frozen, later changes of either do not reach the order.
+              commissionRateBps: supplier.commissionRateBps,
+              pickupStartsAt: pickup.startsAt,
+              pickupEndsAt: pickup.endsAt,
+              pickupCode: newPickupCode(),
+              paymentMethod: body.paymentMethod,
+              payerPhone,
+              note: body.note ?? null,
+              idempotencyKey: idempotency?.key ?? null,
+              paymentDeadline: deadline,
+              createdAt: t,
+              updatedAt: t,
+            },
+            items,
+            {
+              id: uuidv7(t.getTime()),
+              orderId,
+              fromStatus: null,
+              toStatus: 'PENDING',
+              byUserId: user.id,
+              byRole: 'CLIENT',
+              reason: null,
+              at: t,
+            },
+          )
+          .catch((err: unknown) => {
+            // The same key's order, committed by a concurrent request (this insert waited for it).
+            throw idempotency && isUniqueViolation(err, 'orders_client_idempotency_key') ? idempotency.taken() : err;
+          });
+        const payment = await deps.payments.start(tx, {
+          orderId: order.id,
+          method: body.paymentMethod,
+          amount: itemsTotal,
+          currency: CURRENCY,
+          payerPhone,
+          expiresAt: deadline,
+          firstOfOrder: true,
+        });
+        await ctx.jobs.send(
+          PAYMENT_TIMEOUT_JOB,
+          { orderId: order.id },
+          { tx, startAfterSeconds: business.paymentTimeoutMinutes * 60 },
+        );
+        await ctx.events.publish(tx, 'orders.created', {
+          orderId: order.id,
           clientId: user.id,
           supplierId: supplier.id,
           storeId: store.id,
-          currency: CURRENCY,
-          itemsTotal,
-          originalTotal,
-          itemsWeightGrams,
-          // The supplier's rate, less its plan's discount in the insert: frozen, later changes of either do not reach the order.
-          commissionRateBps: supplier.commissionRateBps,
-          pickupStartsAt: pickup.startsAt,
-          pickupEndsAt: pickup.endsAt,
-          pickupCode: newPickupCode(),
-          paymentMethod: body.paymentMethod,
-          payerPhone,
-          note: body.note ?? null,
-          idempotencyKey: idempotency?.key ?? null,
-          paymentDeadline: deadline,
-          createdAt: t,
-          updatedAt: t,
-        }, items, { id: uuidv7(t.getTime()), orderId, fromStatus: null, toStatus: 'PENDING', byUserId: user.id, byRole: 'CLIENT', reason: null, at: t }).catch((err: unknown) => {
-          // The same key's order, committed by a concurrent request (this insert waited for it).
-          throw idempotency && isUniqueViolation(err, 'orders_client_idempotency_key') ? idempotency.taken() : err;
+          amount: itemsTotal,
         });
-        const payment = await deps.payments.start(tx, { orderId: order.id, method: body.paymentMethod, amount: itemsTotal, currency: CURRENCY, payerPhone, expiresAt: deadline, firstOfOrder: true });
-        await ctx.jobs.send(PAYMENT_TIMEOUT_JOB, { orderId: order.id }, { tx, startAfterSeconds: business.paymentTimeoutMinutes * 60 });
-        await ctx.events.publish(tx, 'orders.created', { orderId: order.id, clientId: user.id, supplierId: supplier.id, storeId: store.id, amount: itemsTotal });
         const placed = { ...order, items, storeName: store.name };
         // The Idempotency-Key's row commits with the order (no commit of its own; a concurrent request
         // with the key waited at the order's insert above). A session opened in this transaction (the
@@ -277,7 +415,15 @@ export function createOrdersService(ctx: AppContext, deps: OrdersDeps) {
         const short = new Set(await deps.products.reserveStock(tx, body.items));
         if (short.size) {
           const missing = rows.filter((r) => short.has(r.product.id));
-          throw new AppError(409, 'INSUFFICIENT_STOCK', `Not enough stock of ${missing.map((r) => r.product.name).join(', ')}`, missing.map((r) => ({ field: r.field, message: `${r.product.name}: not enough stock for ${r.item.quantity}` })));
+          throw new AppError(
+            409,
+            'INSUFFICIENT_STOCK',
+            `Not enough stock of ${missing.map((r) => r.product.name).join(', ')}`,
+            missing.map((r) => ({
+              field: r.field,
+              message: `${r.product.name}: not enough stock for ${r.item.quantity}`,
+            })),
+          );
         }
         return { placed, payment, answer };
       });
@@ -303,9 +449,12 @@ export function createOrdersService(ctx: AppContext, deps: OrdersDeps) {
         if (body.status === 'COMPLETED') {
           const items = (await repo.itemsOf(tx, [o.id])).get(o.id) ?? [];
           const required = (await deps.settings.get('business', tx)).pickupCodeRequired;
-          if (required && !body.pickupCode) throw validationError('body.pickupCode', 'is required: the code the client shows, or its QR code');
+          if (required && !body.pickupCode)
+            throw validationError('body.pickupCode', 'is required: the code the client shows, or its QR code');
           if (body.pickupCode && !pickupCodeMatches(tokens, o.id, o.pickupCode, body.pickupCode)) {
-            throw new AppError(400, 'INVALID_PICKUP_CODE', 'The pickup code does not match this order', [{ field: 'body.pickupCode', message: 'does not match' }]);
+            throw new AppError(400, 'INVALID_PICKUP_CODE', 'The pickup code does not match this order', [
+              { field: 'body.pickupCode', message: 'does not match' },
+            ]);
           }
           await deps.products.markSold(tx, items);
         }
@@ -317,8 +466,20 @@ export function createOrdersService(ctx: AppContext, deps: OrdersDeps) {
         });
         await history(tx, o, o.status, body.status, by, body.reason ?? null);
         await ctx.events.publish(tx, 'orders.status_changed', { orderId: o.id, from: o.status, to: body.status });
-        if (body.status === 'COMPLETED') await ctx.events.publish(tx, 'orders.completed', { orderId: o.id, supplierId: o.supplierId, storeId: o.storeId, clientId: o.clientId });
-        await deps.notifications.notify(tx, o.clientId, 'order_status_changed', { orderId: o.id, status: body.status, storeName: (await deps.stores.findStore(tx, o.storeId))?.name }, { sourceKey: `order:${o.id}:${body.status}` });
+        if (body.status === 'COMPLETED')
+          await ctx.events.publish(tx, 'orders.completed', {
+            orderId: o.id,
+            supplierId: o.supplierId,
+            storeId: o.storeId,
+            clientId: o.clientId,
+          });
+        await deps.notifications.notify(
+          tx,
+          o.clientId,
+          'order_status_changed',
+          { orderId: o.id, status: body.status, storeName: (await deps.stores.findStore(tx, o.storeId))?.name },
+          { sourceKey: `order:${o.id}:${body.status}` },
+        );
       });
       return reads.get(user, id);
     },
@@ -328,7 +489,8 @@ export function createOrdersService(ctx: AppContext, deps: OrdersDeps) {
       await ctx.db.transaction(async (tx) => {
         const o = await repo.findOrder(tx, id, { lock: true });
         if (!o || o.clientId !== user.id) throw notFound('Order');
-        if (o.status !== 'PENDING') throw conflict('ORDER_NOT_PENDING', `Only a pending order can be cancelled; this one is ${o.status}`);
+        if (o.status !== 'PENDING')
+          throw conflict('ORDER_NOT_PENDING', `Only a pending order can be cancelled; this one is ${o.status}`);
         await cancel(tx, o, { userId: user.id, role: 'CLIENT' }, reason ?? 'Cancelled by the client');
       });
       return reads.get(user, id);
@@ -350,7 +512,8 @@ export function createOrdersService(ctx: AppContext, deps: OrdersDeps) {
     },
 
     /** Whether the client has a COMPLETED order containing this product, or from this supplier (reviews ask). */
-    hasCompletedPurchase: (ex: Executor, clientId: string, of: { productId: string } | { supplierId: string }) => repo.hasCompletedPurchase(ex, clientId, of),
+    hasCompletedPurchase: (ex: Executor, clientId: string, of: { productId: string } | { supplierId: string }) =>
+      repo.hasCompletedPurchase(ex, clientId, of),
 
     async markPaid(tx: Executor, orderId: string, paymentId: string): Promise<{ open: boolean }> {
       const o = await repo.findOrder(tx, orderId, { lock: true });
@@ -360,10 +523,22 @@ export function createOrdersService(ctx: AppContext, deps: OrdersDeps) {
       const t = now();
       await repo.updateOrder(tx, o.id, { paymentStatus: 'PAID', paidAt: t, updatedAt: t });
       await history(tx, o, o.status, o.status, SYSTEM, 'PAYMENT_RECEIVED');
-      await ctx.events.publish(tx, 'orders.paid', { orderId: o.id, paymentId, supplierId: o.supplierId, clientId: o.clientId, amount: o.itemsTotal });
+      await ctx.events.publish(tx, 'orders.paid', {
+        orderId: o.id,
+        paymentId,
+        supplierId: o.supplierId,
+        clientId: o.clientId,
+        amount: o.itemsTotal,
+      });
       const supplierUser = await supplierUserId(tx, o.supplierId);
       if (supplierUser) {
-        await deps.notifications.notify(tx, supplierUser, 'order_paid', { orderId: o.id, amount: o.itemsTotal, currency: o.currency, pickupStartsAt: o.pickupStartsAt.toISOString() }, { sourceKey: `order:${o.id}:paid` });
+        await deps.notifications.notify(
+          tx,
+          supplierUser,
+          'order_paid',
+          { orderId: o.id, amount: o.itemsTotal, currency: o.currency, pickupStartsAt: o.pickupStartsAt.toISOString() },
+          { sourceKey: `order:${o.id}:paid` },
+        );
       }
       return { open: true };
     },

@@ -12,23 +12,39 @@ export { admin, publishProduct as publish };
 export async function shopWithProducts(t: TestApp, adminToken: string, count = 1, over: Record<string, unknown> = {}) {
   const s = await supplierWithStore(t);
   const products = [];
-  for (let i = 0; i < count; i++) products.push(await publishProduct(t, s, adminToken, { name: `Panier ${i + 1}`, ...over }));
+  for (let i = 0; i < count; i++)
+    products.push(await publishProduct(t, s, adminToken, { name: `Panier ${i + 1}`, ...over }));
   return { ...s, products };
 }
 
 export const newClient = (t: TestApp) => createSignedIn(t.app);
 
 /** POST /orders with the given lines (default: 1 of each product), paying with Wave. */
-export function placeOrder(t: TestApp, token: string, lines: { productId: string; quantity?: number }[], over: Record<string, unknown> = {}) {
+export function placeOrder(
+  t: TestApp,
+  token: string,
+  lines: { productId: string; quantity?: number }[],
+  over: Record<string, unknown> = {},
+) {
   const items = lines.map((l) => ({ productId: l.productId, quantity: l.quantity ?? 1 }));
   return call(t.app, 'POST', '/orders', { token, body: { items, paymentMethod: 'wave', ...over } });
 }
 
 /** Places an order that must succeed; answers its data. */
-export async function orderOk(t: TestApp, token: string, lines: { productId: string; quantity?: number }[], over: Record<string, unknown> = {}) {
+export async function orderOk(
+  t: TestApp,
+  token: string,
+  lines: { productId: string; quantity?: number }[],
+  over: Record<string, unknown> = {},
+) {
   const res = await placeOrder(t, token, lines, over);
   if (res.status !== 201) throw new Error(`order not created: ${JSON.stringify(res.body)}`);
-  return res.body.data as { id: string; itemsTotal: number; pickup: { code: string }; payment: { transactionId: string } };
+  return res.body.data as {
+    id: string;
+    itemsTotal: number;
+    pickup: { code: string };
+    payment: { transactionId: string };
+  };
 }
 
 /**
@@ -42,14 +58,20 @@ export async function markOrderPaidForTest(t: TestApp, orderId: string): Promise
     const latest = (await payments.latestOfOrders(tx, [orderId])).get(orderId);
     if (!latest) throw new Error(`order ${orderId} has no payment`);
     const p = latest.payment;
-    if (await payments.recordSucceeded(tx, p.id, { providerTransactionId: `T_${orderId.slice(-8)}`, paidAt: t.clock.now() })) {
+    if (
+      await payments.recordSucceeded(tx, p.id, {
+        providerTransactionId: `T_${orderId.slice(-8)}`,
+        paidAt: t.clock.now(),
+      })
+    ) {
       await escrow.hold(tx, { orderId, paymentId: p.id, amount: p.amount, currency: p.currency });
     }
     return orders.markPaid(tx, orderId, p.id);
   });
 }
 
-export const setStatus = (t: TestApp, token: string, orderId: string, body: Record<string, unknown>) => call(t.app, 'PATCH', `/orders/${orderId}/status`, { token, body });
+export const setStatus = (t: TestApp, token: string, orderId: string, body: Record<string, unknown>) =>
+  call(t.app, 'PATCH', `/orders/${orderId}/status`, { token, body });
 
 export async function productState(t: TestApp, productId: string) {
   const { products } = t.app.services;
@@ -65,7 +87,14 @@ export async function productState(t: TestApp, productId: string) {
 export const stockFollowsOrders: MoneyInvariant = {
   name: "every product's reserved and sold units match its open and completed orders and food donations",
   async violations(ex) {
-    const bad = await rows<{ id: string; quantity: number; reserved: number; sold: number; open: number; done: number }>(
+    const bad = await rows<{
+      id: string;
+      quantity: number;
+      reserved: number;
+      sold: number;
+      open: number;
+      done: number;
+    }>(
       ex,
       sql`with held as (
             select i.product_id, coalesce(sum(i.quantity) filter (where o.status not in ('COMPLETED', 'CANCELLED')), 0)::int as open,
@@ -80,7 +109,10 @@ export const stockFollowsOrders: MoneyInvariant = {
           from products p left join per h on h.product_id = p.id
           where p.quantity < 0 or p.reserved_quantity <> coalesce(h.open, 0) or p.sold_quantity <> coalesce(h.done, 0)`,
     );
-    return bad.map((r) => `product ${r.id}: stock ${r.quantity}, reserved ${r.reserved} (open orders ${r.open}), sold ${r.sold} (completed ${r.done})`);
+    return bad.map(
+      (r) =>
+        `product ${r.id}: stock ${r.quantity}, reserved ${r.reserved} (open orders ${r.open}), sold ${r.sold} (completed ${r.done})`,
+    );
   },
 };
 if (!MONEY_INVARIANTS.includes(stockFollowsOrders)) MONEY_INVARIANTS.push(stockFollowsOrders);

@@ -11,12 +11,23 @@ import { storeMembers } from '../../db/schema/staff.js';
 import { stores } from '../../db/schema/stores.js';
 import { uuidv7 } from '../../shared/ids.js';
 import { commissionOf } from '../../shared/money.js';
-import { admin, markOrderPaidForTest, publish, newClient, orderOk, placeOrder, productState, setStatus, shopWithProducts } from './orders.test-support.js';
+import {
+  admin,
+  markOrderPaidForTest,
+  publish,
+  newClient,
+  orderOk,
+  placeOrder,
+  productState,
+  setStatus,
+  shopWithProducts,
+} from './orders.test-support.js';
 
 let t: TestApp;
 let adminToken: string;
 const settings = (body: unknown) => call(t.app, 'PATCH', '/admin/settings', { token: adminToken, body });
-const fields = (res: { body: { error: { details?: { field: string }[] } } }) => res.body.error.details?.map((d) => d.field) ?? [];
+const fields = (res: { body: { error: { details?: { field: string }[] } } }) =>
+  res.body.error.details?.map((d) => d.field) ?? [];
 
 beforeAll(async () => {
   // It switches platform settings: on PostgreSQL, a database of its own.
@@ -37,7 +48,10 @@ describe('POST /orders', () => {
     const shop = await shopWithProducts(t, adminToken, 2);
     const [a, b] = shop.products;
     const c = await newClient(t);
-    const res = await placeOrder(t, c.token, [{ productId: a!.id, quantity: 2 }, { productId: b!.id }], { payerPhone: '+221 77 123 45 67', note: 'Sans sac' });
+    const res = await placeOrder(t, c.token, [{ productId: a!.id, quantity: 2 }, { productId: b!.id }], {
+      payerPhone: '+221 77 123 45 67',
+      note: 'Sans sac',
+    });
     expect(res.status).toBe(201);
     const o = res.body.data;
     expect(o).toMatchObject({
@@ -69,7 +83,9 @@ describe('POST /orders', () => {
     expect(o.payment.expiresAt).toBe(o.paymentDeadline);
     expect(o.message).toContain('redirectUrl');
     // The checkout session was opened at the provider after the commit, keyed by the payment id.
-    const created = t.mobilemoney.requests.filter((r) => r.method === 'POST' && r.path === '/v1/checkout/sessions' && r.idempotencyKey === o.payment.transactionId);
+    const created = t.mobilemoney.requests.filter(
+      (r) => r.method === 'POST' && r.path === '/v1/checkout/sessions' && r.idempotencyKey === o.payment.transactionId,
+    );
     expect(created).toHaveLength(1);
     expect(created[0]!.body).toMatchObject({
       amount: '1800',
@@ -90,8 +106,24 @@ describe('POST /orders', () => {
     const p = shop.products[0]!.id;
     const c = await newClient(t);
     const cases: [unknown[], Record<string, unknown>, string, number][] = [
-      [[{ productId: p, quantity: 1 }, { productId: other.products[0]!.id, quantity: 1 }], {}, 'body.items.1.productId', 400],
-      [[{ productId: p, quantity: 1 }, { productId: p, quantity: 2 }], {}, 'body.items.1.productId', 400],
+      [
+        [
+          { productId: p, quantity: 1 },
+          { productId: other.products[0]!.id, quantity: 1 },
+        ],
+        {},
+        'body.items.1.productId',
+        400,
+      ],
+      [
+        [
+          { productId: p, quantity: 1 },
+          { productId: p, quantity: 2 },
+        ],
+        {},
+        'body.items.1.productId',
+        400,
+      ],
       [[{ productId: p }], {}, 'body.items.0.quantity', 400],
       [[{ productId: p, quantity: 0 }], {}, 'body.items.0.quantity', 400],
       [[{ productId: p, quantity: 101 }], {}, 'body.items.0.quantity', 400],
@@ -105,7 +137,10 @@ describe('POST /orders', () => {
       [[{ productId: uuidv7(), quantity: 1 }], {}, 'body.items.0.productId', 404],
     ];
     for (const [items, over, field, status] of cases) {
-      const res = await call(t.app, 'POST', '/orders', { token: c.token, body: { items, paymentMethod: 'wave', ...over } });
+      const res = await call(t.app, 'POST', '/orders', {
+        token: c.token,
+        body: { items, paymentMethod: 'wave', ...over },
+      });
       expect(res.status, `${field} ${JSON.stringify(over)}`).toBe(status);
       expect(fields(res), field).toContain(field);
     }
@@ -117,9 +152,14 @@ describe('POST /orders', () => {
     // (600 and more), a method no other file pays with.
     const shop = await shopWithProducts(t, adminToken, 1, { originalPrice: 500, discountedPrice: 250 });
     const c = await newClient(t);
-    expect((await settings({ mobilemoney: { orangeMoney: { enabled: false } }, business: { minimumOrderAmount: 500 } })).status).toBe(200);
+    expect(
+      (await settings({ mobilemoney: { orangeMoney: { enabled: false } }, business: { minimumOrderAmount: 500 } }))
+        .status,
+    ).toBe(200);
     try {
-      const off = await placeOrder(t, c.token, [{ productId: shop.products[0]!.id, quantity: 2 }], { paymentMethod: 'orangeMoney' });
+      const off = await placeOrder(t, c.token, [{ productId: shop.products[0]!.id, quantity: 2 }], {
+        paymentMethod: 'orangeMoney',
+      });
       expect(off.status).toBe(400);
       expect(fields(off)).toEqual(['body.paymentMethod']);
       const small = await placeOrder(t, c.token, [{ productId: shop.products[0]!.id }]);
@@ -145,15 +185,34 @@ describe('POST /orders', () => {
     const c = await newClient(t);
     const code = async (productId: string) => (await placeOrder(t, c.token, [{ productId }])).body.error?.code;
 
-    await t.app.ctx.db.update(products).set({ expiresAt: new Date(t.clock.now().getTime() - 1000) }).where(eq(products.id, expired!.id));
+    await t.app.ctx.db
+      .update(products)
+      .set({ expiresAt: new Date(t.clock.now().getTime() - 1000) })
+      .where(eq(products.id, expired!.id));
     expect(await code(expired!.id)).toBe('PRODUCT_EXPIRED');
-    expect((await call(t.app, 'PUT', `/products/${hidden!.id}`, { token: shop.token, body: { status: 'INACTIVE' } })).status).toBe(200);
+    expect(
+      (await call(t.app, 'PUT', `/products/${hidden!.id}`, { token: shop.token, body: { status: 'INACTIVE' } })).status,
+    ).toBe(200);
     expect(await code(hidden!.id)).toBe('PRODUCT_UNAVAILABLE');
 
-    const closure = { startsAt: t.clock.now().toISOString(), endsAt: new Date(t.clock.now().getTime() + 86_400_000).toISOString(), reason: 'Inventaire' };
-    expect((await call(t.app, 'POST', `/supplier/stores/${shop.store.id}/temporary-closure`, { token: shop.token, body: closure })).status).toBe(200);
+    const closure = {
+      startsAt: t.clock.now().toISOString(),
+      endsAt: new Date(t.clock.now().getTime() + 86_400_000).toISOString(),
+      reason: 'Inventaire',
+    };
+    expect(
+      (
+        await call(t.app, 'POST', `/supplier/stores/${shop.store.id}/temporary-closure`, {
+          token: shop.token,
+          body: closure,
+        })
+      ).status,
+    ).toBe(200);
     expect(await code(fine!.id)).toBe('STORE_CLOSED');
-    await t.app.ctx.db.update(stores).set({ closureStartsAt: null, closureEndsAt: null, isActive: false }).where(eq(stores.id, shop.store.id));
+    await t.app.ctx.db
+      .update(stores)
+      .set({ closureStartsAt: null, closureEndsAt: null, isActive: false })
+      .where(eq(stores.id, shop.store.id));
     expect(await code(fine!.id)).toBe('STORE_INACTIVE');
     await t.app.ctx.db.update(stores).set({ isActive: true }).where(eq(stores.id, shop.store.id));
     expect((await placeOrder(t, c.token, [{ productId: fine!.id }])).status).toBe(201);
@@ -163,10 +222,15 @@ describe('POST /orders', () => {
     const shop = await shopWithProducts(t, adminToken, 2, { quantity: 3 });
     const [a, b] = shop.products;
     const c = await newClient(t);
-    const res = await placeOrder(t, c.token, [{ productId: a!.id, quantity: 1 }, { productId: b!.id, quantity: 4 }]);
+    const res = await placeOrder(t, c.token, [
+      { productId: a!.id, quantity: 1 },
+      { productId: b!.id, quantity: 4 },
+    ]);
     expect(res.status).toBe(409);
     expect(res.body.error.code).toBe('INSUFFICIENT_STOCK');
-    expect(res.body.error.details).toEqual([{ field: 'body.items.1.productId', message: expect.stringContaining('Panier 2') }]);
+    expect(res.body.error.details).toEqual([
+      { field: 'body.items.1.productId', message: expect.stringContaining('Panier 2') },
+    ]);
     expect(await productState(t, a!.id)).toEqual({ quantity: 3, reserved: 0, sold: 0 });
     expect(await productState(t, b!.id)).toEqual({ quantity: 3, reserved: 0, sold: 0 });
     expect((await call(t.app, 'GET', '/orders/my-orders', { token: c.token })).body.meta.total).toBe(0);
@@ -184,7 +248,11 @@ describe('POST /orders', () => {
   it('still creates the order when the provider is down; the job opens the session later', async () => {
     const shop = await shopWithProducts(t, adminToken, 1);
     const c = await newClient(t);
-    t.mobilemoney.failNext(1, { status: 503, body: { code: 'service-unavailable', message: 'Down for maintenance' } }, '/v1/checkout/sessions');
+    t.mobilemoney.failNext(
+      1,
+      { status: 503, body: { code: 'service-unavailable', message: 'Down for maintenance' } },
+      '/v1/checkout/sessions',
+    );
     const res = await placeOrder(t, c.token, [{ productId: shop.products[0]!.id }]);
     expect(res.status).toBe(201);
     expect(res.body.data.payment).toMatchObject({ status: 'PENDING', redirectUrl: null, retryAfterSeconds: 5 });
@@ -197,10 +265,14 @@ describe('POST /orders', () => {
     const later = await call(t.app, 'GET', `/orders/${res.body.data.id}`, { token: c.token });
     expect(later.body.data.payment.redirectUrl).toMatch(/\/c\//);
     expect(later.body.data.payment.retryAfterSeconds).toBeNull();
-    const sessionCalls = t.mobilemoney.requests.filter((r) => r.path === '/v1/checkout/sessions' && r.idempotencyKey === res.body.data.payment.transactionId);
+    const sessionCalls = t.mobilemoney.requests.filter(
+      (r) => r.path === '/v1/checkout/sessions' && r.idempotencyKey === res.body.data.payment.transactionId,
+    );
     expect(sessionCalls.length).toBeGreaterThanOrEqual(2);
     // One session only, whatever the number of calls: the payment id is the idempotency key.
-    expect([...t.mobilemoney.sessions.values()].filter((x) => x.client_reference === res.body.data.payment.transactionId)).toHaveLength(1);
+    expect(
+      [...t.mobilemoney.sessions.values()].filter((x) => x.client_reference === res.body.data.payment.transactionId),
+    ).toHaveLength(1);
   });
 
   it('does not hold the client behind a provider that does not answer', async () => {
@@ -237,14 +309,18 @@ describe('POST /orders', () => {
     const c = await newClient(t);
     const body = { items: [{ productId: shop.products[0]!.id, quantity: 1 }], paymentMethod: 'wave' };
     const headers = { 'idempotency-key': `order-${uuidv7()}` };
-    const answers = await Promise.all(Array.from({ length: 20 }, () => call(t.app, 'POST', '/orders', { token: c.token, body, headers })));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => call(t.app, 'POST', '/orders', { token: c.token, body, headers })),
+    );
     const fresh = answers.filter((r) => r.status === 201 && !r.headers['idempotent-replayed']);
     expect(fresh).toHaveLength(1);
     for (const r of answers.filter((a) => a !== fresh[0])) {
       if (r.status === 409) expect(r.body.error.code).toBe('IDEMPOTENCY_KEY_IN_USE');
       else expect(r.body.data.id).toBe(fresh[0]!.body.data.id);
     }
-    expect((await call(t.app, 'GET', '/orders/my-orders', { token: c.token })).body.data.map((o: { id: string }) => o.id)).toEqual([fresh[0]!.body.data.id]);
+    expect(
+      (await call(t.app, 'GET', '/orders/my-orders', { token: c.token })).body.data.map((o: { id: string }) => o.id),
+    ).toEqual([fresh[0]!.body.data.id]);
     expect(await productState(t, shop.products[0]!.id)).toEqual({ quantity: 2, reserved: 1, sold: 0 });
 
     // Short of stock: nothing reserved, and the same key answers the same refusal.
@@ -285,14 +361,22 @@ describe('PATCH /orders/:id/status', () => {
     expect(skip.body.error.code).toBe('INVALID_TRANSITION');
     const confirmed = await setStatus(t, shop.token, o.id, { status: 'CONFIRMED' });
     expect(confirmed.status).toBe(200);
-    expect(confirmed.body.data).toMatchObject({ status: 'CONFIRMED', paymentStatus: 'PAID', pickup: { code: null }, payment: { status: 'SUCCEEDED', redirectUrl: null } });
+    expect(confirmed.body.data).toMatchObject({
+      status: 'CONFIRMED',
+      paymentStatus: 'PAID',
+      pickup: { code: null },
+      payment: { status: 'SUCCEEDED', redirectUrl: null },
+    });
     expect((await setStatus(t, shop.token, o.id, { status: 'PREPARING' })).status).toBe(200);
     expect((await setStatus(t, shop.token, o.id, { status: 'READY' })).status).toBe(200);
 
     const missing = await setStatus(t, shop.token, o.id, { status: 'COMPLETED' });
     expect(missing.status).toBe(400);
     expect(fields(missing)).toEqual(['body.pickupCode']);
-    const wrong = await setStatus(t, shop.token, o.id, { status: 'COMPLETED', pickupCode: o.pickup.code === 'AAAAAA' ? 'CCCCCC' : 'AAAAAA' });
+    const wrong = await setStatus(t, shop.token, o.id, {
+      status: 'COMPLETED',
+      pickupCode: o.pickup.code === 'AAAAAA' ? 'CCCCCC' : 'AAAAAA',
+    });
     expect(wrong.status).toBe(400);
     expect(wrong.body.error.code).toBe('INVALID_PICKUP_CODE');
     const lateCancel = await setStatus(t, shop.token, o.id, { status: 'CANCELLED', reason: 'Trop tard' });
@@ -301,7 +385,11 @@ describe('PATCH /orders/:id/status', () => {
     const done = await setStatus(t, shop.token, o.id, { status: 'COMPLETED', pickupCode: o.pickup.code.toLowerCase() });
     expect(done.status).toBe(200);
     expect(done.body.data.status).toBe('COMPLETED');
-    expect(done.body.data.history.map((h: { fromStatus: string; toStatus: string; byRole: string }) => `${h.fromStatus}>${h.toStatus}:${h.byRole}`)).toEqual([
+    expect(
+      done.body.data.history.map(
+        (h: { fromStatus: string; toStatus: string; byRole: string }) => `${h.fromStatus}>${h.toStatus}:${h.byRole}`,
+      ),
+    ).toEqual([
       'null>PENDING:CLIENT',
       'PENDING>PENDING:SYSTEM',
       'PENDING>CONFIRMED:SUPPLIER',
@@ -315,7 +403,9 @@ describe('PATCH /orders/:id/status', () => {
 
     await t.app.jobs.drain();
     const inbox = await call(t.app, 'GET', '/notifications', { token: c.token });
-    expect(inbox.body.data.map((n: { type: string }) => n.type)).toEqual(expect.arrayContaining(['order_status_changed']));
+    expect(inbox.body.data.map((n: { type: string }) => n.type)).toEqual(
+      expect.arrayContaining(['order_status_changed']),
+    );
     expect(inbox.body.data.filter((n: { type: string }) => n.type === 'order_status_changed')).toHaveLength(4);
     const supplierInbox = await call(t.app, 'GET', '/notifications', { token: shop.token });
     expect(supplierInbox.body.data.filter((n: { type: string }) => n.type === 'order_paid')).toHaveLength(1);
@@ -327,17 +417,29 @@ describe('PATCH /orders/:id/status', () => {
     const o = await orderOk(t, c.token, [{ productId: shop.products[0]!.id }]);
     const other = await orderOk(t, c.token, [{ productId: shop.products[0]!.id }]);
     await markOrderPaidForTest(t, o.id);
-    for (const s of ['CONFIRMED', 'PREPARING', 'READY']) expect((await setStatus(t, shop.token, o.id, { status: s })).status).toBe(200);
-    const png = await t.app.inject({ method: 'GET', url: `/api/v1/orders/${o.id}/qr`, headers: { authorization: `Bearer ${c.token}` } });
+    for (const s of ['CONFIRMED', 'PREPARING', 'READY'])
+      expect((await setStatus(t, shop.token, o.id, { status: s })).status).toBe(200);
+    const png = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/orders/${o.id}/qr`,
+      headers: { authorization: `Bearer ${c.token}` },
+    });
     expect(png.statusCode).toBe(200);
     expect(png.headers['content-type']).toBe('image/png');
     expect(png.rawPayload.subarray(1, 4).toString()).toBe('PNG');
     const { tokens } = t.app.services.orders;
     const forOther = tokens.sign(other.id, other.pickup.code);
-    expect((await setStatus(t, shop.token, o.id, { status: 'COMPLETED', pickupCode: forOther })).body.error.code).toBe('INVALID_PICKUP_CODE');
+    expect((await setStatus(t, shop.token, o.id, { status: 'COMPLETED', pickupCode: forOther })).body.error.code).toBe(
+      'INVALID_PICKUP_CODE',
+    );
     const forged = `${tokens.sign(o.id, o.pickup.code).split('.')[0]}.AAAA`;
-    expect((await setStatus(t, shop.token, o.id, { status: 'COMPLETED', pickupCode: forged })).body.error.code).toBe('INVALID_PICKUP_CODE');
-    expect((await setStatus(t, shop.token, o.id, { status: 'COMPLETED', pickupCode: tokens.sign(o.id, o.pickup.code) })).status).toBe(200);
+    expect((await setStatus(t, shop.token, o.id, { status: 'COMPLETED', pickupCode: forged })).body.error.code).toBe(
+      'INVALID_PICKUP_CODE',
+    );
+    expect(
+      (await setStatus(t, shop.token, o.id, { status: 'COMPLETED', pickupCode: tokens.sign(o.id, o.pickup.code) }))
+        .status,
+    ).toBe(200);
     // The QR code is the client's: anyone else gets 404 (a supplier is refused by role).
     const stranger = await newClient(t);
     expect((await call(t.app, 'GET', `/orders/${o.id}/qr`, { token: stranger.token })).status).toBe(404);
@@ -354,13 +456,35 @@ describe('PATCH /orders/:id/status', () => {
     expect((await setStatus(t, c.token, o.id, { status: 'CONFIRMED' })).status).toBe(403);
     const staff = await createSignedIn(t.app, { role: 'SUPPLIER_FOOD' });
     const at = t.clock.now();
-    await t.app.ctx.db.insert(storeMembers).values({ id: uuidv7(), storeId: shop.store.id, userId: staff.user.id, role: 'STAFF', createdAt: at, updatedAt: at });
+    await t.app.ctx.db
+      .insert(storeMembers)
+      .values({
+        id: uuidv7(),
+        storeId: shop.store.id,
+        userId: staff.user.id,
+        role: 'STAFF',
+        createdAt: at,
+        updatedAt: at,
+      });
     const res = await setStatus(t, staff.token, o.id, { status: 'CONFIRMED' });
     expect(res.status).toBe(200);
-    expect(res.body.data.history.at(-1)).toMatchObject({ toStatus: 'CONFIRMED', byRole: 'STAFF', byUserId: staff.user.id });
+    expect(res.body.data.history.at(-1)).toMatchObject({
+      toStatus: 'CONFIRMED',
+      byRole: 'STAFF',
+      byUserId: staff.user.id,
+    });
     // A member with a client account reads the order (not its pickup code); the seller routes need a supplier account.
     const clerk = await newClient(t);
-    await t.app.ctx.db.insert(storeMembers).values({ id: uuidv7(), storeId: shop.store.id, userId: clerk.user.id, role: 'STAFF', createdAt: at, updatedAt: at });
+    await t.app.ctx.db
+      .insert(storeMembers)
+      .values({
+        id: uuidv7(),
+        storeId: shop.store.id,
+        userId: clerk.user.id,
+        role: 'STAFF',
+        createdAt: at,
+        updatedAt: at,
+      });
     const read = await call(t.app, 'GET', `/orders/${o.id}`, { token: clerk.token });
     expect(read.status).toBe(200);
     expect(read.body.data.pickup.code).toBeNull();
@@ -382,12 +506,18 @@ describe('PATCH /orders/:id/status', () => {
     expect(fields(noReason)).toEqual(['body.reason']);
     const res = await setStatus(t, shop.token, o.id, { status: 'CANCELLED', reason: 'Rupture de stock' });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ status: 'CANCELLED', cancelReason: 'Rupture de stock', paymentStatus: 'PAID' });
+    expect(res.body.data).toMatchObject({
+      status: 'CANCELLED',
+      cancelReason: 'Rupture de stock',
+      paymentStatus: 'PAID',
+    });
     expect(await productState(t, p)).toEqual({ quantity: 10, reserved: 0, sold: 0 });
     expect((await setStatus(t, shop.token, o.id, { status: 'PREPARING' })).body.error.code).toBe('INVALID_TRANSITION');
     await t.app.jobs.drain();
     const inbox = await call(t.app, 'GET', '/notifications', { token: c.token });
-    expect(inbox.body.data.find((n: { type: string }) => n.type === 'order_cancelled')?.body).toContain('Rupture de stock');
+    expect(inbox.body.data.find((n: { type: string }) => n.type === 'order_cancelled')?.body).toContain(
+      'Rupture de stock',
+    );
   });
 });
 
@@ -399,13 +529,22 @@ describe('POST /orders/:id/cancel', () => {
     const o = await orderOk(t, c.token, [{ productId: p, quantity: 4 }]);
     const stranger = await newClient(t);
     expect((await call(t.app, 'POST', `/orders/${o.id}/cancel`, { token: stranger.token })).status).toBe(404);
-    const res = await call(t.app, 'POST', `/orders/${o.id}/cancel`, { token: c.token, body: { reason: "J'ai changé d'avis" } });
+    const res = await call(t.app, 'POST', `/orders/${o.id}/cancel`, {
+      token: c.token,
+      body: { reason: "J'ai changé d'avis" },
+    });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ status: 'CANCELLED', cancelReason: "J'ai changé d'avis", payment: { status: 'CANCELLED', redirectUrl: null } });
+    expect(res.body.data).toMatchObject({
+      status: 'CANCELLED',
+      cancelReason: "J'ai changé d'avis",
+      payment: { status: 'CANCELLED', redirectUrl: null },
+    });
     expect(await productState(t, p)).toEqual({ quantity: 10, reserved: 0, sold: 0 });
     await t.app.jobs.drain();
     const session = [...t.mobilemoney.sessions.values()].find((x) => x.client_reference === o.payment.transactionId)!;
-    expect(t.mobilemoney.requests.filter((r) => r.path === `/v1/checkout/sessions/${session.id}/expire`)).toHaveLength(1);
+    expect(t.mobilemoney.requests.filter((r) => r.path === `/v1/checkout/sessions/${session.id}/expire`)).toHaveLength(
+      1,
+    );
     expect(session.checkout_status).toBe('expired');
     const again = await call(t.app, 'POST', `/orders/${o.id}/cancel`, { token: c.token });
     expect(again.status).toBe(409);
@@ -449,17 +588,28 @@ describe('reading orders', () => {
     for (const token of [other.token, stranger.token]) {
       expect((await call(t.app, 'GET', `/orders/${o.id}`, { token })).status).toBe(404);
       expect((await call(t.app, 'GET', `/payments/status/${o.id}`, { token })).status).toBe(404);
-      expect((await call(t.app, 'GET', `/orders/payments/${o.payment.transactionId}/status`, { token })).status).toBe(404);
+      expect((await call(t.app, 'GET', `/orders/payments/${o.payment.transactionId}/status`, { token })).status).toBe(
+        404,
+      );
     }
     expect((await call(t.app, 'GET', `/orders/${uuidv7()}`, { token: c.token })).status).toBe(404);
     const status = await call(t.app, 'GET', `/payments/status/${o.id}`, { token: shop.token });
-    expect(status.body.data).toMatchObject({ orderId: o.id, orderStatus: 'PENDING', paymentStatus: 'UNPAID', attempts: 1, payment: { transactionId: o.payment.transactionId, status: 'PENDING', amount: 600 } });
+    expect(status.body.data).toMatchObject({
+      orderId: o.id,
+      orderStatus: 'PENDING',
+      paymentStatus: 'UNPAID',
+      attempts: 1,
+      payment: { transactionId: o.payment.transactionId, status: 'PENDING', amount: 600 },
+    });
     await markOrderPaidForTest(t, o.id);
     const byTx = await call(t.app, 'GET', `/orders/payments/${o.payment.transactionId}/status`, { token: c.token });
-    expect(byTx.body.data).toMatchObject({ paymentStatus: 'PAID', payment: { status: 'SUCCEEDED', paidAt: expect.any(String) } });
+    expect(byTx.body.data).toMatchObject({
+      paymentStatus: 'PAID',
+      payment: { status: 'SUCCEEDED', paidAt: expect.any(String) },
+    });
   });
 
-  it('lists the client\'s orders newest first and the seller\'s with filters', async () => {
+  it("lists the client's orders newest first and the seller's with filters", async () => {
     const shop = await shopWithProducts(t, adminToken, 1);
     const second = await createStore(t.app, shop);
     const elsewhere = await publish(t, { token: shop.token, store: second }, adminToken);
@@ -478,11 +628,14 @@ describe('reading orders', () => {
     const cancelled = await call(t.app, 'GET', '/orders/my-orders', { token: c.token, query: { status: 'CANCELLED' } });
     expect(cancelled.body.data.map((o: { id: string }) => o.id)).toEqual([middle.id]);
 
-    const list = (query: Record<string, string>) => call(t.app, 'GET', '/orders/supplier-orders', { token: shop.token, query });
+    const list = (query: Record<string, string>) =>
+      call(t.app, 'GET', '/orders/supplier-orders', { token: shop.token, query });
     expect((await list({})).body.data.map((o: { id: string }) => o.id)).toEqual([last.id, middle.id, first.id]);
     expect((await list({ storeId: second.id })).body.data.map((o: { id: string }) => o.id)).toEqual([middle.id]);
     expect((await list({ status: 'PENDING' })).body.meta.total).toBe(2);
-    const cut = new Date(Date.parse((await call(t.app, 'GET', `/orders/${last.id}`, { token: c.token })).body.data.createdAt)).toISOString();
+    const cut = new Date(
+      Date.parse((await call(t.app, 'GET', `/orders/${last.id}`, { token: c.token })).body.data.createdAt),
+    ).toISOString();
     expect((await list({ from: cut })).body.data.map((o: { id: string }) => o.id)).toEqual([last.id]);
     expect((await list({ to: cut })).body.meta.total).toBe(2);
     expect((await list({ from: 'yesterday' })).status).toBe(400);
@@ -502,7 +655,8 @@ describe('commission', () => {
     };
     expect(await frozen()).toBe(1000);
     const plan = await createPlan(t.app, { commissionDiscountBps: 400 });
-    const subscribe = (planId: string) => call(t.app, 'POST', '/subscriptions/subscribe', { token: shop.token, body: { planId } });
+    const subscribe = (planId: string) =>
+      call(t.app, 'POST', '/subscriptions/subscribe', { token: shop.token, body: { planId } });
     expect((await subscribe(plan.id)).status).toBe(200);
     expect(await frozen()).toBe(600);
     expect((await subscribe((await createPlan(t.app, { commissionDiscountBps: 2500 })).id)).status).toBe(200);
@@ -519,15 +673,24 @@ describe('statistics', () => {
       const o = await orderOk(t, c.token, lines);
       await markOrderPaidForTest(t, o.id);
       for (const s of ['CONFIRMED', 'PREPARING', 'READY']) await setStatus(t, shop.token, o.id, { status: s });
-      expect((await setStatus(t, shop.token, o.id, { status: 'COMPLETED', pickupCode: o.pickup.code })).status).toBe(200);
+      expect((await setStatus(t, shop.token, o.id, { status: 'COMPLETED', pickupCode: o.pickup.code })).status).toBe(
+        200,
+      );
       return o;
     };
     // 1000 bps frozen at creation; a later change of the rate does not reach these orders.
     expect(shop.profile.commissionRateBps).toBe(1000);
     await completeOrder([{ productId: a!.id, quantity: 3 }]); // 1800, commission 180
-    const rate = (bps: number) => call(t.app, 'PATCH', `/admin/suppliers/${shop.profile.id}/commission`, { token: adminToken, body: { commissionRateBps: bps } });
+    const rate = (bps: number) =>
+      call(t.app, 'PATCH', `/admin/suppliers/${shop.profile.id}/commission`, {
+        token: adminToken,
+        body: { commissionRateBps: bps },
+      });
     expect((await rate(1234)).status).toBe(200);
-    await completeOrder([{ productId: a!.id, quantity: 1 }, { productId: b!.id, quantity: 2 }]); // 1800, commission 222.12 -> 222
+    await completeOrder([
+      { productId: a!.id, quantity: 1 },
+      { productId: b!.id, quantity: 2 },
+    ]); // 1800, commission 222.12 -> 222
     const paidOpen = await orderOk(t, c.token, [{ productId: b!.id, quantity: 1 }]); // 600, paid, not collected
     await markOrderPaidForTest(t, paidOpen.id);
     const unpaid = await orderOk(t, c.token, [{ productId: b!.id, quantity: 1 }]);
@@ -558,15 +721,26 @@ describe('statistics', () => {
     });
     expect(commissionOf(1800, 1000) + commissionOf(1800, 1234)).toBe(402);
     expect(d.ordersPerPeriod).toHaveLength(30);
-    expect(d.ordersPerPeriod.at(-1)).toEqual({ periodStart: t.clock.now().toISOString().slice(0, 10), orders: 3, completedOrders: 2, revenueGross: 3600 });
+    expect(d.ordersPerPeriod.at(-1)).toEqual({
+      periodStart: t.clock.now().toISOString().slice(0, 10),
+      orders: 3,
+      completedOrders: 2,
+      revenueGross: 3600,
+    });
     expect(d.popularProducts).toEqual([
       { productId: a!.id, name: 'Panier 1', unitsSold: 4, orders: 2, revenue: 2400 },
       { productId: b!.id, name: 'Panier 2', unitsSold: 2, orders: 1, revenue: 1200 },
     ]);
-    const monthly = await call(t.app, 'GET', '/orders/supplier-statistics', { token: shop.token, query: { period: 'month' } });
+    const monthly = await call(t.app, 'GET', '/orders/supplier-statistics', {
+      token: shop.token,
+      query: { period: 'month' },
+    });
     expect(monthly.body.data.ordersPerPeriod).toHaveLength(12);
     expect(monthly.body.data.ordersPerPeriod.at(-1).periodStart).toBe(`${t.clock.now().toISOString().slice(0, 7)}-01`);
-    expect((await call(t.app, 'GET', '/orders/supplier-statistics', { token: shop.token, query: { period: 'year' } })).status).toBe(400);
+    expect(
+      (await call(t.app, 'GET', '/orders/supplier-statistics', { token: shop.token, query: { period: 'year' } }))
+        .status,
+    ).toBe(400);
     const store = await call(t.app, 'GET', `/supplier/stores/${shop.store.id}/statistics`, { token: shop.token });
     expect(store.body.data.orders).toEqual({ open: 1, completed: 2, cancelled: 1, unitsSold: 6, revenueGross: 3600 });
     const nobody = await createSignedIn(t.app, { role: 'SUPPLIER_FOOD' });

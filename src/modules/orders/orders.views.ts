@@ -7,7 +7,13 @@ import type { OrderView } from './orders.schemas.js';
  * An order as its client or seller sees it. The pickup code is the client's proof at the counter:
  * only the client sees it (a seller who could read it would check nothing).
  */
-export function toOrderView(o: OrderRecord, items: OrderItemRecord[], payment: PaymentRecord | undefined, storeName: string | null, forClient: boolean): OrderView {
+export function toOrderView(
+  o: OrderRecord,
+  items: OrderItemRecord[],
+  payment: PaymentRecord | undefined,
+  storeName: string | null,
+  forClient: boolean,
+): OrderView {
   return {
     id: o.id,
     status: o.status,
@@ -28,7 +34,11 @@ export function toOrderView(o: OrderRecord, items: OrderItemRecord[], payment: P
     itemsTotal: o.itemsTotal,
     originalTotal: o.originalTotal,
     savings: o.originalTotal - o.itemsTotal,
-    pickup: { startsAt: o.pickupStartsAt.toISOString(), endsAt: o.pickupEndsAt.toISOString(), code: forClient ? o.pickupCode : null },
+    pickup: {
+      startsAt: o.pickupStartsAt.toISOString(),
+      endsAt: o.pickupEndsAt.toISOString(),
+      code: forClient ? o.pickupCode : null,
+    },
     paymentMethod: o.paymentMethod,
     payerPhone: o.payerPhone,
     note: o.note,

@@ -33,10 +33,13 @@ export function formatAmount(amount: string, currency: string): string {
 export function renderCheckoutPage(session: WireSession, basePath: string, notice?: string): string {
   const open = session.checkout_status === 'open';
   const action = `${basePath}/${encodeURIComponent(session.id)}`;
-  const state = open ? '' : `<p class="state">${escapeHtml(STATES[session.checkout_status] ?? session.checkout_status)}</p>`;
-  const lastError = open && session.last_payment_error
-    ? `<p class="state error">Last attempt failed: ${escapeHtml(session.last_payment_error.message)}</p>`
-    : '';
+  const state = open
+    ? ''
+    : `<p class="state">${escapeHtml(STATES[session.checkout_status] ?? session.checkout_status)}</p>`;
+  const lastError =
+    open && session.last_payment_error
+      ? `<p class="state error">Last attempt failed: ${escapeHtml(session.last_payment_error.message)}</p>`
+      : '';
   const buttons = open
     ? `<form method="post" action="${escapeHtml(`${action}/pay`)}"><button class="pay" type="submit">Pay</button></form>
 <form method="post" action="${escapeHtml(`${action}/fail`)}"><button class="fail" type="submit">Fail</button></form>`

@@ -20,7 +20,11 @@ export function paymentsSandboxRoutes(sandbox: SandboxPayments) {
   return async (app: App) => {
     // The buttons are plain HTML forms: their (empty) url-encoded bodies are accepted and ignored.
     if (!app.hasContentTypeParser('application/x-www-form-urlencoded')) {
-      app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_req, _body, done) => done(null, {}));
+      app.addContentTypeParser(
+        'application/x-www-form-urlencoded',
+        { parseAs: 'string', bodyLimit: 1024 },
+        (_req, _body, done) => done(null, {}),
+      );
     }
     const load = async (id: string): Promise<WireSession | null> => {
       try {
@@ -33,13 +37,16 @@ export function paymentsSandboxRoutes(sandbox: SandboxPayments) {
 
     app.get('/payments/sandbox/checkout/:id', { config: { access: 'Public' }, schema }, async (req, reply) => {
       const session = await load(req.params.id);
-      return session ? html(reply, 200, renderCheckoutPage(session, SANDBOX_PAGE_PATH)) : html(reply, 404, renderNotFoundPage());
+      return session
+        ? html(reply, 200, renderCheckoutPage(session, SANDBOX_PAGE_PATH))
+        : html(reply, 404, renderNotFoundPage());
     });
 
     app.post('/payments/sandbox/checkout/:id/pay', { config: { access: 'Public' }, schema }, async (req, reply) => {
       if (!(await load(req.params.id))) return html(reply, 404, renderNotFoundPage());
       const { session, changed } = await sandbox.pay(req.params.id);
-      if (changed) await sandbox.send({ id: `EV_sbx_${randomUUID()}`, type: 'checkout.session.completed', data: session });
+      if (changed)
+        await sandbox.send({ id: `EV_sbx_${randomUUID()}`, type: 'checkout.session.completed', data: session });
       // A second click on Pay finds the session already paid: the payer goes on to the same place.
       if (session.checkout_status === 'complete') return reply.redirect(session.success_url!, 303);
       return html(reply, 409, renderCheckoutPage(session, SANDBOX_PAGE_PATH, 'This session can no longer be paid.'));

@@ -31,7 +31,11 @@ const create = (over: { amount?: number; clientReference?: string; idempotencyKe
     ...over,
   });
 const page = (path: string, method = 'GET') =>
-  t.app.inject({ method: method as 'GET', url: path, ...(method === 'POST' && { headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' }) });
+  t.app.inject({
+    method: method as 'GET',
+    url: path,
+    ...(method === 'POST' && { headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' }),
+  });
 const path = (launchUrl: string) => new URL(launchUrl).pathname;
 const secrets = () => sandbox.webhookSecrets;
 const now = () => Math.floor(t.clock.now().getTime() / 1000);
@@ -47,12 +51,27 @@ describe('payment sandbox', () => {
     expect(s).toMatchObject({ amount: 1500, checkoutStatus: 'open', paymentStatus: 'processing', transactionId: null });
     expect(s.expiresAt.getTime() - s.createdAt.getTime()).toBe(30 * 60_000);
     expect((await create({ idempotencyKey: key, clientReference: ref })).id).toBe(s.id);
-    await expect(create({ idempotencyKey: key, amount: 2000, clientReference: ref })).rejects.toMatchObject({ status: 422, retryable: false });
+    await expect(create({ idempotencyKey: key, amount: 2000, clientReference: ref })).rejects.toMatchObject({
+      status: 422,
+      retryable: false,
+    });
     expect(await sandbox.getSession(s.id)).toEqual(s);
     // Kept in the database: another instance (a restarted process) knows the session and the key.
     const restarted = new SandboxPayments(t.app.ctx.db, t.clock, 'https://api.foodsave.test', sandbox.webhookSecrets);
     expect(await restarted.getSession(s.id)).toEqual(s);
-    expect((await restarted.createSession({ amount: 1500, currency: 'XOF', clientReference: ref, method: 'wave', successUrl: 'https://x.test/s', errorUrl: 'https://x.test/e', idempotencyKey: key })).id).toBe(s.id);
+    expect(
+      (
+        await restarted.createSession({
+          amount: 1500,
+          currency: 'XOF',
+          clientReference: ref,
+          method: 'wave',
+          successUrl: 'https://x.test/s',
+          errorUrl: 'https://x.test/e',
+          idempotencyKey: key,
+        })
+      ).id,
+    ).toBe(s.id);
     // Pages for people, not API operations: the OpenAPI document leaves them out.
     const doc = await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' });
     expect(doc.body).not.toContain('/payments/sandbox');
@@ -80,8 +99,21 @@ describe('payment sandbox', () => {
     expect(verifyWebhookSignature(d.signature, Buffer.from(d.rawBody), secrets(), now())).toBe(true);
     const event = parseProviderEvent(d.rawBody);
     expect(event.id).toMatch(/^EV_sbx_/);
-    expect(event).toMatchObject({ type: 'checkout.session.completed', session: { id: s.id, amount: 12500, clientReference: s.clientReference, checkoutStatus: 'complete', paymentStatus: 'succeeded' } });
-    expect(JSON.parse(d.rawBody).data).toMatchObject({ amount: '12500', success_url: 'https://api.foodsave.test/api/v1/payments/callback/success?ref=1', wave_launch_url: s.launchUrl });
+    expect(event).toMatchObject({
+      type: 'checkout.session.completed',
+      session: {
+        id: s.id,
+        amount: 12500,
+        clientReference: s.clientReference,
+        checkoutStatus: 'complete',
+        paymentStatus: 'succeeded',
+      },
+    });
+    expect(JSON.parse(d.rawBody).data).toMatchObject({
+      amount: '12500',
+      success_url: 'https://api.foodsave.test/api/v1/payments/callback/success?ref=1',
+      wave_launch_url: s.launchUrl,
+    });
     const after = await sandbox.getSession(s.id);
     expect(after.transactionId).toMatch(/^TSBX/);
     expect(after.completedAt).toBeInstanceOf(Date);
@@ -103,7 +135,15 @@ describe('payment sandbox', () => {
     expect(failed.headers.location).toBe('https://api.foodsave.test/api/v1/payments/callback/error?ref=1');
     const d = delivered[before]!;
     expect(verifyWebhookSignature(d.signature, Buffer.from(d.rawBody), secrets(), now())).toBe(true);
-    expect(parseProviderEvent(d.rawBody)).toMatchObject({ type: 'checkout.session.payment_failed', session: { id: s.id, checkoutStatus: 'open', paymentStatus: 'processing', lastPaymentError: { code: 'payment-declined' } } });
+    expect(parseProviderEvent(d.rawBody)).toMatchObject({
+      type: 'checkout.session.payment_failed',
+      session: {
+        id: s.id,
+        checkoutStatus: 'open',
+        paymentStatus: 'processing',
+        lastPaymentError: { code: 'payment-declined' },
+      },
+    });
     const retry = await page(path(s.launchUrl));
     expect(retry.body).toContain('Last attempt failed');
     expect(retry.body).toContain('/pay"');
@@ -119,7 +159,9 @@ describe('payment sandbox', () => {
     expect((await page(`${path(s.launchUrl)}/pay`, 'POST')).statusCode).toBe(409);
     expect(delivered.length).toBe(before);
     expect(await sandbox.getSession(s.id)).toMatchObject({ checkoutStatus: 'expired', paymentStatus: 'cancelled' });
-    expect((await page('/api/v1/payments/sandbox/checkout/cos-sbx-00000000-0000-0000-0000-000000000000')).statusCode).toBe(404);
+    expect(
+      (await page('/api/v1/payments/sandbox/checkout/cos-sbx-00000000-0000-0000-0000-000000000000')).statusCode,
+    ).toBe(404);
   });
 
   it('escapes what it shows', async () => {
@@ -145,7 +187,14 @@ describe('payment sandbox', () => {
   });
 
   it('pays out at once, fails payouts to numbers ending in 0000, and reports both by webhook', async () => {
-    const input = { amount: 9000, currency: 'XOF', mobile: '+221771234567', name: 'Boulangerie', clientReference: randomUUID(), idempotencyKey: randomUUID() };
+    const input = {
+      amount: 9000,
+      currency: 'XOF',
+      mobile: '+221771234567',
+      name: 'Boulangerie',
+      clientReference: randomUUID(),
+      idempotencyKey: randomUUID(),
+    };
     const before = delivered.length;
     const ok = await sandbox.createPayout(input);
     expect(ok).toMatchObject({ status: 'succeeded', amount: 9000, error: null });
@@ -158,12 +207,14 @@ describe('payment sandbox', () => {
     // Each payout's event leaves on its own: they may arrive in either order.
     const events = delivered.slice(before).map((d) => parseProviderEvent(d.rawBody));
     expect(events.map((e) => e.type).sort()).toEqual(['payout.completed', 'payout.failed']);
-    expect(events.find((e) => e.type === 'payout.completed')).toMatchObject({ payout: { id: ok.id, amount: 9000, status: 'succeeded' } });
+    expect(events.find((e) => e.type === 'payout.completed')).toMatchObject({
+      payout: { id: ok.id, amount: 9000, status: 'succeeded' },
+    });
   });
 });
 
 describe('an order paid through the sandbox', () => {
-  it('opens its session with the order, and an Idempotency-Key\'s answer commits with it: the replay is what was sent', async () => {
+  it("opens its session with the order, and an Idempotency-Key's answer commits with it: the replay is what was sent", async () => {
     const { token: adminToken } = await admin(t);
     const shop = await shopWithProducts(t, adminToken, 1);
     const c = await newClient(t);
@@ -172,27 +223,34 @@ describe('an order paid through the sandbox', () => {
     const first = await call(t.app, 'POST', '/orders', { token: c.token, body, headers: { 'idempotency-key': key } });
     expect(first.status).toBe(201);
     expect(first.body.data.payment.redirectUrl).toMatch(/\/payments\/sandbox\/checkout\/cos-sbx-/);
-    const [row] = await rows<{ state: string; status_code: number; response_body: string }>(t.app.ctx.db, sql`select state, status_code, response_body from idempotency_keys where key = ${key}`);
+    const [row] = await rows<{ state: string; status_code: number; response_body: string }>(
+      t.app.ctx.db,
+      sql`select state, status_code, response_body from idempotency_keys where key = ${key}`,
+    );
     expect(row).toMatchObject({ state: 'done', status_code: 201 });
     expect(JSON.parse(row!.response_body)).toEqual(first.body);
     const again = await call(t.app, 'POST', '/orders', { token: c.token, body, headers: { 'idempotency-key': key } });
     expect([again.status, again.headers['idempotent-replayed']]).toEqual([201, 'true']);
     expect(again.body).toEqual(first.body);
     // Past its replay window the key is forgotten, but the order keeps it: no second order.
-    await t.app.ctx.db.execute(sql`update idempotency_keys set expires_at = ${new Date(t.clock.now().getTime() - 1000)} where key = ${key}`);
+    await t.app.ctx.db.execute(
+      sql`update idempotency_keys set expires_at = ${new Date(t.clock.now().getTime() - 1000)} where key = ${key}`,
+    );
     const late = await call(t.app, 'POST', '/orders', { token: c.token, body, headers: { 'idempotency-key': key } });
     expect([late.status, late.body.error?.code]).toEqual([422, 'IDEMPOTENCY_KEY_REUSED']);
     expect(await productState(t, shop.products[0]!.id)).toEqual({ quantity: 9, reserved: 1, sold: 0 });
     await assertMoneyInvariants(t.app);
   });
 
-  it('creates one order for a key sent 20 times at once (the others wait at the order\'s insert, then replay or get 409)', async () => {
+  it("creates one order for a key sent 20 times at once (the others wait at the order's insert, then replay or get 409)", async () => {
     const { token: adminToken } = await admin(t);
     const shop = await shopWithProducts(t, adminToken, 1, { quantity: 5 });
     const c = await newClient(t);
     const headers = { 'idempotency-key': `order-${randomUUID()}` };
     const body = { items: [{ productId: shop.products[0]!.id, quantity: 1 }], paymentMethod: 'wave' };
-    const answers = await Promise.all(Array.from({ length: 20 }, () => call(t.app, 'POST', '/orders', { token: c.token, body, headers })));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => call(t.app, 'POST', '/orders', { token: c.token, body, headers })),
+    );
     const fresh = answers.filter((r) => r.status === 201 && !r.headers['idempotent-replayed']);
     expect(fresh).toHaveLength(1);
     for (const r of answers.filter((a) => a !== fresh[0])) {

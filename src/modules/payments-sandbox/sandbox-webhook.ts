@@ -18,9 +18,18 @@ export function createSandboxDelivery(app: App, secret: string, clock: Clock, lo
     const signature = signWebhook(secret, rawBody, Math.floor(clock.now().getTime() / 1000));
     let statusCode = 0;
     try {
-      const res = await app.inject({ method: 'POST', url: WEBHOOK_PATH, headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: signature }, payload: rawBody });
+      const res = await app.inject({
+        method: 'POST',
+        url: WEBHOOK_PATH,
+        headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: signature },
+        payload: rawBody,
+      });
       statusCode = res.statusCode;
-      if (res.statusCode >= 300) log.warn({ eventId: event.id, type: event.type, statusCode, body: res.body.slice(0, 300) }, 'sandbox payment webhook not accepted');
+      if (res.statusCode >= 300)
+        log.warn(
+          { eventId: event.id, type: event.type, statusCode, body: res.body.slice(0, 300) },
+          'sandbox payment webhook not accepted',
+        );
     } catch (err) {
       log.warn({ err, eventId: event.id, type: event.type }, 'sandbox payment webhook failed');
     }

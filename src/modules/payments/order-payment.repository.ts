@@ -38,6 +38,11 @@ export async function lockOrder(ex: Executor, orderId: string): Promise<OrderMon
   return row;
 }
 
-export async function setOrderPaymentStatus(ex: Executor, orderId: string, paymentStatus: OrderPaymentStatus, now: Date): Promise<void> {
+export async function setOrderPaymentStatus(
+  ex: Executor,
+  orderId: string,
+  paymentStatus: OrderPaymentStatus,
+  now: Date,
+): Promise<void> {
   await ex.update(orders).set({ paymentStatus, updatedAt: now }).where(eq(orders.id, orderId));
 }

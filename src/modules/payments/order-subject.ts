@@ -13,7 +13,11 @@ type LockedOrder = LockedSubject & { order: orderRepo.OrderMoneyFacts };
  * provider_clearing -> escrow:<orderId>) and the order becomes PAID; money nobody waits for (a second
  * attempt paid, one paid after the order closed) goes back through the escrow's refund.
  */
-export function orderPaymentSubject(deps: { orders: OrdersService; escrow: EscrowService; notifications: NotificationsService }): PaymentSubjectHandler<LockedOrder> {
+export function orderPaymentSubject(deps: {
+  orders: OrdersService;
+  escrow: EscrowService;
+  notifications: NotificationsService;
+}): PaymentSubjectHandler<LockedOrder> {
   return {
     async lock(tx, orderId) {
       const order = await orderRepo.lockOrder(tx, orderId);
@@ -36,14 +40,21 @@ export function orderPaymentSubject(deps: { orders: OrdersService; escrow: Escro
     },
 
     async failed(tx, p, { order }) {
-      if (order.status === 'PENDING' && order.paymentStatus === 'UNPAID') await deps.orders.paymentFailed(tx, order.id, p.id);
+      if (order.status === 'PENDING' && order.paymentStatus === 'UNPAID')
+        await deps.orders.paymentFailed(tx, order.id, p.id);
     },
 
     async refunded(tx, p, { order }) {
       const t = p.refundedAt ?? p.updatedAt;
       const escrowed = await deps.escrow.find(tx, order.id);
       if (escrowed?.paymentId === p.id) await orderRepo.setOrderPaymentStatus(tx, order.id, 'REFUNDED', t);
-      await deps.notifications.notify(tx, order.clientId, 'payment_refunded', { orderId: order.id, amount: p.amount, currency: p.currency }, { sourceKey: `payment:${p.id}:refunded` });
+      await deps.notifications.notify(
+        tx,
+        order.clientId,
+        'payment_refunded',
+        { orderId: order.id, amount: p.amount, currency: p.currency },
+        { sourceKey: `payment:${p.id}:refunded` },
+      );
     },
   };
 }

@@ -29,8 +29,16 @@ async function sessionOf(transactionId: string): Promise<string> {
   }
   return (await find())!;
 }
-const refuse = async (transactionId: string) => deliverWebhook(t, t.mobilemoney.event('checkout.session.payment_failed', t.mobilemoney.fail(await sessionOf(transactionId))));
-const pay = async (transactionId: string) => deliverWebhook(t, t.mobilemoney.event('checkout.session.completed', t.mobilemoney.complete(await sessionOf(transactionId))));
+const refuse = async (transactionId: string) =>
+  deliverWebhook(
+    t,
+    t.mobilemoney.event('checkout.session.payment_failed', t.mobilemoney.fail(await sessionOf(transactionId))),
+  );
+const pay = async (transactionId: string) =>
+  deliverWebhook(
+    t,
+    t.mobilemoney.event('checkout.session.completed', t.mobilemoney.complete(await sessionOf(transactionId))),
+  );
 
 /** The next `payment` event of the stream (notifications and unread counts pass by). */
 async function nextPayment(sse: Awaited<ReturnType<typeof openSse>>): Promise<SseEvent['data']> {
@@ -52,11 +60,22 @@ describe('payment outcomes on the notification stream', () => {
       expect((await seller.next()).event).toBe('unread');
       await refuse(order.payment.transactionId);
       expect(await nextPayment(mine)).toMatchObject({
-        subjectType: 'order', subjectId: order.id, orderId: order.id, transactionId: order.payment.transactionId,
-        status: 'FAILED', attempt: 1, failureReason: 'The payer does not have enough money', redirectUrl: null,
+        subjectType: 'order',
+        subjectId: order.id,
+        orderId: order.id,
+        transactionId: order.payment.transactionId,
+        status: 'FAILED',
+        attempt: 1,
+        failureReason: 'The payer does not have enough money',
+        redirectUrl: null,
       });
       await pay(order.payment.transactionId);
-      expect(await nextPayment(mine)).toMatchObject({ orderId: order.id, status: 'SUCCEEDED', amount: order.itemsTotal, paidAt: expect.any(String) });
+      expect(await nextPayment(mine)).toMatchObject({
+        orderId: order.id,
+        status: 'SUCCEEDED',
+        amount: order.itemsTotal,
+        paidAt: expect.any(String),
+      });
       // The seller hears of the paid order as a notification, never of the client's payment as such.
       const heard = [await seller.next(), await seller.next()].map((e) => e.event).sort();
       expect(heard).toEqual(['notification', 'unread']);
@@ -73,17 +92,31 @@ describe('payment outcomes on the notification stream', () => {
   it("tells a donor of its donation's payment, refused then paid", async () => {
     const donor = await createSignedIn(t.app);
     const association = await createAssociation(t.app);
-    await t.app.ctx.db.update(associations).set({ payoutPhone: '+221770001234' }).where(eq(associations.id, association.association.id));
+    await t.app.ctx.db
+      .update(associations)
+      .set({ payoutPhone: '+221770001234' })
+      .where(eq(associations.id, association.association.id));
     const res = await call(t.app, 'POST', '/donations/financial', {
-      token: donor.token, body: { associationId: association.association.id, amount: 1500, paymentMethod: 'wave' }, headers: { 'idempotency-key': `d-${donor.user.id}` },
+      token: donor.token,
+      body: { associationId: association.association.id, amount: 1500, paymentMethod: 'wave' },
+      headers: { 'idempotency-key': `d-${donor.user.id}` },
     });
     const { donation, payment } = res.body.data;
     const sse = await openSse(url, donor.token);
     try {
       await refuse(payment.transactionId);
-      expect(await nextPayment(sse)).toMatchObject({ subjectType: 'donation', subjectId: donation.id, orderId: null, status: 'FAILED' });
+      expect(await nextPayment(sse)).toMatchObject({
+        subjectType: 'donation',
+        subjectId: donation.id,
+        orderId: null,
+        status: 'FAILED',
+      });
       await pay(payment.transactionId);
-      expect(await nextPayment(sse)).toMatchObject({ subjectType: 'donation', subjectId: donation.id, status: 'SUCCEEDED' });
+      expect(await nextPayment(sse)).toMatchObject({
+        subjectType: 'donation',
+        subjectId: donation.id,
+        status: 'SUCCEEDED',
+      });
     } finally {
       sse.close();
     }

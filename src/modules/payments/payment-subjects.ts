@@ -31,7 +31,12 @@ export interface PaymentSubjectHandler<S extends LockedSubject = any> {
    * this money: the payments module sends it back from `creditAccount`) or 'refunded' (the handler
    * started the refund itself).
    */
-  succeeded(tx: Executor, p: PaymentRecord, subject: S, opts: { late: boolean }): Promise<'applied' | 'refund' | 'refunded'>;
+  succeeded(
+    tx: Executor,
+    p: PaymentRecord,
+    subject: S,
+    opts: { late: boolean },
+  ): Promise<'applied' | 'refund' | 'refunded'>;
 
   /** The attempt FAILED at the provider or its session EXPIRED (the attempt is already moved). */
   failed?(tx: Executor, p: PaymentRecord, subject: S, status: 'FAILED' | 'EXPIRED'): Promise<void>;

@@ -1,17 +1,40 @@
 import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import { placeholders, preparedPer, type Executor } from '../../db/client.js';
-import { payments, providerEvents, type PaymentStatus, type PaymentSubjectType, type ProviderEventOutcome } from '../../db/schema/payments.js';
+import {
+  payments,
+  providerEvents,
+  type PaymentStatus,
+  type PaymentSubjectType,
+  type ProviderEventOutcome,
+} from '../../db/schema/payments.js';
 
 export type PaymentRecord = typeof payments.$inferSelect;
 
 const NEW_PAYMENT_KEYS = [
-  'id', 'subjectType', 'subjectId', 'orderId', 'attempt', 'method', 'amount', 'currency', 'payerPhone',
-  'provider', 'providerSessionId', 'launchUrl', 'createdAt', 'updatedAt', 'expiresAt',
+  'id',
+  'subjectType',
+  'subjectId',
+  'orderId',
+  'attempt',
+  'method',
+  'amount',
+  'currency',
+  'payerPhone',
+  'provider',
+  'providerSessionId',
+  'launchUrl',
+  'createdAt',
+  'updatedAt',
+  'expiresAt',
 ] as const;
 /** A new attempt: every key is sent (null when absent: no session yet). */
-export type NewPayment = { [K in (typeof NEW_PAYMENT_KEYS)[number]]-?: Exclude<(typeof payments.$inferInsert)[K], undefined> };
+export type NewPayment = {
+  [K in (typeof NEW_PAYMENT_KEYS)[number]]-?: Exclude<(typeof payments.$inferInsert)[K], undefined>;
+};
 // Every order inserts one: prepared.
-const insertStatement = preparedPer((ex) => ex.insert(payments).values(placeholders(NEW_PAYMENT_KEYS)).returning().prepare('payments_insert'));
+const insertStatement = preparedPer((ex) =>
+  ex.insert(payments).values(placeholders(NEW_PAYMENT_KEYS)).returning().prepare('payments_insert'),
+);
 
 export async function insertPayment(ex: Executor, values: NewPayment): Promise<PaymentRecord> {
   const [row] = await insertStatement(ex).execute(values);
@@ -31,7 +54,10 @@ const ofSubject = (s: PaymentSubject) => and(eq(payments.subjectType, s.type), e
 
 /** The next attempt number of a subject (1 for its first payment). */
 export async function nextAttempt(ex: Executor, subject: PaymentSubject): Promise<number> {
-  const [row] = await ex.select({ n: sql<number>`coalesce(max(${payments.attempt}), 0)::int` }).from(payments).where(ofSubject(subject));
+  const [row] = await ex
+    .select({ n: sql<number>`coalesce(max(${payments.attempt}), 0)::int` })
+    .from(payments)
+    .where(ofSubject(subject));
   return (row?.n ?? 0) + 1;
 }
 
@@ -46,7 +72,10 @@ export function listOfOrder(ex: Executor, orderId: string): Promise<PaymentRecor
 }
 
 /** The latest attempt of each order, and how many attempts each has. */
-export async function latestOfOrders(ex: Executor, orderIds: readonly string[]): Promise<Map<string, { payment: PaymentRecord; attempts: number }>> {
+export async function latestOfOrders(
+  ex: Executor,
+  orderIds: readonly string[],
+): Promise<Map<string, { payment: PaymentRecord; attempts: number }>> {
   if (!orderIds.length) return new Map();
   const rows = await ex
     .select()
@@ -81,7 +110,12 @@ export async function setSession(
  * Records the session a provider event names for a payment that has none stored, whatever its
  * state: it was opened at the provider but not saved (the process stopped in between).
  */
-export async function adoptSession(ex: Executor, id: string, s: { provider: string; providerSessionId: string; launchUrl: string }, now: Date): Promise<PaymentRecord | undefined> {
+export async function adoptSession(
+  ex: Executor,
+  id: string,
+  s: { provider: string; providerSessionId: string; launchUrl: string },
+  now: Date,
+): Promise<PaymentRecord | undefined> {
   const [row] = await ex
     .update(payments)
     .set({ ...s, updatedAt: now })
@@ -91,7 +125,12 @@ export async function adoptSession(ex: Executor, id: string, s: { provider: stri
 }
 
 /** Closes the subject's waiting payment (an order cancelled or timed out, a charge abandoned). */
-export function closePending(ex: Executor, subject: PaymentSubject, status: 'CANCELLED' | 'EXPIRED', now: Date): Promise<PaymentRecord[]> {
+export function closePending(
+  ex: Executor,
+  subject: PaymentSubject,
+  status: 'CANCELLED' | 'EXPIRED',
+  now: Date,
+): Promise<PaymentRecord[]> {
   return ex
     .update(payments)
     .set({ status, updatedAt: now })
@@ -101,7 +140,10 @@ export function closePending(ex: Executor, subject: PaymentSubject, status: 'CAN
 
 /** The subject's refused attempts whose provider page is still open (the payer could pay them still). */
 export function failedWithSession(ex: Executor, subject: PaymentSubject): Promise<PaymentRecord[]> {
-  return ex.select().from(payments).where(and(ofSubject(subject), eq(payments.status, 'FAILED'), isNotNull(payments.providerSessionId)));
+  return ex
+    .select()
+    .from(payments)
+    .where(and(ofSubject(subject), eq(payments.status, 'FAILED'), isNotNull(payments.providerSessionId)));
 }
 
 /** The payment row, locked until the transaction ends (callers lock the subject first: subject, then payment). */
@@ -127,7 +169,10 @@ export async function transition(
 }
 
 export async function markRefundFailed(ex: Executor, id: string, reason: string, now: Date): Promise<void> {
-  await ex.update(payments).set({ refundFailedAt: now, refundFailureReason: reason, updatedAt: now }).where(and(eq(payments.id, id), eq(payments.status, 'REFUND_PENDING')));
+  await ex
+    .update(payments)
+    .set({ refundFailedAt: now, refundFailureReason: reason, updatedAt: now })
+    .where(and(eq(payments.id, id), eq(payments.status, 'REFUND_PENDING')));
 }
 
 /** Attempts whose provider session may have moved without telling us, oldest first. */
@@ -135,18 +180,33 @@ export function toReconcile(ex: Executor, createdBefore: Date, limit: number): P
   return ex
     .select()
     .from(payments)
-    .where(and(inArray(payments.status, ['PENDING', 'FAILED']), lt(payments.createdAt, createdBefore), isNotNull(payments.providerSessionId)))
+    .where(
+      and(
+        inArray(payments.status, ['PENDING', 'FAILED']),
+        lt(payments.createdAt, createdBefore),
+        isNotNull(payments.providerSessionId),
+      ),
+    )
     .orderBy(asc(payments.createdAt))
     .limit(limit);
 }
 
 /** Records a provider event under its id; false when it was recorded before (a repeated delivery). */
 export async function insertProviderEvent(ex: Executor, e: typeof providerEvents.$inferInsert): Promise<boolean> {
-  const rows = await ex.insert(providerEvents).values(e).onConflictDoNothing({ target: providerEvents.id }).returning({ id: providerEvents.id });
+  const rows = await ex
+    .insert(providerEvents)
+    .values(e)
+    .onConflictDoNothing({ target: providerEvents.id })
+    .returning({ id: providerEvents.id });
   return rows.length > 0;
 }
 
-export async function setEventOutcome(ex: Executor, id: string, outcome: ProviderEventOutcome, paymentId: string | null): Promise<void> {
+export async function setEventOutcome(
+  ex: Executor,
+  id: string,
+  outcome: ProviderEventOutcome,
+  paymentId: string | null,
+): Promise<void> {
   await ex.update(providerEvents).set({ outcome, paymentId }).where(eq(providerEvents.id, id));
 }
 
@@ -157,5 +217,10 @@ export async function findProviderEvent(ex: Executor, id: string) {
 
 /** Refunds the provider refused for good, newest first. */
 export function refundFailures(ex: Executor, limit = 100): Promise<PaymentRecord[]> {
-  return ex.select().from(payments).where(isNotNull(payments.refundFailedAt)).orderBy(desc(payments.refundFailedAt)).limit(limit);
+  return ex
+    .select()
+    .from(payments)
+    .where(isNotNull(payments.refundFailedAt))
+    .orderBy(desc(payments.refundFailedAt))
+    .limit(limit);
 }

@@ -9,7 +9,10 @@ import type { OrdersService } from '../orders/orders.service.js';
 import { returnPage } from './return-page.js';
 import type { SettlementService } from './settlement.service.js';
 
-const WebhookAnswerSchema = Type.Object({ received: Type.Literal(true), outcome: StringEnum([...PROVIDER_EVENT_OUTCOMES, 'duplicate'] as const) }, { title: 'WebhookAnswer' });
+const WebhookAnswerSchema = Type.Object(
+  { received: Type.Literal(true), outcome: StringEnum([...PROVIDER_EVENT_OUTCOMES, 'duplicate'] as const) },
+  { title: 'WebhookAnswer' },
+);
 const RetryAnswerSchema = Type.Object({ orderId: IdSchema, payment: PaymentSchema }, { title: 'PaymentRetry' });
 const ReturnQuerySchema = Type.Object({ ref: IdSchema }, { additionalProperties: true });
 const Html = Type.String({ description: 'a small HTML page showing the payment state' });
@@ -22,25 +25,70 @@ const WEBHOOK_RATE_LIMIT = { max: 3000, timeWindow: '1 minute' };
 export function paymentsRoutes(orders: OrdersService, settlement: SettlementService, opts: { appReturnUrl?: string }) {
   return async (app: App) => {
     const tags = ['payments'];
-    app.get('/payments/status/:orderId', { config: { access: 'Auth' }, schema: { tags, summary: "Payment status of an order: its latest attempt (the order's client, seller or an administrator)", params: OrderIdParamsSchema, errors: [404], response: { 200: Ok(PaymentStatusSchema) } } },
-      async (req) => ok(await orders.paymentStatusByOrder(req.user, req.params.orderId)));
+    app.get(
+      '/payments/status/:orderId',
+      {
+        config: { access: 'Auth' },
+        schema: {
+          tags,
+          summary: "Payment status of an order: its latest attempt (the order's client, seller or an administrator)",
+          params: OrderIdParamsSchema,
+          errors: [404],
+          response: { 200: Ok(PaymentStatusSchema) },
+        },
+      },
+      async (req) => ok(await orders.paymentStatusByOrder(req.user, req.params.orderId)),
+    );
 
-    app.post('/payments/retry/:orderId', { config: { access: 'Auth', idempotency: 'in-transaction' }, schema: { tags, summary: 'A new payment attempt for a PENDING order whose latest attempt FAILED or EXPIRED (open payment.redirectUrl)', params: OrderIdParamsSchema, errors: [404, 409], response: { 201: Ok(RetryAnswerSchema) } } },
-      async (req, reply) => reply.code(201).send(ok(await settlement.retry(req.user, req.params.orderId, transactionalKey(req, reply)))));
+    app.post(
+      '/payments/retry/:orderId',
+      {
+        config: { access: 'Auth', idempotency: 'in-transaction' },
+        schema: {
+          tags,
+          summary:
+            'A new payment attempt for a PENDING order whose latest attempt FAILED or EXPIRED (open payment.redirectUrl)',
+          params: OrderIdParamsSchema,
+          errors: [404, 409],
+          response: { 201: Ok(RetryAnswerSchema) },
+        },
+      },
+      async (req, reply) =>
+        reply.code(201).send(ok(await settlement.retry(req.user, req.params.orderId, transactionalKey(req, reply)))),
+    );
 
     for (const outcome of ['success', 'error'] as const) {
-      app.get(`/payments/mobilemoney/${outcome}`, { config: { access: 'Public' }, schema: { tags, summary: `Where the provider sends the payer back (${outcome}): the payment's real state, as a page or a redirect to APP_RETURN_URL`, querystring: ReturnQuerySchema, errors: [404], response: { 200: Html, 303: Type.Null() } } },
+      app.get(
+        `/payments/mobilemoney/${outcome}`,
+        {
+          config: { access: 'Public' },
+          schema: {
+            tags,
+            summary: `Where the provider sends the payer back (${outcome}): the payment's real state, as a page or a redirect to APP_RETURN_URL`,
+            querystring: ReturnQuerySchema,
+            errors: [404],
+            response: { 200: Html, 303: Type.Null() },
+          },
+        },
         async (req, reply) => {
           const r = await settlement.returned(req.query.ref);
           if (opts.appReturnUrl) {
             const to = new URL(opts.appReturnUrl);
             if (r.orderId) to.searchParams.set('orderId', r.orderId);
-            else to.searchParams.set(r.subjectType === 'subscription' ? 'subscriptionChargeId' : `${r.subjectType}Id`, r.subjectId);
+            else
+              to.searchParams.set(
+                r.subjectType === 'subscription' ? 'subscriptionChargeId' : `${r.subjectType}Id`,
+                r.subjectId,
+              );
             to.searchParams.set('status', r.status);
             return reply.redirect(to.toString(), 303);
           }
-          return reply.type('text/html; charset=utf-8').header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'").send(returnPage(r));
-        });
+          return reply
+            .type('text/html; charset=utf-8')
+            .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'")
+            .send(returnPage(r));
+        },
+      );
     }
 
     // The webhook's signature covers the exact bytes: in this context they are kept aside, unparsed
@@ -52,12 +100,24 @@ export function paymentsRoutes(orders: OrdersService, settlement: SettlementServ
         rawBodies.set(req, body as Buffer);
         done(null, undefined);
       });
-      raw.post('/payments/mobilemoney/webhook', { config: { access: 'Public', rateLimit: WEBHOOK_RATE_LIMIT }, schema: { tags, summary: "The provider's signed events (Wave-Signature over the raw body): payments settled once per event id", errors: [400, 401], response: { 200: Ok(WebhookAnswerSchema) } } },
+      raw.post(
+        '/payments/mobilemoney/webhook',
+        {
+          config: { access: 'Public', rateLimit: WEBHOOK_RATE_LIMIT },
+          schema: {
+            tags,
+            summary:
+              "The provider's signed events (Wave-Signature over the raw body): payments settled once per event id",
+            errors: [400, 401],
+            response: { 200: Ok(WebhookAnswerSchema) },
+          },
+        },
         async (req) => {
           const header = req.headers[SIGNATURE_HEADER];
           const body = rawBodies.get(req) ?? Buffer.alloc(0);
           return ok(await settlement.receiveWebhook(body, typeof header === 'string' ? header : undefined));
-        });
+        },
+      );
     });
   };
 }

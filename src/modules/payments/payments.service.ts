@@ -1,6 +1,13 @@
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/client.js';
-import { PAYMENT_METHODS, PaymentProviderError, type CheckoutSession, type CreateSessionInput, type PaymentMethod, type PaymentProvider } from '../../providers/payments/types.js';
+import {
+  PAYMENT_METHODS,
+  PaymentProviderError,
+  type CheckoutSession,
+  type CreateSessionInput,
+  type PaymentMethod,
+  type PaymentProvider,
+} from '../../providers/payments/types.js';
 import { uuidv7 } from '../../shared/ids.js';
 import type { SettingsService } from '../settings/settings.service.js';
 import { PaymentSubjects } from './payment-subjects.js';
@@ -32,7 +39,12 @@ export interface PaymentsDeps {
  */
 export const PAGE_PENDING_RETRY_SECONDS = 5;
 
-const KIND: Record<PaymentMethod, 'mobile_money' | 'card'> = { wave: 'mobile_money', orangeMoney: 'mobile_money', freeMoney: 'mobile_money', card: 'card' };
+const KIND: Record<PaymentMethod, 'mobile_money' | 'card'> = {
+  wave: 'mobile_money',
+  orangeMoney: 'mobile_money',
+  freeMoney: 'mobile_money',
+  card: 'card',
+};
 
 export const toPaymentView = (p: PaymentRecord) => ({
   transactionId: p.id,
@@ -77,7 +89,9 @@ export function createPaymentsService(ctx: AppContext, deps: PaymentsDeps) {
   const subjects = new PaymentSubjects();
 
   /** What the provider is asked to open for a payment (its id is the idempotency key: one session per payment). */
-  const sessionInput = (p: Pick<PaymentRecord, 'id' | 'amount' | 'currency' | 'method' | 'payerPhone'>): CreateSessionInput => ({
+  const sessionInput = (
+    p: Pick<PaymentRecord, 'id' | 'amount' | 'currency' | 'method' | 'payerPhone'>,
+  ): CreateSessionInput => ({
     amount: p.amount,
     currency: p.currency,
     clientReference: p.id,
@@ -122,24 +136,37 @@ export function createPaymentsService(ctx: AppContext, deps: PaymentsDeps) {
       return repo.insertPayment(tx, { ...values, ...sessionColumns(provider, session, o.expiresAt) });
     }
     const row = await repo.insertPayment(tx, values);
-    await ctx.jobs.send(OPEN_SESSION_JOB, { paymentId: row.id }, { tx, startAfterSeconds: ctx.config.MOBILEMONEY_SESSION_RETRY_SECONDS });
+    await ctx.jobs.send(
+      OPEN_SESSION_JOB,
+      { paymentId: row.id },
+      { tx, startAfterSeconds: ctx.config.MOBILEMONEY_SESSION_RETRY_SECONDS },
+    );
     return row;
   }
 
-  async function closeForSubject(tx: Executor, subject: PaymentSubject, status: 'CANCELLED' | 'EXPIRED'): Promise<void> {
+  async function closeForSubject(
+    tx: Executor,
+    subject: PaymentSubject,
+    status: 'CANCELLED' | 'EXPIRED',
+  ): Promise<void> {
     for (const p of await repo.closePending(tx, subject, status, now())) {
       if (p.providerSessionId) await ctx.jobs.send(EXPIRE_SESSION_JOB, { paymentId: p.id }, { tx });
       // An attempt that expired with its subject's deadline is a failed payment, as one the provider let expire.
       if (status === 'EXPIRED') {
         await ctx.events.publish(tx, 'payments.failed', {
-          paymentId: p.id, subjectType: subject.type, subjectId: subject.id, orderId: subject.type === 'order' ? subject.id : null,
-          status, reason: 'the payment deadline passed',
+          paymentId: p.id,
+          subjectType: subject.type,
+          subjectId: subject.id,
+          orderId: subject.type === 'order' ? subject.id : null,
+          status,
+          reason: 'the payment deadline passed',
         });
       }
     }
     // A refused attempt's page stays open at the provider (the payer may try again there): close it
     // too, so nobody pays a subject that stopped waiting (money taken anyway is refunded).
-    for (const p of await repo.failedWithSession(tx, subject)) await ctx.jobs.send(EXPIRE_SESSION_JOB, { paymentId: p.id }, { tx });
+    for (const p of await repo.failedWithSession(tx, subject))
+      await ctx.jobs.send(EXPIRE_SESSION_JOB, { paymentId: p.id }, { tx });
   }
 
   /** Calls the provider for a PENDING payment without a session; answers the row with its session. */
@@ -154,7 +181,8 @@ export function createPaymentsService(ctx: AppContext, deps: PaymentsDeps) {
     if (saved) return saved;
     // The order was cancelled while the session was being opened: nobody may pay it.
     const current = await repo.findPayment(ctx.db, p.id);
-    if (current && current.status !== 'PENDING' && current.providerSessionId === null) await provider.expireSession(session.id);
+    if (current && current.status !== 'PENDING' && current.providerSessionId === null)
+      await provider.expireSession(session.id);
     return current;
   }
 
@@ -166,7 +194,13 @@ export function createPaymentsService(ctx: AppContext, deps: PaymentsDeps) {
       } catch (err) {
         if (err instanceof PaymentProviderError && !err.retryable) {
           // Refused for good (bad amount, method not offered): the attempt failed; the client may retry.
-          await repo.transition(ctx.db, job.paymentId, 'PENDING', { status: 'FAILED', failureReason: err.message.slice(0, 500) }, now());
+          await repo.transition(
+            ctx.db,
+            job.paymentId,
+            'PENDING',
+            { status: 'FAILED', failureReason: err.message.slice(0, 500) },
+            now(),
+          );
           return;
         }
         throw err;
@@ -204,8 +238,29 @@ export function createPaymentsService(ctx: AppContext, deps: PaymentsDeps) {
     startFor,
 
     /** `startFor` an order. */
-    start: (tx: Executor, o: { orderId: string; method: PaymentMethod; amount: number; currency: string; payerPhone: string | null; expiresAt: Date; firstOfOrder?: boolean; id?: string }) =>
-      startFor(tx, { subject: { type: 'order', id: o.orderId }, method: o.method, amount: o.amount, currency: o.currency, payerPhone: o.payerPhone, expiresAt: o.expiresAt, firstOfSubject: o.firstOfOrder, id: o.id }),
+    start: (
+      tx: Executor,
+      o: {
+        orderId: string;
+        method: PaymentMethod;
+        amount: number;
+        currency: string;
+        payerPhone: string | null;
+        expiresAt: Date;
+        firstOfOrder?: boolean;
+        id?: string;
+      },
+    ) =>
+      startFor(tx, {
+        subject: { type: 'order', id: o.orderId },
+        method: o.method,
+        amount: o.amount,
+        currency: o.currency,
+        payerPhone: o.payerPhone,
+        expiresAt: o.expiresAt,
+        firstOfSubject: o.firstOfOrder,
+        id: o.id,
+      }),
 
     /**
      * The inline attempt, after the order committed: the row with its session, or as it was when
@@ -245,11 +300,18 @@ export function createPaymentsService(ctx: AppContext, deps: PaymentsDeps) {
     /** Closes the subject's waiting payment; its provider session, if any, is expired by a job after commit. */
     closeForSubject,
     /** `closeForSubject` an order. */
-    closeForOrder: (tx: Executor, orderId: string, status: 'CANCELLED' | 'EXPIRED') => closeForSubject(tx, { type: 'order', id: orderId }, status),
+    closeForOrder: (tx: Executor, orderId: string, status: 'CANCELLED' | 'EXPIRED') =>
+      closeForSubject(tx, { type: 'order', id: orderId }, status),
 
     /** For the webhook: a PENDING payment succeeded. Undefined when it was not PENDING (a repeated delivery). */
     recordSucceeded: (tx: Executor, paymentId: string, d: { providerTransactionId: string | null; paidAt: Date }) =>
-      repo.transition(tx, paymentId, 'PENDING', { status: 'SUCCEEDED', providerTransactionId: d.providerTransactionId, paidAt: d.paidAt }, now()),
+      repo.transition(
+        tx,
+        paymentId,
+        'PENDING',
+        { status: 'SUCCEEDED', providerTransactionId: d.providerTransactionId, paidAt: d.paidAt },
+        now(),
+      ),
 
     find: (ex: Executor, paymentId: string) => repo.findPayment(ex, paymentId),
     listOfOrder: (ex: Executor, orderId: string) => repo.listOfOrder(ex, orderId),
@@ -259,7 +321,12 @@ export function createPaymentsService(ctx: AppContext, deps: PaymentsDeps) {
     /** The methods offered to clients now (the `mobilemoney` settings), in a fixed order. */
     async methods() {
       const s = await deps.settings.get('mobilemoney');
-      return PAYMENT_METHODS.filter((m) => s[m].enabled).map((m) => ({ method: m, displayName: s[m].displayName, kind: KIND[m], feeBps: s[m].feeBps }));
+      return PAYMENT_METHODS.filter((m) => s[m].enabled).map((m) => ({
+        method: m,
+        displayName: s[m].displayName,
+        kind: KIND[m],
+        feeBps: s[m].feeBps,
+      }));
     },
   };
 }

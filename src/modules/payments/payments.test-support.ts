@@ -8,7 +8,10 @@ export async function deliverWebhook(t: TestApp, event: unknown): Promise<{ outc
   const res = await t.app.inject({
     method: 'POST',
     url: WEBHOOK_PATH,
-    headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: t.mobilemoney.sign(raw, Math.floor(t.clock.now().getTime() / 1000)) },
+    headers: {
+      'content-type': 'application/json',
+      [SIGNATURE_HEADER]: t.mobilemoney.sign(raw, Math.floor(t.clock.now().getTime() / 1000)),
+    },
     payload: raw,
   });
   if (res.statusCode !== 200) throw new Error(`webhook refused: ${res.statusCode} ${res.body}`);
@@ -23,6 +26,9 @@ export async function deliverWebhook(t: TestApp, event: unknown): Promise<{ outc
 export async function payThroughWebhook(t: TestApp, orderId: string): Promise<{ paymentId: string; outcome: string }> {
   const latest = (await t.app.services.payments.latestOfOrders(t.app.ctx.db, [orderId])).get(orderId)?.payment;
   if (!latest?.providerSessionId) throw new Error(`order ${orderId} has no payment with an open session`);
-  const { outcome } = await deliverWebhook(t, t.mobilemoney.event('checkout.session.completed', t.mobilemoney.complete(latest.providerSessionId)));
+  const { outcome } = await deliverWebhook(
+    t,
+    t.mobilemoney.event('checkout.session.completed', t.mobilemoney.complete(latest.providerSessionId)),
+  );
   return { paymentId: latest.id, outcome };
 }

@@ -1,8 +1,17 @@
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/client.js';
 import type { ProviderEventOutcome } from '../../db/schema/payments.js';
-import { parseProviderEvent, UnknownEventTypeError, verifyWebhookSignature } from '../../providers/payments/signature.js';
-import { PaymentProviderError, type CheckoutSession, type PaymentProvider, type ProviderEvent } from '../../providers/payments/types.js';
+import {
+  parseProviderEvent,
+  UnknownEventTypeError,
+  verifyWebhookSignature,
+} from '../../providers/payments/signature.js';
+import {
+  PaymentProviderError,
+  type CheckoutSession,
+  type PaymentProvider,
+  type ProviderEvent,
+} from '../../providers/payments/types.js';
 import { WireFormatError } from '../../providers/payments/wire.js';
 import { AppError, conflict, notFound, unauthenticated, validationError } from '../../shared/errors.js';
 import { uuidv7 } from '../../shared/ids.js';
@@ -63,14 +72,33 @@ export function createSettlementService(ctx: AppContext, deps: SettlementDeps) {
   let payoutHandler: PayoutHandler | null = null;
   deps.payments.registerSubject('order', orderPaymentSubject(deps));
 
-  async function applyEvent(tx: Executor, ev: SettlementEvent | PayoutEvent, payload: unknown): Promise<ProviderEventOutcome | 'duplicate'> {
-    if (!(await repo.insertProviderEvent(tx, { id: ev.id, type: ev.type, payload, outcome: 'applied', receivedAt: now() }))) return 'duplicate';
-    const { outcome, paymentId } = 'payout' in ev ? { outcome: payoutHandler ? await payoutHandler(tx, ev) : 'unhandled', paymentId: null } : await settleSession(tx, ev);
+  async function applyEvent(
+    tx: Executor,
+    ev: SettlementEvent | PayoutEvent,
+    payload: unknown,
+  ): Promise<ProviderEventOutcome | 'duplicate'> {
+    if (
+      !(await repo.insertProviderEvent(tx, {
+        id: ev.id,
+        type: ev.type,
+        payload,
+        outcome: 'applied',
+        receivedAt: now(),
+      }))
+    )
+      return 'duplicate';
+    const { outcome, paymentId } =
+      'payout' in ev
+        ? { outcome: payoutHandler ? await payoutHandler(tx, ev) : 'unhandled', paymentId: null }
+        : await settleSession(tx, ev);
     if (outcome !== 'applied' || paymentId) await repo.setEventOutcome(tx, ev.id, outcome, paymentId);
     return outcome;
   }
 
-  async function settleSession(tx: Executor, ev: SettlementEvent): Promise<{ outcome: ProviderEventOutcome; paymentId: string | null }> {
+  async function settleSession(
+    tx: Executor,
+    ev: SettlementEvent,
+  ): Promise<{ outcome: ProviderEventOutcome; paymentId: string | null }> {
     const ref = ev.session.clientReference;
     const seen = UUID.test(ref) ? await repo.findPayment(tx, ref) : undefined;
     if (!seen) {
@@ -88,11 +116,22 @@ export function createSettlementService(ctx: AppContext, deps: SettlementDeps) {
     // Refusing it would leave money taken at the provider unseen until reconciliation, or for
     // ever for an attempt closed meanwhile (reconciliation only asks about stored sessions).
     if (p.providerSessionId === null && p.amount === s.amount && p.currency === s.currency) {
-      p = (await repo.adoptSession(tx, p.id, { provider: deps.provider().name, providerSessionId: s.id, launchUrl: s.launchUrl }, now())) ?? p;
+      p =
+        (await repo.adoptSession(
+          tx,
+          p.id,
+          { provider: deps.provider().name, providerSessionId: s.id, launchUrl: s.launchUrl },
+          now(),
+        )) ?? p;
     }
     if (p.providerSessionId !== s.id || p.amount !== s.amount || p.currency !== s.currency) {
       ctx.log.error(
-        { eventId: ev.id, paymentId: p.id, expected: { session: p.providerSessionId, amount: p.amount, currency: p.currency }, got: { session: s.id, amount: s.amount, currency: s.currency } },
+        {
+          eventId: ev.id,
+          paymentId: p.id,
+          expected: { session: p.providerSessionId, amount: p.amount, currency: p.currency },
+          got: { session: s.id, amount: s.amount, currency: s.currency },
+        },
         'provider event does not match its payment: not applied',
       );
       return { outcome: 'rejected_mismatch', paymentId: p.id };
@@ -113,18 +152,36 @@ export function createSettlementService(ctx: AppContext, deps: SettlementDeps) {
   const tellPayer = (tx: Executor, subject: LockedSubject, p: PaymentRecord) =>
     deps.notifications.live(tx, subject.payerUserId, 'payment', { ...subjectOf(p), ...toPaymentView(p) });
 
-  async function succeed(tx: Executor, p: PaymentRecord, handler: PaymentSubjectHandler, subject: LockedSubject, s: CheckoutSession): Promise<ProviderEventOutcome> {
+  async function succeed(
+    tx: Executor,
+    p: PaymentRecord,
+    handler: PaymentSubjectHandler,
+    subject: LockedSubject,
+    s: CheckoutSession,
+  ): Promise<ProviderEventOutcome> {
     // Never backwards, never twice: a repeated success under another event id changes nothing.
     if (!canTransition(PAYMENT_TRANSITIONS, p.status, 'SUCCEEDED')) return 'ignored';
     const t = now();
     const late = REFUND_ON_SUCCESS.includes(p.status);
-    const paid = (await repo.transition(tx, p.id, p.status, { status: 'SUCCEEDED', providerTransactionId: s.transactionId, paidAt: s.completedAt ?? t, failureReason: null }, t))!;
-    await ctx.events.publish(tx, 'payments.succeeded', { paymentId: p.id, ...subjectOf(p), amount: p.amount, currency: p.currency });
+    const paid = (await repo.transition(
+      tx,
+      p.id,
+      p.status,
+      { status: 'SUCCEEDED', providerTransactionId: s.transactionId, paidAt: s.completedAt ?? t, failureReason: null },
+      t,
+    ))!;
+    await ctx.events.publish(tx, 'payments.succeeded', {
+      paymentId: p.id,
+      ...subjectOf(p),
+      amount: p.amount,
+      currency: p.currency,
+    });
     const account = handler.creditAccount?.(paid, subject);
     if (account) await postReceived(tx, paid, account);
     const done = await handler.succeeded(tx, paid, subject, { late });
     if (done === 'refund') {
-      if (!account) throw new Error(`payment subject ${p.subjectType} asked for a refund but declares no creditAccount`);
+      if (!account)
+        throw new Error(`payment subject ${p.subjectType} asked for a refund but declares no creditAccount`);
       await refundReceived(tx, paid, account, late ? 'PAYMENT_AFTER_EXPIRY' : 'NOT_WANTED');
     }
     // Applied, the payment is as moved above; refunded, it went on to REFUND_PENDING.
@@ -132,10 +189,22 @@ export function createSettlementService(ctx: AppContext, deps: SettlementDeps) {
     return done === 'refund' ? 'refunded' : done;
   }
 
-  async function fail(tx: Executor, p: PaymentRecord, handler: PaymentSubjectHandler, subject: LockedSubject, status: 'FAILED' | 'EXPIRED', reason: string): Promise<ProviderEventOutcome> {
+  async function fail(
+    tx: Executor,
+    p: PaymentRecord,
+    handler: PaymentSubjectHandler,
+    subject: LockedSubject,
+    status: 'FAILED' | 'EXPIRED',
+    reason: string,
+  ): Promise<ProviderEventOutcome> {
     if (p.status === status || !canTransition(PAYMENT_TRANSITIONS, p.status, status)) return 'ignored';
     const moved = (await repo.transition(tx, p.id, p.status, { status, failureReason: reason.slice(0, 500) }, now()))!;
-    await ctx.events.publish(tx, 'payments.failed', { paymentId: p.id, ...subjectOf(p), status, reason: reason.slice(0, 500) });
+    await ctx.events.publish(tx, 'payments.failed', {
+      paymentId: p.id,
+      ...subjectOf(p),
+      status,
+      reason: reason.slice(0, 500),
+    });
     await handler.failed?.(tx, moved, subject, status);
     tellPayer(tx, subject, moved);
     return 'applied';
@@ -197,7 +266,10 @@ export function createSettlementService(ctx: AppContext, deps: SettlementDeps) {
         if (err instanceof PaymentProviderError && !err.retryable) {
           const reason = `${err.code ?? err.status ?? 'refused'}: ${err.message}`.slice(0, 500);
           await repo.markRefundFailed(ctx.db, p.id, reason, now());
-          ctx.log.error({ paymentId: p.id, reason }, 'refund refused by the provider: to be settled by an administrator');
+          ctx.log.error(
+            { paymentId: p.id, reason },
+            'refund refused by the provider: to be settled by an administrator',
+          );
           return;
         }
         throw err;
@@ -224,7 +296,12 @@ export function createSettlementService(ctx: AppContext, deps: SettlementDeps) {
       ],
     });
     if (subject) await handler.refunded?.(tx, refunded, subject);
-    await ctx.events.publish(tx, 'payments.refunded', { paymentId: p.id, ...subjectOf(p), amount: p.amount, currency: p.currency });
+    await ctx.events.publish(tx, 'payments.refunded', {
+      paymentId: p.id,
+      ...subjectOf(p),
+      amount: p.amount,
+      currency: p.currency,
+    });
   }
 
   // A paid order cancelled (by its client, the seller or an administrator): its money goes back.
@@ -240,9 +317,16 @@ export function createSettlementService(ctx: AppContext, deps: SettlementDeps) {
 
   /** The session as it stands, as the event the webhook would have brought; null when there is nothing to apply. */
   function eventFromSession(p: PaymentRecord, s: CheckoutSession): SettlementEvent | null {
-    if (s.paymentStatus === 'succeeded') return { id: `recon:${s.id}:succeeded`, type: 'checkout.session.completed', session: s };
-    if (s.checkoutStatus === 'expired') return { id: `recon:${s.id}:expired`, type: 'checkout.session.expired', session: s };
-    if (s.lastPaymentError && p.status === 'PENDING') return { id: `recon:${s.id}:failed:${s.lastPaymentError.code}`.slice(0, 200), type: 'checkout.session.payment_failed', session: s };
+    if (s.paymentStatus === 'succeeded')
+      return { id: `recon:${s.id}:succeeded`, type: 'checkout.session.completed', session: s };
+    if (s.checkoutStatus === 'expired')
+      return { id: `recon:${s.id}:expired`, type: 'checkout.session.expired', session: s };
+    if (s.lastPaymentError && p.status === 'PENDING')
+      return {
+        id: `recon:${s.id}:failed:${s.lastPaymentError.code}`.slice(0, 200),
+        type: 'checkout.session.payment_failed',
+        session: s,
+      };
     return null;
   }
 
@@ -278,9 +362,13 @@ export function createSettlementService(ctx: AppContext, deps: SettlementDeps) {
      * The provider's webhook: the signature is checked on the raw bytes before anything is parsed
      * (401, nothing stored), then the event is recorded and applied in one transaction.
      */
-    async receiveWebhook(rawBody: Buffer, signature: string | undefined): Promise<{ received: true; outcome: ProviderEventOutcome | 'duplicate' }> {
+    async receiveWebhook(
+      rawBody: Buffer,
+      signature: string | undefined,
+    ): Promise<{ received: true; outcome: ProviderEventOutcome | 'duplicate' }> {
       const secrets = deps.provider().webhookSecrets;
-      if (!verifyWebhookSignature(signature, rawBody, secrets, Math.floor(now().getTime() / 1000))) throw unauthenticated('Invalid or missing Wave-Signature');
+      if (!verifyWebhookSignature(signature, rawBody, secrets, Math.floor(now().getTime() / 1000)))
+        throw unauthenticated('Invalid or missing Wave-Signature');
       let ev: ProviderEvent;
       try {
         ev = parseProviderEvent(rawBody);
@@ -309,7 +397,8 @@ export function createSettlementService(ctx: AppContext, deps: SettlementDeps) {
      * The client refunded through the escrow (`HELD` or `DISPUTED` -> refunded). The provider is
      * asked by a job after commit.
      */
-    refund: (tx: Executor, r: { orderId: string; reason: string; actor: EscrowActor }) => deps.escrow.refund(tx, r.orderId, r.reason, r.actor),
+    refund: (tx: Executor, r: { orderId: string; reason: string; actor: EscrowActor }) =>
+      deps.escrow.refund(tx, r.orderId, r.reason, r.actor),
 
     /**
      * A succeeded payment of a subject declared with a `creditAccount` is sent back to its payer
@@ -319,7 +408,15 @@ export function createSettlementService(ctx: AppContext, deps: SettlementDeps) {
     refundPayment: refundReceived,
 
     /** The payer came back from the provider: the payment's state as the database (and, if still open, the provider) says. */
-    async returned(ref: string): Promise<{ orderId: string | null; subjectType: PaymentRecord['subjectType']; subjectId: string; paymentId: string; status: PaymentRecord['status'] }> {
+    async returned(
+      ref: string,
+    ): Promise<{
+      orderId: string | null;
+      subjectType: PaymentRecord['subjectType'];
+      subjectId: string;
+      paymentId: string;
+      status: PaymentRecord['status'];
+    }> {
       let p = await repo.findPayment(ctx.db, ref);
       if (!p) throw notFound('Payment');
       if (OPEN_PAYMENT_STATUSES.includes(p.status) && p.providerSessionId) {
@@ -329,7 +426,13 @@ export function createSettlementService(ctx: AppContext, deps: SettlementDeps) {
           ctx.log.warn({ err, paymentId: p.id }, 'payment state not read from the provider');
         }
       }
-      return { orderId: p.orderId, subjectType: p.subjectType, subjectId: p.subjectId, paymentId: p.id, status: p.status };
+      return {
+        orderId: p.orderId,
+        subjectType: p.subjectType,
+        subjectId: p.subjectId,
+        paymentId: p.id,
+        status: p.status,
+      };
     },
 
     /** A new attempt for a PENDING order whose latest attempt FAILED or EXPIRED. */
@@ -344,14 +447,30 @@ export function createSettlementService(ctx: AppContext, deps: SettlementDeps) {
         await idempotency?.claim(tx, id);
         const o = await orderRepo.lockOrder(tx, orderId);
         if (!o || o.clientId !== user.id) throw notFound('Order');
-        if (o.status !== 'PENDING' || o.paymentDeadline <= now()) throw conflict('ORDER_NOT_PENDING', `The order is ${o.status === 'PENDING' ? 'past its payment deadline' : o.status}: it can no longer be paid`);
+        if (o.status !== 'PENDING' || o.paymentDeadline <= now())
+          throw conflict(
+            'ORDER_NOT_PENDING',
+            `The order is ${o.status === 'PENDING' ? 'past its payment deadline' : o.status}: it can no longer be paid`,
+          );
         const latest = (await repo.latestOfOrders(tx, [orderId])).get(orderId)?.payment;
         if (!latest || (latest.status !== 'FAILED' && latest.status !== 'EXPIRED')) {
-          throw conflict('PAYMENT_NOT_RETRYABLE', `The latest payment is ${latest?.status ?? 'missing'}: only a FAILED or EXPIRED payment can be retried`);
+          throw conflict(
+            'PAYMENT_NOT_RETRYABLE',
+            `The latest payment is ${latest?.status ?? 'missing'}: only a FAILED or EXPIRED payment can be retried`,
+          );
         }
-        const next = await deps.payments.start(tx, { id, orderId, method: o.paymentMethod, amount: o.itemsTotal, currency: o.currency, payerPhone: o.payerPhone, expiresAt: o.paymentDeadline });
+        const next = await deps.payments.start(tx, {
+          id,
+          orderId,
+          method: o.paymentMethod,
+          amount: o.itemsTotal,
+          currency: o.currency,
+          payerPhone: o.payerPhone,
+          expiresAt: o.paymentDeadline,
+        });
         // The failed attempt's session could still be paid: close it (a payment on it anyway is refunded).
-        if (latest.status === 'FAILED' && latest.providerSessionId) await ctx.jobs.send(EXPIRE_SESSION_JOB, { paymentId: latest.id }, { tx });
+        if (latest.status === 'FAILED' && latest.providerSessionId)
+          await ctx.jobs.send(EXPIRE_SESSION_JOB, { paymentId: latest.id }, { tx });
         return next;
       });
       return { orderId, payment: toPaymentView(await deps.payments.openAfterCommit(payment)) };

@@ -28,9 +28,16 @@ const nowSeconds = () => Math.floor(t.clock.now().getTime() / 1000);
 async function deliver(event: unknown, opts: { signature?: string | null; unixSeconds?: number; raw?: string } = {}) {
   const raw = opts.raw ?? JSON.stringify(event);
   const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (opts.signature !== null) headers['wave-signature'] = opts.signature ?? t.mobilemoney.sign(raw, opts.unixSeconds ?? nowSeconds());
+  if (opts.signature !== null)
+    headers['wave-signature'] = opts.signature ?? t.mobilemoney.sign(raw, opts.unixSeconds ?? nowSeconds());
   // From the app's own address (as `call`): on Redis the webhook's per-address limit is shared by every file of the run.
-  const res = await t.app.inject({ method: 'POST', url: '/api/v1/payments/mobilemoney/webhook', headers, payload: raw, remoteAddress: addressOf(t.app) });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/payments/mobilemoney/webhook',
+    headers,
+    payload: raw,
+    remoteAddress: addressOf(t.app),
+  });
   return { status: res.statusCode, body: res.json() };
 }
 
@@ -43,13 +50,20 @@ async function openOrder() {
   return { c, order, session };
 }
 
-const completed = (sessionId: string) => t.mobilemoney.event('checkout.session.completed', t.mobilemoney.complete(sessionId));
+const completed = (sessionId: string) =>
+  t.mobilemoney.event('checkout.session.completed', t.mobilemoney.complete(sessionId));
 const payment = (id: string) => t.app.services.payments.find(db(), id);
 const orderOf = async (token: string, id: string) => (await call(t.app, 'GET', `/orders/${id}`, { token })).body.data;
 const balance = (account: string) => t.app.services.ledger.balance(db(), account);
-const received = async (orderId: string) => (await t.app.services.ledger.transactionsFor(db(), { type: 'order', id: orderId })).filter((x) => x.kind === 'payment_received');
+const received = async (orderId: string) =>
+  (await t.app.services.ledger.transactionsFor(db(), { type: 'order', id: orderId })).filter(
+    (x) => x.kind === 'payment_received',
+  );
 const storedEvents = async (paymentId: string) =>
-  rows<{ id: string; outcome: string }>(db(), sql`select id, outcome from provider_events where payment_id = ${paymentId} order by received_at, id`);
+  rows<{ id: string; outcome: string }>(
+    db(),
+    sql`select id, outcome from provider_events where payment_id = ${paymentId} order by received_at, id`,
+  );
 const refundCalls = (sessionId: string) => t.mobilemoney.calls(`/v1/checkout/sessions/${sessionId}/refund`);
 
 describe('webhook signature', () => {
@@ -62,19 +76,28 @@ describe('webhook signature', () => {
       await deliver(event, { signature: null }),
       await deliver(event, { signature: t.mobilemoney.sign(raw, nowSeconds(), ['another-secret']) }),
       await deliver(event, { unixSeconds: nowSeconds() - 301 }),
-      await deliver(event, { signature: t.mobilemoney.sign(raw, nowSeconds()), raw: raw.replace(session.amount as string, '1') }),
+      await deliver(event, {
+        signature: t.mobilemoney.sign(raw, nowSeconds()),
+        raw: raw.replace(session.amount as string, '1'),
+      }),
       await deliver(event, { signature: 't=abc,v1=zz' }),
     ];
-    for (const a of attempts) expect(a).toMatchObject({ status: 401, body: { success: false, error: { code: 'UNAUTHENTICATED' } } });
+    for (const a of attempts)
+      expect(a).toMatchObject({ status: 401, body: { success: false, error: { code: 'UNAUTHENTICATED' } } });
     expect((await rows<{ n: number }>(db(), sql`select count(*)::int as n from provider_events`))[0]!.n).toBe(before);
     expect((await payment(order.payment.transactionId))!.status).toBe('PENDING');
     // Signed by a secret of a rotation (any v1 matching is enough): accepted.
-    const ok = await deliver(event, { signature: t.mobilemoney.sign(raw, nowSeconds(), ['old-secret', t.mobilemoney.webhookSecret]) });
+    const ok = await deliver(event, {
+      signature: t.mobilemoney.sign(raw, nowSeconds(), ['old-secret', t.mobilemoney.webhookSecret]),
+    });
     expect(ok).toMatchObject({ status: 200, body: { data: { outcome: 'applied' } } });
   });
 
   it('acknowledges an event type it does not handle, and answers 400 for a signed malformed event', async () => {
-    expect(await deliver({ id: 'EV_other', type: 'merchant.updated', data: {} })).toMatchObject({ status: 200, body: { data: { outcome: 'ignored' } } });
+    expect(await deliver({ id: 'EV_other', type: 'merchant.updated', data: {} })).toMatchObject({
+      status: 200,
+      body: { data: { outcome: 'ignored' } },
+    });
     const bad = await deliver({ id: 'EV_bad', type: 'checkout.session.completed', data: { id: 5 } });
     expect(bad.status).toBe(400);
     expect(bad.body.error.code).toBe('VALIDATION_ERROR');
@@ -86,12 +109,19 @@ describe('payment received', () => {
     const { c, order, session } = await openOrder();
     const event = completed(session.id);
     const first = await deliver(event);
-    expect(first, JSON.stringify(first.body)).toMatchObject({ status: 200, body: { success: true, data: { received: true, outcome: "applied" } } });
+    expect(first, JSON.stringify(first.body)).toMatchObject({
+      status: 200,
+      body: { success: true, data: { received: true, outcome: 'applied' } },
+    });
     expect(await deliver(event)).toMatchObject({ status: 200, body: { data: { outcome: 'duplicate' } } });
     const p = (await payment(order.payment.transactionId))!;
     expect(p).toMatchObject({ status: 'SUCCEEDED', providerTransactionId: session.transaction_id });
     expect(await orderOf(c.token, order.id)).toMatchObject({ status: 'PENDING', paymentStatus: 'PAID' });
-    expect(await t.app.services.escrow.find(db(), order.id)).toMatchObject({ state: 'HELD', amount: order.itemsTotal, paymentId: p.id });
+    expect(await t.app.services.escrow.find(db(), order.id)).toMatchObject({
+      state: 'HELD',
+      amount: order.itemsTotal,
+      paymentId: p.id,
+    });
     expect(await received(order.id)).toHaveLength(1);
     expect(await balance(escrowAccount(order.id))).toBe(-order.itemsTotal);
     expect(await storedEvents(p.id)).toEqual([{ id: event.id, outcome: 'applied' }]);
@@ -104,7 +134,17 @@ describe('payment received', () => {
     expect(answers.every((a) => a.status === 200)).toBe(true);
     expect(answers.filter((a) => a.body.data.outcome === 'applied')).toHaveLength(1);
     // Out of order: failures of earlier tries on the same session, delivered after the success.
-    const late = await Promise.all([1, 2, 3].map(() => deliver(t.mobilemoney.event('checkout.session.payment_failed', { ...event.data as object, payment_status: 'processing', last_payment_error: { code: 'insufficient-funds', message: 'no money' } }))));
+    const late = await Promise.all(
+      [1, 2, 3].map(() =>
+        deliver(
+          t.mobilemoney.event('checkout.session.payment_failed', {
+            ...(event.data as object),
+            payment_status: 'processing',
+            last_payment_error: { code: 'insufficient-funds', message: 'no money' },
+          }),
+        ),
+      ),
+    );
     expect(late.map((a) => a.body.data.outcome)).toEqual(['ignored', 'ignored', 'ignored']);
     expect((await payment(order.payment.transactionId))!.status).toBe('SUCCEEDED');
     expect(await received(order.id)).toHaveLength(1);
@@ -114,9 +154,14 @@ describe('payment received', () => {
   it('credits a payment whose session was opened at the provider but never stored (the server stopped in between)', async () => {
     const { c, order, session } = await openOrder();
     // What a process killed between the provider's answer and saving it leaves: no session on the attempt.
-    await db().execute(sql`update payments set provider = null, provider_session_id = null, launch_url = null where id = ${order.payment.transactionId}`);
+    await db().execute(
+      sql`update payments set provider = null, provider_session_id = null, launch_url = null where id = ${order.payment.transactionId}`,
+    );
     expect(await deliver(completed(session.id))).toMatchObject({ status: 200, body: { data: { outcome: 'applied' } } });
-    expect(await payment(order.payment.transactionId)).toMatchObject({ status: 'SUCCEEDED', providerSessionId: session.id });
+    expect(await payment(order.payment.transactionId)).toMatchObject({
+      status: 'SUCCEEDED',
+      providerSessionId: session.id,
+    });
     expect(await orderOf(c.token, order.id)).toMatchObject({ paymentStatus: 'PAID' });
     expect(await received(order.id)).toHaveLength(1);
   });
@@ -124,28 +169,54 @@ describe('payment received', () => {
   it('does not credit an event whose amount, currency or session does not match the payment', async () => {
     const { c, order, session } = await openOrder();
     const paid = t.mobilemoney.complete(session.id);
-    for (const data of [{ ...paid, amount: '1' }, { ...paid, currency: 'EUR' }, { ...paid, id: 'cos-someoneelse' }]) {
+    for (const data of [
+      { ...paid, amount: '1' },
+      { ...paid, currency: 'EUR' },
+      { ...paid, id: 'cos-someoneelse' },
+    ]) {
       const res = await deliver(t.mobilemoney.event('checkout.session.completed', data));
       expect(res).toMatchObject({ status: 200, body: { data: { outcome: 'rejected_mismatch' } } });
     }
     expect((await payment(order.payment.transactionId))!.status).toBe('PENDING');
     expect(await orderOf(c.token, order.id)).toMatchObject({ paymentStatus: 'UNPAID' });
     expect(await received(order.id)).toHaveLength(0);
-    expect((await storedEvents(order.payment.transactionId)).map((e) => e.outcome)).toEqual(['rejected_mismatch', 'rejected_mismatch', 'rejected_mismatch']);
+    expect((await storedEvents(order.payment.transactionId)).map((e) => e.outcome)).toEqual([
+      'rejected_mismatch',
+      'rejected_mismatch',
+      'rejected_mismatch',
+    ]);
   });
 
   it('records an event for a payment it does not know, and a payout event for a payout it never sent', async () => {
-    const paid = { ...t.mobilemoney.complete((await openOrder()).session.id), client_reference: '0190aaaa-0000-7000-8000-000000000000' };
-    expect((await deliver(t.mobilemoney.event('checkout.session.completed', paid))).body.data.outcome).toBe('unknown_payment');
-    const payout = { id: 'pt-1', currency: 'XOF', receive_amount: '1000', mobile: '+221770000001', name: 'X', client_reference: 'r', status: 'succeeded' };
+    const paid = {
+      ...t.mobilemoney.complete((await openOrder()).session.id),
+      client_reference: '0190aaaa-0000-7000-8000-000000000000',
+    };
+    expect((await deliver(t.mobilemoney.event('checkout.session.completed', paid))).body.data.outcome).toBe(
+      'unknown_payment',
+    );
+    const payout = {
+      id: 'pt-1',
+      currency: 'XOF',
+      receive_amount: '1000',
+      mobile: '+221770000001',
+      name: 'X',
+      client_reference: 'r',
+      status: 'succeeded',
+    };
     expect((await deliver(t.mobilemoney.event('payout.completed', payout))).body.data.outcome).toBe('unknown_payment');
   });
 
   it('marks a failure, keeps the order waiting, and a later success of the same session wins', async () => {
     const { c, order, session } = await openOrder();
-    const failed = await deliver(t.mobilemoney.event('checkout.session.payment_failed', t.mobilemoney.fail(session.id)));
+    const failed = await deliver(
+      t.mobilemoney.event('checkout.session.payment_failed', t.mobilemoney.fail(session.id)),
+    );
     expect(failed.body.data.outcome).toBe('applied');
-    expect(await payment(order.payment.transactionId)).toMatchObject({ status: 'FAILED', failureReason: 'The payer does not have enough money' });
+    expect(await payment(order.payment.transactionId)).toMatchObject({
+      status: 'FAILED',
+      failureReason: 'The payer does not have enough money',
+    });
     expect(await orderOf(c.token, order.id)).toMatchObject({ status: 'PENDING', paymentStatus: 'UNPAID' });
     expect((await deliver(completed(session.id))).body.data.outcome).toBe('applied');
     expect(await orderOf(c.token, order.id)).toMatchObject({ paymentStatus: 'PAID' });
@@ -155,7 +226,10 @@ describe('payment received', () => {
 describe('refunds', () => {
   it('refunds a payment arriving for a cancelled order: the provider is asked once, the order ledger back to zero', async () => {
     const { c, order, session } = await openOrder();
-    expect((await call(t.app, 'POST', `/orders/${order.id}/cancel`, { token: c.token, body: { reason: 'changed my mind' } })).status).toBe(200);
+    expect(
+      (await call(t.app, 'POST', `/orders/${order.id}/cancel`, { token: c.token, body: { reason: 'changed my mind' } }))
+        .status,
+    ).toBe(200);
     await t.app.jobs.drain();
     const res = await deliver(completed(session.id));
     expect(res.body.data.outcome).toBe('refunded');
@@ -164,7 +238,10 @@ describe('refunds', () => {
     expect(refundCalls(session.id)).toHaveLength(1);
     const p = (await payment(order.payment.transactionId))!;
     expect(p).toMatchObject({ status: 'REFUNDED', refundFailedAt: null });
-    expect(await t.app.services.escrow.find(db(), order.id)).toMatchObject({ state: 'REFUNDED', refundReason: 'ORDER_CLOSED' });
+    expect(await t.app.services.escrow.find(db(), order.id)).toMatchObject({
+      state: 'REFUNDED',
+      refundReason: 'ORDER_CLOSED',
+    });
     expect(await balance(escrowAccount(order.id))).toBe(0);
     expect(await balance(refundsPending(p.id))).toBe(0);
     expect(await orderOf(c.token, order.id)).toMatchObject({ status: 'CANCELLED', paymentStatus: 'REFUNDED' });
@@ -175,7 +252,11 @@ describe('refunds', () => {
   it('retries a refund through a provider outage (503 twice) and then completes it with the same key', async () => {
     const { c, order, session } = await openOrder();
     await deliver(completed(session.id));
-    t.mobilemoney.failNext(2, { status: 503, body: { code: 'service-unavailable', message: 'down' } }, `/v1/checkout/sessions/${session.id}/refund`);
+    t.mobilemoney.failNext(
+      2,
+      { status: 503, body: { code: 'service-unavailable', message: 'down' } },
+      `/v1/checkout/sessions/${session.id}/refund`,
+    );
     expect((await call(t.app, 'POST', `/orders/${order.id}/cancel`, { token: c.token, body: {} })).status).toBe(200);
     await t.app.jobs.drain();
     expect(refundCalls(session.id)).toHaveLength(1);
@@ -196,7 +277,11 @@ describe('refunds', () => {
   it('marks a refund the provider refuses for good, for administrators to settle', async () => {
     const { c, order, session } = await openOrder();
     expect((await payThroughWebhook(t, order.id)).outcome).toBe('applied');
-    t.mobilemoney.failNext(1, { status: 400, body: { code: 'checkout-refund-failed', message: 'too late to refund' } }, `/v1/checkout/sessions/${session.id}/refund`);
+    t.mobilemoney.failNext(
+      1,
+      { status: 400, body: { code: 'checkout-refund-failed', message: 'too late to refund' } },
+      `/v1/checkout/sessions/${session.id}/refund`,
+    );
     await call(t.app, 'POST', `/orders/${order.id}/cancel`, { token: c.token, body: {} });
     await t.app.jobs.drain();
     const p = (await payment(order.payment.transactionId))!;
@@ -233,8 +318,16 @@ describe('escrow refunds', () => {
     await payThroughWebhook(t, order.id);
     const { escrow } = t.app.services;
     const system = { userId: null, role: 'SYSTEM' as const };
-    await db().execute(sql`update escrows set state = 'DISPUTED', dispute_reason = 'missing item', dispute_opened_at = now() where order_id = ${order.id}`);
-    const resolved = await db().transaction((tx) => t.app.services.settlement.refund(tx, { orderId: order.id, reason: 'dispute lost by the supplier', actor: system }));
+    await db().execute(
+      sql`update escrows set state = 'DISPUTED', dispute_reason = 'missing item', dispute_opened_at = now() where order_id = ${order.id}`,
+    );
+    const resolved = await db().transaction((tx) =>
+      t.app.services.settlement.refund(tx, {
+        orderId: order.id,
+        reason: 'dispute lost by the supplier',
+        actor: system,
+      }),
+    );
     expect(resolved).toMatchObject({ state: 'RESOLVED_CLIENT', refundReason: 'dispute lost by the supplier' });
     expect(resolved.disputeResolvedAt).not.toBeNull();
     // Again: already refunded, nothing moves.
@@ -246,7 +339,9 @@ describe('escrow refunds', () => {
     const other = await openOrder();
     await payThroughWebhook(t, other.order.id);
     await db().execute(sql`update escrows set state = 'RELEASED' where order_id = ${other.order.id}`);
-    await expect(db().transaction((tx) => escrow.refund(tx, other.order.id, 'too late', system))).rejects.toMatchObject({ statusCode: 409, code: 'INVALID_TRANSITION' });
+    await expect(db().transaction((tx) => escrow.refund(tx, other.order.id, 'too late', system))).rejects.toMatchObject(
+      { statusCode: 409, code: 'INVALID_TRANSITION' },
+    );
     // Put back as it was, so the money checks (which hold RELEASED to an empty account) pass.
     await db().execute(sql`update escrows set state = 'HELD' where order_id = ${other.order.id}`);
   });
@@ -267,7 +362,10 @@ describe('reconciliation', () => {
     expect(await orderOf(c.token, order.id)).toMatchObject({ paymentStatus: 'PAID' });
     expect((await deliver(event)).body.data.outcome).toBe('ignored');
     expect(await received(order.id)).toHaveLength(1);
-    expect((await storedEvents(order.payment.transactionId)).map((e) => e.id)).toEqual([`recon:${session.id}:succeeded`, event.id]);
+    expect((await storedEvents(order.payment.transactionId)).map((e) => e.id)).toEqual([
+      `recon:${session.id}:succeeded`,
+      event.id,
+    ]);
   });
 
   it('expires a payment whose session expired', async () => {
@@ -283,40 +381,60 @@ describe('reconciliation', () => {
 describe('POST /payments/retry/:orderId', () => {
   it('opens a new attempt after a failure, only for the client, only once at a time', async () => {
     const { c, order, session } = await openOrder();
-    expect((await call(t.app, 'POST', `/payments/retry/${order.id}`, { token: c.token })).body.error.code).toBe('PAYMENT_NOT_RETRYABLE');
+    expect((await call(t.app, 'POST', `/payments/retry/${order.id}`, { token: c.token })).body.error.code).toBe(
+      'PAYMENT_NOT_RETRYABLE',
+    );
     await deliver(t.mobilemoney.event('checkout.session.payment_failed', t.mobilemoney.fail(session.id)));
     const other = await newClient(t);
     expect((await call(t.app, 'POST', `/payments/retry/${order.id}`, { token: other.token })).status).toBe(404);
-    const res = await call(t.app, 'POST', `/payments/retry/${order.id}`, { token: c.token, headers: { 'idempotency-key': `retry-${order.id}` } });
+    const res = await call(t.app, 'POST', `/payments/retry/${order.id}`, {
+      token: c.token,
+      headers: { 'idempotency-key': `retry-${order.id}` },
+    });
     expect(res.status).toBe(201);
-    expect(res.body.data).toMatchObject({ orderId: order.id, payment: { status: 'PENDING', attempt: 2, amount: order.itemsTotal } });
+    expect(res.body.data).toMatchObject({
+      orderId: order.id,
+      payment: { status: 'PENDING', attempt: 2, amount: order.itemsTotal },
+    });
     expect(res.body.data.payment.redirectUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/c\/cos-/);
     // The same key replays the answer; a new key finds a payment already waiting.
-    const replay = await call(t.app, 'POST', `/payments/retry/${order.id}`, { token: c.token, headers: { 'idempotency-key': `retry-${order.id}` } });
+    const replay = await call(t.app, 'POST', `/payments/retry/${order.id}`, {
+      token: c.token,
+      headers: { 'idempotency-key': `retry-${order.id}` },
+    });
     expect(replay.headers['idempotent-replayed']).toBe('true');
     expect(replay.body.data.payment.transactionId).toBe(res.body.data.payment.transactionId);
     expect((await call(t.app, 'POST', `/payments/retry/${order.id}`, { token: c.token })).status).toBe(409);
     await t.app.jobs.drain();
     // The failed attempt's session is closed so it cannot be paid any more.
     expect(t.mobilemoney.sessions.get(session.id)!.checkout_status).toBe('expired');
-    const second = [...t.mobilemoney.sessions.values()].find((s) => s.client_reference === res.body.data.payment.transactionId)!;
+    const second = [...t.mobilemoney.sessions.values()].find(
+      (s) => s.client_reference === res.body.data.payment.transactionId,
+    )!;
     expect((await deliver(completed(second.id))).body.data.outcome).toBe('applied');
     expect(await orderOf(c.token, order.id)).toMatchObject({ paymentStatus: 'PAID' });
-    expect((await call(t.app, 'POST', `/payments/retry/${order.id}`, { token: c.token })).body.error.code).toBe('PAYMENT_NOT_RETRYABLE');
+    expect((await call(t.app, 'POST', `/payments/retry/${order.id}`, { token: c.token })).body.error.code).toBe(
+      'PAYMENT_NOT_RETRYABLE',
+    );
   });
 
   it('refunds the first attempt when it is paid after the second one was', async () => {
     const { c, order, session } = await openOrder();
     await deliver(t.mobilemoney.event('checkout.session.payment_failed', t.mobilemoney.fail(session.id)));
     const retry = await call(t.app, 'POST', `/payments/retry/${order.id}`, { token: c.token });
-    const second = [...t.mobilemoney.sessions.values()].find((s) => s.client_reference === retry.body.data.payment.transactionId)!;
+    const second = [...t.mobilemoney.sessions.values()].find(
+      (s) => s.client_reference === retry.body.data.payment.transactionId,
+    )!;
     await deliver(completed(second.id));
     // The payer had the old page open and paid there too, before its session was closed.
     expect((await deliver(completed(session.id))).body.data.outcome).toBe('refunded');
     await t.app.jobs.drain();
     expect(await payment(order.payment.transactionId)).toMatchObject({ status: 'REFUNDED' });
     expect(refundCalls(session.id)).toHaveLength(1);
-    expect(await t.app.services.escrow.find(db(), order.id)).toMatchObject({ state: 'HELD', paymentId: retry.body.data.payment.transactionId });
+    expect(await t.app.services.escrow.find(db(), order.id)).toMatchObject({
+      state: 'HELD',
+      paymentId: retry.body.data.payment.transactionId,
+    });
     expect(await balance(escrowAccount(order.id))).toBe(-order.itemsTotal);
     expect(await orderOf(c.token, order.id)).toMatchObject({ paymentStatus: 'PAID' });
   });
@@ -333,7 +451,8 @@ describe('POST /payments/retry/:orderId', () => {
 describe('return pages', () => {
   it('show the real state, asking the provider while the payment waits, whatever the URL claims', async () => {
     const { order, session } = await openOrder();
-    const page = async (which: string, query: Record<string, string>) => call(t.app, 'GET', `/payments/mobilemoney/${which}`, { query });
+    const page = async (which: string, query: Record<string, string>) =>
+      call(t.app, 'GET', `/payments/mobilemoney/${which}`, { query });
     const waiting = await page('success', { ref: order.payment.transactionId, status: 'SUCCEEDED' });
     expect(waiting.status).toBe(200);
     expect(waiting.headers['content-type']).toContain('text/html');

@@ -23,7 +23,11 @@ function where(f: PayoutListFilter): SQL | undefined {
   const waiting = and(eq(payouts.state, 'PENDING'), isNotNull(payouts.waitingReason));
   return and(
     f.state ? eq(payouts.state, f.state) : undefined,
-    f.payee === 'supplier' ? isNotNull(payouts.supplierId) : f.payee === 'association' ? isNotNull(payouts.associationId) : undefined,
+    f.payee === 'supplier'
+      ? isNotNull(payouts.supplierId)
+      : f.payee === 'association'
+        ? isNotNull(payouts.associationId)
+        : undefined,
     f.supplierId ? eq(payouts.supplierId, f.supplierId) : undefined,
     f.associationId ? eq(payouts.associationId, f.associationId) : undefined,
     f.waiting === undefined ? undefined : f.waiting ? waiting : sql`not (${waiting})`,
@@ -50,4 +54,3 @@ export async function listPayouts(ex: Executor, f: PayoutListFilter, page: { lim
   return { items, total: count?.n ?? 0 };
 }
 export type PayoutListRow = Awaited<ReturnType<typeof listPayouts>>['items'][number];
-

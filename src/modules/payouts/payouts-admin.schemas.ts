@@ -9,7 +9,9 @@ export const PayoutListQuerySchema = Type.Object(
   {
     ...PageQuerySchema.properties,
     state: opt(StringEnum(PAYOUT_STATES)),
-    payee: opt(StringEnum(PAYEES, { description: 'suppliers (released escrows) or associations (financial donations)' })),
+    payee: opt(
+      StringEnum(PAYEES, { description: 'suppliers (released escrows) or associations (financial donations)' }),
+    ),
     supplierId: opt(IdSchema),
     associationId: opt(IdSchema),
     waiting: opt(Type.Boolean({ description: 'true: PENDING payouts waiting for a payout number' })),

@@ -18,9 +18,14 @@ beforeAll(async () => {
 afterAll(() => t.close());
 afterEach(() => assertMoneyInvariants(t.app));
 
-const list = (query: Record<string, string | number | boolean>, token = adminToken) => call(t.app, 'GET', '/admin/payments/payouts', { token, query });
+const list = (query: Record<string, string | number | boolean>, token = adminToken) =>
+  call(t.app, 'GET', '/admin/payments/payouts', { token, query });
 const release = (orderId: string) =>
-  call(t.app, 'POST', `/admin/payments/escrow/${orderId}/release`, { token: adminToken, body: { reason: 'Collected, released early' }, headers: { 'idempotency-key': uuidv7() } });
+  call(t.app, 'POST', `/admin/payments/escrow/${orderId}/release`, {
+    token: adminToken,
+    body: { reason: 'Collected, released early' },
+    headers: { 'idempotency-key': uuidv7() },
+  });
 
 /** A supplier's released order; its payout is sent by the job (or waits without a payout number). */
 async function releasedOrder(payoutPhone?: string | null) {
@@ -35,11 +40,21 @@ async function releasedOrder(payoutPhone?: string | null) {
 async function paidDonation(amount: number) {
   const donor = await createSignedIn(t.app);
   const { association } = await createAssociation(t.app);
-  await t.app.ctx.db.update(associations).set({ payoutPhone: '+221770004321' }).where(eq(associations.id, association.id));
-  const res = await call(t.app, 'POST', '/donations/financial', { token: donor.token, body: { associationId: association.id, amount, paymentMethod: 'wave' }, headers: { 'idempotency-key': uuidv7() } });
+  await t.app.ctx.db
+    .update(associations)
+    .set({ payoutPhone: '+221770004321' })
+    .where(eq(associations.id, association.id));
+  const res = await call(t.app, 'POST', '/donations/financial', {
+    token: donor.token,
+    body: { associationId: association.id, amount, paymentMethod: 'wave' },
+    headers: { 'idempotency-key': uuidv7() },
+  });
   expect(res.status).toBe(201);
   const p = (await t.app.services.payments.find(t.app.ctx.db, res.body.data.payment.transactionId))!;
-  await deliverWebhook(t, t.mobilemoney.event('checkout.session.completed', t.mobilemoney.complete(p.providerSessionId!)));
+  await deliverWebhook(
+    t,
+    t.mobilemoney.event('checkout.session.completed', t.mobilemoney.complete(p.providerSessionId!)),
+  );
   await t.app.jobs.drain();
   return { association, donationId: res.body.data.donation.id as string };
 }
@@ -53,11 +68,27 @@ describe('GET /admin/payments/payouts', () => {
     expect(ofSupplier.status).toBe(200);
     expect(ofSupplier.body.meta).toMatchObject({ total: 1, page: 1 });
     const [sent] = ofSupplier.body.data;
-    expect(sent).toMatchObject({ state: 'PROCESSING', orderId: order.id, donationId: null, mobile: '+221771234567', attempts: 1, payee: { type: 'supplier', id: s.profile.id, name: s.profile.businessName } });
+    expect(sent).toMatchObject({
+      state: 'PROCESSING',
+      orderId: order.id,
+      donationId: null,
+      mobile: '+221771234567',
+      attempts: 1,
+      payee: { type: 'supplier', id: s.profile.id, name: s.profile.businessName },
+    });
     expect(sent.amount).toBeGreaterThan(0);
 
     const ofAssociation = (await list({ associationId: association.id })).body.data;
-    expect(ofAssociation).toEqual([expect.objectContaining({ state: 'PROCESSING', amount: 4000, currency: 'XOF', orderId: null, donationId, payee: { type: 'association', id: association.id, name: association.name } })]);
+    expect(ofAssociation).toEqual([
+      expect.objectContaining({
+        state: 'PROCESSING',
+        amount: 4000,
+        currency: 'XOF',
+        orderId: null,
+        donationId,
+        payee: { type: 'association', id: association.id, name: association.name },
+      }),
+    ]);
 
     // Newest first, across payees (other files' payouts may be among them on PostgreSQL); the payee filter keeps one kind.
     const all: string[] = (await list({ limit: 100 })).body.data.map((p: { id: string }) => p.id);
@@ -67,17 +98,22 @@ describe('GET /admin/payments/payouts', () => {
     expect((await list({ payee: 'supplier', supplierId: s.profile.id })).body.data).toHaveLength(1);
 
     // The provider confirms: the state filter follows.
-    for (const p of t.mobilemoney.payouts.values()) if (p.status === 'processing') t.mobilemoney.settlePayout(p.id, 'succeeded');
+    for (const p of t.mobilemoney.payouts.values())
+      if (p.status === 'processing') t.mobilemoney.settlePayout(p.id, 'succeeded');
     t.clock.advance(5 * 60_000);
     await t.app.jobs.drain();
-    expect((await list({ supplierId: s.profile.id, state: 'SUCCEEDED' })).body.data).toEqual([expect.objectContaining({ id: sent.id, succeededAt: expect.any(String) })]);
+    expect((await list({ supplierId: s.profile.id, state: 'SUCCEEDED' })).body.data).toEqual([
+      expect.objectContaining({ id: sent.id, succeededAt: expect.any(String) }),
+    ]);
     expect((await list({ supplierId: s.profile.id, state: 'PROCESSING' })).body.data).toEqual([]);
   });
 
   it('finds payouts waiting for a payout number', async () => {
     const { s } = await releasedOrder(null);
     const waiting = (await list({ supplierId: s.profile.id, waiting: true })).body.data;
-    expect(waiting).toEqual([expect.objectContaining({ state: 'PENDING', waitingReason: 'NO_PAYOUT_PHONE', mobile: null, attempts: 0 })]);
+    expect(waiting).toEqual([
+      expect.objectContaining({ state: 'PENDING', waitingReason: 'NO_PAYOUT_PHONE', mobile: null, attempts: 0 }),
+    ]);
     expect((await list({ supplierId: s.profile.id, waiting: false })).body.data).toEqual([]);
   });
 

@@ -3,15 +3,39 @@ import type { Executor } from '../../db/client.js';
 import { payouts, type PayoutState } from '../../db/schema/payouts.js';
 
 export type PayoutRecord = typeof payouts.$inferSelect;
-export type PayoutPatch = Partial<Omit<PayoutRecord, 'id' | 'supplierId' | 'orderId' | 'associationId' | 'donationId' | 'releaseTransactionId' | 'amount' | 'currency' | 'createdAt'>>;
+export type PayoutPatch = Partial<
+  Omit<
+    PayoutRecord,
+    | 'id'
+    | 'supplierId'
+    | 'orderId'
+    | 'associationId'
+    | 'donationId'
+    | 'releaseTransactionId'
+    | 'amount'
+    | 'currency'
+    | 'createdAt'
+  >
+>;
 
 /** Inserts the payout of a release; undefined when that release already has one. */
-export async function insertPayout(ex: Executor, values: typeof payouts.$inferInsert): Promise<PayoutRecord | undefined> {
-  const [row] = await ex.insert(payouts).values(values).onConflictDoNothing({ target: payouts.releaseTransactionId }).returning();
+export async function insertPayout(
+  ex: Executor,
+  values: typeof payouts.$inferInsert,
+): Promise<PayoutRecord | undefined> {
+  const [row] = await ex
+    .insert(payouts)
+    .values(values)
+    .onConflictDoNothing({ target: payouts.releaseTransactionId })
+    .returning();
   return row;
 }
 
-export async function findPayout(ex: Executor, id: string, opts: { lock?: boolean } = {}): Promise<PayoutRecord | undefined> {
+export async function findPayout(
+  ex: Executor,
+  id: string,
+  opts: { lock?: boolean } = {},
+): Promise<PayoutRecord | undefined> {
   const q = ex.select().from(payouts).where(eq(payouts.id, id)).limit(1);
   const [row] = opts.lock ? await q.for('update') : await q;
   return row;
@@ -23,7 +47,12 @@ export async function findByProviderId(ex: Executor, providerPayoutId: string): 
 }
 
 /** Moves a payout out of one of `from`; undefined when it was no longer there (a concurrent change). */
-export async function movePayout(ex: Executor, id: string, from: readonly PayoutState[], patch: PayoutPatch): Promise<PayoutRecord | undefined> {
+export async function movePayout(
+  ex: Executor,
+  id: string,
+  from: readonly PayoutState[],
+  patch: PayoutPatch,
+): Promise<PayoutRecord | undefined> {
   const [row] = await ex
     .update(payouts)
     .set(patch)
@@ -34,12 +63,20 @@ export async function movePayout(ex: Executor, id: string, from: readonly Payout
 
 export function payoutsOfOrders(ex: Executor, orderIds: readonly string[]): Promise<PayoutRecord[]> {
   if (!orderIds.length) return Promise.resolve([]);
-  return ex.select().from(payouts).where(inArray(payouts.orderId, [...orderIds])).orderBy(desc(payouts.createdAt));
+  return ex
+    .select()
+    .from(payouts)
+    .where(inArray(payouts.orderId, [...orderIds]))
+    .orderBy(desc(payouts.createdAt));
 }
 
 export function payoutsOfDonations(ex: Executor, donationIds: readonly string[]): Promise<PayoutRecord[]> {
   if (!donationIds.length) return Promise.resolve([]);
-  return ex.select().from(payouts).where(inArray(payouts.donationId, [...donationIds])).orderBy(desc(payouts.createdAt));
+  return ex
+    .select()
+    .from(payouts)
+    .where(inArray(payouts.donationId, [...donationIds]))
+    .orderBy(desc(payouts.createdAt));
 }
 
 /** A supplier's payouts a new payout number may unblock: failed for good, or waiting for a number. */
@@ -56,7 +93,9 @@ function retryableOf(ex: Executor, payee: SQL): Promise<PayoutRecord[]> {
   return ex
     .select()
     .from(payouts)
-    .where(and(payee, or(eq(payouts.state, 'FAILED'), and(eq(payouts.state, 'PENDING'), isNotNull(payouts.waitingReason)))))
+    .where(
+      and(payee, or(eq(payouts.state, 'FAILED'), and(eq(payouts.state, 'PENDING'), isNotNull(payouts.waitingReason)))),
+    )
     .orderBy(payouts.id)
     .for('update');
 }

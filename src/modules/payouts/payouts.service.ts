@@ -74,18 +74,39 @@ export function createPayoutsService(ctx: AppContext, deps: PayoutsDeps) {
     const s = await deps.suppliers.findProfile(p.supplierId!, ex);
     return s && { userId: s.userId, payoutPhone: s.payoutPhone, name: s.businessName };
   }
-  const payableOf = (p: PayoutRecord) => (p.associationId ? associationPayable(p.associationId) : supplierPayable(p.supplierId!));
+  const payableOf = (p: PayoutRecord) =>
+    p.associationId ? associationPayable(p.associationId) : supplierPayable(p.supplierId!);
 
-  async function tellSupplier(tx: Executor, p: PayoutRecord, type: 'payout_sent' | 'payout_failed' | 'payout_waiting_for_number', extra: Record<string, unknown> = {}) {
+  async function tellSupplier(
+    tx: Executor,
+    p: PayoutRecord,
+    type: 'payout_sent' | 'payout_failed' | 'payout_waiting_for_number',
+    extra: Record<string, unknown> = {},
+  ) {
     const payee = await payeeOf(tx, p);
     if (!payee) return;
-    const data = { payoutId: p.id, ...(p.donationId ? { donationId: p.donationId } : { orderId: p.orderId }), amount: p.amount, currency: p.currency, mobile: p.mobile, ...extra };
-    await deps.notifications.notify(tx, payee.userId, type, data, { sourceKey: `payout:${p.id}:${p.generation}:${type}` });
+    const data = {
+      payoutId: p.id,
+      ...(p.donationId ? { donationId: p.donationId } : { orderId: p.orderId }),
+      amount: p.amount,
+      currency: p.currency,
+      mobile: p.mobile,
+      ...extra,
+    };
+    await deps.notifications.notify(tx, payee.userId, type, data, {
+      sourceKey: `payout:${p.id}:${p.generation}:${type}`,
+    });
   }
 
   async function failForGood(tx: Executor, p: PayoutRecord, error: string, providerPayoutId?: string) {
     const t = now();
-    const row = await repo.movePayout(tx, p.id, ['PROCESSING'], { state: 'FAILED', lastError: error.slice(0, 500), failedAt: t, updatedAt: t, ...(providerPayoutId && { providerPayoutId }) });
+    const row = await repo.movePayout(tx, p.id, ['PROCESSING'], {
+      state: 'FAILED',
+      lastError: error.slice(0, 500),
+      failedAt: t,
+      updatedAt: t,
+      ...(providerPayoutId && { providerPayoutId }),
+    });
     if (row) await tellSupplier(tx, row, 'payout_failed', { error: row.lastError });
     return row;
   }
@@ -99,7 +120,13 @@ export function createPayoutsService(ctx: AppContext, deps: PayoutsDeps) {
     const t = now();
     if (result.status === 'succeeded') {
       // A payout failed after an outage may still have left: the provider's word wins.
-      const row = await repo.movePayout(tx, p.id, ['PROCESSING', 'FAILED'], { state: 'SUCCEEDED', providerPayoutId: result.id, succeededAt: t, updatedAt: t, waitingReason: null });
+      const row = await repo.movePayout(tx, p.id, ['PROCESSING', 'FAILED'], {
+        state: 'SUCCEEDED',
+        providerPayoutId: result.id,
+        succeededAt: t,
+        updatedAt: t,
+        waitingReason: null,
+      });
       if (!row) return 'ignored';
       await deps.ledger.post(tx, {
         kind: 'payout_sent',
@@ -133,7 +160,10 @@ export function createPayoutsService(ctx: AppContext, deps: PayoutsDeps) {
       const payee = await payeeOf(tx, p);
       if (!payee?.payoutPhone && p.state === 'PENDING') {
         if (p.waitingReason !== NO_PAYOUT_PHONE) {
-          const row = await repo.movePayout(tx, p.id, ['PENDING'], { waitingReason: NO_PAYOUT_PHONE, updatedAt: now() });
+          const row = await repo.movePayout(tx, p.id, ['PENDING'], {
+            waitingReason: NO_PAYOUT_PHONE,
+            updatedAt: now(),
+          });
           if (row) await tellSupplier(tx, row, 'payout_waiting_for_number');
         }
         return null;
@@ -141,7 +171,14 @@ export function createPayoutsService(ctx: AppContext, deps: PayoutsDeps) {
       // A retried send keeps the number of its first try: the same key must carry the same request.
       const mobile = p.state === 'PROCESSING' && p.mobile ? p.mobile : payee!.payoutPhone!;
       const t = now();
-      const row = await repo.movePayout(tx, p.id, ['PENDING', 'PROCESSING'], { state: 'PROCESSING', mobile, waitingReason: null, attempts: p.attempts + 1, sentAt: t, updatedAt: t });
+      const row = await repo.movePayout(tx, p.id, ['PENDING', 'PROCESSING'], {
+        state: 'PROCESSING',
+        mobile,
+        waitingReason: null,
+        attempts: p.attempts + 1,
+        sentAt: t,
+        updatedAt: t,
+      });
       return row ? { payout: row, name: payee?.name ?? 'Payee' } : null;
     });
   }
@@ -154,7 +191,14 @@ export function createPayoutsService(ctx: AppContext, deps: PayoutsDeps) {
       const p = claimed.payout;
       let result: Payout;
       try {
-        result = await provider().createPayout({ amount: p.amount, currency: p.currency, mobile: p.mobile!, name: claimed.name, clientReference: p.id, idempotencyKey: payoutKey(p) });
+        result = await provider().createPayout({
+          amount: p.amount,
+          currency: p.currency,
+          mobile: p.mobile!,
+          name: claimed.name,
+          clientReference: p.id,
+          idempotencyKey: payoutKey(p),
+        });
       } catch (err) {
         const retryable = !(err instanceof PaymentProviderError) || err.retryable;
         const message = err instanceof Error ? err.message : String(err);
@@ -188,18 +232,36 @@ export function createPayoutsService(ctx: AppContext, deps: PayoutsDeps) {
     await ctx.db.transaction(async (tx) => {
       for (const p of await find(tx)) {
         const t = now();
-        const patch = p.state === 'FAILED' ? { state: 'PENDING' as const, generation: p.generation + 1, providerPayoutId: null, failedAt: null, waitingReason: null, updatedAt: t } : { waitingReason: null, updatedAt: t };
-        if (await repo.movePayout(tx, p.id, [p.state], patch)) await ctx.jobs.send(SEND_PAYOUT_JOB, { payoutId: p.id }, { tx });
+        const patch =
+          p.state === 'FAILED'
+            ? {
+                state: 'PENDING' as const,
+                generation: p.generation + 1,
+                providerPayoutId: null,
+                failedAt: null,
+                waitingReason: null,
+                updatedAt: t,
+              }
+            : { waitingReason: null, updatedAt: t };
+        if (await repo.movePayout(tx, p.id, [p.state], patch))
+          await ctx.jobs.send(SEND_PAYOUT_JOB, { payoutId: p.id }, { tx });
       }
     });
   }
-  ctx.events.subscribe('suppliers.payout_phone_changed', 'payouts_retry', ({ supplierId }) => retry((tx) => repo.retryableOfSupplier(tx, supplierId)));
-  ctx.events.subscribe('associations.payout_phone_changed', 'payouts_retry', ({ associationId }) => retry((tx) => repo.retryableOfAssociation(tx, associationId)));
+  ctx.events.subscribe('suppliers.payout_phone_changed', 'payouts_retry', ({ supplierId }) =>
+    retry((tx) => repo.retryableOfSupplier(tx, supplierId)),
+  );
+  ctx.events.subscribe('associations.payout_phone_changed', 'payouts_retry', ({ associationId }) =>
+    retry((tx) => repo.retryableOfAssociation(tx, associationId)),
+  );
 
   // Money owed to a supplier (a payout not paid yet, or a payable balance) blocks deleting it.
   ctx.workInProgress.register(async (ex, scope) => {
     if (!('supplierId' in scope)) return null;
-    const [n, payable] = await together(ex, [() => repo.unpaidCount(ex, scope.supplierId), () => deps.ledger.balance(ex, supplierPayable(scope.supplierId))]);
+    const [n, payable] = await together(ex, [
+      () => repo.unpaidCount(ex, scope.supplierId),
+      () => deps.ledger.balance(ex, supplierPayable(scope.supplierId)),
+    ]);
     if (n) return `${n} payout${n > 1 ? 's' : ''} not paid yet`;
     return payable < 0 ? `${-payable} owed to the supplier` : null;
   });
@@ -209,7 +271,10 @@ export function createPayoutsService(ctx: AppContext, deps: PayoutsDeps) {
      * Creates the payout of a release inside its transaction, with the job that sends it after
      * commit. The same release again answers the existing payout.
      */
-    async createForRelease(tx: Executor, r: { supplierId: string; orderId: string; releaseTransactionId: string; amount: number; currency: string }): Promise<PayoutRecord | undefined> {
+    async createForRelease(
+      tx: Executor,
+      r: { supplierId: string; orderId: string; releaseTransactionId: string; amount: number; currency: string },
+    ): Promise<PayoutRecord | undefined> {
       if (r.amount <= 0) return undefined; // a 100 % commission leaves nothing to pay out
       const t = now();
       const row = await repo.insertPayout(tx, { id: uuidv7(t.getTime()), ...r, createdAt: t, updatedAt: t });
@@ -225,16 +290,32 @@ export function createPayoutsService(ctx: AppContext, deps: PayoutsDeps) {
      * is in association_payable), with the job that sends it after commit; the same payment again
      * answers nothing.
      */
-    async createForDonation(tx: Executor, d: { associationId: string; donationId: string; paymentId: string; amount: number; currency: string }): Promise<PayoutRecord | undefined> {
+    async createForDonation(
+      tx: Executor,
+      d: { associationId: string; donationId: string; paymentId: string; amount: number; currency: string },
+    ): Promise<PayoutRecord | undefined> {
       const t = now();
-      const row = await repo.insertPayout(tx, { id: uuidv7(t.getTime()), associationId: d.associationId, donationId: d.donationId, releaseTransactionId: d.paymentId, amount: d.amount, currency: d.currency, createdAt: t, updatedAt: t });
+      const row = await repo.insertPayout(tx, {
+        id: uuidv7(t.getTime()),
+        associationId: d.associationId,
+        donationId: d.donationId,
+        releaseTransactionId: d.paymentId,
+        amount: d.amount,
+        currency: d.currency,
+        createdAt: t,
+        updatedAt: t,
+      });
       if (row) await ctx.jobs.send(SEND_PAYOUT_JOB, { payoutId: row.id }, { tx });
       return row;
     },
     ofDonations: (ex: Executor, donationIds: readonly string[]) => repo.payoutsOfDonations(ex, donationIds),
     /** The payout event of the provider's webhook (`payout.completed` / `payout.failed`), in its transaction. */
     async applyProviderPayout(tx: Executor, payout: Payout): Promise<PayoutOutcome> {
-      const p = (await repo.findByProviderId(tx, payout.id)) ?? (/^[0-9a-f-]{36}$/i.test(payout.clientReference) ? await repo.findPayout(tx, payout.clientReference) : undefined);
+      const p =
+        (await repo.findByProviderId(tx, payout.id)) ??
+        (/^[0-9a-f-]{36}$/i.test(payout.clientReference)
+          ? await repo.findPayout(tx, payout.clientReference)
+          : undefined);
       return p ? apply(tx, p.id, payout) : 'unknown_payout';
     },
     ofOrders: (ex: Executor, orderIds: readonly string[]) => repo.payoutsOfOrders(ex, orderIds),

@@ -42,7 +42,9 @@ describe('plans of the public product lists with 100,000 products', () => {
           .filter((c) => !c.generated && c.name !== 'id')
           .map((c) => `"${c.name}"`)
           .join(', ');
-        await tx.execute(sql`insert into stores (id, ${sql.raw(copied)}) select gen_random_uuid(), ${sql.raw(copied)} from stores, generate_series(1, 500) where id = ${s.store.id}`);
+        await tx.execute(
+          sql`insert into stores (id, ${sql.raw(copied)}) select gen_random_uuid(), ${sql.raw(copied)} from stores, generate_series(1, 500) where id = ${s.store.id}`,
+        );
         // A region of 2 x 2 degrees of its own (about 50,000 km2), a denser town in one corner.
         await tx.execute(sql`insert into products (id, supplier_id, store_id, name, description, category, original_price, discounted_price,
             quantity, unit_weight_grams, expires_at, pickup_start, pickup_end, status, popularity_score, location, search_document, created_at, updated_at)
@@ -53,11 +55,21 @@ describe('plans of the public product lists with 100,000 products', () => {
             ${now.toISOString()}::timestamptz - i * interval '1 second', ${now.toISOString()}::timestamptz
           from generate_series(1, 100000) i, (select array_agg(id) ids from stores where supplier_id = ${s.profile.id} and id <> ${s.store.id}) st`);
         await tx.execute(sql`analyze products`);
-        await explain(tx, 'nearby', () => repo.searchProducts(tx, { terms: null, point, sort: 'distance' }, now, page, ''));
-        await explain(tx, 'words', () => repo.searchProducts(tx, { terms: searchTerms('pain'), sort: 'relevance' }, now, page, ''));
-        await explain(tx, 'rare words', () => repo.searchProducts(tx, { terms: searchTerms('panier 4242'), sort: 'relevance' }, now, page, ''));
-        await explain(tx, 'expiring soon near a point', () => repo.expiringSoon(tx, now, new Date(now.getTime() + EXPIRING_SOON_HOURS * 3_600_000), point, page, ''));
-        await explain(tx, 'trending near a point', () => repo.searchProducts(tx, { terms: null, point, sort: 'popularity' }, now, page, ''));
+        await explain(tx, 'nearby', () =>
+          repo.searchProducts(tx, { terms: null, point, sort: 'distance' }, now, page, ''),
+        );
+        await explain(tx, 'words', () =>
+          repo.searchProducts(tx, { terms: searchTerms('pain'), sort: 'relevance' }, now, page, ''),
+        );
+        await explain(tx, 'rare words', () =>
+          repo.searchProducts(tx, { terms: searchTerms('panier 4242'), sort: 'relevance' }, now, page, ''),
+        );
+        await explain(tx, 'expiring soon near a point', () =>
+          repo.expiringSoon(tx, now, new Date(now.getTime() + EXPIRING_SOON_HOURS * 3_600_000), point, page, ''),
+        );
+        await explain(tx, 'trending near a point', () =>
+          repo.searchProducts(tx, { terms: null, point, sort: 'popularity' }, now, page, ''),
+        );
         for (const sort of ['newest', 'price', '-price', 'expiry', 'popularity', 'discount'] as ProductSort[]) {
           await explain(tx, `sorted by ${sort}`, () => repo.searchProducts(tx, { terms: null, sort }, now, page, ''));
         }
@@ -69,14 +81,22 @@ describe('plans of the public product lists with 100,000 products', () => {
           await repo.expiringSoon(tx, now, until, point, page, '');
           await repo.searchProducts(tx, { terms: null, point, sort: 'popularity' }, now, page, '');
         }
-        kept = ((await tx.execute(sql`select name, generic_plans::int as generic, custom_plans::int as custom from pg_prepared_statements where name like 'products%page%'`)) as unknown as { rows: typeof kept }).rows;
+        kept = (
+          (await tx.execute(
+            sql`select name, generic_plans::int as generic, custom_plans::int as custom from pg_prepared_statements where name like 'products%page%'`,
+          )) as unknown as { rows: typeof kept }
+        ).rows;
         tx.rollback();
       })
       .catch((err: unknown) => {
         if (!(err instanceof Error && err.message.includes('Rollback'))) throw err;
       });
     expect(plans.length).toBeGreaterThanOrEqual(11);
-    expect(kept.map((k) => k.name.replace(/_\d+$/, '')).sort()).toEqual(['products_expiring_window_page', 'products_nearest_page', 'products_trending_window_page']);
+    expect(kept.map((k) => k.name.replace(/_\d+$/, '')).sort()).toEqual([
+      'products_expiring_window_page',
+      'products_nearest_page',
+      'products_trending_window_page',
+    ]);
     for (const k of kept) expect(k.generic, k.name).toBeGreaterThan(0);
     for (const [name, plan] of plans) {
       expect(plan, name).not.toContain('Seq Scan on products');

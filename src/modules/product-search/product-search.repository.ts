@@ -1,11 +1,29 @@
 import { and, arrayContains, asc, count, desc, eq, gt, gte, lte, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { literalLimit, opaque, preparedPage, rows as queryRows, runPage, type Executor } from '../../db/client.js';
-import { countNearest, earthCube, earthPoint, kmOfChordSql, metresToChord, textMatch, withBitmapScans } from '../../db/listing-sql.js';
+import {
+  countNearest,
+  earthCube,
+  earthPoint,
+  kmOfChordSql,
+  metresToChord,
+  textMatch,
+  withBitmapScans,
+} from '../../db/listing-sql.js';
 import { productSearchLexemes, productSearches, products } from '../../db/schema/products.js';
 import { stores } from '../../db/schema/stores.js';
 import type { DietaryTag, ProductCategory } from '../products/product-catalog.js';
 import { isPublicAt, isPublicProduct } from '../products/product-visibility.js';
-import { JsonItems, LISTING_TOTAL_CAP, RANKED_CANDIDATES_CAP, TYPO_FALLBACK_BELOW, listingMeta, metaOf, nearestPage, type ListingMeta, type SearchTerms } from '../../shared/listing-page.js';
+import {
+  JsonItems,
+  LISTING_TOTAL_CAP,
+  RANKED_CANDIDATES_CAP,
+  TYPO_FALLBACK_BELOW,
+  listingMeta,
+  metaOf,
+  nearestPage,
+  type ListingMeta,
+  type SearchTerms,
+} from '../../shared/listing-page.js';
 import { openAtSql } from '../../shared/opening-hours.js';
 import type { PageQuery } from '../../shared/schemas.js';
 import type { ProductSort } from './product-search.schemas.js';
@@ -65,7 +83,8 @@ export interface ProductFilter {
 }
 
 /** Conditions on the store (city, open now) as a lookup of the product's own store. */
-const ofStore = (cond: SQL) => sql`exists (select 1 from ${stores} where ${stores.id} = ${products.storeId} and ${cond})`;
+const ofStore = (cond: SQL) =>
+  sql`exists (select 1 from ${stores} where ${stores.id} = ${products.storeId} and ${cond})`;
 
 function filters(f: ProductFilter, now: Date): SQL {
   return and(
@@ -80,11 +99,20 @@ function filters(f: ProductFilter, now: Date): SQL {
     f.minDiscount !== undefined ? gte(products.discountPercent, f.minDiscount) : undefined,
     f.expiresBefore ? lte(products.expiresAt, f.expiresBefore) : undefined,
     f.inStock === undefined ? undefined : f.inStock ? gt(products.quantity, 0) : eq(products.quantity, 0),
-    f.openNow === undefined ? undefined : ofStore(sql`${f.openNow ? sql`` : sql`not `}${openAtSql(stores.openingHours, stores.timezone, now)}`),
+    f.openNow === undefined
+      ? undefined
+      : ofStore(sql`${f.openNow ? sql`` : sql`not `}${openAtSql(stores.openingHours, stores.timezone, now)}`),
   )!;
 }
 
-type Keyed = { id: SQLWrapper; createdAt: SQLWrapper; discountedPrice: SQLWrapper; expiresAt: SQLWrapper; popularityScore: SQLWrapper; discountPercent: SQLWrapper };
+type Keyed = {
+  id: SQLWrapper;
+  createdAt: SQLWrapper;
+  discountedPrice: SQLWrapper;
+  expiresAt: SQLWrapper;
+  popularityScore: SQLWrapper;
+  discountPercent: SQLWrapper;
+};
 /** Each sort, ties by id, exactly as its partial index (`products_listed_*_idx`) is ordered. */
 const ORDERS: Record<Exclude<ProductSort, 'relevance' | 'distance'>, (c: Keyed) => SQL[]> = {
   price: (c) => [asc(c.discountedPrice), asc(c.id)],
@@ -103,7 +131,12 @@ type Builder = Pick<Executor, 'select'>;
  * The page's rows of an inner query (products alone, already limited) with their cards, in `order`:
  * the cards are written for those rows only.
  */
-async function cards(db: Builder, files: string, inner: { as: (alias: string) => unknown }, order: (c: Fields) => SQL[]) {
+async function cards(
+  db: Builder,
+  files: string,
+  inner: { as: (alias: string) => unknown },
+  order: (c: Fields) => SQL[],
+) {
   return (await cardsQuery(db, files, inner, order)) as unknown as CardRow[];
 }
 
@@ -112,13 +145,25 @@ async function cards(db: Builder, files: string, inner: { as: (alias: string) =>
  * `to` inclusive; the others come without one. Nearest-first paging reads rows beyond the page (the
  * rest of a place's products, see nearestPage) that it needs only for their distance.
  */
-function cardsQuery(db: Builder, files: unknown, inner: { as: (alias: string) => unknown }, order: (c: Fields) => SQL[], pageRows?: { from: unknown; to: unknown }) {
+function cardsQuery(
+  db: Builder,
+  files: unknown,
+  inner: { as: (alias: string) => unknown },
+  order: (c: Fields) => SQL[],
+  pageRows?: { from: unknown; to: unknown },
+) {
   const p = inner.as('p') as Fields & SQLWrapper;
   // The page's columns named in full in the card: a subquery's field alone is written unqualified.
   const card = cardJson(files, sql`"p"."d"`);
   const rank = sql`row_number() over (order by "p"."d", "p"."id")`;
   return db
-    .select({ id: p.id, d: sql<number | null>`${p.d}`, card: pageRows ? sql`case when ${rank} > ${pageRows.from}::int and ${rank} <= ${pageRows.to}::int then ${card} end` : card } as never)
+    .select({
+      id: p.id,
+      d: sql<number | null>`${p.d}`,
+      card: pageRows
+        ? sql`case when ${rank} > ${pageRows.from}::int and ${rank} <= ${pageRows.to}::int then ${card} end`
+        : card,
+    } as never)
     .from(p as never)
     .orderBy(...order(p));
 }
@@ -129,7 +174,14 @@ function cardsQuery(db: Builder, files: unknown, inner: { as: (alias: string) =>
  * (a primary-key lookup each, LATERAL so the plan is the same whatever the planner expects of the
  * limit).
  */
-function joinedCardsQuery(db: Builder, files: unknown, page: { as: (alias: string) => unknown }, order: (c: Fields) => SQL[], extra: Record<string, SQL | SQL.Aliased> = {}, plain: Builder = db) {
+function joinedCardsQuery(
+  db: Builder,
+  files: unknown,
+  page: { as: (alias: string) => unknown },
+  order: (c: Fields) => SQL[],
+  extra: Record<string, SQL | SQL.Aliased> = {},
+  plain: Builder = db,
+) {
   const t = page.as('t') as Fields & SQLWrapper;
   // `plain`: a builder without the outer query's WITH, which the lateral lookup must not repeat.
   const row = (plain as Executor)
@@ -138,7 +190,12 @@ function joinedCardsQuery(db: Builder, files: unknown, page: { as: (alias: strin
     .where(sql`${products.id} = "t"."id"`)
     .as('p');
   return (db as Executor)
-    .select({ id: row.id, d: sql<number | null>`"t"."d"`.as('d'), card: cardJson(files, sql`"t"."d"`).as('card'), ...extra } as never)
+    .select({
+      id: row.id,
+      d: sql<number | null>`"t"."d"`.as('d'),
+      card: cardJson(files, sql`"t"."d"`).as('card'),
+      ...extra,
+    } as never)
     .from(t as never)
     .crossJoinLateral(row)
     .orderBy(...order(t));
@@ -149,7 +206,10 @@ function joinedCardsQuery(db: Builder, files: unknown, page: { as: (alias: strin
  * order's key and the distance, all in the order's index (migration 0023), so the rows passed over
  * are never fetched from the table.
  */
-const windowKeys = (sort: 'expiry' | 'popularity', d: SQL): Record<'id' | 'd', SQLWrapper> & Record<string, SQLWrapper> => ({
+const windowKeys = (
+  sort: 'expiry' | 'popularity',
+  d: SQL,
+): Record<'id' | 'd', SQLWrapper> & Record<string, SQLWrapper> => ({
   id: products.id,
   ...(sort === 'expiry' ? { expiresAt: products.expiresAt } : { popularityScore: products.popularityScore }),
   d: sql<number>`${d}`.as('d'),
@@ -162,18 +222,29 @@ const at = opaque(sql`${sql.placeholder('now')}::timestamptz`);
 const preparedD = sql`(${products.location} <-> ${sql.placeholder('origin')}::cube)`;
 const files = sql.placeholder('files');
 const nearestPrepared = preparedPage((ex, rows) =>
-  cardsQuery(ex, files, innerOf(ex, preparedD).where(isPublicProduct(at)).orderBy(sql`"d"`).limit(literalLimit(rows)), (c) => [asc(c.d)], {
-    from: sql.placeholder('from'),
-    to: sql.placeholder('to'),
-  }).prepare(`products_nearest_page_${rows}`),
+  cardsQuery(
+    ex,
+    files,
+    innerOf(ex, preparedD).where(isPublicProduct(at)).orderBy(sql`"d"`).limit(literalLimit(rows)),
+    (c) => [asc(c.d)],
+    {
+      from: sql.placeholder('from'),
+      to: sql.placeholder('to'),
+    },
+  ).prepare(`products_nearest_page_${rows}`),
 );
 /** Expiring soon and trending near a point: in the order's index, the radius on at most ORDERED_WINDOW rows. */
 const windowPrepared = (sort: 'expiry' | 'popularity', name: string) =>
   preparedPage((ex, rows) => {
-    const until = sort === 'expiry' ? lte(products.expiresAt, opaque(sql`${sql.placeholder('until')}::timestamptz`)) : undefined;
+    const until =
+      sort === 'expiry' ? lte(products.expiresAt, opaque(sql`${sql.placeholder('until')}::timestamptz`)) : undefined;
     // The card and its picture are in the order's index too (migration 0036): the page is read from the index alone.
     const w = ex
-      .select({ ...(windowKeys(sort, preparedD) as { id: typeof products.id; d: SQL.Aliased<number> }), card: products.card, thumbnailKey: products.thumbnailKey })
+      .select({
+        ...(windowKeys(sort, preparedD) as { id: typeof products.id; d: SQL.Aliased<number> }),
+        card: products.card,
+        thumbnailKey: products.thumbnailKey,
+      })
       .from(products)
       .where(and(isPublicProduct(at), until))
       .orderBy(...ORDERS[sort](products))
@@ -181,10 +252,19 @@ const windowPrepared = (sort: 'expiry' | 'popularity', name: string) =>
       .as('w');
     const chord = opaque(sql`${sql.placeholder('chord')}::float8`);
     const order = ORDERS[sort](w as never);
-    const key = (sort === 'expiry' ? { expiresAt: (w as never as Keyed).expiresAt } : { popularityScore: (w as never as Keyed).popularityScore }) as unknown as Record<string, SQL>;
+    const key = (sort === 'expiry'
+      ? { expiresAt: (w as never as Keyed).expiresAt }
+      : { popularityScore: (w as never as Keyed).popularityScore }) as unknown as Record<string, SQL>;
     // Each row's place in the list (rn), so that the page's cards are joined in order and those before it left out.
     const near = ex
-      .select({ id: w.id, d: w.d, ...key, card: w.card, thumbnailKey: w.thumbnailKey, rn: sql<number>`row_number() over (order by ${sql.join(order, sql`, `)})`.as('rn') })
+      .select({
+        id: w.id,
+        d: w.d,
+        ...key,
+        card: w.card,
+        thumbnailKey: w.thumbnailKey,
+        rn: sql<number>`row_number() over (order by ${sql.join(order, sql`, `)})`.as('rn'),
+      })
       .from(w)
       .where(sql`${w.d} <= ${chord}`)
       .orderBy(...order)
@@ -194,7 +274,9 @@ const windowPrepared = (sort: 'expiry' | 'popularity', name: string) =>
     return ex
       .select({
         rows: sql<number>`count(*)::int`,
-        cards: sql<string | null>`string_agg(${cardJson(files, sql`"p"."d"`)}, ',' order by "p"."rn") filter (where "p"."rn" > ${sql.placeholder('from')}::int and "p"."rn" <= ${sql.placeholder('to')}::int)`,
+        cards: sql<
+          string | null
+        >`string_agg(${cardJson(files, sql`"p"."d"`)}, ',' order by "p"."rn") filter (where "p"."rn" > ${sql.placeholder('from')}::int and "p"."rn" <= ${sql.placeholder('to')}::int)`,
       })
       .from(near)
       .prepare(`${name}_${rows}`);
@@ -208,11 +290,30 @@ const pointOnly = (f: ProductFilter) =>
   f.point !== undefined &&
   FILTERS.every((k) => f[k] === undefined || (k === 'dietaryTags' && !f.dietaryTags?.length)) &&
   (f.sort === 'expiry' || f.expiresBefore === undefined);
-const FILTERS = ['category', 'minPrice', 'maxPrice', 'storeId', 'supplierId', 'city', 'dietaryTags', 'minDiscount', 'inStock', 'openNow'] as const satisfies readonly (keyof ProductFilter)[];
+const FILTERS = [
+  'category',
+  'minPrice',
+  'maxPrice',
+  'storeId',
+  'supplierId',
+  'city',
+  'dietaryTags',
+  'minDiscount',
+  'inStock',
+  'openNow',
+] as const satisfies readonly (keyof ProductFilter)[];
 
 /** Counts up to `cap + 1` rows, in the list's order when given (read from its index, as the page was). */
-async function countCapped(ex: Executor, where: SQL | undefined, cap = LISTING_TOTAL_CAP, order?: SQL[]): Promise<number> {
-  const rows = ex.select({ one: sql`1`.as('one') }).from(products).where(where);
+async function countCapped(
+  ex: Executor,
+  where: SQL | undefined,
+  cap = LISTING_TOTAL_CAP,
+  order?: SQL[],
+): Promise<number> {
+  const rows = ex
+    .select({ one: sql`1`.as('one') })
+    .from(products)
+    .where(where);
   const sub = (order ? rows.orderBy(...order) : rows).limit(cap + 1).as('c');
   const [row] = await ex.select({ n: count() }).from(sub);
   return row?.n ?? 0;
@@ -232,22 +333,53 @@ const PRODUCTS_AT_ONE_PLACE = 16;
  * A page of a public product list: its cards as JSON texts (`files`: the public files' URL prefix);
  * `match`: the near spellings' condition, when the words alone found too few.
  */
-export async function searchProducts(ex: Executor, f: ProductFilter, now: Date, q: PageQuery, files: string, match?: SQL): Promise<CardPage> {
+export async function searchProducts(
+  ex: Executor,
+  f: ProductFilter,
+  now: Date,
+  q: PageQuery,
+  files: string,
+  match?: SQL,
+): Promise<CardPage> {
   const offset = (q.page - 1) * q.limit;
   // A point and nothing else, in the order of expiring soon or trending: the prepared window answers,
   // before anything else is built (the radius' rows are read below when the window does not fill the page).
-  const window = f.point && pointOnly(f) && !match && (f.sort === 'expiry' ? (f.expiresBefore ? expiringWindow : undefined) : f.sort === 'popularity' ? trendingWindow : undefined);
+  const window =
+    f.point &&
+    pointOnly(f) &&
+    !match &&
+    (f.sort === 'expiry'
+      ? f.expiresBefore
+        ? expiringWindow
+        : undefined
+      : f.sort === 'popularity'
+        ? trendingWindow
+        : undefined);
   if (window && f.point) {
     const n = offset + q.limit + 1;
-    const args = { now: now.toISOString(), until: f.expiresBefore?.toISOString(), origin: earthCube(f.point.latitude, f.point.longitude), chord: metresToChord(f.point.radiusM), files };
-    const [found] = (await window(ex, n).execute({ ...args, from: offset, to: offset + q.limit })) as { rows: number; cards: string | null }[];
+    const args = {
+      now: now.toISOString(),
+      until: f.expiresBefore?.toISOString(),
+      origin: earthCube(f.point.latitude, f.point.longitude),
+      chord: metresToChord(f.point.radiusM),
+      files,
+    };
+    const [found] = (await window(ex, n).execute({ ...args, from: offset, to: offset + q.limit })) as {
+      rows: number;
+      cards: string | null;
+    }[];
     const fetched = Math.min(found?.rows ?? 0, n);
     if (fetched >= n) return { items: JsonItems.joined(found!.cards), meta: nearMeta(q, fetched - offset) };
   }
   let where = filters(f, now);
   const origin = f.point ? earthPoint(f.point.latitude, f.point.longitude) : undefined;
   const d = origin ? sql<number>`(${products.location} <-> ${origin})` : sql<number>`null::float8`;
-  const radius = f.point && and(sql`earth_box(${origin}, ${f.point.radiusM}::float8) @> ${products.location}`, sql`earth_distance(${origin}, ${products.location}) <= ${f.point.radiusM}::float8`);
+  const radius =
+    f.point &&
+    and(
+      sql`earth_box(${origin}, ${f.point.radiusM}::float8) @> ${products.location}`,
+      sql`earth_distance(${origin}, ${products.location}) <= ${f.point.radiusM}::float8`,
+    );
   if (f.terms) {
     const terms = f.terms;
     const m = textMatch(products.searchVector, products.searchDocument, terms);
@@ -257,7 +389,9 @@ export async function searchProducts(ex: Executor, f: ProductFilter, now: Date, 
       const found = windowed ?? (await rankedPage(ex, files, and(where, radius, m.fts)!, d, terms, 'fts', q));
       if (found.meta.total >= TYPO_FALLBACK_BELOW) return found;
       const near = await nearSpellings(ex, terms);
-      return near ? withBitmapScans(ex, (tx) => rankedPage(tx, files, and(where, radius, near)!, d, terms, 'typo', q)) : found;
+      return near
+        ? withBitmapScans(ex, (tx) => rankedPage(tx, files, and(where, radius, near)!, d, terms, 'typo', q))
+        : found;
     }
     if ((await countCapped(ex, and(where, m.fts), TYPO_FALLBACK_BELOW)) < TYPO_FALLBACK_BELOW) {
       const near = await nearSpellings(ex, terms);
@@ -274,9 +408,31 @@ export async function searchProducts(ex: Executor, f: ProductFilter, now: Date, 
       point.radiusM,
       async (n) =>
         (pointOnly(f) && !match
-          ? await runPage(nearestPrepared(ex, n), { now: now.toISOString(), origin: earthCube(point.latitude, point.longitude), files, from: offset, to: offset + q.limit + 1 }, n)
-          : await cards(ex, files, innerOf(ex, d).where(where).orderBy(d).limit(n), byDistance)) as (CardRow & { d: number })[],
-      (k) => countNearest(ex, ex.select({ d: sql`${d}`.as('d') }).from(products).where(where).orderBy(d).limit(k), point.radiusM),
+          ? await runPage(
+              nearestPrepared(ex, n),
+              {
+                now: now.toISOString(),
+                origin: earthCube(point.latitude, point.longitude),
+                files,
+                from: offset,
+                to: offset + q.limit + 1,
+              },
+              n,
+            )
+          : await cards(ex, files, innerOf(ex, d).where(where).orderBy(d).limit(n), byDistance)) as (CardRow & {
+          d: number;
+        })[],
+      (k) =>
+        countNearest(
+          ex,
+          ex
+            .select({ d: sql`${d}`.as('d') })
+            .from(products)
+            .where(where)
+            .orderBy(d)
+            .limit(k),
+          point.radiusM,
+        ),
       PRODUCTS_AT_ONE_PLACE,
     );
   }
@@ -285,13 +441,38 @@ export async function searchProducts(ex: Executor, f: ProductFilter, now: Date, 
   let rows: CardRow[] = [];
   if (f.point && !window) {
     // In the list's order from its index, the radius (as a cube distance) applied to at most ORDERED_WINDOW rows.
-    const w = innerOf(ex, d).where(where).orderBy(...order(products)).limit(ORDERED_WINDOW).as('w');
-    rows = await cards(ex, files, ex.select().from(w).where(sql`${w.d} <= ${metresToChord(f.point.radiusM)}::float8`).orderBy(...order(w)).limit(n), order);
+    const w = innerOf(ex, d)
+      .where(where)
+      .orderBy(...order(products))
+      .limit(ORDERED_WINDOW)
+      .as('w');
+    rows = await cards(
+      ex,
+      files,
+      ex
+        .select()
+        .from(w)
+        .where(sql`${w.d} <= ${metresToChord(f.point.radiusM)}::float8`)
+        .orderBy(...order(w))
+        .limit(n),
+      order,
+    );
   }
-  if (rows.length < n) rows = await cards(ex, files, innerOf(ex, d).where(and(where, radius)).orderBy(...order(products)).limit(n), order);
+  if (rows.length < n)
+    rows = await cards(
+      ex,
+      files,
+      innerOf(ex, d)
+        .where(and(where, radius))
+        .orderBy(...order(products))
+        .limit(n),
+      order,
+    );
   const page = rows.slice(offset);
   // Near a point, counting the radius' rows would read them all: past the page the total is a lower bound.
-  const meta = f.point ? nearMeta(q, page.length) : await listingMeta(q, page.length, () => countCapped(ex, where, LISTING_TOTAL_CAP, order(products)));
+  const meta = f.point
+    ? nearMeta(q, page.length)
+    : await listingMeta(q, page.length, () => countCapped(ex, where, LISTING_TOTAL_CAP, order(products)));
   return { items: page.slice(0, q.limit), meta };
 }
 
@@ -300,7 +481,14 @@ function nearMeta(q: PageQuery, fetched: number): ListingMeta {
   const offset = (q.page - 1) * q.limit;
   if (fetched <= q.limit) return metaOf(q, offset + fetched, false);
   const total = Math.min(LISTING_TOTAL_CAP, offset + fetched);
-  return { page: q.page, limit: q.limit, total, totalPages: Math.ceil(total / q.limit), hasMore: true, totalIsEstimate: true };
+  return {
+    page: q.page,
+    limit: q.limit,
+    total,
+    totalPages: Math.ceil(total / q.limit),
+    hasMore: true,
+    totalIsEstimate: true,
+  };
 }
 
 /**
@@ -315,7 +503,9 @@ async function nearSpellings(ex: Executor, terms: SearchTerms): Promise<SQL | un
   const l = productSearchLexemes.lexeme;
   // The last word as a prefix: the key's range from it to it followed by the last character there is.
   const has = terms.words.map((w, i) =>
-    i === last ? sql`exists (select 1 from ${productSearchLexemes} where ${l} >= ${w} and ${l} < ${w} || chr(1114111))` : sql`exists (select 1 from ${productSearchLexemes} where ${l} = ${w})`,
+    i === last
+      ? sql`exists (select 1 from ${productSearchLexemes} where ${l} >= ${w} and ${l} < ${w} || chr(1114111))`
+      : sql`exists (select 1 from ${productSearchLexemes} where ${l} = ${w})`,
   );
   const [row] = await queryRows<{ found: boolean[] }>(ex, sql`select array[${sql.join(has, sql`, `)}] as found`);
   const spelt = new Set(terms.words.filter((_, i) => row?.found[i]));
@@ -333,22 +523,53 @@ export type CardPage = { items: { card: string }[] | JsonItems; meta: ListingMet
  * matches the indexes give, in no order: reading the newest index for a near spelling would test
  * every row.
  */
-async function rankedPage(ex: Executor, files: string, where: SQL, d: SQL, terms: SearchTerms, match: 'fts' | 'typo', q: PageQuery): Promise<RankedPage> {
-  const rows = (await rankedQuery(ex, files, where, d, terms, match, { limit: q.limit + 1, offset: (q.page - 1) * q.limit })) as unknown as CardRow[];
+async function rankedPage(
+  ex: Executor,
+  files: string,
+  where: SQL,
+  d: SQL,
+  terms: SearchTerms,
+  match: 'fts' | 'typo',
+  q: PageQuery,
+): Promise<RankedPage> {
+  const rows = (await rankedQuery(ex, files, where, d, terms, match, {
+    limit: q.limit + 1,
+    offset: (q.page - 1) * q.limit,
+  })) as unknown as CardRow[];
   const counted = rows[0]?.counted ?? (q.page > 1 ? await countCapped(ex, where, RANKED_CANDIDATES_CAP) : 0);
-  return { items: rows.slice(0, q.limit), meta: metaOf(q, Number(counted), rows.length > q.limit, RANKED_CANDIDATES_CAP) };
+  return {
+    items: rows.slice(0, q.limit),
+    meta: metaOf(q, Number(counted), rows.length > q.limit, RANKED_CANDIDATES_CAP),
+  };
 }
 
 /** rankedPage's query: `take` the page's rows (its limit and offset, values or placeholders). */
-function rankedQuery(ex: Executor, files: unknown, where: SQL, d: SQL, terms: SearchTerms, match: 'fts' | 'typo', take: { limit: number; offset: number }, windowAt?: SQL, tsq?: SQL) {
+function rankedQuery(
+  ex: Executor,
+  files: unknown,
+  where: SQL,
+  d: SQL,
+  terms: SearchTerms,
+  match: 'fts' | 'typo',
+  take: { limit: number; offset: number },
+  windowAt?: SQL,
+  tsq?: SQL,
+) {
   // The candidates carry only what ranks them: the id and the words (and the document for near
   // spellings), all in the newest index (migration 0023), so the words' newest matches are read
   // from the index alone; the card's fields are read for the page's rows only.
   const first = ex
-    .select({ id: products.id, d: sql<number | null>`${d}`.as('d'), sv: sql`${products.searchVector}`.as('sv'), ...(match === 'typo' && { sd: sql`${products.searchDocument}`.as('sd') }) })
+    .select({
+      id: products.id,
+      d: sql<number | null>`${d}`.as('d'),
+      sv: sql`${products.searchVector}`.as('sv'),
+      ...(match === 'typo' && { sd: sql`${products.searchDocument}`.as('sd') }),
+    })
     .from(products)
     .where(where);
-  let c0 = (match === 'fts' ? first.orderBy(desc(products.createdAt), desc(products.id)) : first).limit(RANKED_CANDIDATES_CAP + 1).as('c0');
+  let c0 = (match === 'fts' ? first.orderBy(desc(products.createdAt), desc(products.id)) : first)
+    .limit(RANKED_CANDIDATES_CAP + 1)
+    .as('c0');
   if (windowAt) {
     // The words are the only filter. Their newest matches are looked for among the newest
     // WORDS_WINDOW listed products first, in the newest index's order: left to estimate how many
@@ -357,7 +578,14 @@ function rankedQuery(ex: Executor, files: unknown, where: SQL, d: SQL, terms: Se
     // words, after the window: tested in it, its selectivity unknown (a prepared statement's time),
     // it made the planner read and sort the whole table for the window instead of the index's first rows.
     const w = ex
-      .select({ id: products.id, createdAt: products.createdAt, expiresAt: products.expiresAt, storeId: products.storeId, d: sql<number | null>`${d}`.as('d'), sv: sql`${products.searchVector}`.as('sv') })
+      .select({
+        id: products.id,
+        createdAt: products.createdAt,
+        expiresAt: products.expiresAt,
+        storeId: products.storeId,
+        d: sql<number | null>`${d}`.as('d'),
+        sv: sql`${products.searchVector}`.as('sv'),
+      })
       .from(products)
       .where(sql`${products.listed}`)
       .orderBy(desc(products.createdAt), desc(products.id))
@@ -372,9 +600,22 @@ function rankedQuery(ex: Executor, files: unknown, where: SQL, d: SQL, terms: Se
       .as('c0') as unknown as typeof c0;
   }
   const m = textMatch(c0.sv, (c0 as unknown as { sd: SQLWrapper }).sd, terms, undefined, tsq);
-  const cand = ex.$with('cand').as(ex.select({ id: c0.id, d: c0.d, rank: sql<number>`${match === 'fts' ? m.ftsRank : m.typoRank}`.as('rank') }).from(c0));
+  const cand = ex
+    .$with('cand')
+    .as(
+      ex
+        .select({ id: c0.id, d: c0.d, rank: sql<number>`${match === 'fts' ? m.ftsRank : m.typoRank}`.as('rank') })
+        .from(c0),
+    );
   const top = ex.select().from(cand).orderBy(desc(cand.rank), asc(cand.id)).limit(take.limit).offset(take.offset);
-  return joinedCardsQuery(ex.with(cand), files, top, (p) => [desc(p.rank!), asc(p.id)], { counted: sql<number>`(select count(*) from cand)`.mapWith(Number).as('counted') }, ex);
+  return joinedCardsQuery(
+    ex.with(cand),
+    files,
+    top,
+    (p) => [desc(p.rank!), asc(p.id)],
+    { counted: sql<number>`(select count(*) from cand)`.mapWith(Number).as('counted') },
+    ex,
+  );
 }
 
 /**
@@ -387,15 +628,33 @@ const wordsWindowPrepared = preparedPage((ex, rows) => {
   // folded into a constant and was parsed again for every row of the window.
   const tsq = opaque(sql`to_tsquery('simple', ${sql.placeholder('tsquery')}::text)`);
   const words: SearchTerms = { words: [], tsquery: '', normalised: '' };
-  return rankedQuery(ex, files, isPublicProduct(at), sql`null::float8`, words, 'fts', { limit: literalLimit(rows), offset: sql.placeholder('offset') as unknown as number }, at, tsq).prepare(
-    `products_words_window_${rows}`,
-  );
+  return rankedQuery(
+    ex,
+    files,
+    isPublicProduct(at),
+    sql`null::float8`,
+    words,
+    'fts',
+    { limit: literalLimit(rows), offset: sql.placeholder('offset') as unknown as number },
+    at,
+    tsq,
+  ).prepare(`products_words_window_${rows}`);
 });
 
 /** A page of words alone from the newest WORDS_WINDOW public products, or none when they hold fewer than RANKED_CANDIDATES_CAP + 1 matches. */
-async function wordsWindowPage(ex: Executor, files: string, terms: SearchTerms, now: Date, q: PageQuery): Promise<RankedPage | undefined> {
+async function wordsWindowPage(
+  ex: Executor,
+  files: string,
+  terms: SearchTerms,
+  now: Date,
+  q: PageQuery,
+): Promise<RankedPage | undefined> {
   const n = q.limit + 1;
-  const rows = await runPage(wordsWindowPrepared(ex, n), { now: now.toISOString(), tsquery: terms.tsquery, files, offset: (q.page - 1) * q.limit }, n);
+  const rows = await runPage(
+    wordsWindowPrepared(ex, n),
+    { now: now.toISOString(), tsquery: terms.tsquery, files, offset: (q.page - 1) * q.limit },
+    n,
+  );
   const counted = Number((rows[0] as { counted?: number } | undefined)?.counted ?? 0);
   // Only a full set of candidates is the newest matches of all: else the table is asked.
   if (counted <= RANKED_CANDIDATES_CAP) return undefined;
@@ -408,10 +667,20 @@ type RankedPage = { items: CardRow[]; meta: ListingMeta };
 export const WORDS_WINDOW = 20_000;
 
 /** True when the filter is words and nothing else. */
-const wordsOnly = (f: ProductFilter) => !f.point && f.expiresBefore === undefined && FILTERS.every((k) => f[k] === undefined || (k === 'dietaryTags' && !f.dietaryTags?.length));
+const wordsOnly = (f: ProductFilter) =>
+  !f.point &&
+  f.expiresBefore === undefined &&
+  FILTERS.every((k) => f[k] === undefined || (k === 'dietaryTags' && !f.dietaryTags?.length));
 
 /** Public products expiring within `until`, soonest first, optionally within a radius. */
-export async function expiringSoon(ex: Executor, now: Date, until: Date, point: ProductFilter['point'], q: PageQuery, files: string) {
+export async function expiringSoon(
+  ex: Executor,
+  now: Date,
+  until: Date,
+  point: ProductFilter['point'],
+  q: PageQuery,
+  files: string,
+) {
   return searchProducts(ex, { terms: null, expiresBefore: until, point, sort: 'expiry' }, now, q, files);
 }
 
@@ -445,7 +714,13 @@ export async function topSearches(ex: Executor, from: string, to: string, limit:
   const searches = sql<number>`sum(${productSearches.searches})`.mapWith(Number);
   const zero = sql<number>`sum(${productSearches.zeroResultSearches})`.mapWith(Number);
   const [top, nothing] = await Promise.all([
-    ex.select({ query: productSearches.query, searches, zeroResultSearches: zero }).from(productSearches).where(inPeriod).groupBy(productSearches.query).orderBy(desc(searches), asc(productSearches.query)).limit(limit),
+    ex
+      .select({ query: productSearches.query, searches, zeroResultSearches: zero })
+      .from(productSearches)
+      .where(inPeriod)
+      .groupBy(productSearches.query)
+      .orderBy(desc(searches), asc(productSearches.query))
+      .limit(limit),
     ex
       .select({ query: productSearches.query, searches: zero })
       .from(productSearches)

@@ -8,20 +8,41 @@ const Latitude = Type.Number({ minimum: -90, maximum: 90 });
 const Longitude = Type.Number({ minimum: -180, maximum: 180 });
 const RadiusKm = Type.Number({ minimum: 0.1, maximum: 50, description: 'with latitude and longitude; default 5' });
 
-export const PRODUCT_SORTS = ['relevance', 'price', '-price', 'newest', 'expiry', 'popularity', 'distance', 'discount'] as const;
+export const PRODUCT_SORTS = [
+  'relevance',
+  'price',
+  '-price',
+  'newest',
+  'expiry',
+  'popularity',
+  'distance',
+  'discount',
+] as const;
 export type ProductSort = (typeof PRODUCT_SORTS)[number];
 
 export const ProductSearchQuerySchema = Type.Object(
   {
     ...PageQuerySchema.properties,
-    q: opt(Type.String({ minLength: 1, maxLength: 100, description: 'words (accents and case ignored, a typo per word tolerated, the last word as a prefix)' })),
+    q: opt(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description: 'words (accents and case ignored, a typo per word tolerated, the last word as a prefix)',
+      }),
+    ),
     category: opt(StringEnum(PRODUCT_CATEGORIES)),
     minPrice: opt(Type.Integer({ minimum: 0, description: 'discounted price, XOF' })),
     maxPrice: opt(Type.Integer({ minimum: 0, description: 'discounted price, XOF' })),
     storeId: opt(IdSchema),
     supplierId: opt(IdSchema),
     city: opt(Type.String({ minLength: 1, maxLength: 100, description: "the store's city, any case" })),
-    dietaryTags: opt(Type.String({ maxLength: 100, pattern: '^[A-Z_]+(,[A-Z_]+)*$', description: `comma-separated, every one required: ${DIETARY_TAGS.join(', ')}` })),
+    dietaryTags: opt(
+      Type.String({
+        maxLength: 100,
+        pattern: '^[A-Z_]+(,[A-Z_]+)*$',
+        description: `comma-separated, every one required: ${DIETARY_TAGS.join(', ')}`,
+      }),
+    ),
     minDiscount: opt(Type.Integer({ minimum: 0, maximum: 100, description: 'discount percentage at least' })),
     expiresBefore: opt(Type.String({ format: 'date-time' })),
     inStock: opt(Type.Boolean()),
@@ -29,7 +50,9 @@ export const ProductSearchQuerySchema = Type.Object(
     latitude: opt(Latitude),
     longitude: opt(Longitude),
     radiusKm: opt(RadiusKm),
-    sort: opt(StringEnum(PRODUCT_SORTS, { description: 'default: relevance with q, distance with a point, newest otherwise' })),
+    sort: opt(
+      StringEnum(PRODUCT_SORTS, { description: 'default: relevance with q, distance with a point, newest otherwise' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -55,7 +78,11 @@ export const TOP_SEARCH_PERIODS = ['day', 'week', 'month'] as const;
 
 export const TopSearchesQuerySchema = Type.Object(
   {
-    period: opt(StringEnum(TOP_SEARCH_PERIODS, { description: 'the last day, 7 days or 30 days up to today (UTC); default week; or from and to' })),
+    period: opt(
+      StringEnum(TOP_SEARCH_PERIODS, {
+        description: 'the last day, 7 days or 30 days up to today (UTC); default week; or from and to',
+      }),
+    ),
     from: opt(Type.String({ format: 'date', description: 'first UTC day, with to' })),
     to: opt(Type.String({ format: 'date', description: 'last UTC day (inclusive), with from' })),
     limit: opt(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
@@ -78,7 +105,10 @@ export const TopSearchesSchema = Type.Object(
     from: Type.String({ format: 'date' }),
     to: Type.String({ format: 'date' }),
     top: Type.Array(TopSearchSchema, { description: 'most searched first' }),
-    zeroResults: Type.Array(Type.Object({ query: Type.String(), searches: Type.Integer({ description: 'searches that found nothing' }) }), { description: 'most searched of those that found nothing first' }),
+    zeroResults: Type.Array(
+      Type.Object({ query: Type.String(), searches: Type.Integer({ description: 'searches that found nothing' }) }),
+      { description: 'most searched of those that found nothing first' },
+    ),
   },
   { title: 'TopSearches' },
 );

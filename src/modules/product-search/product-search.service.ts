@@ -1,10 +1,21 @@
 import type { AppContext } from '../../context.js';
 import { validationError } from '../../shared/errors.js';
-import { JsonItems, RANKED_CANDIDATES_CAP, assertListingPage, searchTerms, type ListingMeta } from '../../shared/listing-page.js';
+import {
+  JsonItems,
+  RANKED_CANDIDATES_CAP,
+  assertListingPage,
+  searchTerms,
+  type ListingMeta,
+} from '../../shared/listing-page.js';
 import { DIETARY_TAGS, type DietaryTag } from '../products/product-catalog.js';
 import { recomputePopularity, utcDay } from '../products/products.repository.js';
 import * as repo from './product-search.repository.js';
-import type { ExpiringSoonQuery, ProductSearchQuery, TopSearchesQuery, TopSearchesView } from './product-search.schemas.js';
+import type {
+  ExpiringSoonQuery,
+  ProductSearchQuery,
+  TopSearchesQuery,
+  TopSearchesView,
+} from './product-search.schemas.js';
 
 /** What "expiring soon" means: within this many hours. */
 export const EXPIRING_SOON_HOURS = 48;
@@ -61,7 +72,10 @@ export function createProductSearchService(ctx: AppContext) {
 
   // The public files' URL prefix the database puts before a thumbnail's key.
   const files = ctx.links.publicPrefix;
-  const page = (found: repo.CardPage): Page => ({ items: found.items instanceof JsonItems ? found.items : JsonItems.of(found.items), meta: found.meta });
+  const page = (found: repo.CardPage): Page => ({
+    items: found.items instanceof JsonItems ? found.items : JsonItems.of(found.items),
+    meta: found.meta,
+  });
   // A cached page is served until its first product expires, not a second longer.
   const until = (p: Page) => p.items.earliest('expiresAt');
 
@@ -104,41 +118,72 @@ export function createProductSearchService(ctx: AppContext) {
       const sort = q.sort ?? (q.q ? 'relevance' : point ? 'distance' : 'newest');
       if (sort === 'distance' && !point) throw validationError('query.sort', 'distance needs latitude and longitude');
       if (sort === 'relevance' && !q.q) throw validationError('query.sort', 'relevance needs q');
-      if (q.minPrice !== undefined && q.maxPrice !== undefined && q.minPrice > q.maxPrice) throw validationError('query.maxPrice', 'must be at least minPrice');
+      if (q.minPrice !== undefined && q.maxPrice !== undefined && q.minPrice > q.maxPrice)
+        throw validationError('query.maxPrice', 'must be at least minPrice');
       const dietaryTags = q.dietaryTags?.split(',');
       const unknown = dietaryTags?.find((tag) => !(DIETARY_TAGS as readonly string[]).includes(tag));
       if (unknown) throw validationError('query.dietaryTags', `${unknown} is not one of ${DIETARY_TAGS.join(', ')}`);
       assertListingPage(q, sort === 'relevance' ? RANKED_CANDIDATES_CAP : undefined);
-      return ctx.listings.get('products.search', q, async () => {
-        const terms = q.q === undefined ? null : searchTerms(q.q);
-        if (q.q !== undefined && !terms) return { items: JsonItems.none, meta: { page: q.page, limit: q.limit, total: 0, totalPages: 0, hasMore: false, totalIsEstimate: false } };
-        return page(await repo.searchProducts(
-          ctx.db,
-          { ...q, terms, point, sort, dietaryTags: dietaryTags as DietaryTag[] | undefined, expiresBefore: q.expiresBefore ? new Date(q.expiresBefore) : undefined },
-          ctx.clock.now(),
-          q,
-          files,
-        ));
-      }, until);
+      return ctx.listings.get(
+        'products.search',
+        q,
+        async () => {
+          const terms = q.q === undefined ? null : searchTerms(q.q);
+          if (q.q !== undefined && !terms)
+            return {
+              items: JsonItems.none,
+              meta: { page: q.page, limit: q.limit, total: 0, totalPages: 0, hasMore: false, totalIsEstimate: false },
+            };
+          return page(
+            await repo.searchProducts(
+              ctx.db,
+              {
+                ...q,
+                terms,
+                point,
+                sort,
+                dietaryTags: dietaryTags as DietaryTag[] | undefined,
+                expiresBefore: q.expiresBefore ? new Date(q.expiresBefore) : undefined,
+              },
+              ctx.clock.now(),
+              q,
+              files,
+            ),
+          );
+        },
+        until,
+      );
     },
 
     expiringSoon(q: ExpiringSoonQuery): Promise<Page> {
       const point = pointOf(q);
       assertListingPage(q);
-      return ctx.listings.get('products.expiring', q, async () => {
-        const now = ctx.clock.now();
-        const soon = new Date(now.getTime() + EXPIRING_SOON_HOURS * 3_600_000);
-        return page(await repo.expiringSoon(ctx.db, now, soon, point, q, files));
-      }, until);
+      return ctx.listings.get(
+        'products.expiring',
+        q,
+        async () => {
+          const now = ctx.clock.now();
+          const soon = new Date(now.getTime() + EXPIRING_SOON_HOURS * 3_600_000);
+          return page(await repo.expiringSoon(ctx.db, now, soon, point, q, files));
+        },
+        until,
+      );
     },
 
     /** By the stored popularity score, which the `products.trending` job keeps fresh. */
     trending(q: ExpiringSoonQuery): Promise<Page> {
       const point = pointOf(q);
       assertListingPage(q);
-      return ctx.listings.get('products.trending', q, async () => {
-        return page(await repo.searchProducts(ctx.db, { terms: null, point, sort: 'popularity' }, ctx.clock.now(), q, files));
-      }, until);
+      return ctx.listings.get(
+        'products.trending',
+        q,
+        async () => {
+          return page(
+            await repo.searchProducts(ctx.db, { terms: null, point, sort: 'popularity' }, ctx.clock.now(), q, files),
+          );
+        },
+        until,
+      );
     },
   };
   return service;

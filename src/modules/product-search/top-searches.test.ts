@@ -14,12 +14,18 @@ afterAll(() => t.close());
 
 describe('search recording and GET /admin/analytics/top-searches', () => {
   // Words of their own, so other files' searches do not mix in.
-  const word = `zq${Math.random().toString(36).replace(/[^a-z]/g, '').slice(0, 8)}`;
+  const word = `zq${Math.random()
+    .toString(36)
+    .replace(/[^a-z]/g, '')
+    .slice(0, 8)}`;
   let adminUser: Awaited<ReturnType<typeof admin>>['user'];
   // Signed in afresh on each call: the clock moves by days.
   const adminToken = async () => (await t.app.services.auth.signIn(adminUser, {})).accessToken;
   const top = async (query: Record<string, unknown>, token?: string) =>
-    call(t.app, 'GET', '/admin/analytics/top-searches', { token: token ?? (await adminToken()), query: query as never });
+    call(t.app, 'GET', '/admin/analytics/top-searches', {
+      token: token ?? (await adminToken()),
+      query: query as never,
+    });
   const search = (q: string) => call(t.app, 'GET', '/products/search', { query: { q } as never });
   const mine = (rows: { query: string }[]) => rows.filter((r) => r.query.includes(word));
 
@@ -27,7 +33,10 @@ describe('search recording and GET /admin/analytics/top-searches', () => {
     const adm = await admin(t);
     adminUser = adm.user;
     const s = await supplierWithStore(t);
-    await publishProduct(t, s, adm.token, { name: `Pain ${word}`, expiresAt: new Date(t.clock.now().getTime() + 40 * 24 * HOUR).toISOString() });
+    await publishProduct(t, s, adm.token, {
+      name: `Pain ${word}`,
+      expiresAt: new Date(t.clock.now().getTime() + 40 * 24 * HOUR).toISOString(),
+    });
   }, 60_000);
 
   it('records folded words with their result count, batched, and ranks them (ties by words)', async () => {
@@ -38,7 +47,11 @@ describe('search recording and GET /admin/analytics/top-searches', () => {
     // Punctuation only: no words, nothing recorded.
     await search('!!!');
     // Still in memory: a search adds no write of its own.
-    const stored = () => t.app.ctx.db.select().from(productSearches).where(like(productSearches.query, `%${word}%`));
+    const stored = () =>
+      t.app.ctx.db
+        .select()
+        .from(productSearches)
+        .where(like(productSearches.query, `%${word}%`));
     expect(await stored()).toEqual([]);
     const res = await top({ period: 'day', limit: 100 });
     expect(res.status).toBe(200);

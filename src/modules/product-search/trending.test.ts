@@ -27,9 +27,14 @@ describe('GET /products/trending and the popularity job', () => {
     return res.body.data.map((p: { id: string }) => byId[p.id]);
   };
   const scores = async () => {
-    const rows = await t.app.ctx.db.select({ id: products.id, s: products.popularityScore }).from(products).where(inArray(products.id, Object.values(ids)));
+    const rows = await t.app.ctx.db
+      .select({ id: products.id, s: products.popularityScore })
+      .from(products)
+      .where(inArray(products.id, Object.values(ids)));
     // The score at the test's time, from the stored value (which does not change with time).
-    return Object.fromEntries(rows.map((r) => [Object.entries(ids).find(([, v]) => v === r.id)![0], popularityAt(r.s, t.clock.now())]));
+    return Object.fromEntries(
+      rows.map((r) => [Object.entries(ids).find(([, v]) => v === r.id)![0], popularityAt(r.s, t.clock.now())]),
+    );
   };
   const runJob = async () => {
     await t.app.ctx.jobs.send(TRENDING_JOB, {});
@@ -47,7 +52,13 @@ describe('GET /products/trending and the popularity job', () => {
     client = await createSignedIn(t.app);
     for (const name of ['a', 'b', 'c']) {
       t.clock.advance(1000);
-      ids[name] = (await publishProduct(t, { token: s.token, store }, adm.token, { name: `Trend ${name}`, storeId: store.id, expiresAt: new Date(t.clock.now().getTime() + 20 * 24 * HOUR).toISOString() })).id;
+      ids[name] = (
+        await publishProduct(t, { token: s.token, store }, adm.token, {
+          name: `Trend ${name}`,
+          storeId: store.id,
+          expiresAt: new Date(t.clock.now().getTime() + 20 * 24 * HOUR).toISOString(),
+        })
+      ).id;
     }
   }, 60_000);
 
@@ -55,11 +66,27 @@ describe('GET /products/trending and the popularity job', () => {
     const sorted = Object.keys(ids).sort((x, y) => (ids[x]! < ids[y]! ? -1 : 1));
     expect(await trending()).toEqual(sorted);
     const res = await call(t.app, 'GET', '/products/trending', { query: point as never });
-    expect(Object.keys(res.body.data[0]).sort()).toEqual(['currency', 'discountPercent', 'discountedPrice', 'distanceKm', 'expiresAt', 'id', 'name', 'originalPrice', 'storeId', 'storeName', 'thumbnailUrl'].sort());
+    expect(Object.keys(res.body.data[0]).sort()).toEqual(
+      [
+        'currency',
+        'discountPercent',
+        'discountedPrice',
+        'distanceKm',
+        'expiresAt',
+        'id',
+        'name',
+        'originalPrice',
+        'storeId',
+        'storeName',
+        'thumbnailUrl',
+      ].sort(),
+    );
     expect(res.body.meta).toMatchObject({ page: 1, total: 3, hasMore: false });
 
     await view('b', 5);
-    expect((await call(t.app, 'POST', `/products/${ids.c}/favorite`, { token: client.token })).status).toBeLessThan(300);
+    expect((await call(t.app, 'POST', `/products/${ids.c}/favorite`, { token: client.token })).status).toBeLessThan(
+      300,
+    );
     // Not computed per request: nothing moves before the job.
     expect(await scores()).toEqual({ a: 0, b: 0, c: 0 });
     await runJob();
@@ -69,7 +96,12 @@ describe('GET /products/trending and the popularity job', () => {
     expect(s.a).toBe(0);
 
     // Without new activity the job writes no row: the stored value does not change with time.
-    const version = async () => ((await t.app.ctx.db.execute(sql`select xmin::text as v from products where id = ${ids.b}`)) as unknown as { rows: { v: string }[] }).rows[0]!.v;
+    const version = async () =>
+      (
+        (await t.app.ctx.db.execute(sql`select xmin::text as v from products where id = ${ids.b}`)) as unknown as {
+          rows: { v: string }[];
+        }
+      ).rows[0]!.v;
     const before = await version();
     t.clock.advance(HOUR);
     await runJob();
@@ -97,20 +129,27 @@ describe('GET /products/trending and the popularity job', () => {
     await runJob();
     expect(await scores()).toEqual({ a: 0, b: 0, c: 0 });
     // The activity is kept per product and day.
-    expect(await t.app.ctx.db.select().from(productActivityDaily).where(eq(productActivityDaily.productId, ids.b!))).toHaveLength(1);
+    expect(
+      await t.app.ctx.db.select().from(productActivityDaily).where(eq(productActivityDaily.productId, ids.b!)),
+    ).toHaveLength(1);
   });
 
   it('shows the decayed score on the product page', async () => {
     const adm = await admin(t);
     const other = await supplierWithStore(t);
-    const { id } = await publishProduct(t, other, adm.token, { expiresAt: new Date(t.clock.now().getTime() + 20 * 24 * HOUR).toISOString() });
+    const { id } = await publishProduct(t, other, adm.token, {
+      expiresAt: new Date(t.clock.now().getTime() + 20 * 24 * HOUR).toISOString(),
+    });
     for (let i = 0; i < 3; i++) await call(t.app, 'GET', `/products/${id}`);
     await t.app.services.products.flushViews();
     await runJob();
     t.clock.advance(5 * HOUR);
     const [row] = await t.app.ctx.db.select({ s: products.popularityScore }).from(products).where(eq(products.id, id));
     expect(row!.s).toBeGreaterThan(0);
-    expect((await call(t.app, 'GET', `/products/${id}`)).body.data.popularityScore).toBeCloseTo(popularityAt(row!.s, t.clock.now()), 4);
+    expect((await call(t.app, 'GET', `/products/${id}`)).body.data.popularityScore).toBeCloseTo(
+      popularityAt(row!.s, t.clock.now()),
+      4,
+    );
   });
 
   it('refuses bad points with 400 naming the field', async () => {

@@ -26,7 +26,7 @@ afterAll(async () => {
 const PENDING = 10_000;
 
 describe('plans of the moderation queue with 10,000 products waiting', () => {
-  it('reads any page\'s ids in the queue\'s order from products_status_idx, and counts from it', async (ctx) => {
+  it("reads any page's ids in the queue's order from products_status_idx, and counts from it", async (ctx) => {
     if (t.app.database.kind !== 'postgres') {
       ctx.skip();
       return;
@@ -44,10 +44,18 @@ describe('plans of the moderation queue with 10,000 products waiting', () => {
       from generate_series(1, ${PENDING * 10}) i`);
     await t.app.ctx.db.execute(sql`vacuum analyze products`);
     await t.app.ctx.db.transaction(async (tx) => {
-      for (const [name, page] of [['first', 1], ['middle', last / 2], ['last', last]] as const) {
+      for (const [name, page] of [
+        ['first', 1],
+        ['middle', last / 2],
+        ['last', last],
+      ] as const) {
         const q = { page, limit: 20 };
-        for (const plan of await explainEach(tx, () => repo.listProducts(tx, { status: 'PENDING_REVIEW' }, q, 'createdAt'))) plans.push([`queue, ${name} page`, plan]);
-        for (const plan of await explainEach(tx, () => repo.listProducts(tx, { status: 'PENDING_REVIEW' }, q))) plans.push([`admin list, ${name} page`, plan]);
+        for (const plan of await explainEach(tx, () =>
+          repo.listProducts(tx, { status: 'PENDING_REVIEW' }, q, 'createdAt'),
+        ))
+          plans.push([`queue, ${name} page`, plan]);
+        for (const plan of await explainEach(tx, () => repo.listProducts(tx, { status: 'PENDING_REVIEW' }, q)))
+          plans.push([`admin list, ${name} page`, plan]);
       }
     });
     // Each page is two statements: the page, and the total.

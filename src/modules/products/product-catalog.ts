@@ -4,7 +4,16 @@
  * change on purpose: clients filter on these values and the apps translate them.
  */
 
-export const PRODUCT_CATEGORIES = ['BAKERY', 'PREPARED_MEALS', 'FRUITS_VEGETABLES', 'DAIRY', 'MEAT_FISH', 'GROCERIES', 'DRINKS', 'OTHER'] as const;
+export const PRODUCT_CATEGORIES = [
+  'BAKERY',
+  'PREPARED_MEALS',
+  'FRUITS_VEGETABLES',
+  'DAIRY',
+  'MEAT_FISH',
+  'GROCERIES',
+  'DRINKS',
+  'OTHER',
+] as const;
 export type ProductCategory = (typeof PRODUCT_CATEGORIES)[number];
 
 export const DIETARY_TAGS = ['VEGETARIAN', 'VEGAN', 'HALAL', 'GLUTEN_FREE', 'LACTOSE_FREE', 'ORGANIC'] as const;

@@ -8,20 +8,34 @@ import { recordAdminAction } from '../audit/audit.service.js';
 import { MODERATION_TRANSITIONS, STATUS_TOGGLE_TRANSITIONS } from './product-status.js';
 import * as repo from './products.repository.js';
 import type { ProductRecord } from './products.repository.js';
-import type { AdminProductView, AdminProductsQuery, AdminStatusBody, BulkApproveBody, ModerationQuery, ProductView } from './products.schemas.js';
+import type {
+  AdminProductView,
+  AdminProductsQuery,
+  AdminStatusBody,
+  BulkApproveBody,
+  ModerationQuery,
+  ProductView,
+} from './products.schemas.js';
 import type { ProductsDeps, ProductsService } from './products.service.js';
 
 export type ProductsAdminService = ReturnType<typeof createProductsAdminService>;
 
 /** Moderation and administration of products; every decision is audited in its transaction. */
-export function createProductsAdminService(ctx: AppContext, products: ProductsService, deps: Pick<ProductsDeps, 'suppliers' | 'stores'>) {
+export function createProductsAdminService(
+  ctx: AppContext,
+  products: ProductsService,
+  deps: Pick<ProductsDeps, 'suppliers' | 'stores'>,
+) {
   const now = () => ctx.clock.now();
 
   /** The page's products with their supplier and store: two lookups for the page, not two per row. */
   async function adminViews(rows: ProductRecord[]): Promise<AdminProductView[]> {
     const [views, suppliers, stores] = await Promise.all([
       products.views(ctx.db, rows),
-      deps.suppliers.summariesByIds(ctx.db, rows.map((p) => p.supplierId)),
+      deps.suppliers.summariesByIds(
+        ctx.db,
+        rows.map((p) => p.supplierId),
+      ),
       deps.stores.viewsByIds(ctx.db, [...new Set(rows.map((p) => p.storeId))]),
     ]);
     return views.map((v) => {
@@ -53,7 +67,15 @@ export function createProductsAdminService(ctx: AppContext, products: ProductsSe
       if (!before) throw notFound('Product');
       const patch = change(before, t);
       const row = await repo.updateProduct(tx, id, { ...patch, updatedAt: t });
-      await recordAdminAction(tx, { actorId: admin.id, action, targetType: 'product', targetId: id, reason, data: { from: before.status, to: row.status }, at: t });
+      await recordAdminAction(tx, {
+        actorId: admin.id,
+        action,
+        targetType: 'product',
+        targetId: id,
+        reason,
+        data: { from: before.status, to: row.status },
+        at: t,
+      });
       await announceDecision(tx, before, row, reason);
       return products.view(tx, row);
     });
@@ -62,9 +84,18 @@ export function createProductsAdminService(ctx: AppContext, products: ProductsSe
   /** The supplier hears of moderation decisions; followers of the store of a first publication. */
   async function announceDecision(tx: Executor, before: ProductRecord, row: ProductRecord, reason?: string | null) {
     if (before.status === 'PENDING_REVIEW' && row.status === 'ACTIVE') {
-      await ctx.events.publish(tx, 'products.approved', { productId: row.id, supplierId: row.supplierId, storeId: row.storeId });
+      await ctx.events.publish(tx, 'products.approved', {
+        productId: row.id,
+        supplierId: row.supplierId,
+        storeId: row.storeId,
+      });
     }
-    if (row.status === 'REJECTED') await ctx.events.publish(tx, 'products.rejected', { productId: row.id, supplierId: row.supplierId, reason: reason ?? '' });
+    if (row.status === 'REJECTED')
+      await ctx.events.publish(tx, 'products.rejected', {
+        productId: row.id,
+        supplierId: row.supplierId,
+        reason: reason ?? '',
+      });
     await products.announce(tx, before, row);
   }
 
@@ -85,8 +116,7 @@ export function createProductsAdminService(ctx: AppContext, products: ProductsSe
       return { items: await adminViews(items), meta: pageMeta(q, total) };
     },
 
-    approve: (admin: AuthUser, id: string) =>
-      decide(admin, id, 'product.approve', approve),
+    approve: (admin: AuthUser, id: string) => decide(admin, id, 'product.approve', approve),
 
     reject: (admin: AuthUser, id: string, reason: string) =>
       decide(
@@ -118,7 +148,15 @@ export function createProductsAdminService(ctx: AppContext, products: ProductsSe
         const product = await repo.findProduct(tx, id, { lock: true });
         if (!product) throw notFound('Product');
         await products.removeProduct(tx, product, t);
-        await recordAdminAction(tx, { actorId: admin.id, action: 'product.delete', targetType: 'product', targetId: id, reason, data: { from: product.status }, at: t });
+        await recordAdminAction(tx, {
+          actorId: admin.id,
+          action: 'product.delete',
+          targetType: 'product',
+          targetId: id,
+          reason,
+          data: { from: product.status },
+          at: t,
+        });
       });
       return { message: 'Product deleted' };
     },
@@ -132,10 +170,17 @@ export function createProductsAdminService(ctx: AppContext, products: ProductsSe
         const refused = body.ids.flatMap((id, n) => {
           const p = byId.get(id);
           if (!p) return [{ field: `body.ids.${n}`, message: `product ${id} not found` }];
-          if (p.status !== 'PENDING_REVIEW') return [{ field: `body.ids.${n}`, message: `product ${id} is ${p.status}, not PENDING_REVIEW` }];
+          if (p.status !== 'PENDING_REVIEW')
+            return [{ field: `body.ids.${n}`, message: `product ${id} is ${p.status}, not PENDING_REVIEW` }];
           return [];
         });
-        if (refused.length) throw new AppError(409, 'INVALID_TRANSITION', `${refused.length} of the ${body.ids.length} products cannot be approved; none was`, refused);
+        if (refused.length)
+          throw new AppError(
+            409,
+            'INVALID_TRANSITION',
+            `${refused.length} of the ${body.ids.length} products cannot be approved; none was`,
+            refused,
+          );
         for (const p of found) {
           const row = await repo.updateProduct(tx, p.id, { ...approve(p, t), updatedAt: t });
           await announceDecision(tx, p, row);

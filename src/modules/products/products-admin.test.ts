@@ -17,7 +17,12 @@ const heard: { name: string; productId: string; reason?: string }[] = [];
 beforeAll(async () => {
   t = await buildTestApp({}, undefined, {
     beforeStart: (app) => {
-      for (const name of ['products.created', 'products.approved', 'products.rejected', 'products.published'] as const) {
+      for (const name of [
+        'products.created',
+        'products.approved',
+        'products.rejected',
+        'products.published',
+      ] as const) {
         app.ctx.events.subscribe(name, 'test', async (payload) => {
           heard.push({ name, ...payload });
         });
@@ -27,7 +32,9 @@ beforeAll(async () => {
   const a = await admin(t);
   adminToken = a.token;
   adminId = a.user.id;
-  t.app.ctx.workInProgress.register(async (_ex, scope) => ('productId' in scope && busy.has(scope.productId) ? '1 order in progress' : null));
+  t.app.ctx.workInProgress.register(async (_ex, scope) =>
+    'productId' in scope && busy.has(scope.productId) ? '1 order in progress' : null,
+  );
 });
 afterAll(() => t.close());
 
@@ -43,7 +50,9 @@ describe('admin products', () => {
     const s = await supplierWithStore(t);
     for (const token of [client.token, s.token]) {
       expect((await call(t.app, 'GET', '/admin/products', { token })).status).toBe(403);
-      expect((await call(t.app, 'POST', '/admin/products/bulk-approve', { token, body: { ids: [uuidv7()] } })).status).toBe(403);
+      expect(
+        (await call(t.app, 'POST', '/admin/products/bulk-approve', { token, body: { ids: [uuidv7()] } })).status,
+      ).toBe(403);
     }
     expect((await call(t.app, 'GET', '/admin/products/moderation')).status).toBe(401);
   });
@@ -52,14 +61,60 @@ describe('admin products', () => {
     const s = await supplierWithStore(t);
     const a = await create(s, { name: 'Crème brûlée maison', category: 'DAIRY' });
     const b = await publishProduct(t, s, adminToken, { name: 'Thiéboudienne', category: 'PREPARED_MEALS' });
-    const bySupplier = await call(t.app, 'GET', '/admin/products', { token: adminToken, query: { supplierId: s.profile.id } });
+    const bySupplier = await call(t.app, 'GET', '/admin/products', {
+      token: adminToken,
+      query: { supplierId: s.profile.id },
+    });
     expect(ids(bySupplier).sort()).toEqual([a.id, b.id].sort());
-    expect(ids(await call(t.app, 'GET', '/admin/products', { token: adminToken, query: { supplierId: s.profile.id, status: 'ACTIVE' } }))).toEqual([b.id]);
-    expect(ids(await call(t.app, 'GET', '/admin/products', { token: adminToken, query: { storeId: s.store.id, category: 'DAIRY' } }))).toEqual([a.id]);
-    expect(ids(await call(t.app, 'GET', '/admin/products', { token: adminToken, query: { supplierId: s.profile.id, q: 'CREME brulee' } }))).toEqual([a.id]);
-    expect(ids(await call(t.app, 'GET', '/admin/products', { token: adminToken, query: { supplierId: s.profile.id, q: 'thieb' } }))).toEqual([b.id]);
-    expect(ids(await call(t.app, 'GET', '/admin/products', { token: adminToken, query: { supplierId: s.profile.id, q: '100%_' } }))).toEqual([]);
-    const malformed: Record<string, string | number>[] = [{ category: 'CARS' }, { page: 0 }, { limit: 1000 }, { status: 'GONE' }, { supplierId: 'x' }, { q: '' }, { extra: 1 }];
+    expect(
+      ids(
+        await call(t.app, 'GET', '/admin/products', {
+          token: adminToken,
+          query: { supplierId: s.profile.id, status: 'ACTIVE' },
+        }),
+      ),
+    ).toEqual([b.id]);
+    expect(
+      ids(
+        await call(t.app, 'GET', '/admin/products', {
+          token: adminToken,
+          query: { storeId: s.store.id, category: 'DAIRY' },
+        }),
+      ),
+    ).toEqual([a.id]);
+    expect(
+      ids(
+        await call(t.app, 'GET', '/admin/products', {
+          token: adminToken,
+          query: { supplierId: s.profile.id, q: 'CREME brulee' },
+        }),
+      ),
+    ).toEqual([a.id]);
+    expect(
+      ids(
+        await call(t.app, 'GET', '/admin/products', {
+          token: adminToken,
+          query: { supplierId: s.profile.id, q: 'thieb' },
+        }),
+      ),
+    ).toEqual([b.id]);
+    expect(
+      ids(
+        await call(t.app, 'GET', '/admin/products', {
+          token: adminToken,
+          query: { supplierId: s.profile.id, q: '100%_' },
+        }),
+      ),
+    ).toEqual([]);
+    const malformed: Record<string, string | number>[] = [
+      { category: 'CARS' },
+      { page: 0 },
+      { limit: 1000 },
+      { status: 'GONE' },
+      { supplierId: 'x' },
+      { q: '' },
+      { extra: 1 },
+    ];
     for (const query of malformed) {
       const res = await call(t.app, 'GET', '/admin/products', { token: adminToken, query });
       expect(res.status, JSON.stringify(query)).toBe(400);
@@ -83,25 +138,43 @@ describe('admin products', () => {
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe('INVALID_TRANSITION');
 
-    expect((await call(t.app, 'PATCH', `/admin/products/${second.id}/reject`, { token: adminToken, body: {} })).status).toBe(400);
-    const rejected = await call(t.app, 'PATCH', `/admin/products/${second.id}/reject`, { token: adminToken, body: { reason: 'Prix barré invraisemblable' } });
+    expect(
+      (await call(t.app, 'PATCH', `/admin/products/${second.id}/reject`, { token: adminToken, body: {} })).status,
+    ).toBe(400);
+    const rejected = await call(t.app, 'PATCH', `/admin/products/${second.id}/reject`, {
+      token: adminToken,
+      body: { reason: 'Prix barré invraisemblable' },
+    });
     expect(rejected.body.data).toMatchObject({ status: 'REJECTED', rejectionReason: 'Prix barré invraisemblable' });
     const audit = await listAdminActions(t.app.ctx.db, 'product', second.id);
-    expect(audit[0]).toMatchObject({ actorId: adminId, action: 'product.reject', reason: 'Prix barré invraisemblable' });
+    expect(audit[0]).toMatchObject({
+      actorId: adminId,
+      action: 'product.reject',
+      reason: 'Prix barré invraisemblable',
+    });
     expect((await call(t.app, 'PATCH', `/admin/products/${uuidv7()}/approve`, { token: adminToken })).status).toBe(404);
 
     await t.app.jobs.drain();
     // Each (event, handler) pair is its own job: compare without order.
-    const about = (id: string) => heard.filter((h) => h.productId === id).map((h) => h.name).sort();
+    const about = (id: string) =>
+      heard
+        .filter((h) => h.productId === id)
+        .map((h) => h.name)
+        .sort();
     expect(about(first.id)).toEqual(['products.approved', 'products.created', 'products.published']);
     expect(about(second.id)).toEqual(['products.created', 'products.rejected']);
-    expect(heard.find((h) => h.name === 'products.rejected' && h.productId === second.id)?.reason).toBe('Prix barré invraisemblable');
+    expect(heard.find((h) => h.name === 'products.rejected' && h.productId === second.id)?.reason).toBe(
+      'Prix barré invraisemblable',
+    );
   });
 
   it('names the supplier and the store of each listed product, unverified or deleted ones too', async () => {
     const s = await supplierWithStore(t, { verification: 'PENDING', businessName: 'Fromagerie de Ngor' });
     const waiting = await create(s);
-    const moderation = await call(t.app, 'GET', '/admin/products/moderation', { token: adminToken, query: { limit: 100 } });
+    const moderation = await call(t.app, 'GET', '/admin/products/moderation', {
+      token: adminToken,
+      query: { limit: 100 },
+    });
     const row = moderation.body.data.find((p: { id: string }) => p.id === waiting.id);
     expect(row).toMatchObject({
       supplier: { id: s.profile.id, businessName: 'Fromagerie de Ngor', verificationStatus: 'PENDING', deleted: false },
@@ -109,21 +182,48 @@ describe('admin products', () => {
     });
     expect(row.images).toEqual([]);
 
-    await t.app.ctx.db.update(supplierProfiles).set({ deletedAt: t.clock.now() }).where(eq(supplierProfiles.id, s.profile.id));
-    const listed = await call(t.app, 'GET', '/admin/products', { token: adminToken, query: { supplierId: s.profile.id } });
-    expect(listed.body.data[0].supplier).toEqual({ id: s.profile.id, businessName: 'Fromagerie de Ngor', verificationStatus: 'PENDING', deleted: true });
+    await t.app.ctx.db
+      .update(supplierProfiles)
+      .set({ deletedAt: t.clock.now() })
+      .where(eq(supplierProfiles.id, s.profile.id));
+    const listed = await call(t.app, 'GET', '/admin/products', {
+      token: adminToken,
+      query: { supplierId: s.profile.id },
+    });
+    expect(listed.body.data[0].supplier).toEqual({
+      id: s.profile.id,
+      businessName: 'Fromagerie de Ngor',
+      verificationStatus: 'PENDING',
+      deleted: true,
+    });
   });
 
   it('changes the status of an approved product, and refuses other moves', async () => {
     const s = await supplierWithStore(t);
     const p = await publishProduct(t, s, adminToken);
-    const off = await call(t.app, 'PATCH', `/admin/products/${p.id}/status`, { token: adminToken, body: { status: 'INACTIVE', reason: 'Signalé par des clients' } });
+    const off = await call(t.app, 'PATCH', `/admin/products/${p.id}/status`, {
+      token: adminToken,
+      body: { status: 'INACTIVE', reason: 'Signalé par des clients' },
+    });
     expect(off.body.data.status).toBe('INACTIVE');
     expect((await call(t.app, 'GET', `/products/${p.id}`)).status).toBe(404);
-    expect((await call(t.app, 'PATCH', `/admin/products/${p.id}/status`, { token: adminToken, body: { status: 'ACTIVE' } })).body.data.status).toBe('ACTIVE');
+    expect(
+      (await call(t.app, 'PATCH', `/admin/products/${p.id}/status`, { token: adminToken, body: { status: 'ACTIVE' } }))
+        .body.data.status,
+    ).toBe('ACTIVE');
     const pending = await create(s);
-    expect((await call(t.app, 'PATCH', `/admin/products/${pending.id}/status`, { token: adminToken, body: { status: 'ACTIVE' } })).status).toBe(409);
-    expect((await call(t.app, 'PATCH', `/admin/products/${p.id}/status`, { token: adminToken, body: { status: 'DELETED' } })).status).toBe(400);
+    expect(
+      (
+        await call(t.app, 'PATCH', `/admin/products/${pending.id}/status`, {
+          token: adminToken,
+          body: { status: 'ACTIVE' },
+        })
+      ).status,
+    ).toBe(409);
+    expect(
+      (await call(t.app, 'PATCH', `/admin/products/${p.id}/status`, { token: adminToken, body: { status: 'DELETED' } }))
+        .status,
+    ).toBe(400);
     const audit = await listAdminActions(t.app.ctx.db, 'product', p.id);
     expect(audit.map((a) => a.action)).toContain('product.status');
   });
@@ -136,10 +236,20 @@ describe('admin products', () => {
     expect(refused.status).toBe(409);
     expect(refused.body.error.code).toBe('PRODUCT_HAS_ACTIVE_ORDERS');
     busy.delete(p.id);
-    expect((await call(t.app, 'DELETE', `/admin/products/${p.id}`, { token: adminToken, query: { reason: 'Produit interdit' } })).status).toBe(200);
+    expect(
+      (
+        await call(t.app, 'DELETE', `/admin/products/${p.id}`, {
+          token: adminToken,
+          query: { reason: 'Produit interdit' },
+        })
+      ).status,
+    ).toBe(200);
     expect((await call(t.app, 'GET', `/products/${p.id}`)).status).toBe(404);
     expect((await call(t.app, 'DELETE', `/admin/products/${p.id}`, { token: adminToken })).status).toBe(404);
-    expect((await listAdminActions(t.app.ctx.db, 'product', p.id))[0]).toMatchObject({ action: 'product.delete', reason: 'Produit interdit' });
+    expect((await listAdminActions(t.app.ctx.db, 'product', p.id))[0]).toMatchObject({
+      action: 'product.delete',
+      reason: 'Produit interdit',
+    });
   });
 
   it('bulk-approves all or nothing, each decision audited', async () => {
@@ -147,20 +257,43 @@ describe('admin products', () => {
     const a = await create(s);
     const b = await create(s);
     const active = await publishProduct(t, s, adminToken);
-    const refused = await call(t.app, 'POST', '/admin/products/bulk-approve', { token: adminToken, body: { ids: [a.id, b.id, active.id, uuidv7()] } });
+    const refused = await call(t.app, 'POST', '/admin/products/bulk-approve', {
+      token: adminToken,
+      body: { ids: [a.id, b.id, active.id, uuidv7()] },
+    });
     expect(refused.status).toBe(409);
     expect(refused.body.error.details.map((d: { field: string }) => d.field)).toEqual(['body.ids.2', 'body.ids.3']);
-    expect((await call(t.app, 'GET', '/admin/products', { token: adminToken, query: { supplierId: s.profile.id, status: 'ACTIVE' } })).body.meta.total).toBe(1);
+    expect(
+      (
+        await call(t.app, 'GET', '/admin/products', {
+          token: adminToken,
+          query: { supplierId: s.profile.id, status: 'ACTIVE' },
+        })
+      ).body.meta.total,
+    ).toBe(1);
 
-    const ok = await call(t.app, 'POST', '/admin/products/bulk-approve', { token: adminToken, body: { ids: [a.id, b.id], reason: 'Catalogue conforme' } });
+    const ok = await call(t.app, 'POST', '/admin/products/bulk-approve', {
+      token: adminToken,
+      body: { ids: [a.id, b.id], reason: 'Catalogue conforme' },
+    });
     expect(ok.body.data).toEqual({ approved: 2, ids: [a.id, b.id] });
     for (const id of [a.id, b.id]) {
       expect((await call(t.app, 'GET', `/products/${id}`)).status).toBe(200);
-      expect((await listAdminActions(t.app.ctx.db, 'product', id))[0]).toMatchObject({ action: 'product.approve', reason: 'Catalogue conforme' });
+      expect((await listAdminActions(t.app.ctx.db, 'product', id))[0]).toMatchObject({
+        action: 'product.approve',
+        reason: 'Catalogue conforme',
+      });
     }
     const tooMany = Array.from({ length: 101 }, () => uuidv7());
-    expect((await call(t.app, 'POST', '/admin/products/bulk-approve', { token: adminToken, body: { ids: tooMany } })).status).toBe(400);
-    expect((await call(t.app, 'POST', '/admin/products/bulk-approve', { token: adminToken, body: { ids: [] } })).status).toBe(400);
-    expect((await call(t.app, 'POST', '/admin/products/bulk-approve', { token: adminToken, body: { ids: [a.id, a.id] } })).status).toBe(400);
+    expect(
+      (await call(t.app, 'POST', '/admin/products/bulk-approve', { token: adminToken, body: { ids: tooMany } })).status,
+    ).toBe(400);
+    expect(
+      (await call(t.app, 'POST', '/admin/products/bulk-approve', { token: adminToken, body: { ids: [] } })).status,
+    ).toBe(400);
+    expect(
+      (await call(t.app, 'POST', '/admin/products/bulk-approve', { token: adminToken, body: { ids: [a.id, a.id] } }))
+        .status,
+    ).toBe(400);
   });
 });

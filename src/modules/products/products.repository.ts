@@ -3,7 +3,14 @@ import { opaque, preparedPer, together, type Executor } from '../../db/client.js
 import { nameOrderKey } from '../../db/folding.js';
 import { isoSql, listedColumns } from '../../db/listing-sql.js';
 import { byteOrderKey, toOrderBy, type SortKey } from '../../db/sorting.js';
-import { productActivityDaily, productFavorites, productImages, products, storeFollows, type ProductStatus } from '../../db/schema/products.js';
+import {
+  productActivityDaily,
+  productFavorites,
+  productImages,
+  products,
+  storeFollows,
+  type ProductStatus,
+} from '../../db/schema/products.js';
 import { stores } from '../../db/schema/stores.js';
 import { supplierProfiles } from '../../db/schema/suppliers.js';
 import type { PageQuery, SortOf } from '../../shared/schemas.js';
@@ -17,8 +24,19 @@ import type { ProductSortField } from './products.schemas.js';
 
 // Every column but the stored position and search words, which only queries read.
 // What the lists alone read (their words, position and card) is left out of the product's record.
-const { location: _location, searchDocument: _searchDocument, searchVector: _searchVector, card: _card, storeName: _storeName, thumbnailKey: _thumbnailKey, ...productColumns } = getTableColumns(products);
-export type ProductRecord = Omit<typeof products.$inferSelect, 'location' | 'searchDocument' | 'searchVector' | 'card' | 'storeName' | 'thumbnailKey'>;
+const {
+  location: _location,
+  searchDocument: _searchDocument,
+  searchVector: _searchVector,
+  card: _card,
+  storeName: _storeName,
+  thumbnailKey: _thumbnailKey,
+  ...productColumns
+} = getTableColumns(products);
+export type ProductRecord = Omit<
+  typeof products.$inferSelect,
+  'location' | 'searchDocument' | 'searchVector' | 'card' | 'storeName' | 'thumbnailKey'
+>;
 export type NewProduct = Omit<typeof products.$inferInsert, 'location' | 'storeName' | 'thumbnailKey'>;
 export type ImageRecord = typeof productImages.$inferSelect;
 
@@ -26,7 +44,11 @@ const ts = (d: Date) => sql`${d.toISOString()}::timestamptz`;
 const live = ne(products.status, 'DELETED');
 const uuidArray = (ids: readonly string[]) => sql`${`{${ids.join(',')}}`}::uuid[]`;
 
-export async function insertProduct(ex: Executor, values: NewProduct, at: { latitude: number; longitude: number }): Promise<ProductRecord> {
+export async function insertProduct(
+  ex: Executor,
+  values: NewProduct,
+  at: { latitude: number; longitude: number },
+): Promise<ProductRecord> {
   const location = sql`ll_to_earth(${at.latitude}::float8, ${at.longitude}::float8)`;
   const [row] = await ex
     .insert(products)
@@ -36,14 +58,27 @@ export async function insertProduct(ex: Executor, values: NewProduct, at: { lati
 }
 
 /** A product that is not deleted; `lock` takes its row until the transaction ends. */
-export async function findProduct(ex: Executor, id: string, opts: { lock?: boolean } = {}): Promise<ProductRecord | undefined> {
-  const q = ex.select(productColumns).from(products).where(and(eq(products.id, id), live)).limit(1);
+export async function findProduct(
+  ex: Executor,
+  id: string,
+  opts: { lock?: boolean } = {},
+): Promise<ProductRecord | undefined> {
+  const q = ex
+    .select(productColumns)
+    .from(products)
+    .where(and(eq(products.id, id), live))
+    .limit(1);
   const [row] = opts.lock ? await q.for('update') : await q;
   return row;
 }
 
 export async function findProductsForUpdate(ex: Executor, ids: string[]): Promise<ProductRecord[]> {
-  return ex.select(productColumns).from(products).where(and(inArray(products.id, ids), live)).orderBy(asc(products.id)).for('update');
+  return ex
+    .select(productColumns)
+    .from(products)
+    .where(and(inArray(products.id, ids), live))
+    .orderBy(asc(products.id))
+    .for('update');
 }
 
 export async function updateProduct(
@@ -66,7 +101,13 @@ export async function countCounted(ex: Executor, supplierId: string, now: Date):
   const [row] = await ex
     .select({ n: count() })
     .from(products)
-    .where(and(eq(products.supplierId, supplierId), inArray(products.status, [...COUNTED_STATUSES]), sql`${products.expiresAt} > ${ts(now)}`));
+    .where(
+      and(
+        eq(products.supplierId, supplierId),
+        inArray(products.status, [...COUNTED_STATUSES]),
+        sql`${products.expiresAt} > ${ts(now)}`,
+      ),
+    );
   return row?.n ?? 0;
 }
 
@@ -74,7 +115,12 @@ export async function countCounted(ex: Executor, supplierId: string, now: Date):
  * Sets or moves the stock in one statement, so concurrent corrections add up and none takes it
  * below zero. Undefined when the product is gone or the change would go below zero.
  */
-export async function changeStock(ex: Executor, id: string, change: { quantity: number } | { delta: number }, now: Date) {
+export async function changeStock(
+  ex: Executor,
+  id: string,
+  change: { quantity: number } | { delta: number },
+  now: Date,
+) {
   const value = 'quantity' in change ? sql`${change.quantity}::int` : sql`${products.quantity} + ${change.delta}::int`;
   const [row] = await ex
     .update(products)
@@ -126,12 +172,28 @@ const SORT_KEYS: Record<ProductSortField, SortKey> = {
  * ids are picked first and its rows read after: filtered on a status alone in the queue's order, the ids
  * come from products_status_idx without reading the rows of the pages before, whose offset is all read.
  */
-export async function listProducts(ex: Executor, f: ListFilters, page: PageQuery, sort: SortOf<ProductSortField> = '-createdAt') {
+export async function listProducts(
+  ex: Executor,
+  f: ListFilters,
+  page: PageQuery,
+  sort: SortOf<ProductSortField> = '-createdAt',
+) {
   const where = listConditions(f);
   const order = toOrderBy(sort, SORT_KEYS, products.id);
-  const ids = ex.select({ id: products.id }).from(products).where(where).orderBy(...order).limit(page.limit).offset(pageOffset(page));
+  const ids = ex
+    .select({ id: products.id })
+    .from(products)
+    .where(where)
+    .orderBy(...order)
+    .limit(page.limit)
+    .offset(pageOffset(page));
   const [items, [total]] = await together(ex, [
-    () => ex.select(productColumns).from(products).where(inArray(products.id, ids)).orderBy(...order),
+    () =>
+      ex
+        .select(productColumns)
+        .from(products)
+        .where(inArray(products.id, ids))
+        .orderBy(...order),
     () => ex.select({ n: count() }).from(products).where(where),
   ]);
   return { items, total: total?.n ?? 0 };
@@ -142,7 +204,11 @@ export async function listProducts(ex: Executor, f: ListFilters, page: PageQuery
 export async function imagesOf(ex: Executor, productIds: string[]): Promise<Map<string, ImageRecord[]>> {
   const out = new Map<string, ImageRecord[]>(productIds.map((id) => [id, []]));
   if (!productIds.length) return out;
-  const rowsFound = await ex.select().from(productImages).where(inArray(productImages.productId, productIds)).orderBy(asc(productImages.position));
+  const rowsFound = await ex
+    .select()
+    .from(productImages)
+    .where(inArray(productImages.productId, productIds))
+    .orderBy(asc(productImages.position));
   for (const r of rowsFound) out.get(r.productId)!.push(r);
   return out;
 }
@@ -152,7 +218,10 @@ export async function insertImages(ex: Executor, values: (typeof productImages.$
 }
 
 export async function deleteImage(ex: Executor, productId: string, imageId: string): Promise<ImageRecord | undefined> {
-  const [row] = await ex.delete(productImages).where(and(eq(productImages.id, imageId), eq(productImages.productId, productId))).returning();
+  const [row] = await ex
+    .delete(productImages)
+    .where(and(eq(productImages.id, imageId), eq(productImages.productId, productId)))
+    .returning();
   return row;
 }
 
@@ -211,13 +280,24 @@ export const publicDetailStatement = (reviews?: ProductPageReviews) =>
 export type ProductPageReviews = (productId: SQLWrapper) => SQL;
 
 /** The product page as JSON text (without its popularity) and the stored popularity score: one query. */
-export async function findPublicDetail(statement: ReturnType<typeof publicDetailStatement>, ex: Executor, id: string, userId: string | null, now: Date, files: string) {
+export async function findPublicDetail(
+  statement: ReturnType<typeof publicDetailStatement>,
+  ex: Executor,
+  id: string,
+  userId: string | null,
+  now: Date,
+  files: string,
+) {
   const [row] = await statement(ex).execute({ id, userId, now: now.toISOString(), files });
   return row;
 }
 
 export async function isPublic(ex: Executor, id: string, now: Date): Promise<boolean> {
-  const [row] = await ex.select({ id: products.id }).from(products).where(and(eq(products.id, id), isPublicProduct(now))).limit(1);
+  const [row] = await ex
+    .select({ id: products.id })
+    .from(products)
+    .where(and(eq(products.id, id), isPublicProduct(now)))
+    .limit(1);
   return row !== undefined;
 }
 
@@ -239,7 +319,12 @@ export async function addViews(ex: Executor, counts: Map<string, number>, now: D
 export const utcDay = (at: Date) => at.toISOString().slice(0, 10);
 
 /** Adds to a product's activity of the day (favourites net of removals; sales from orders). */
-export async function addActivity(ex: Executor, productId: string, now: Date, d: { favourites?: number; sales?: number }): Promise<void> {
+export async function addActivity(
+  ex: Executor,
+  productId: string,
+  now: Date,
+  d: { favourites?: number; sales?: number },
+): Promise<void> {
   const favourites = d.favourites ?? 0;
   const sales = d.sales ?? 0;
   await ex
@@ -247,7 +332,10 @@ export async function addActivity(ex: Executor, productId: string, now: Date, d:
     .values({ productId, day: utcDay(now), favourites, sales })
     .onConflictDoUpdate({
       target: [productActivityDaily.productId, productActivityDaily.day],
-      set: { favourites: sql`${productActivityDaily.favourites} + ${favourites}`, sales: sql`${productActivityDaily.sales} + ${sales}` },
+      set: {
+        favourites: sql`${productActivityDaily.favourites} + ${favourites}`,
+        sales: sql`${productActivityDaily.sales} + ${sales}`,
+      },
     });
 }
 
@@ -255,9 +343,16 @@ export async function addActivity(ex: Executor, productId: string, now: Date, d:
 
 /** True when the favourite is new (the counter moves only then). */
 export async function addFavorite(ex: Executor, userId: string, productId: string, now: Date): Promise<boolean> {
-  const added = await ex.insert(productFavorites).values({ userId, productId, createdAt: now }).onConflictDoNothing().returning();
+  const added = await ex
+    .insert(productFavorites)
+    .values({ userId, productId, createdAt: now })
+    .onConflictDoNothing()
+    .returning();
   if (added.length) {
-    await ex.update(products).set({ favoritesCount: sql`${products.favoritesCount} + 1` }).where(eq(products.id, productId));
+    await ex
+      .update(products)
+      .set({ favoritesCount: sql`${products.favoritesCount} + 1` })
+      .where(eq(products.id, productId));
     await addActivity(ex, productId, now, { favourites: 1 });
   }
   return added.length > 0;
@@ -269,7 +364,10 @@ export async function removeFavorite(ex: Executor, userId: string, productId: st
     .where(and(eq(productFavorites.userId, userId), eq(productFavorites.productId, productId)))
     .returning();
   if (removed.length) {
-    await ex.update(products).set({ favoritesCount: sql`greatest(${products.favoritesCount} - 1, 0)` }).where(eq(products.id, productId));
+    await ex
+      .update(products)
+      .set({ favoritesCount: sql`greatest(${products.favoritesCount} - 1, 0)` })
+      .where(eq(products.id, productId));
     await addActivity(ex, productId, now, { favourites: -1 });
   }
   return removed.length > 0;
@@ -288,7 +386,9 @@ export async function listFavorites(ex: Executor, userId: string, now: Date, pag
         product: productColumns,
         storeName: stores.name,
         favoritedAt: productFavorites.createdAt,
-        thumbnailKey: sql<string | null>`(select i.thumbnail_key from ${productImages} i where i.product_id = ${products.id} order by i.position limit 1)`,
+        thumbnailKey: sql<
+          string | null
+        >`(select i.thumbnail_key from ${productImages} i where i.product_id = ${products.id} order by i.position limit 1)`,
         available: sql<boolean>`${isPublicProduct(now)}`,
       })
       .from(productFavorites)
@@ -298,7 +398,11 @@ export async function listFavorites(ex: Executor, userId: string, now: Date, pag
       .orderBy(desc(productFavorites.createdAt), desc(productFavorites.productId))
       .limit(page.limit)
       .offset(pageOffset(page)),
-    ex.select({ n: count() }).from(productFavorites).innerJoin(products, eq(products.id, productFavorites.productId)).where(where),
+    ex
+      .select({ n: count() })
+      .from(productFavorites)
+      .innerJoin(products, eq(products.id, productFavorites.productId))
+      .where(where),
   ]);
   return { items, total: total?.n ?? 0 };
 }
@@ -327,7 +431,9 @@ export async function announcementOf(ex: Executor, id: string) {
 }
 
 export async function followersOf(ex: Executor, storeId: string): Promise<string[]> {
-  return (await ex.select({ userId: storeFollows.userId }).from(storeFollows).where(eq(storeFollows.storeId, storeId))).map((r) => r.userId);
+  return (
+    await ex.select({ userId: storeFollows.userId }).from(storeFollows).where(eq(storeFollows.storeId, storeId))
+  ).map((r) => r.userId);
 }
 
 /** Products whose expiry has passed and that are still ACTIVE or INACTIVE: the expiry job's work. */
@@ -335,13 +441,19 @@ export async function markExpired(ex: Executor, now: Date): Promise<number> {
   const done = await ex
     .update(products)
     .set({ status: 'EXPIRED', updatedAt: now })
-    .where(and(inArray(products.status, ['ACTIVE', 'INACTIVE', 'PENDING_REVIEW']), sql`${products.expiresAt} <= ${ts(now)}`))
+    .where(
+      and(inArray(products.status, ['ACTIVE', 'INACTIVE', 'PENDING_REVIEW']), sql`${products.expiresAt} <= ${ts(now)}`),
+    )
     .returning({ id: products.id });
   return done.length;
 }
 
 /** Deletes every product of a supplier or of a store (being deleted); returns their picture keys. */
-export async function deleteAllOf(ex: Executor, owner: { supplierId: string } | { storeId: string }, at: Date): Promise<string[]> {
+export async function deleteAllOf(
+  ex: Executor,
+  owner: { supplierId: string } | { storeId: string },
+  at: Date,
+): Promise<string[]> {
   const whose = 'supplierId' in owner ? eq(products.supplierId, owner.supplierId) : eq(products.storeId, owner.storeId);
   const gone = await ex
     .update(products)
@@ -360,7 +472,10 @@ export async function storeCounts(ex: Executor, storeId: string, now: Date): Pro
   const [row] = await ex
     .select({
       total: count(),
-      active: sql<number>`count(*) filter (where ${products.status} = 'ACTIVE' and ${products.expiresAt} > ${ts(now)})`.mapWith(Number),
+      active:
+        sql<number>`count(*) filter (where ${products.status} = 'ACTIVE' and ${products.expiresAt} > ${ts(now)})`.mapWith(
+          Number,
+        ),
       pendingReview: sql<number>`count(*) filter (where ${products.status} = 'PENDING_REVIEW')`.mapWith(Number),
     })
     .from(products)
@@ -371,7 +486,14 @@ export async function storeCounts(ex: Executor, storeId: string, now: Date): Pro
 // ---- popularity
 
 /** Weights and half-life of the popularity score, and the instant stored scores count from (docs/product-search.md). */
-export const POPULARITY = { views: 1, favourites: 3, sales: 5, halfLifeHours: 24, windowDays: 7, epoch: '2026-01-01T00:00:00Z' } as const;
+export const POPULARITY = {
+  views: 1,
+  favourites: 3,
+  sales: 5,
+  halfLifeHours: 24,
+  windowDays: 7,
+  epoch: '2026-01-01T00:00:00Z',
+} as const;
 const EPOCH_MS = Date.parse(POPULARITY.epoch);
 
 /**
@@ -413,14 +535,19 @@ export interface StockLine {
   productId: string;
   quantity: number;
 }
-const byProduct = (items: readonly StockLine[]) => [...items].sort((a, b) => (a.productId < b.productId ? -1 : a.productId > b.productId ? 1 : 0));
+const byProduct = (items: readonly StockLine[]) =>
+  [...items].sort((a, b) => (a.productId < b.productId ? -1 : a.productId > b.productId ? 1 : 0));
 
 // Prepared: every order runs it.
 const reserve = preparedPer((ex) => {
   const n = sql`${sql.placeholder('quantity')}::int`;
   return ex
     .update(products)
-    .set({ quantity: sql`${products.quantity} - ${n}`, reservedQuantity: sql`${products.reservedQuantity} + ${n}`, updatedAt: sql`${sql.placeholder('now')}::timestamptz` })
+    .set({
+      quantity: sql`${products.quantity} - ${n}`,
+      reservedQuantity: sql`${products.reservedQuantity} + ${n}`,
+      updatedAt: sql`${sql.placeholder('now')}::timestamptz`,
+    })
     .where(and(eq(products.id, sql.placeholder('productId')), live, sql`${products.quantity} >= ${n}`))
     .returning({ id: products.id })
     .prepare('products_reserve');
@@ -445,7 +572,11 @@ export async function releaseStock(ex: Executor, items: readonly StockLine[], no
   for (const { productId, quantity } of byProduct(items)) {
     await ex
       .update(products)
-      .set({ quantity: sql`${products.quantity} + ${quantity}::int`, reservedQuantity: sql`${products.reservedQuantity} - ${quantity}::int`, updatedAt: now })
+      .set({
+        quantity: sql`${products.quantity} + ${quantity}::int`,
+        reservedQuantity: sql`${products.reservedQuantity} - ${quantity}::int`,
+        updatedAt: now,
+      })
       .where(eq(products.id, productId));
   }
 }
@@ -471,7 +602,11 @@ export async function markDonated(ex: Executor, items: readonly StockLine[], now
   for (const { productId, quantity } of byProduct(items)) {
     await ex
       .update(products)
-      .set({ reservedQuantity: sql`${products.reservedQuantity} - ${quantity}::int`, soldQuantity: sql`${products.soldQuantity} + ${quantity}::int`, updatedAt: now })
+      .set({
+        reservedQuantity: sql`${products.reservedQuantity} - ${quantity}::int`,
+        soldQuantity: sql`${products.soldQuantity} + ${quantity}::int`,
+        updatedAt: now,
+      })
       .where(eq(products.id, productId));
   }
 }

@@ -1,7 +1,14 @@
 import { Type, type Static } from 'typebox';
 import { PRODUCT_STATUSES } from '../../db/schema/products.js';
 import { VERIFICATION_STATUSES } from '../../db/schema/suppliers.js';
-import { IdSchema, Nullable, PageQuerySchema, SortQuerySchema, StringEnum, TimestampSchema } from '../../shared/schemas.js';
+import {
+  IdSchema,
+  Nullable,
+  PageQuerySchema,
+  SortQuerySchema,
+  StringEnum,
+  TimestampSchema,
+} from '../../shared/schemas.js';
 import { StoreSchema } from '../stores/stores.schemas.js';
 import { ALLERGENS, DIETARY_TAGS, MAX_PRODUCT_IMAGES, PRODUCT_CATEGORIES } from './product-catalog.js';
 import { ADMIN_SETTABLE_STATUSES } from './product-status.js';
@@ -9,12 +16,17 @@ import { ADMIN_SETTABLE_STATUSES } from './product-status.js';
 export const ProductParamsSchema = Type.Object({ id: IdSchema }, { additionalProperties: false });
 export const FollowParamsSchema = Type.Object({ storeId: IdSchema }, { additionalProperties: false });
 
-const Category = StringEnum(PRODUCT_CATEGORIES, { description: 'BAKERY, PREPARED_MEALS, FRUITS_VEGETABLES, DAIRY, MEAT_FISH, GROCERIES, DRINKS, OTHER' });
+const Category = StringEnum(PRODUCT_CATEGORIES, {
+  description: 'BAKERY, PREPARED_MEALS, FRUITS_VEGETABLES, DAIRY, MEAT_FISH, GROCERIES, DRINKS, OTHER',
+});
 const Status = StringEnum(PRODUCT_STATUSES);
 const DietaryTags = Type.Array(StringEnum(DIETARY_TAGS), { maxItems: DIETARY_TAGS.length, uniqueItems: true });
 const Allergens = Type.Array(StringEnum(ALLERGENS), { maxItems: ALLERGENS.length, uniqueItems: true });
 const Price = Type.Integer({ minimum: 0, maximum: 100_000_000, description: 'whole XOF' });
-const LocalTime = Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$|^24:00$', description: 'HH:MM, local time of the store' });
+const LocalTime = Type.String({
+  pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$|^24:00$',
+  description: 'HH:MM, local time of the store',
+});
 
 export const ImageSchema = Type.Object(
   { id: IdSchema, position: Type.Integer(), thumbnailUrl: Type.String(), largeUrl: Type.String() },
@@ -67,12 +79,24 @@ export const ProductSchema = Type.Object(
 export type ProductView = Static<typeof ProductSchema>;
 
 export const SupplierSummarySchema = Type.Object(
-  { id: IdSchema, businessName: Type.String(), city: Type.String(), logoUrl: Nullable(Type.String()), verified: Type.Boolean() },
+  {
+    id: IdSchema,
+    businessName: Type.String(),
+    city: Type.String(),
+    logoUrl: Nullable(Type.String()),
+    verified: Type.Boolean(),
+  },
   { title: 'ProductSupplier' },
 );
 
 export const ReviewSummarySchema = Type.Object(
-  { id: IdSchema, rating: Type.Integer(), comment: Nullable(Type.String()), authorName: Type.String(), createdAt: TimestampSchema },
+  {
+    id: IdSchema,
+    rating: Type.Integer(),
+    comment: Nullable(Type.String()),
+    authorName: Type.String(),
+    createdAt: TimestampSchema,
+  },
   { title: 'ProductReview' },
 );
 
@@ -82,7 +106,10 @@ export const RatingDetailSchema = Type.Object(
   {
     average: Type.Number({ description: 'mean of the visible reviews, two decimals; 0 without reviews' }),
     count: Type.Integer(),
-    distribution: Type.Object({ '1': stars, '2': stars, '3': stars, '4': stars, '5': stars }, { description: 'reviews per number of stars' }),
+    distribution: Type.Object(
+      { '1': stars, '2': stars, '3': stars, '4': stars, '5': stars },
+      { description: 'reviews per number of stars' },
+    ),
   },
   { title: 'RatingDetail' },
 );
@@ -95,7 +122,9 @@ export const ProductDetailSchema = Type.Object(
     rating: RatingDetailSchema,
     supplier: SupplierSummarySchema,
     store: StoreSchema,
-    latestReviews: Type.Array(ReviewSummarySchema, { description: 'the latest visible reviews of the product, newest first (at most 3)' }),
+    latestReviews: Type.Array(ReviewSummarySchema, {
+      description: 'the latest visible reviews of the product, newest first (at most 3)',
+    }),
     isFavorite: Type.Boolean({ description: 'false when not signed in' }),
   },
   { title: 'ProductDetail' },
@@ -126,8 +155,14 @@ export const FavoriteProductSchema = Type.Object(
 );
 export type FavoriteProductView = Static<typeof FavoriteProductSchema>;
 
-export const FavoriteStateSchema = Type.Object({ productId: IdSchema, isFavorite: Type.Boolean() }, { title: 'FavoriteState' });
-export const FollowStateSchema = Type.Object({ storeId: IdSchema, following: Type.Boolean() }, { title: 'FollowState' });
+export const FavoriteStateSchema = Type.Object(
+  { productId: IdSchema, isFavorite: Type.Boolean() },
+  { title: 'FavoriteState' },
+);
+export const FollowStateSchema = Type.Object(
+  { storeId: IdSchema, following: Type.Boolean() },
+  { title: 'FollowState' },
+);
 
 const writable = {
   storeId: IdSchema,
@@ -137,7 +172,11 @@ const writable = {
   originalPrice: Price,
   discountedPrice: Price,
   quantity: Type.Integer({ minimum: 0, maximum: 100_000 }),
-  unitWeightGrams: Type.Integer({ minimum: 1, maximum: 100_000, description: 'default: a typical unit of the category' }),
+  unitWeightGrams: Type.Integer({
+    minimum: 1,
+    maximum: 100_000,
+    description: 'default: a typical unit of the category',
+  }),
   expiresAt: Type.String({ format: 'date-time', description: 'must be in the future' }),
   pickupStart: LocalTime,
   pickupEnd: LocalTime,
@@ -173,12 +212,17 @@ export const UpdateProductBodySchema = Type.Object(
     pickupEnd: opt(writable.pickupEnd),
     dietaryTags: opt(writable.dietaryTags),
     allergens: opt(writable.allergens),
-    status: opt(StringEnum(ADMIN_SETTABLE_STATUSES, { description: 'INACTIVE takes an ACTIVE product off the shelves; ACTIVE puts an INACTIVE one back' })),
+    status: opt(
+      StringEnum(ADMIN_SETTABLE_STATUSES, {
+        description: 'INACTIVE takes an ACTIVE product off the shelves; ACTIVE puts an INACTIVE one back',
+      }),
+    ),
   },
   {
     additionalProperties: false,
     minProperties: 1,
-    description: 'Only the given fields change. Changing the store, name, description, category, dietary tags or allergens sends an approved product back to review.',
+    description:
+      'Only the given fields change. Changing the store, name, description, category, dietary tags or allergens sends an approved product back to review.',
   },
 );
 export type UpdateProductBody = Static<typeof UpdateProductBodySchema>;
@@ -193,7 +237,11 @@ export const StockBodySchema = Type.Union(
 export type StockBody = Static<typeof StockBodySchema>;
 
 export const ImagesFormSchema = Type.Object({
-  images: Type.Array(Type.String({ format: 'binary' }), { minItems: 1, maxItems: MAX_PRODUCT_IMAGES, description: 'JPEG, PNG or WebP' }),
+  images: Type.Array(Type.String({ format: 'binary' }), {
+    minItems: 1,
+    maxItems: MAX_PRODUCT_IMAGES,
+    description: 'JPEG, PNG or WebP',
+  }),
 });
 export const DeleteImageQuerySchema = Type.Object({ imageId: IdSchema }, { additionalProperties: false });
 
@@ -207,8 +255,20 @@ export const FavoritesQuerySchema = Type.Object({ ...PageQuerySchema.properties 
 export type FavoritesQuery = Static<typeof FavoritesQuerySchema>;
 
 export const PRODUCT_SORT_FIELDS = [
-  'createdAt', 'updatedAt', 'publishedAt', 'expiresAt', 'name', 'status', 'category',
-  'originalPrice', 'discountedPrice', 'discountPercent', 'quantity', 'salesCount', 'viewsCount', 'favoritesCount',
+  'createdAt',
+  'updatedAt',
+  'publishedAt',
+  'expiresAt',
+  'name',
+  'status',
+  'category',
+  'originalPrice',
+  'discountedPrice',
+  'discountPercent',
+  'quantity',
+  'salesCount',
+  'viewsCount',
+  'favoritesCount',
 ] as const;
 export type ProductSortField = (typeof PRODUCT_SORT_FIELDS)[number];
 
@@ -220,7 +280,13 @@ export const AdminProductsQuerySchema = Type.Object(
     supplierId: Type.Optional(IdSchema),
     storeId: Type.Optional(IdSchema),
     category: Type.Optional(Category),
-    q: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'words of the name or description, accents and case ignored' })),
+    q: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description: 'words of the name or description, accents and case ignored',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -245,16 +311,28 @@ export type AdminProductView = Static<typeof AdminProductSchema>;
 export const ModerationQuerySchema = Type.Object({ ...PageQuerySchema.properties }, { additionalProperties: false });
 export type ModerationQuery = Static<typeof ModerationQuerySchema>;
 
-export const RejectBodySchema = Type.Object({ reason: Type.String({ minLength: 3, maxLength: 500 }) }, { additionalProperties: false });
+export const RejectBodySchema = Type.Object(
+  { reason: Type.String({ minLength: 3, maxLength: 500 }) },
+  { additionalProperties: false },
+);
 export const AdminStatusBodySchema = Type.Object(
   { status: StringEnum(ADMIN_SETTABLE_STATUSES), reason: Type.Optional(Type.String({ minLength: 3, maxLength: 500 })) },
   { additionalProperties: false },
 );
 export type AdminStatusBody = Static<typeof AdminStatusBodySchema>;
-export const AdminDeleteQuerySchema = Type.Object({ reason: Type.Optional(Type.String({ minLength: 3, maxLength: 500 })) }, { additionalProperties: false });
+export const AdminDeleteQuerySchema = Type.Object(
+  { reason: Type.Optional(Type.String({ minLength: 3, maxLength: 500 })) },
+  { additionalProperties: false },
+);
 export const BulkApproveBodySchema = Type.Object(
-  { ids: Type.Array(IdSchema, { minItems: 1, maxItems: 100, uniqueItems: true }), reason: Type.Optional(Type.String({ minLength: 3, maxLength: 500 })) },
+  {
+    ids: Type.Array(IdSchema, { minItems: 1, maxItems: 100, uniqueItems: true }),
+    reason: Type.Optional(Type.String({ minLength: 3, maxLength: 500 })),
+  },
   { additionalProperties: false },
 );
 export type BulkApproveBody = Static<typeof BulkApproveBodySchema>;
-export const BulkApproveResultSchema = Type.Object({ approved: Type.Integer(), ids: Type.Array(IdSchema) }, { title: 'BulkApproveResult' });
+export const BulkApproveResultSchema = Type.Object(
+  { approved: Type.Integer(), ids: Type.Array(IdSchema) },
+  { title: 'BulkApproveResult' },
+);

@@ -53,10 +53,15 @@ export const EXPIRE_JOB = 'products.expire';
 const sameValue = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /** Prices, expiry and pickup window of the product as it will be saved. */
-function checkProduct(p: { originalPrice: number; discountedPrice: number; pickupStart: string; pickupEnd: string }, expiresAt: Date | undefined, now: Date) {
+function checkProduct(
+  p: { originalPrice: number; discountedPrice: number; pickupStart: string; pickupEnd: string },
+  expiresAt: Date | undefined,
+  now: Date,
+) {
   const errors: ErrorDetail[] = [];
   if (p.originalPrice < 1) errors.push({ field: 'body.originalPrice', message: 'must be at least 1' });
-  else if (p.discountedPrice >= p.originalPrice) errors.push({ field: 'body.discountedPrice', message: 'must be lower than originalPrice' });
+  else if (p.discountedPrice >= p.originalPrice)
+    errors.push({ field: 'body.discountedPrice', message: 'must be lower than originalPrice' });
   if (expiresAt && expiresAt <= now) errors.push({ field: 'body.expiresAt', message: 'must be in the future' });
   if (p.pickupStart >= p.pickupEnd) errors.push({ field: 'body.pickupEnd', message: 'must be later than pickupStart' });
   if (errors.length) throw new AppError(400, 'VALIDATION_ERROR', 'The request is not valid', errors);
@@ -77,19 +82,28 @@ export function createProductsService(ctx: AppContext, deps: ProductsDeps) {
     if (!pendingViews.size) return;
     const batch = pendingViews;
     pendingViews = new Map();
-    await repo.addViews(ctx.db, batch, now()).catch((err: unknown) => ctx.log.warn({ err }, 'product view counts lost'));
+    await repo
+      .addViews(ctx.db, batch, now())
+      .catch((err: unknown) => ctx.log.warn({ err }, 'product view counts lost'));
   }
   const timer = setInterval(() => void flushViews(), VIEW_FLUSH_MS);
   timer.unref();
 
   const deleteFiles = (keys: string[]) =>
-    Promise.all(keys.map((k) => ctx.storage.delete('public', k).catch((err: unknown) => ctx.log.warn({ err, key: k }, 'picture file not deleted'))));
+    Promise.all(
+      keys.map((k) =>
+        ctx.storage
+          .delete('public', k)
+          .catch((err: unknown) => ctx.log.warn({ err, key: k }, 'picture file not deleted')),
+      ),
+    );
   ctx.jobs.work(DELETE_FILES_JOB, async (job: { keys: string[] }) => {
     // A file already gone is not an error: the job may run again after a partial failure.
     await Promise.all(job.keys.map((k) => ctx.storage.delete('public', k)));
   });
   /** Queues the deletion of picture files in the transaction that forgets them. */
-  const deleteFilesLater = (tx: Executor, keys: string[]) => (keys.length ? ctx.jobs.send(DELETE_FILES_JOB, { keys }, { tx }) : null);
+  const deleteFilesLater = (tx: Executor, keys: string[]) =>
+    keys.length ? ctx.jobs.send(DELETE_FILES_JOB, { keys }, { tx }) : null;
   ctx.jobs.work(EXPIRE_JOB, async () => {
     const n = await repo.markExpired(ctx.db, now());
     if (n) ctx.log.info({ expired: n }, 'products expired');
@@ -108,7 +122,11 @@ export function createProductsService(ctx: AppContext, deps: ProductsDeps) {
   /** Events of a product that became ACTIVE: published the first time it does. */
   async function announce(tx: Executor, before: { publishedAt: Date | null } | null, p: ProductRecord): Promise<void> {
     if (p.status === 'ACTIVE' && !before?.publishedAt) {
-      await ctx.events.publish(tx, 'products.published', { productId: p.id, supplierId: p.supplierId, storeId: p.storeId });
+      await ctx.events.publish(tx, 'products.published', {
+        productId: p.id,
+        supplierId: p.supplierId,
+        storeId: p.storeId,
+      });
     }
   }
 
@@ -117,7 +135,12 @@ export function createProductsService(ctx: AppContext, deps: ProductsDeps) {
    * store role has `products.manage`. Someone else gets 404, or 403 NOT_OWNER when the product is
    * public (it exists for everyone, so saying so reveals nothing).
    */
-  async function manage(ex: Executor, user: AuthUser, id: string, opts: { lock?: boolean } = {}): Promise<ProductRecord> {
+  async function manage(
+    ex: Executor,
+    user: AuthUser,
+    id: string,
+    opts: { lock?: boolean } = {},
+  ): Promise<ProductRecord> {
     const product = await repo.findProduct(ex, id, opts);
     if (!product) throw notFound('Product');
     let role;
@@ -195,9 +218,15 @@ export function createProductsService(ctx: AppContext, deps: ProductsDeps) {
         if (!supplier) throw notFound('Supplier profile');
         const limits = await deps.subscriptions.getLimits(tx, supplier.id);
         if (!limits.allowed) {
-          throw forbidden('PLAN_LIMIT_REACHED', `The ${limits.plan.name} plan allows ${limits.maxProducts} products and ${limits.currentProducts} are in use`);
+          throw forbidden(
+            'PLAN_LIMIT_REACHED',
+            `The ${limits.plan.name} plan allows ${limits.maxProducts} products and ${limits.currentProducts} are in use`,
+          );
         }
-        const status: ProductStatus = supplier.verificationStatus === 'VERIFIED' && flags.autoApproveVerifiedSupplierProducts ? 'ACTIVE' : 'PENDING_REVIEW';
+        const status: ProductStatus =
+          supplier.verificationStatus === 'VERIFIED' && flags.autoApproveVerifiedSupplierProducts
+            ? 'ACTIVE'
+            : 'PENDING_REVIEW';
         const fields = {
           name: body.name,
           description: body.description ?? '',
@@ -227,7 +256,12 @@ export function createProductsService(ctx: AppContext, deps: ProductsDeps) {
           },
           store,
         );
-        await ctx.events.publish(tx, 'products.created', { productId: product.id, supplierId: supplier.id, storeId: store.id, status });
+        await ctx.events.publish(tx, 'products.created', {
+          productId: product.id,
+          supplierId: supplier.id,
+          storeId: store.id,
+          status,
+        });
         await announce(tx, null, product);
         return toProductView(product, [], ctx.links, now());
       });
@@ -237,8 +271,10 @@ export function createProductsService(ctx: AppContext, deps: ProductsDeps) {
       const t = now();
       return ctx.db.transaction(async (tx) => {
         const before = await manage(tx, user, id, { lock: true });
-        const store = body.storeId && body.storeId !== before.storeId ? await targetStore(tx, user, body.storeId) : undefined;
-        if (store && store.supplierId !== before.supplierId) throw validationError('body.storeId', 'must be a store of the same supplier');
+        const store =
+          body.storeId && body.storeId !== before.storeId ? await targetStore(tx, user, body.storeId) : undefined;
+        if (store && store.supplierId !== before.supplierId)
+          throw validationError('body.storeId', 'must be a store of the same supplier');
         const { status: wanted, expiresAt: expiresText, ...fields } = body;
         const after = { ...before, ...fields, ...(expiresText && { expiresAt: new Date(expiresText) }) };
         checkProduct(after, expiresText ? after.expiresAt : undefined, t);
@@ -254,7 +290,8 @@ export function createProductsService(ctx: AppContext, deps: ProductsDeps) {
         if (status === 'REJECTED' || (status === 'EXPIRED' && expiresText)) status = reviewTarget(auto);
         else if (substantial && status === 'ACTIVE') status = reviewTarget(auto);
         else if (substantial && status === 'INACTIVE' && !auto) status = 'PENDING_REVIEW';
-        if (status !== before.status && !(wanted === status)) assertTransition(PRODUCT_TRANSITIONS, before.status, status, 'Product status');
+        if (status !== before.status && !(wanted === status))
+          assertTransition(PRODUCT_TRANSITIONS, before.status, status, 'Product status');
 
         const row = await repo.updateProduct(
           tx,
@@ -294,7 +331,11 @@ export function createProductsService(ctx: AppContext, deps: ProductsDeps) {
     },
 
     /** Adds pictures after those already there, each in two sizes; at most MAX_PRODUCT_IMAGES in all. */
-    async addImages(user: AuthUser, id: string, upload: { files: UploadedFile[]; fields: Record<string, string> }): Promise<ProductView> {
+    async addImages(
+      user: AuthUser,
+      id: string,
+      upload: { files: UploadedFile[]; fields: Record<string, string> },
+    ): Promise<ProductView> {
       const extra = Object.keys(upload.fields)[0] ?? upload.files.find((f) => f.field !== 'images')?.field;
       if (extra) throw validationError(`body.${extra}`, 'is not an allowed property');
       if (!upload.files.length) throw validationError('body.images', 'is required (one to five image files)');
@@ -308,10 +349,17 @@ export function createProductsService(ctx: AppContext, deps: ProductsDeps) {
           const product = await manage(tx, user, id, { lock: true });
           const existing = (await repo.imagesOf(tx, [id])).get(id) ?? [];
           if (existing.length + made.length > MAX_PRODUCT_IMAGES) {
-            throw new AppError(422, 'TOO_MANY_IMAGES', `A product has at most ${MAX_PRODUCT_IMAGES} pictures; it has ${existing.length} and ${made.length} were sent`);
+            throw new AppError(
+              422,
+              'TOO_MANY_IMAGES',
+              `A product has at most ${MAX_PRODUCT_IMAGES} pictures; it has ${existing.length} and ${made.length} were sent`,
+            );
           }
           const next = existing.reduce((m, i) => Math.max(m, i.position), 0);
-          await repo.insertImages(tx, made.map((m, n) => ({ ...m, productId: id, position: next + n + 1, createdAt: t })));
+          await repo.insertImages(
+            tx,
+            made.map((m, n) => ({ ...m, productId: id, position: next + n + 1, createdAt: t })),
+          );
           let row = product;
           // New pictures are judged like a new product: back to review unless auto-approved.
           if (product.status === 'ACTIVE') {
@@ -376,7 +424,10 @@ export function createProductsService(ctx: AppContext, deps: ProductsDeps) {
       return { productId: id, isFavorite: false };
     },
 
-    async listFavorites(user: AuthUser, q: FavoritesQuery): Promise<{ items: FavoriteProductView[]; meta: ReturnType<typeof pageMeta> }> {
+    async listFavorites(
+      user: AuthUser,
+      q: FavoritesQuery,
+    ): Promise<{ items: FavoriteProductView[]; meta: ReturnType<typeof pageMeta> }> {
       const { items, total } = await repo.listFavorites(ctx.db, user.id, now(), q);
       return {
         items: items.map((r) => ({
@@ -440,7 +491,9 @@ export function createProductsService(ctx: AppContext, deps: ProductsDeps) {
   };
 
   async function autoApprovesWith(ex: Executor, verificationStatus: string): Promise<boolean> {
-    return verificationStatus === 'VERIFIED' && (await deps.settings.get('features', ex)).autoApproveVerifiedSupplierProducts;
+    return (
+      verificationStatus === 'VERIFIED' && (await deps.settings.get('features', ex)).autoApproveVerifiedSupplierProducts
+    );
   }
 
   /**
@@ -453,6 +506,9 @@ export function createProductsService(ctx: AppContext, deps: ProductsDeps) {
     const images = await repo.deleteImagesOf(ex, product.id);
     await repo.deleteFavoritesOf(ex, product.id);
     await repo.updateProduct(ex, product.id, { status: 'DELETED', deletedAt: at, updatedAt: at });
-    await deleteFilesLater(ex, images.flatMap((i) => [i.thumbnailKey, i.largeKey]));
+    await deleteFilesLater(
+      ex,
+      images.flatMap((i) => [i.thumbnailKey, i.largeKey]),
+    );
   }
 }

@@ -35,7 +35,12 @@ export const admin = (t: TestApp) => createSignedIn(t.app, { role: 'ADMIN' });
  * Creates a product over HTTP and approves it as `adminToken` when it waits for review (on PostgreSQL
  * the test files share the settings, and another may have switched auto-approval on meanwhile).
  */
-export async function publishProduct(t: TestApp, s: { token: string; store: { id: string } }, adminToken: string, over: Record<string, unknown> = {}) {
+export async function publishProduct(
+  t: TestApp,
+  s: { token: string; store: { id: string } },
+  adminToken: string,
+  over: Record<string, unknown> = {},
+) {
   const created = await call(t.app, 'POST', '/products', { token: s.token, body: productBody(t, s.store.id, over) });
   if (created.status !== 201) throw new Error(`product not created: ${JSON.stringify(created.body)}`);
   if (created.body.data.status === 'ACTIVE') return created.body.data as { id: string; status: string };
@@ -45,7 +50,9 @@ export async function publishProduct(t: TestApp, s: { token: string; store: { id
 }
 
 export const image = (width: number, height: number, format: 'png' | 'jpeg' | 'webp') =>
-  sharp({ create: { width, height, channels: 3, background: '#e9c46a' } }).toFormat(format).toBuffer();
+  sharp({ create: { width, height, channels: 3, background: '#e9c46a' } })
+    .toFormat(format)
+    .toBuffer();
 
 export const form = (parts: [string, Buffer, string][]) => {
   const f = new FormData();

@@ -9,7 +9,10 @@ export interface SalesFigures {
 }
 export const NO_SALES: SalesFigures = { unitsSold: 0, orders: 0, revenue: 0 };
 
-export const toImageView = (i: Pick<ImageRecord, 'id' | 'position' | 'thumbnailKey' | 'largeKey'>, links: FileLinks): ImageView => ({
+export const toImageView = (
+  i: Pick<ImageRecord, 'id' | 'position' | 'thumbnailKey' | 'largeKey'>,
+  links: FileLinks,
+): ImageView => ({
   id: i.id,
   position: i.position,
   thumbnailUrl: links.publicUrl(i.thumbnailKey),
@@ -48,9 +51,19 @@ export function productFieldsView(p: ProductRecord, images: ImageView[], now: Da
   };
 }
 
-export function toProductView(p: ProductRecord, images: ImageRecord[], links: FileLinks, now: Date, sales: SalesFigures = NO_SALES): ProductView {
+export function toProductView(
+  p: ProductRecord,
+  images: ImageRecord[],
+  links: FileLinks,
+  now: Date,
+  sales: SalesFigures = NO_SALES,
+): ProductView {
   return {
-    ...productFieldsView(p, images.map((i) => toImageView(i, links)), now),
+    ...productFieldsView(
+      p,
+      images.map((i) => toImageView(i, links)),
+      now,
+    ),
     status: p.status,
     rejectionReason: p.rejectionReason,
     sales,

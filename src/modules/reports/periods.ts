@@ -23,7 +23,11 @@ export const periodKey = (d: Date) => d.toISOString().slice(0, 10);
 export function periodsOf(from: Date, to: Date, unit: PeriodUnit): { key: string; end: Date }[] {
   const out: { key: string; end: Date }[] = [];
   for (let s = periodStart(from, unit); s < to; s = nextPeriod(s, unit)) {
-    if (out.length === MAX_PERIODS) throw validationError('query.from', `the range holds more than ${MAX_PERIODS} periods of a ${unit}: shorten it or group by a longer period`);
+    if (out.length === MAX_PERIODS)
+      throw validationError(
+        'query.from',
+        `the range holds more than ${MAX_PERIODS} periods of a ${unit}: shorten it or group by a longer period`,
+      );
     const end = nextPeriod(s, unit);
     out.push({ key: periodKey(s), end: end < to ? end : to });
   }

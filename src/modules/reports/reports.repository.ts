@@ -24,9 +24,21 @@ export async function paymentFigures(ex: Executor, r: { from: Date; to: Date; un
 }
 
 /** Products of orders completed in [from, to): units sold and revenue (what clients paid), best first by `order`. */
-export async function topProducts(ex: Executor, r: { from: Date; to: Date; limit: number; order: 'units' | 'revenue' }) {
+export async function topProducts(
+  ex: Executor,
+  r: { from: Date; to: Date; limit: number; order: 'units' | 'revenue' },
+) {
   const by = r.order === 'units' ? sql`units desc, revenue desc` : sql`revenue desc, units desc`;
-  const found = await rows<{ product_id: string; name: string; store_id: string; store_name: string; supplier_id: string; units: number; revenue: string; orders: number }>(
+  const found = await rows<{
+    product_id: string;
+    name: string;
+    store_id: string;
+    store_name: string;
+    supplier_id: string;
+    units: number;
+    revenue: string;
+    orders: number;
+  }>(
     ex,
     sql`select i.product_id, (array_agg(i.product_name order by o.completed_at desc))[1] as name,
           o.store_id, s.name as store_name, o.supplier_id,
@@ -36,7 +48,16 @@ export async function topProducts(ex: Executor, r: { from: Date; to: Date; limit
         group by i.product_id, o.store_id, s.name, o.supplier_id
         order by ${by}, i.product_id limit ${r.limit}`,
   );
-  return found.map((x) => ({ productId: x.product_id, name: x.name, storeId: x.store_id, storeName: x.store_name, supplierId: x.supplier_id, unitsSold: x.units, revenue: num(x.revenue), orders: x.orders }));
+  return found.map((x) => ({
+    productId: x.product_id,
+    name: x.name,
+    storeId: x.store_id,
+    storeName: x.store_name,
+    supplierId: x.supplier_id,
+    unitsSold: x.units,
+    revenue: num(x.revenue),
+    orders: x.orders,
+  }));
 }
 
 /**

@@ -28,7 +28,12 @@ export type FinancialQuery = Static<typeof FinancialQuerySchema>;
 
 export const TopProductsQuerySchema = Type.Object(
   {
-    period: opt(StringEnum(['day', 'week', 'month', 'year'] as const, { default: 'month', description: 'the last 1, 7, 30 or 365 days (unless from/to are given)' })),
+    period: opt(
+      StringEnum(['day', 'week', 'month', 'year'] as const, {
+        default: 'month',
+        description: 'the last 1, 7, 30 or 365 days (unless from/to are given)',
+      }),
+    ),
     from: range.from,
     to: range.to,
     limit: opt(Type.Integer({ minimum: 1, maximum: 50, default: 10 })),
@@ -37,7 +42,10 @@ export const TopProductsQuerySchema = Type.Object(
 );
 export type TopProductsQuery = Static<typeof TopProductsQuerySchema>;
 
-const Figure = Type.Object({ count: Type.Integer(), volume: Type.Integer({ description: 'sum of amounts, minor units' }) });
+const Figure = Type.Object({
+  count: Type.Integer(),
+  volume: Type.Integer({ description: 'sum of amounts, minor units' }),
+});
 
 export const PaymentStatisticsSchema = Type.Object(
   {
@@ -48,7 +56,13 @@ export const PaymentStatisticsSchema = Type.Object(
     totals: Figure,
     byStatus: Type.Array(Type.Object({ status: StringEnum(PAYMENT_STATUSES), ...Figure.properties })),
     byMethod: Type.Array(Type.Object({ method: Type.String(), ...Figure.properties, succeeded: Figure })),
-    perPeriod: Type.Array(Type.Object({ period: Type.String({ description: 'first day of the period (UTC), YYYY-MM-DD' }), ...Figure.properties, succeeded: Figure })),
+    perPeriod: Type.Array(
+      Type.Object({
+        period: Type.String({ description: 'first day of the period (UTC), YYYY-MM-DD' }),
+        ...Figure.properties,
+        succeeded: Figure,
+      }),
+    ),
   },
   { title: 'PaymentStatistics' },
 );
@@ -67,7 +81,12 @@ export const FinancialReportSchema = Type.Object(
     to: TimestampSchema,
     groupBy: Type.String(),
     currency: Type.String(),
-    periods: Type.Array(Type.Object({ period: Type.String({ description: 'first day of the period (UTC), YYYY-MM-DD' }), ...Money.properties })),
+    periods: Type.Array(
+      Type.Object({
+        period: Type.String({ description: 'first day of the period (UTC), YYYY-MM-DD' }),
+        ...Money.properties,
+      }),
+    ),
     totals: Money,
   },
   { title: 'FinancialReport' },
@@ -86,6 +105,11 @@ const ProductFigure = Type.Object({
 });
 
 export const TopProductsSchema = Type.Object(
-  { from: TimestampSchema, to: TimestampSchema, byUnits: Type.Array(ProductFigure), byRevenue: Type.Array(ProductFigure) },
+  {
+    from: TimestampSchema,
+    to: TimestampSchema,
+    byUnits: Type.Array(ProductFigure),
+    byRevenue: Type.Array(ProductFigure),
+  },
   { title: 'TopProducts' },
 );

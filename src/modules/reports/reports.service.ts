@@ -38,7 +38,9 @@ export function createReportsService(ctx: AppContext, deps: ReportsDeps) {
       const found = await repo.paymentFigures(ctx.db, { from, to, unit, currency });
       const totals = zero();
       const byStatus = new Map(PAYMENT_STATUSES.map((s) => [s, zero()]));
-      const byMethod = new Map<string, Figure & { succeeded: Figure }>(PAYMENT_METHODS.map((m) => [m, { ...zero(), succeeded: zero() }]));
+      const byMethod = new Map<string, Figure & { succeeded: Figure }>(
+        PAYMENT_METHODS.map((m) => [m, { ...zero(), succeeded: zero() }]),
+      );
       const perPeriod = new Map(periods.map((p) => [p.key, { ...zero(), succeeded: zero() }]));
       for (const r of found) {
         const paid = r.status === 'SUCCEEDED' || r.status === 'REFUND_PENDING' || r.status === 'REFUNDED';
@@ -69,14 +71,24 @@ export function createReportsService(ctx: AppContext, deps: ReportsDeps) {
       const currency = q.currency ?? 'XOF';
       const { from, to } = rangeOf(q, ctx.clock.now());
       const periods = periodsOf(from, to, unit);
-      const [flows, before] = await Promise.all([deps.ledger.flowsByPeriod(ctx.db, { from, to, unit }), deps.ledger.escrowHeldAt(ctx.db, from)]);
+      const [flows, before] = await Promise.all([
+        deps.ledger.flowsByPeriod(ctx.db, { from, to, unit }),
+        deps.ledger.escrowHeldAt(ctx.db, from),
+      ]);
       const byPeriod = new Map(flows.filter((f) => f.currency === currency).map((f) => [f.period, f]));
       let held = before.find((b) => b.currency === currency)?.held ?? 0;
       const totals = { gmv: 0, commission: 0, refunds: 0, payouts: 0, heldInEscrow: 0 };
       const rows = periods.map(({ key }) => {
         const f = byPeriod.get(key);
         held += f?.escrowChange ?? 0;
-        const row = { period: key, gmv: f?.received ?? 0, commission: f?.commission ?? 0, refunds: f?.refunds ?? 0, payouts: f?.payouts ?? 0, heldInEscrow: held };
+        const row = {
+          period: key,
+          gmv: f?.received ?? 0,
+          commission: f?.commission ?? 0,
+          refunds: f?.refunds ?? 0,
+          payouts: f?.payouts ?? 0,
+          heldInEscrow: held,
+        };
         for (const k of MONEY_FIELDS) totals[k] += row[k];
         return row;
       });
@@ -88,7 +100,8 @@ export function createReportsService(ctx: AppContext, deps: ReportsDeps) {
     financialCsv(r: FinancialReport): string {
       const line = (cells: (string | number)[]) => cells.join(',');
       const out = [line([...CSV_COLUMNS])];
-      for (const p of r.periods) out.push(line([p.period, r.currency, ...MONEY_FIELDS.map((k) => p[k]), p.heldInEscrow]));
+      for (const p of r.periods)
+        out.push(line([p.period, r.currency, ...MONEY_FIELDS.map((k) => p[k]), p.heldInEscrow]));
       out.push(line(['total', r.currency, ...MONEY_FIELDS.map((k) => r.totals[k]), r.totals.heldInEscrow]));
       return `${out.join('\r\n')}\r\n`;
     },

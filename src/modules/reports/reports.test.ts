@@ -14,7 +14,8 @@ const DAY = 24 * HOUR;
 let t: TestApp;
 let adminUser: Awaited<ReturnType<typeof admin>>['user'];
 const token = async () => (await t.app.services.auth.signIn(adminUser, {})).accessToken;
-const get = async (url: string, query: Record<string, string | number> = {}) => call(t.app, 'GET', url, { token: await token(), query });
+const get = async (url: string, query: Record<string, string | number> = {}) =>
+  call(t.app, 'GET', url, { token: await token(), query });
 
 // A small known set of orders over two UTC days, far in the future of every other test's data
 // (files share the database on PostgreSQL), so the reports' figures can be exact.
@@ -32,7 +33,23 @@ beforeAll(async () => {
   const expiresAt = new Date(t.clock.now().getTime() + 72 * HOUR).toISOString();
   const s = await shop(t, await token(), { products: 2, product: { expiresAt } });
   const dear = await shop(t, await token());
-  const dearProduct = (await call(t.app, 'POST', '/products', { token: dear.token, body: { storeId: dear.store.id, name: 'Plateau traiteur', description: 'Plateau du jour à emporter avant la fermeture', category: 'BAKERY', originalPrice: 5000, discountedPrice: 2000, quantity: 5, expiresAt, pickupStart: '18:00', pickupEnd: '20:00' } })).body.data;
+  const dearProduct = (
+    await call(t.app, 'POST', '/products', {
+      token: dear.token,
+      body: {
+        storeId: dear.store.id,
+        name: 'Plateau traiteur',
+        description: 'Plateau du jour à emporter avant la fermeture',
+        category: 'BAKERY',
+        originalPrice: 5000,
+        discountedPrice: 2000,
+        quantity: 5,
+        expiresAt,
+        pickupStart: '18:00',
+        pickupEnd: '20:00',
+      },
+    })
+  ).body.data;
   await call(t.app, 'PATCH', `/admin/products/${dearProduct.id}/approve`, { token: await token() });
   const [p1, p2] = s.products.map((p) => p.id) as [string, string];
 
@@ -40,12 +57,19 @@ beforeAll(async () => {
   const a = await paidOrder(t, s, { lines: [{ productId: p1, quantity: 2 }], complete: true });
   known.a = a.order.itemsTotal;
   known.commissionA = commissionOf(a.order.itemsTotal, t.app.ctx.config.DEFAULT_COMMISSION_BPS);
-  await call(t.app, 'POST', `/admin/payments/escrow/${a.order.id}/release`, { token: await token(), body: { reason: 'Collected, no complaint' } });
+  await call(t.app, 'POST', `/admin/payments/escrow/${a.order.id}/release`, {
+    token: await token(),
+    body: { reason: 'Collected, no complaint' },
+  });
   const b = await paidOrder(t, s, { lines: [{ productId: p2 }] });
-  await call(t.app, 'POST', `/admin/payments/escrow/${b.order.id}/refund`, { token: await token(), body: { reason: 'Store closed' } });
+  await call(t.app, 'POST', `/admin/payments/escrow/${b.order.id}/refund`, {
+    token: await token(),
+    body: { reason: 'Store closed' },
+  });
   await paidOrder(t, dear, { lines: [{ productId: dearProduct.id }], complete: true });
   await t.app.jobs.drain();
-  for (const p of t.mobilemoney.payouts.values()) if (p.status === 'processing') t.mobilemoney.settlePayout(p.id, 'succeeded');
+  for (const p of t.mobilemoney.payouts.values())
+    if (p.status === 'processing') t.mobilemoney.settlePayout(p.id, 'succeeded');
   t.clock.advance(5 * 60_000);
   await t.app.jobs.drain();
 
@@ -64,14 +88,35 @@ const range = () => ({ from: day1.toISOString(), to: new Date(day1.getTime() + 2
 
 describe('financial report', () => {
   it('gives GMV, commission, refunds, payouts and escrow held per day, and totals, from the ledger', async () => {
-    const before = (await t.app.services.ledger.escrowHeldAt(t.app.ctx.db, day1)).find((b) => b.currency === 'XOF')?.held ?? 0;
+    const before =
+      (await t.app.services.ledger.escrowHeldAt(t.app.ctx.db, day1)).find((b) => b.currency === 'XOF')?.held ?? 0;
     const res = await get('/admin/reports/financial', { ...range(), groupBy: 'day' });
     expect(res.status).toBe(200);
     const { commissionA: c, a } = known;
-    const d1 = { period: periodKey(day1), gmv: a + 600 + 2000, commission: c, refunds: 600, payouts: a - c, heldInEscrow: before + 2000 };
-    const d2 = { period: periodKey(new Date(day1.getTime() + DAY)), gmv: 600, commission: 0, refunds: 0, payouts: 0, heldInEscrow: before + 2600 };
+    const d1 = {
+      period: periodKey(day1),
+      gmv: a + 600 + 2000,
+      commission: c,
+      refunds: 600,
+      payouts: a - c,
+      heldInEscrow: before + 2000,
+    };
+    const d2 = {
+      period: periodKey(new Date(day1.getTime() + DAY)),
+      gmv: 600,
+      commission: 0,
+      refunds: 0,
+      payouts: 0,
+      heldInEscrow: before + 2600,
+    };
     expect(res.body.data).toMatchObject({ groupBy: 'day', currency: 'XOF', periods: [d1, d2] });
-    expect(res.body.data.totals).toEqual({ gmv: d1.gmv + 600, commission: c, refunds: 600, payouts: a - c, heldInEscrow: before + 2600 });
+    expect(res.body.data.totals).toEqual({
+      gmv: d1.gmv + 600,
+      commission: c,
+      refunds: 600,
+      payouts: a - c,
+      heldInEscrow: before + 2600,
+    });
 
     const month = await get('/admin/reports/financial', { ...range(), groupBy: 'month' });
     const months = month.body.data.periods;
@@ -88,8 +133,18 @@ describe('financial report', () => {
     const lines = String(res.body).trimEnd().split('\r\n');
     expect(lines[0]).toBe('period,currency,gmv,commission,refunds,payouts,heldInEscrow');
     expect(lines.slice(1)).toEqual([
-      ...json.periods.map((p: Record<string, number>) => [p.period, 'XOF', p.gmv, p.commission, p.refunds, p.payouts, p.heldInEscrow].join(',')),
-      ['total', 'XOF', json.totals.gmv, json.totals.commission, json.totals.refunds, json.totals.payouts, json.totals.heldInEscrow].join(','),
+      ...json.periods.map((p: Record<string, number>) =>
+        [p.period, 'XOF', p.gmv, p.commission, p.refunds, p.payouts, p.heldInEscrow].join(','),
+      ),
+      [
+        'total',
+        'XOF',
+        json.totals.gmv,
+        json.totals.commission,
+        json.totals.refunds,
+        json.totals.payouts,
+        json.totals.heldInEscrow,
+      ].join(','),
     ]);
   });
 
@@ -97,7 +152,11 @@ describe('financial report', () => {
     const back = await get('/admin/reports/financial', { from: range().to, to: range().from });
     expect(back.status).toBe(400);
     expect(back.body.error.details[0].field).toBe('query.from');
-    const tooMany = await get('/admin/reports/financial', { from: '2020-01-01T00:00:00Z', to: '2024-01-01T00:00:00Z', groupBy: 'day' });
+    const tooMany = await get('/admin/reports/financial', {
+      from: '2020-01-01T00:00:00Z',
+      to: '2024-01-01T00:00:00Z',
+      groupBy: 'day',
+    });
     expect(tooMany.status).toBe(400);
     expect((await get('/admin/reports/financial', { format: 'pdf' })).status).toBe(400);
     const client = await newClient(t);
@@ -117,11 +176,26 @@ describe('payment statistics', () => {
     expect(status('PENDING')).toEqual({ status: 'PENDING', count: 1, volume: 600 });
     const paid = ['SUCCEEDED', 'REFUND_PENDING', 'REFUNDED'].map(status).reduce((s, x) => s + x.count, 0);
     expect(paid).toBe(4);
-    expect(d.byMethod.find((m: { method: string }) => m.method === 'wave')).toEqual({ method: 'wave', count: 5, volume: total, succeeded: { count: 4, volume: total - 600 } });
-    expect(d.byMethod.find((m: { method: string }) => m.method === 'card')).toEqual({ method: 'card', count: 0, volume: 0, succeeded: { count: 0, volume: 0 } });
+    expect(d.byMethod.find((m: { method: string }) => m.method === 'wave')).toEqual({
+      method: 'wave',
+      count: 5,
+      volume: total,
+      succeeded: { count: 4, volume: total - 600 },
+    });
+    expect(d.byMethod.find((m: { method: string }) => m.method === 'card')).toEqual({
+      method: 'card',
+      count: 0,
+      volume: 0,
+      succeeded: { count: 0, volume: 0 },
+    });
     expect(d.perPeriod).toEqual([
       { period: periodKey(day1), count: 3, volume: known.a + 2600, succeeded: { count: 3, volume: known.a + 2600 } },
-      { period: periodKey(new Date(day1.getTime() + DAY)), count: 2, volume: 1200, succeeded: { count: 1, volume: 600 } },
+      {
+        period: periodKey(new Date(day1.getTime() + DAY)),
+        count: 2,
+        volume: 1200,
+        succeeded: { count: 1, volume: 600 },
+      },
     ]);
   });
 });
@@ -131,7 +205,12 @@ describe('top products', () => {
     const res = await get('/admin/analytics/top-products', { ...range(), limit: 2 });
     expect(res.status).toBe(200);
     const { byUnits, byRevenue } = res.body.data;
-    expect(byUnits.map((p: { unitsSold: number; revenue: number; orders: number }) => [p.unitsSold, p.revenue, p.orders])).toEqual([[3, 1800, 2], [1, 2000, 1]]);
+    expect(
+      byUnits.map((p: { unitsSold: number; revenue: number; orders: number }) => [p.unitsSold, p.revenue, p.orders]),
+    ).toEqual([
+      [3, 1800, 2],
+      [1, 2000, 1],
+    ]);
     expect(byRevenue.map((p: { revenue: number }) => p.revenue)).toEqual([2000, 1800]);
     expect(byRevenue[0]).toMatchObject({ name: 'Plateau traiteur', unitsSold: 1 });
     expect((await get('/admin/analytics/top-products', { ...range(), limit: 1 })).body.data.byUnits).toHaveLength(1);
@@ -141,14 +220,23 @@ describe('top products', () => {
 it("feeds the supplier's statistics balances from the ledger", async () => {
   const s = await shop(t, await token());
   const { order } = await paidOrder(t, s, { complete: true });
-  await call(t.app, 'POST', `/admin/payments/escrow/${order.id}/release`, { token: await token(), body: { reason: 'Collected' } });
+  await call(t.app, 'POST', `/admin/payments/escrow/${order.id}/release`, {
+    token: await token(),
+    body: { reason: 'Collected' },
+  });
   const other = await paidOrder(t, s);
-  const res = await call(t.app, 'GET', '/orders/supplier-statistics', { token: (await t.app.services.auth.signIn(s.user, {})).accessToken });
+  const res = await call(t.app, 'GET', '/orders/supplier-statistics', {
+    token: (await t.app.services.auth.signIn(s.user, {})).accessToken,
+  });
   const net = order.itemsTotal - commissionOf(order.itemsTotal, t.app.ctx.config.DEFAULT_COMMISSION_BPS);
   expect(res.body.data.balances).toEqual({ escrowHeld: other.order.itemsTotal, released: net, paidOut: 0 });
   await t.app.jobs.drain();
-  for (const p of t.mobilemoney.payouts.values()) if (p.status === 'processing') t.mobilemoney.settlePayout(p.id, 'succeeded');
+  for (const p of t.mobilemoney.payouts.values())
+    if (p.status === 'processing') t.mobilemoney.settlePayout(p.id, 'succeeded');
   t.clock.advance(5 * 60_000);
   await t.app.jobs.drain();
-  await call(t.app, 'POST', `/admin/payments/escrow/${other.order.id}/refund`, { token: await token(), body: { reason: 'Store closed' } });
+  await call(t.app, 'POST', `/admin/payments/escrow/${other.order.id}/refund`, {
+    token: await token(),
+    body: { reason: 'Store closed' },
+  });
 });

@@ -64,7 +64,12 @@ export async function payouts(ex: Executor, supplierId: string, page: { limit: n
     succeededAt: date(r.succeeded_at),
     failedAt: date(r.failed_at),
   }));
-  return { items, total: found[0]?.total ?? (await countPast(ex, page.offset, sql`select count(*)::int as n from payouts where supplier_id = ${supplierId}`)) };
+  return {
+    items,
+    total:
+      found[0]?.total ??
+      (await countPast(ex, page.offset, sql`select count(*)::int as n from payouts where supplier_id = ${supplierId}`)),
+  };
 }
 
 /** The number of rows when a page past the end came back empty (the window count rides on the rows). */
@@ -100,7 +105,12 @@ export interface StatementRow {
  * `held_at`), newest first: its gross from the payment's ledger posting, its commission and net from
  * the release posting, and its payout.
  */
-export async function statement(ex: Executor, supplierId: string, r: { from: Date; to: Date; currency: string }, page: { limit: number; offset: number }) {
+export async function statement(
+  ex: Executor,
+  supplierId: string,
+  r: { from: Date; to: Date; currency: string },
+  page: { limit: number; offset: number },
+) {
   const payable = supplierPayable(supplierId);
   const found = await rows<Record<string, unknown> & { total: number }>(
     ex,

@@ -4,7 +4,9 @@ import { PAYOUT_STATES } from '../../db/schema/payouts.js';
 import { IdSchema, Nullable, PageQuerySchema, StringEnum, TimestampSchema } from '../../shared/schemas.js';
 
 const opt = Type.Optional;
-const currency = opt(Type.String({ pattern: '^[A-Z]{3}$', default: 'XOF', description: 'ISO 4217 code (default XOF)' }));
+const currency = opt(
+  Type.String({ pattern: '^[A-Z]{3}$', default: 'XOF', description: 'ISO 4217 code (default XOF)' }),
+);
 
 export const BalanceQuerySchema = Type.Object({ currency }, { additionalProperties: false });
 export type BalanceQuery = Static<typeof BalanceQuerySchema>;
@@ -12,7 +14,9 @@ export type BalanceQuery = Static<typeof BalanceQuerySchema>;
 export const SupplierBalanceSchema = Type.Object(
   {
     currency: Type.String(),
-    heldInEscrow: Type.Integer({ description: 'paid by clients, held in the escrow of your orders until released or refunded' }),
+    heldInEscrow: Type.Integer({
+      description: 'paid by clients, held in the escrow of your orders until released or refunded',
+    }),
     payable: Type.Integer({ description: 'released to you (net of commission), not paid out yet' }),
     paidOut: Type.Integer({ description: 'paid out to your wallet (payouts the provider confirmed)' }),
     released: Type.Integer({ description: 'released to you in all, net of commission (payable + paidOut)' }),
@@ -43,10 +47,17 @@ export const SupplierPayoutSchema = Type.Object(
 export const StatementQuerySchema = Type.Object(
   {
     ...PageQuerySchema.properties,
-    from: opt(Type.String({ format: 'date-time', description: 'orders paid from, included (default: 30 days before `to`)' })),
+    from: opt(
+      Type.String({ format: 'date-time', description: 'orders paid from, included (default: 30 days before `to`)' }),
+    ),
     to: opt(Type.String({ format: 'date-time', description: 'orders paid before, excluded (default: now)' })),
     currency,
-    format: opt(StringEnum(['json', 'csv'] as const, { default: 'json', description: 'csv: every line of the range as a file (page and limit ignored)' })),
+    format: opt(
+      StringEnum(['json', 'csv'] as const, {
+        default: 'json',
+        description: 'csv: every line of the range as a file (page and limit ignored)',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -60,11 +71,24 @@ export const SettlementLineSchema = Type.Object(
     currency: Type.String(),
     gross: Type.Integer({ description: "the client's payment, credited to the order's escrow" }),
     commission: Nullable(Type.Integer({ description: 'taken at the release; null until released' })),
-    net: Nullable(Type.Integer({ description: 'credited to you at the release (gross - commission); null until released' })),
+    net: Nullable(
+      Type.Integer({ description: 'credited to you at the release (gross - commission); null until released' }),
+    ),
     escrowState: StringEnum(ESCROW_STATES),
-    releaseDate: Nullable(Type.String({ format: 'date-time', description: 'when the money was released, or when it will be (order collected, no dispute); null before the order is collected' })),
+    releaseDate: Nullable(
+      Type.String({
+        format: 'date-time',
+        description:
+          'when the money was released, or when it will be (order collected, no dispute); null before the order is collected',
+      }),
+    ),
     refundedAt: Nullable(TimestampSchema),
-    payout: Nullable(Type.Object({ id: IdSchema, state: StringEnum(PAYOUT_STATES), succeededAt: Nullable(TimestampSchema) }, { title: 'SettlementPayout' })),
+    payout: Nullable(
+      Type.Object(
+        { id: IdSchema, state: StringEnum(PAYOUT_STATES), succeededAt: Nullable(TimestampSchema) },
+        { title: 'SettlementPayout' },
+      ),
+    ),
   },
   { title: 'SettlementLine' },
 );

@@ -9,7 +9,20 @@ import type { BalanceQuery, SettlementLine, StatementQuery } from './supplier-mo
 
 /** A CSV statement holds at most this many orders: a longer range is asked in parts. */
 export const MAX_CSV_LINES = 10_000;
-const CSV_COLUMNS = ['orderId', 'paidAt', 'currency', 'gross', 'commission', 'net', 'escrowState', 'releaseDate', 'refundedAt', 'payoutId', 'payoutState', 'payoutSucceededAt'] as const;
+const CSV_COLUMNS = [
+  'orderId',
+  'paidAt',
+  'currency',
+  'gross',
+  'commission',
+  'net',
+  'escrowState',
+  'releaseDate',
+  'refundedAt',
+  'payoutId',
+  'payoutState',
+  'payoutSucceededAt',
+] as const;
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
@@ -51,12 +64,27 @@ export function createSupplierMoneyService(ctx: AppContext, deps: { suppliers: S
     async balance(user: AuthUser, q: BalanceQuery) {
       const currency = q.currency ?? 'XOF';
       const b = await repo.balance(ctx.db, await supplierIdOf(user), currency);
-      return { currency, heldInEscrow: b.heldInEscrow, payable: b.released - b.paidOut, paidOut: b.paidOut, released: b.released };
+      return {
+        currency,
+        heldInEscrow: b.heldInEscrow,
+        payable: b.released - b.paidOut,
+        paidOut: b.paidOut,
+        released: b.released,
+      };
     },
 
     async payouts(user: AuthUser, q: PageQuery) {
-      const { items, total } = await repo.payouts(ctx.db, await supplierIdOf(user), { limit: q.limit, offset: pageOffset(q) });
-      const views = items.map((p) => ({ ...p, createdAt: p.createdAt.toISOString(), sentAt: iso(p.sentAt), succeededAt: iso(p.succeededAt), failedAt: iso(p.failedAt) }));
+      const { items, total } = await repo.payouts(ctx.db, await supplierIdOf(user), {
+        limit: q.limit,
+        offset: pageOffset(q),
+      });
+      const views = items.map((p) => ({
+        ...p,
+        createdAt: p.createdAt.toISOString(),
+        sentAt: iso(p.sentAt),
+        succeededAt: iso(p.succeededAt),
+        failedAt: iso(p.failedAt),
+      }));
       return { items: views, meta: pageMeta(q, total) };
     },
 
@@ -68,13 +96,37 @@ export function createSupplierMoneyService(ctx: AppContext, deps: { suppliers: S
     /** Every line of the range as CSV (CRLF, a header row), with the file's name. */
     async statementCsv(user: AuthUser, q: StatementQuery): Promise<{ filename: string; body: string }> {
       const { items, total } = await statementPage(user, q, { limit: MAX_CSV_LINES, offset: 0 });
-      if (total > MAX_CSV_LINES) throw validationError('query.from', `the range holds ${total} orders, more than ${MAX_CSV_LINES}: ask for a shorter one`);
+      if (total > MAX_CSV_LINES)
+        throw validationError(
+          'query.from',
+          `the range holds ${total} orders, more than ${MAX_CSV_LINES}: ask for a shorter one`,
+        );
       const cell = (v: string | number | null) => (v === null ? '' : String(v));
-      const lines = items.map(lineOf).map((l) =>
-        [l.orderId, l.paidAt, l.currency, l.gross, l.commission, l.net, l.escrowState, l.releaseDate, l.refundedAt, l.payout?.id ?? null, l.payout?.state ?? null, l.payout?.succeededAt ?? null].map(cell).join(','),
-      );
+      const lines = items
+        .map(lineOf)
+        .map((l) =>
+          [
+            l.orderId,
+            l.paidAt,
+            l.currency,
+            l.gross,
+            l.commission,
+            l.net,
+            l.escrowState,
+            l.releaseDate,
+            l.refundedAt,
+            l.payout?.id ?? null,
+            l.payout?.state ?? null,
+            l.payout?.succeededAt ?? null,
+          ]
+            .map(cell)
+            .join(','),
+        );
       const { from, to } = rangeOf(q, ctx.clock.now());
-      return { filename: `statement-${from.toISOString().slice(0, 10)}-${to.toISOString().slice(0, 10)}.csv`, body: `${[CSV_COLUMNS.join(','), ...lines].join('\r\n')}\r\n` };
+      return {
+        filename: `statement-${from.toISOString().slice(0, 10)}-${to.toISOString().slice(0, 10)}.csv`,
+        body: `${[CSV_COLUMNS.join(','), ...lines].join('\r\n')}\r\n`,
+      };
     },
   };
 }

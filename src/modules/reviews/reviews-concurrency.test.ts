@@ -32,14 +32,24 @@ async function shown() {
 }
 
 async function storedColumns() {
-  const [product] = await rows<{ average: number; count: number }>(t.app.ctx.db, sql`select rating_average as average, rating_count as count from products where id = ${s.products[0]!.id}`);
-  const [supplier] = await rows<{ average: number; count: number }>(t.app.ctx.db, sql`select rating_average as average, rating_count as count from supplier_profiles where id = ${s.profile.id}`);
+  const [product] = await rows<{ average: number; count: number }>(
+    t.app.ctx.db,
+    sql`select rating_average as average, rating_count as count from products where id = ${s.products[0]!.id}`,
+  );
+  const [supplier] = await rows<{ average: number; count: number }>(
+    t.app.ctx.db,
+    sql`select rating_average as average, rating_count as count from supplier_profiles where id = ${s.profile.id}`,
+  );
   return [product, supplier];
 }
 
 describe('rating summaries under concurrent writes', () => {
   it('equal a recomputation from the rows after any sequence of concurrent creates, edits and deletes', async () => {
-    const targets = () => [{ productId: s.products[0]!.id }, { productId: s.products[1]!.id }, { supplierId: s.profile.id }];
+    const targets = () => [
+      { productId: s.products[0]!.id },
+      { productId: s.products[1]!.id },
+      { supplierId: s.profile.id },
+    ];
     const op = fc.record({
       client: fc.nat({ max: 3 }),
       target: fc.nat({ max: 2 }),
@@ -48,11 +58,15 @@ describe('rating summaries under concurrent writes', () => {
     });
     await fc.assert(
       fc.asyncProperty(fc.array(op, { minLength: 4, maxLength: 12 }), async (ops) => {
-        const mine = await Promise.all(clients.map((c) => call(t.app, 'GET', '/reviews/my', { token: c.token, query: { limit: 100 } })));
+        const mine = await Promise.all(
+          clients.map((c) => call(t.app, 'GET', '/reviews/my', { token: c.token, query: { limit: 100 } })),
+        );
         const idOf = (client: number, target: number) => {
           const tg = targets()[target]!;
-          const found = mine[client]!.body.data.find((r: { productId: string | null; supplierId: string; targetType: string }) =>
-            'productId' in tg ? r.productId === tg.productId : r.targetType === 'SUPPLIER');
+          const found = mine[client]!.body.data.find(
+            (r: { productId: string | null; supplierId: string; targetType: string }) =>
+              'productId' in tg ? r.productId === tg.productId : r.targetType === 'SUPPLIER',
+          );
           return found?.id as string | undefined;
         };
         // Every operation at once: creates racing creates, edits and deletes of the same rows.
@@ -61,19 +75,27 @@ describe('rating summaries under concurrent writes', () => {
             const c = clients[o.client]!;
             const id = idOf(o.client, o.target);
             if (o.kind === 'create' || !id) return review(t, c.token, { ...targets()[o.target], rating: o.rating });
-            if (o.kind === 'edit') return call(t.app, 'PUT', `/reviews/${id}`, { token: c.token, body: { rating: o.rating } });
+            if (o.kind === 'edit')
+              return call(t.app, 'PUT', `/reviews/${id}`, { token: c.token, body: { rating: o.rating } });
             return call(t.app, 'DELETE', `/reviews/${id}`, { token: c.token });
           }),
         );
         for (const a of answers) expect([200, 201, 404, 409], JSON.stringify(a.body)).toContain(a.status);
-        const expected = await Promise.all([recomputed(t, s.products[0]!.id), recomputed(t, s.products[1]!.id), recomputed(t, s.profile.id)]);
+        const expected = await Promise.all([
+          recomputed(t, s.products[0]!.id),
+          recomputed(t, s.products[1]!.id),
+          recomputed(t, s.profile.id),
+        ]);
         expect(await shown()).toEqual(expected);
         expect(await storedColumns()).toEqual([
           { average: expected[0]!.average, count: expected[0]!.count },
           { average: expected[2]!.average, count: expected[2]!.count },
         ]);
         expect((await call(t.app, 'GET', `/products/${s.products[0]!.id}`)).body.data.rating).toEqual(expected[0]);
-        expect((await call(t.app, 'GET', `/suppliers/${s.profile.id}`)).body.data.rating).toEqual({ average: expected[2]!.average, count: expected[2]!.count });
+        expect((await call(t.app, 'GET', `/suppliers/${s.profile.id}`)).body.data.rating).toEqual({
+          average: expected[2]!.average,
+          count: expected[2]!.count,
+        });
       }),
       { numRuns: 8 },
     );
@@ -81,7 +103,10 @@ describe('rating summaries under concurrent writes', () => {
 
   it('accepts one of two concurrent reviews of one target by one client', async () => {
     const c = await buyer(t, s);
-    const [x, y] = await Promise.all([review(t, c.token, { productId: s.products[0]!.id, rating: 5 }), review(t, c.token, { productId: s.products[0]!.id, rating: 1 })]);
+    const [x, y] = await Promise.all([
+      review(t, c.token, { productId: s.products[0]!.id, rating: 5 }),
+      review(t, c.token, { productId: s.products[0]!.id, rating: 1 }),
+    ]);
     expect([x.status, y.status].sort()).toEqual([201, 409]);
     expect((await call(t.app, 'GET', '/reviews/my', { token: c.token })).body.meta.total).toBe(1);
     expect((await shown())[0]).toEqual(await recomputed(t, s.products[0]!.id));
@@ -94,7 +119,11 @@ describe('reports and helpful marks under concurrency', () => {
     const r = await reviewOk(t, author.token, { supplierId: s.profile.id, rating: 1 });
     const before = (await shown())[2];
     const reporters = await Promise.all(Array.from({ length: 5 }, () => newClient(t)));
-    const answers = await Promise.all([...reporters, reporters[0]!, reporters[1]!].map((u) => call(t.app, 'POST', `/reviews/${r.id}/report`, { token: u.token, body: { reason: 'false' } })));
+    const answers = await Promise.all(
+      [...reporters, reporters[0]!, reporters[1]!].map((u) =>
+        call(t.app, 'POST', `/reviews/${r.id}/report`, { token: u.token, body: { reason: 'false' } }),
+      ),
+    );
     // The first three (in the order the row lock gives) are accepted; after them the review is hidden.
     expect(answers.filter((a) => a.status === 200)).toHaveLength(3);
     expect(answers.filter((a) => a.status !== 200).every((a) => a.status === 404 || a.status === 409)).toBe(true);
@@ -112,7 +141,9 @@ describe('reports and helpful marks under concurrency', () => {
     const author = await buyer(t, s);
     const r = await reviewOk(t, author.token, { productId: s.products[1]!.id, rating: 4 });
     const voter = await newClient(t);
-    const marks = await Promise.all(Array.from({ length: 4 }, () => call(t.app, 'POST', `/reviews/${r.id}/helpful`, { token: voter.token })));
+    const marks = await Promise.all(
+      Array.from({ length: 4 }, () => call(t.app, 'POST', `/reviews/${r.id}/helpful`, { token: voter.token })),
+    );
     expect(marks.map((m) => m.status)).toEqual([200, 200, 200, 200]);
     expect(marks.filter((m) => m.body.data.counted)).toHaveLength(1);
     expect(marks.map((m) => m.body.data.helpfulCount)).toEqual([1, 1, 1, 1]);

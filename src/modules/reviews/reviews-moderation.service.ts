@@ -19,7 +19,10 @@ export function createReviewsModerationService(ctx: AppContext, reviews: Reviews
       const { items, total } = await repo.listReported(ctx.db, q);
       const ids = items.map((r) => r.id);
       const [images, reports] = await Promise.all([repo.imagesOf(ctx.db, ids), repo.openReportsOf(ctx.db, ids)]);
-      return { items: items.map((r) => toReportedView(r, images.get(r.id) ?? [], reports.get(r.id) ?? [], ctx.links)), meta: pageMeta(q, total) };
+      return {
+        items: items.map((r) => toReportedView(r, images.get(r.id) ?? [], reports.get(r.id) ?? [], ctx.links)),
+        meta: pageMeta(q, total),
+      };
     },
 
     /** The reports are closed and the review is visible again (back in its target's summary). */
@@ -32,7 +35,15 @@ export function createReviewsModerationService(ctx: AppContext, reviews: Reviews
         const closed = await repo.closeReports(tx, id, admin.id, t);
         const row = await repo.updateReview(tx, id, { openReports: 0, hidden: false });
         if (r.hidden) await reviews.follow(tx, r, null, r.rating);
-        await recordAdminAction(tx, { actorId: admin.id, action: 'review.reports_cleared', targetType: 'review', targetId: id, reason, data: { reportsClosed: closed, wasHidden: r.hidden }, at: t });
+        await recordAdminAction(tx, {
+          actorId: admin.id,
+          action: 'review.reports_cleared',
+          targetType: 'review',
+          targetId: id,
+          reason,
+          data: { reportsClosed: closed, wasHidden: r.hidden },
+          at: t,
+        });
         return reviews.ownView(tx, row);
       });
     },
@@ -43,8 +54,25 @@ export function createReviewsModerationService(ctx: AppContext, reviews: Reviews
         const r = await repo.findReview(tx, id, { lock: true });
         if (!r) throw notFound('Review');
         await reviews.removeReview(tx, r);
-        const data = { authorId: r.authorId, targetType: r.targetType, targetId: r.targetId, rating: r.rating, title: r.title, comment: r.comment, openReports: r.openReports, hidden: r.hidden };
-        await recordAdminAction(tx, { actorId: admin.id, action: 'review.deleted', targetType: 'review', targetId: id, reason, data, at: now() });
+        const data = {
+          authorId: r.authorId,
+          targetType: r.targetType,
+          targetId: r.targetId,
+          rating: r.rating,
+          title: r.title,
+          comment: r.comment,
+          openReports: r.openReports,
+          hidden: r.hidden,
+        };
+        await recordAdminAction(tx, {
+          actorId: admin.id,
+          action: 'review.deleted',
+          targetType: 'review',
+          targetId: id,
+          reason,
+          data,
+          at: now(),
+        });
       });
       return { message: 'Review deleted' };
     },

@@ -13,7 +13,13 @@ export async function reportedCount(ex: Executor): Promise<number> {
  * A supplier's rating from its rating summary (the reviews of the supplier, not of its products:
  * docs/reviews.md), read by the summary's key; null while it has no visible review.
  */
-export async function supplierRating(ex: Executor, supplierId: string): Promise<{ average: number; count: number } | null> {
-  const [s] = await ex.select({ reviewCount: reviewSummaries.reviewCount, ratingSum: reviewSummaries.ratingSum }).from(reviewSummaries).where(eq(reviewSummaries.targetId, supplierId));
+export async function supplierRating(
+  ex: Executor,
+  supplierId: string,
+): Promise<{ average: number; count: number } | null> {
+  const [s] = await ex
+    .select({ reviewCount: reviewSummaries.reviewCount, ratingSum: reviewSummaries.ratingSum })
+    .from(reviewSummaries)
+    .where(eq(reviewSummaries.targetId, supplierId));
   return s && s.reviewCount > 0 ? { average: averageOf(s), count: s.reviewCount } : null;
 }

@@ -15,11 +15,19 @@ export type Stars = 1 | 2 | 3 | 4 | 5;
 
 export async function insertReview(ex: Executor, values: NewReview): Promise<ReviewRecord | undefined> {
   // The unique (author, target) index answers a second review, even from a concurrent request.
-  const [row] = await ex.insert(reviews).values(values).onConflictDoNothing({ target: [reviews.authorId, reviews.targetId] }).returning();
+  const [row] = await ex
+    .insert(reviews)
+    .values(values)
+    .onConflictDoNothing({ target: [reviews.authorId, reviews.targetId] })
+    .returning();
   return row;
 }
 
-export async function findReview(ex: Executor, id: string, opts: { lock?: boolean } = {}): Promise<ReviewRecord | undefined> {
+export async function findReview(
+  ex: Executor,
+  id: string,
+  opts: { lock?: boolean } = {},
+): Promise<ReviewRecord | undefined> {
   const q = ex.select().from(reviews).where(eq(reviews.id, id)).limit(1);
   const [row] = opts.lock ? await q.for('update') : await q;
   return row;
@@ -31,7 +39,13 @@ export async function updateReview(ex: Executor, id: string, patch: Partial<NewR
 }
 
 /** Sets the reply unless there is one already; undefined when there was. */
-export async function setReplyOnce(ex: Executor, id: string, reply: string, by: string, at: Date): Promise<ReviewRecord | undefined> {
+export async function setReplyOnce(
+  ex: Executor,
+  id: string,
+  reply: string,
+  by: string,
+  at: Date,
+): Promise<ReviewRecord | undefined> {
   const [row] = await ex
     .update(reviews)
     .set({ reply, repliedBy: by, repliedAt: at })
@@ -48,14 +62,25 @@ export async function deleteReview(ex: Executor, id: string): Promise<ImageRecor
 
 // ---- rating summaries
 
-const column = { 1: reviewSummaries.stars1, 2: reviewSummaries.stars2, 3: reviewSummaries.stars3, 4: reviewSummaries.stars4, 5: reviewSummaries.stars5 } as const;
+const column = {
+  1: reviewSummaries.stars1,
+  2: reviewSummaries.stars2,
+  3: reviewSummaries.stars3,
+  4: reviewSummaries.stars4,
+  5: reviewSummaries.stars5,
+} as const;
 
 /**
  * Takes one visible review of `remove` stars out of the summary and adds one of `add` stars, in one
  * guarded UPDATE: the row lock it takes orders concurrent changes of one target, each adding to what
  * the previous committed, so the summary stays the exact sum of the visible reviews.
  */
-export async function applyToSummary(ex: Executor, targetId: string, remove: Stars | null, add: Stars | null): Promise<SummaryRecord> {
+export async function applyToSummary(
+  ex: Executor,
+  targetId: string,
+  remove: Stars | null,
+  add: Stars | null,
+): Promise<SummaryRecord> {
   await ex.insert(reviewSummaries).values({ targetId }).onConflictDoNothing();
   const delta = (stars: Stars) => (stars === add ? 1 : 0) - (stars === remove ? 1 : 0);
   const set: Record<string, SQL> = {
@@ -78,9 +103,18 @@ export async function applyToSummary(ex: Executor, targetId: string, remove: Sta
  */
 const ORDER: Record<ReviewSort, [rows: SQL, page: SQL]> = {
   newest: [sql`r.created_at desc nulls last, r.id desc nulls last`, sql`p.created_at desc, p.id desc`],
-  highest: [sql`r.rating desc nulls last, r.created_at desc nulls last, r.id desc nulls last`, sql`p.rating desc, p.created_at desc, p.id desc`],
-  lowest: [sql`r.rating, r.created_at desc nulls last, r.id desc nulls last`, sql`p.rating, p.created_at desc, p.id desc`],
-  helpful: [sql`r.helpful_count desc nulls last, r.created_at desc nulls last, r.id desc nulls last`, sql`p.helpful_count desc, p.created_at desc, p.id desc`],
+  highest: [
+    sql`r.rating desc nulls last, r.created_at desc nulls last, r.id desc nulls last`,
+    sql`p.rating desc, p.created_at desc, p.id desc`,
+  ],
+  lowest: [
+    sql`r.rating, r.created_at desc nulls last, r.id desc nulls last`,
+    sql`p.rating, p.created_at desc, p.id desc`,
+  ],
+  helpful: [
+    sql`r.helpful_count desc nulls last, r.created_at desc nulls last, r.id desc nulls last`,
+    sql`p.helpful_count desc, p.created_at desc, p.id desc`,
+  ],
 };
 
 const IMAGES = sql`coalesce((select json_agg(json_build_object('id', i.id, 'position', i.position, 'thumbnailKey', i.thumbnail_key, 'largeKey', i.large_key) order by i.position)
@@ -116,7 +150,16 @@ interface SummaryColumns {
 const toSummary = (targetId: string, r: SummaryColumns | undefined): SummaryRecord | undefined =>
   r?.review_count === null || r?.review_count === undefined
     ? undefined
-    : { targetId, reviewCount: r.review_count, ratingSum: r.rating_sum!, stars1: r.stars_1!, stars2: r.stars_2!, stars3: r.stars_3!, stars4: r.stars_4!, stars5: r.stars_5! };
+    : {
+        targetId,
+        reviewCount: r.review_count,
+        ratingSum: r.rating_sum!,
+        stars1: r.stars_1!,
+        stars2: r.stars_2!,
+        stars3: r.stars_3!,
+        stars4: r.stars_4!,
+        stars5: r.stars_5!,
+      };
 
 /**
  * The statement of a page of one sort, with or without a rating filter: prepared, its plan kept
@@ -153,7 +196,12 @@ const pageStatements = new Map<string, ReturnType<typeof pageStatement>>();
  * The target's summary (undefined when it never had a review) and one page (`take` rows) of its
  * visible reviews with their pictures: one statement, one round trip.
  */
-export async function pageWithSummary(ex: Executor, targetId: string, q: PageQuery & { sort: ReviewSort; rating?: number }, take: number) {
+export async function pageWithSummary(
+  ex: Executor,
+  targetId: string,
+  q: PageQuery & { sort: ReviewSort; rating?: number },
+  take: number,
+) {
   const key = `${q.sort} ${Boolean(q.rating)}`;
   let statement = pageStatements.get(key);
   if (!statement) pageStatements.set(key, (statement = pageStatement(q.sort, Boolean(q.rating))));
@@ -179,10 +227,20 @@ export const productPagePairs = (productId: SQLWrapper, n: number) =>
     where r.target_id = ${productId} and not r.hidden
     order by r.created_at desc nulls last, r.id desc nulls last limit ${sql.raw(String(Math.trunc(n)))}) p), '[]'::json)`;
 
-export async function listOfAuthor(ex: Executor, authorId: string, page: PageQuery): Promise<{ items: ReviewRecord[]; total: number }> {
+export async function listOfAuthor(
+  ex: Executor,
+  authorId: string,
+  page: PageQuery,
+): Promise<{ items: ReviewRecord[]; total: number }> {
   const w = eq(reviews.authorId, authorId);
   const [items, [total]] = await Promise.all([
-    ex.select().from(reviews).where(w).orderBy(desc(reviews.createdAt), desc(reviews.id)).limit(page.limit).offset(pageOffset(page)),
+    ex
+      .select()
+      .from(reviews)
+      .where(w)
+      .orderBy(desc(reviews.createdAt), desc(reviews.id))
+      .limit(page.limit)
+      .offset(pageOffset(page)),
     ex.select({ n: count() }).from(reviews).where(w),
   ]);
   return { items, total: total?.n ?? 0 };
@@ -192,7 +250,13 @@ export async function listOfAuthor(ex: Executor, authorId: string, page: PageQue
 export async function listReported(ex: Executor, page: PageQuery): Promise<{ items: ReviewRecord[]; total: number }> {
   const w = gt(reviews.openReports, 0);
   const [items, [total]] = await Promise.all([
-    ex.select().from(reviews).where(w).orderBy(desc(reviews.openReports), asc(reviews.createdAt), asc(reviews.id)).limit(page.limit).offset(pageOffset(page)),
+    ex
+      .select()
+      .from(reviews)
+      .where(w)
+      .orderBy(desc(reviews.openReports), asc(reviews.createdAt), asc(reviews.id))
+      .limit(page.limit)
+      .offset(pageOffset(page)),
     ex.select({ n: count() }).from(reviews).where(w),
   ]);
   return { items, total: total?.n ?? 0 };
@@ -203,7 +267,11 @@ export async function listReported(ex: Executor, page: PageQuery): Promise<{ ite
 export async function imagesOf(ex: Executor, reviewIds: string[]): Promise<Map<string, ImageRecord[]>> {
   const out = new Map<string, ImageRecord[]>();
   if (!reviewIds.length) return out;
-  const found = await ex.select().from(reviewImages).where(inArray(reviewImages.reviewId, reviewIds)).orderBy(asc(reviewImages.position));
+  const found = await ex
+    .select()
+    .from(reviewImages)
+    .where(inArray(reviewImages.reviewId, reviewIds))
+    .orderBy(asc(reviewImages.position));
   for (const i of found) out.set(i.reviewId, [...(out.get(i.reviewId) ?? []), i]);
   return out;
 }
@@ -213,15 +281,27 @@ export async function insertImages(ex: Executor, values: (typeof reviewImages.$i
 }
 
 export async function deleteImage(ex: Executor, reviewId: string, imageId: string): Promise<ImageRecord | undefined> {
-  const [row] = await ex.delete(reviewImages).where(and(eq(reviewImages.reviewId, reviewId), eq(reviewImages.id, imageId))).returning();
+  const [row] = await ex
+    .delete(reviewImages)
+    .where(and(eq(reviewImages.reviewId, reviewId), eq(reviewImages.id, imageId)))
+    .returning();
   return row;
 }
 
 // ---- helpful and reports
 
 /** Records a vote unless this voter has one; true when it was new (and the counter went up). */
-export async function addHelpfulVote(ex: Executor, reviewId: string, voterKey: string, at: Date): Promise<{ counted: boolean; helpfulCount: number }> {
-  const [vote] = await ex.insert(reviewHelpfulVotes).values({ reviewId, voterKey, createdAt: at }).onConflictDoNothing().returning({ reviewId: reviewHelpfulVotes.reviewId });
+export async function addHelpfulVote(
+  ex: Executor,
+  reviewId: string,
+  voterKey: string,
+  at: Date,
+): Promise<{ counted: boolean; helpfulCount: number }> {
+  const [vote] = await ex
+    .insert(reviewHelpfulVotes)
+    .values({ reviewId, voterKey, createdAt: at })
+    .onConflictDoNothing()
+    .returning({ reviewId: reviewHelpfulVotes.reviewId });
   if (!vote) {
     const [row] = await ex.select({ n: reviews.helpfulCount }).from(reviews).where(eq(reviews.id, reviewId));
     return { counted: false, helpfulCount: row?.n ?? 0 };
@@ -234,8 +314,15 @@ export async function addHelpfulVote(ex: Executor, reviewId: string, voterKey: s
   return { counted: true, helpfulCount: row!.n };
 }
 
-export async function insertReport(ex: Executor, values: typeof reviewReports.$inferInsert): Promise<ReportRecord | undefined> {
-  const [row] = await ex.insert(reviewReports).values(values).onConflictDoNothing({ target: [reviewReports.reviewId, reviewReports.reporterId] }).returning();
+export async function insertReport(
+  ex: Executor,
+  values: typeof reviewReports.$inferInsert,
+): Promise<ReportRecord | undefined> {
+  const [row] = await ex
+    .insert(reviewReports)
+    .values(values)
+    .onConflictDoNothing({ target: [reviewReports.reviewId, reviewReports.reporterId] })
+    .returning();
   return row;
 }
 

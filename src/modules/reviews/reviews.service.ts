@@ -14,7 +14,13 @@ import type { SuppliersService } from '../suppliers/suppliers.service.js';
 import * as figures from './reviews.figures.js';
 import * as repo from './reviews.repository.js';
 import type { ReviewRecord, Stars } from './reviews.repository.js';
-import { MAX_REVIEW_IMAGES, type CreateReviewBody, type ReportBody, type ReviewListQuery, type UpdateReviewBody } from './reviews.schemas.js';
+import {
+  MAX_REVIEW_IMAGES,
+  type CreateReviewBody,
+  type ReportBody,
+  type ReviewListQuery,
+  type UpdateReviewBody,
+} from './reviews.schemas.js';
 import { averageOf, toListedView, toOwnView, toRatingDetail } from './reviews.views.js';
 
 export interface ReviewsDeps {
@@ -42,7 +48,8 @@ const LATEST_ON_PRODUCT_PAGE = 3;
 export const DELETE_FILES_JOB = 'reviews.delete-files';
 
 /** "Awa D.": what the public sees of an author. */
-const nameOf = (u: AuthUser['account']) => (u.lastName ? `${u.firstName} ${u.lastName.slice(0, 1).toUpperCase()}.` : u.firstName);
+const nameOf = (u: AuthUser['account']) =>
+  u.lastName ? `${u.firstName} ${u.lastName.slice(0, 1).toUpperCase()}.` : u.firstName;
 
 export function createReviewsService(ctx: AppContext, deps: ReviewsDeps) {
   const now = () => ctx.clock.now();
@@ -51,7 +58,9 @@ export function createReviewsService(ctx: AppContext, deps: ReviewsDeps) {
     await Promise.all(job.keys.map((k) => ctx.storage.delete('public', k)));
   });
   const deleteFilesLater = (tx: Executor, images: repo.ImageRecord[]) =>
-    images.length ? ctx.jobs.send(DELETE_FILES_JOB, { keys: images.flatMap((i) => [i.thumbnailKey, i.largeKey]) }, { tx }) : null;
+    images.length
+      ? ctx.jobs.send(DELETE_FILES_JOB, { keys: images.flatMap((i) => [i.thumbnailKey, i.largeKey]) }, { tx })
+      : null;
 
   // The product page shows the summary and the latest reviews.
   deps.products.registerReviews((productId) => repo.productPagePairs(productId, LATEST_ON_PRODUCT_PAGE));
@@ -60,7 +69,12 @@ export function createReviewsService(ctx: AppContext, deps: ReviewsDeps) {
    * Moves one visible review of `remove` stars to `add` stars in its target's summary, and stores the
    * new average and count on the product or supplier, all in the caller's transaction.
    */
-  async function follow(tx: Executor, r: Pick<ReviewRecord, 'targetType' | 'targetId'>, remove: number | null, add: number | null): Promise<void> {
+  async function follow(
+    tx: Executor,
+    r: Pick<ReviewRecord, 'targetType' | 'targetId'>,
+    remove: number | null,
+    add: number | null,
+  ): Promise<void> {
     const s = await repo.applyToSummary(tx, r.targetId, remove as Stars | null, add as Stars | null);
     const rating = { average: averageOf(s), count: s.reviewCount };
     if (r.targetType === 'PRODUCT') await deps.products.setRating(tx, r.targetId, rating);
@@ -72,7 +86,13 @@ export function createReviewsService(ctx: AppContext, deps: ReviewsDeps) {
     if ('productId' in of) {
       const p = await deps.products.findLive(ex, of.productId);
       if (!p?.publishedAt) throw notFound('Product');
-      return { targetType: 'PRODUCT' as const, targetId: p.id, productId: p.id, supplierId: p.supplierId, name: p.name };
+      return {
+        targetType: 'PRODUCT' as const,
+        targetId: p.id,
+        productId: p.id,
+        supplierId: p.supplierId,
+        name: p.name,
+      };
     }
     const s = await deps.suppliers.findProfile(of.supplierId, ex);
     if (s?.verificationStatus !== 'VERIFIED') throw notFound('Supplier');
@@ -107,7 +127,11 @@ export function createReviewsService(ctx: AppContext, deps: ReviewsDeps) {
     const rating = toRatingDetail(summary);
     // The summary counts the visible reviews: the total without counting rows.
     const total = q.rating ? rating.distribution[q.rating as Stars] : rating.count;
-    const meta = metaOf(q, Math.max(total, (q.page - 1) * q.limit + Math.min(page.length, q.limit)), page.length > q.limit);
+    const meta = metaOf(
+      q,
+      Math.max(total, (q.page - 1) * q.limit + Math.min(page.length, q.limit)),
+      page.length > q.limit,
+    );
     return { items: page.slice(0, q.limit).map((r) => toListedView(r, ctx.links)), meta: { ...meta, rating } };
   }
 
@@ -119,17 +143,25 @@ export function createReviewsService(ctx: AppContext, deps: ReviewsDeps) {
     ownView,
 
     async create(user: AuthUser, body: CreateReviewBody) {
-      if ((body.productId === undefined) === (body.supplierId === undefined)) throw validationError('body.productId', 'give exactly one of productId and supplierId');
+      if ((body.productId === undefined) === (body.supplierId === undefined))
+        throw validationError('body.productId', 'give exactly one of productId and supplierId');
       const flags = await deps.settings.get('features');
       const t = now();
       return ctx.db.transaction(async (tx) => {
-        const target = await findTarget(tx, body.productId ? { productId: body.productId } : { supplierId: body.supplierId! });
+        const target = await findTarget(
+          tx,
+          body.productId ? { productId: body.productId } : { supplierId: body.supplierId! },
+        );
         const supplier = await deps.suppliers.findProfile(target.supplierId, tx);
-        if (supplier?.userId === user.id) throw forbidden('SELF_REVIEW', 'A supplier does not review itself or its own products');
+        if (supplier?.userId === user.id)
+          throw forbidden('SELF_REVIEW', 'A supplier does not review itself or its own products');
         if (flags.reviewsRequirePurchase) {
           const of = target.productId ? { productId: target.productId } : { supplierId: target.supplierId };
           if (!(await deps.orders.hasCompletedPurchase(tx, user.id, of))) {
-            throw forbidden('PURCHASE_REQUIRED', `Only a client who completed an order ${target.productId ? 'of this product' : 'from this supplier'} may review it`);
+            throw forbidden(
+              'PURCHASE_REQUIRED',
+              `Only a client who completed an order ${target.productId ? 'of this product' : 'from this supplier'} may review it`,
+            );
           }
         }
         const row = await repo.insertReview(tx, {
@@ -146,11 +178,23 @@ export function createReviewsService(ctx: AppContext, deps: ReviewsDeps) {
           createdAt: t,
           updatedAt: t,
         });
-        if (!row) throw conflict('ALREADY_REVIEWED', `You have already reviewed this ${target.productId ? 'product' : 'supplier'}: edit your review instead`);
+        if (!row)
+          throw conflict(
+            'ALREADY_REVIEWED',
+            `You have already reviewed this ${target.productId ? 'product' : 'supplier'}: edit your review instead`,
+          );
         await follow(tx, row, null, row.rating);
         if (supplier) {
-          const data = { reviewId: row.id, rating: row.rating, targetType: row.targetType, productId: row.productId, name: target.name };
-          await deps.notifications.notify(tx, supplier.userId, 'review_received', data, { sourceKey: `review:${row.id}:created` });
+          const data = {
+            reviewId: row.id,
+            rating: row.rating,
+            targetType: row.targetType,
+            productId: row.productId,
+            name: target.name,
+          };
+          await deps.notifications.notify(tx, supplier.userId, 'review_received', data, {
+            sourceKey: `review:${row.id}:created`,
+          });
         }
         return toOwnView(row, [], ctx.links);
       });
@@ -185,10 +229,17 @@ export function createReviewsService(ctx: AppContext, deps: ReviewsDeps) {
         const r = await repo.findReview(tx, id, { lock: true });
         if (!r || r.hidden) throw notFound('Review');
         const profile = await deps.suppliers.findOwnProfile(user.id, tx);
-        if (profile?.id !== r.supplierId) throw forbidden('NOT_OWNER', 'Only the supplier the review is about may answer it');
+        if (profile?.id !== r.supplierId)
+          throw forbidden('NOT_OWNER', 'Only the supplier the review is about may answer it');
         const row = await repo.setReplyOnce(tx, id, text, user.id, now());
         if (!row) throw conflict('ALREADY_REPLIED', 'This review has an answer already');
-        await deps.notifications.notify(tx, r.authorId, 'review_replied', { reviewId: r.id, supplierName: profile.businessName }, { sourceKey: `review:${r.id}:replied` });
+        await deps.notifications.notify(
+          tx,
+          r.authorId,
+          'review_replied',
+          { reviewId: r.id, supplierName: profile.businessName },
+          { sourceKey: `review:${r.id}:replied` },
+        );
         return ownView(tx, row);
       });
     },
@@ -198,7 +249,10 @@ export function createReviewsService(ctx: AppContext, deps: ReviewsDeps) {
 
     async mine(user: AuthUser, q: PageQuery) {
       const { items, total } = await repo.listOfAuthor(ctx.db, user.id, q);
-      const images = await repo.imagesOf(ctx.db, items.map((r) => r.id));
+      const images = await repo.imagesOf(
+        ctx.db,
+        items.map((r) => r.id),
+      );
       return { items: items.map((r) => toOwnView(r, images.get(r.id) ?? [], ctx.links)), meta: pageMeta(q, total) };
     },
 
@@ -208,7 +262,11 @@ export function createReviewsService(ctx: AppContext, deps: ReviewsDeps) {
      */
     async markHelpful(voter: Voter, id: string) {
       const day = now().toISOString().slice(0, 10);
-      const key = voter.userId ? `u:${voter.userId}` : voter.deviceId ? `d:${voter.deviceId}:${day}` : `ip:${voter.ip}:${day}`;
+      const key = voter.userId
+        ? `u:${voter.userId}`
+        : voter.deviceId
+          ? `d:${voter.deviceId}:${day}`
+          : `ip:${voter.ip}:${day}`;
       const res = await ctx.db.transaction(async (tx) => {
         // Locked: a review deleted meanwhile is a 404, not a vote for a row that is gone.
         const r = await repo.findReview(tx, id, { lock: true });
@@ -226,7 +284,14 @@ export function createReviewsService(ctx: AppContext, deps: ReviewsDeps) {
         if (!r || (r.hidden && r.authorId !== user.id)) throw notFound('Review');
         if (r.authorId === user.id) throw forbidden('OWN_REVIEW', 'You cannot report your own review');
         const t = now();
-        const report = await repo.insertReport(tx, { id: uuidv7(t.getTime()), reviewId: id, reporterId: user.id, reason: body.reason, comment: body.comment ?? null, createdAt: t });
+        const report = await repo.insertReport(tx, {
+          id: uuidv7(t.getTime()),
+          reviewId: id,
+          reporterId: user.id,
+          reason: body.reason,
+          comment: body.comment ?? null,
+          createdAt: t,
+        });
         if (!report) throw conflict('ALREADY_REPORTED', 'You have already reported this review');
         const openReports = r.openReports + 1;
         const hide = !r.hidden && openReports >= HIDE_AT_REPORTS;
@@ -240,7 +305,8 @@ export function createReviewsService(ctx: AppContext, deps: ReviewsDeps) {
     async addImages(user: AuthUser, id: string, upload: { files: UploadedFile[]; fields: Record<string, string> }) {
       const extra = Object.keys(upload.fields)[0] ?? upload.files.find((f) => f.field !== 'images')?.field;
       if (extra) throw validationError(`body.${extra}`, 'is not an allowed property');
-      if (!upload.files.length) throw validationError('body.images', `is required (one to ${MAX_REVIEW_IMAGES} image files)`);
+      if (!upload.files.length)
+        throw validationError('body.images', `is required (one to ${MAX_REVIEW_IMAGES} image files)`);
       await own(ctx.db, user, id);
       const t = now();
       const made = await storeImageSizes(ctx, `reviews/${id}`, upload.files, t);
@@ -250,14 +316,25 @@ export function createReviewsService(ctx: AppContext, deps: ReviewsDeps) {
           const r = await own(tx, user, id, { lock: true });
           const existing = (await repo.imagesOf(tx, [id])).get(id) ?? [];
           if (existing.length + made.length > MAX_REVIEW_IMAGES) {
-            throw new AppError(422, 'TOO_MANY_IMAGES', `A review has at most ${MAX_REVIEW_IMAGES} pictures; it has ${existing.length} and ${made.length} were sent`);
+            throw new AppError(
+              422,
+              'TOO_MANY_IMAGES',
+              `A review has at most ${MAX_REVIEW_IMAGES} pictures; it has ${existing.length} and ${made.length} were sent`,
+            );
           }
           const next = existing.reduce((m, i) => Math.max(m, i.position), 0);
-          await repo.insertImages(tx, made.map((m, n) => ({ ...m, reviewId: id, position: next + n + 1, createdAt: t })));
+          await repo.insertImages(
+            tx,
+            made.map((m, n) => ({ ...m, reviewId: id, position: next + n + 1, createdAt: t })),
+          );
           return ownView(tx, await repo.updateReview(tx, r.id, { updatedAt: t }));
         });
       } catch (err) {
-        await Promise.all(made.flatMap((m) => [m.thumbnailKey, m.largeKey]).map((k) => ctx.storage.delete('public', k).catch(() => undefined)));
+        await Promise.all(
+          made
+            .flatMap((m) => [m.thumbnailKey, m.largeKey])
+            .map((k) => ctx.storage.delete('public', k).catch(() => undefined)),
+        );
         throw err;
       }
     },

@@ -14,7 +14,8 @@ export async function buyer(t: TestApp, s: Shop): Promise<Client> {
   return client;
 }
 
-export const review = (t: TestApp, token: string, body: Record<string, unknown>) => call(t.app, 'POST', '/reviews', { token, body });
+export const review = (t: TestApp, token: string, body: Record<string, unknown>) =>
+  call(t.app, 'POST', '/reviews', { token, body });
 
 /** Writes a review that must succeed; answers its data. */
 export async function reviewOk(t: TestApp, token: string, body: Record<string, unknown>) {

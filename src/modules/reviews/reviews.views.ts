@@ -6,11 +6,16 @@ import type { OwnReviewView, ReportedReviewView, ReviewView } from './reviews.sc
 const iso = (d: Date | string) => new Date(d).toISOString();
 
 /** Average to two decimals; 0 without reviews. */
-export const averageOf = (s: Pick<SummaryRecord, 'reviewCount' | 'ratingSum'>) => (s.reviewCount ? Math.round((s.ratingSum / s.reviewCount) * 100) / 100 : 0);
+export const averageOf = (s: Pick<SummaryRecord, 'reviewCount' | 'ratingSum'>) =>
+  s.reviewCount ? Math.round((s.ratingSum / s.reviewCount) * 100) / 100 : 0;
 
 export function toRatingDetail(s: SummaryRecord | undefined): RatingDetail {
   if (!s) return { average: 0, count: 0, distribution: { 1: 0, 2: 0, 3: 0, 4: 0, 5: 0 } };
-  return { average: averageOf(s), count: s.reviewCount, distribution: { 1: s.stars1, 2: s.stars2, 3: s.stars3, 4: s.stars4, 5: s.stars5 } };
+  return {
+    average: averageOf(s),
+    count: s.reviewCount,
+    distribution: { 1: s.stars1, 2: s.stars2, 3: s.stars3, 4: s.stars4, 5: s.stars5 },
+  };
 }
 
 const toImage = (i: Pick<ImageRecord, 'id' | 'position' | 'thumbnailKey' | 'largeKey'>, links: FileLinks) => ({
@@ -57,11 +62,25 @@ export function toListedView(r: ListedReview, links: FileLinks): ReviewView {
   };
 }
 
-export const toOwnView = (r: ReviewRecord, images: ImageRecord[], links: FileLinks): OwnReviewView => ({ ...toReviewView(r, images, links), hidden: r.hidden });
+export const toOwnView = (r: ReviewRecord, images: ImageRecord[], links: FileLinks): OwnReviewView => ({
+  ...toReviewView(r, images, links),
+  hidden: r.hidden,
+});
 
-export const toReportedView = (r: ReviewRecord, images: ImageRecord[], reports: ReportRecord[], links: FileLinks): ReportedReviewView => ({
+export const toReportedView = (
+  r: ReviewRecord,
+  images: ImageRecord[],
+  reports: ReportRecord[],
+  links: FileLinks,
+): ReportedReviewView => ({
   ...toOwnView(r, images, links),
   authorId: r.authorId,
   openReports: r.openReports,
-  reports: reports.map((p) => ({ id: p.id, reporterId: p.reporterId, reason: p.reason, comment: p.comment, createdAt: p.createdAt.toISOString() })),
+  reports: reports.map((p) => ({
+    id: p.id,
+    reporterId: p.reporterId,
+    reason: p.reason,
+    comment: p.comment,
+    createdAt: p.createdAt.toISOString(),
+  })),
 });

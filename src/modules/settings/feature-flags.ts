@@ -9,12 +9,14 @@ const SWITCHED_OFF = {
 } as const;
 export type Feature = keyof typeof SWITCHED_OFF;
 
-export const isEnabled = async (settings: SettingsReader, feature: Feature, ex?: Executor) => (await settings.get('features', ex))[feature];
+export const isEnabled = async (settings: SettingsReader, feature: Feature, ex?: Executor) =>
+  (await settings.get('features', ex))[feature];
 
 /**
  * 403 FEATURE_DISABLED, naming the setting, when an administrator switched the feature off. Only
  * what starts something new is refused: what is already under way (a payment, a pickup) completes.
  */
 export async function requireFeature(settings: SettingsReader, feature: Feature, ex?: Executor): Promise<void> {
-  if (!(await isEnabled(settings, feature, ex))) throw forbidden('FEATURE_DISABLED', `${SWITCHED_OFF[feature]} (features.${feature})`);
+  if (!(await isEnabled(settings, feature, ex)))
+    throw forbidden('FEATURE_DISABLED', `${SWITCHED_OFF[feature]} (features.${feature})`);
 }

@@ -27,7 +27,8 @@ afterAll(async () => {
 const redis = Boolean(process.env.REDIS_URL);
 const business = async (app = t.app, token = admin.token) =>
   (await call(app, 'GET', '/admin/settings/business', { token })).body.data;
-const patch = (body: unknown, app = t.app, token = admin.token) => call(app, 'PATCH', '/admin/settings', { token, body });
+const patch = (body: unknown, app = t.app, token = admin.token) =>
+  call(app, 'PATCH', '/admin/settings', { token, body });
 /** A value written behind the API, as another instance without Redis would leave it. */
 const writeBehind = (key: string, value: number) =>
   t.app.ctx.db
@@ -46,7 +47,13 @@ async function eventually<T>(read: () => Promise<T>, expected: T): Promise<T> {
 
 describe('the default commission of new suppliers', () => {
   it('follows the business setting', async () => {
-    const profile = { businessName: 'Teranga Bakery', address: '5 Rue Carnot', city: 'Dakar', latitude: 14.67, longitude: -17.44 };
+    const profile = {
+      businessName: 'Teranga Bakery',
+      address: '5 Rue Carnot',
+      city: 'Dakar',
+      latitude: 14.67,
+      longitude: -17.44,
+    };
     const create = async () => {
       const supplier = await createSignedIn(t.app, { role: 'SUPPLIER_FOOD' });
       const res = await call(t.app, 'POST', '/suppliers/profile', { token: supplier.token, body: profile });
@@ -77,7 +84,9 @@ describe('the settings cache', () => {
 describe('invalidate-cache', () => {
   const spot = () => ({ latitude: -40 + Math.random() * 5, longitude: 100 + Math.random() * 5 });
   const nearbyIds = async (where: { latitude: number; longitude: number }) =>
-    (await call(t.app, 'GET', '/stores/nearby', { query: { ...where, radiusKm: 2 } })).body.data.map((s: { id: string }) => s.id);
+    (await call(t.app, 'GET', '/stores/nearby', { query: { ...where, radiusKm: 2 } })).body.data.map(
+      (s: { id: string }) => s.id,
+    );
 
   it('drops the cached listings and settings on request of a super administrator', async () => {
     const where = spot();
@@ -94,14 +103,20 @@ describe('invalidate-cache', () => {
 
     const res = await call(t.app, 'POST', '/admin/settings/invalidate-cache', { token: superAdmin.token });
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ caches: ['advertising.ads', 'dashboard', 'listings', 'notifications', 'settings'], allInstances: redis });
+    expect(res.body.data).toEqual({
+      caches: ['advertising.ads', 'dashboard', 'listings', 'notifications', 'settings'],
+      allInstances: redis,
+    });
     expect(await nearbyIds(where)).toEqual([]);
     expect((await business()).minimumOrderAmount).toBe(250);
     await patch({ business: { minimumOrderAmount: before.minimumOrderAmount } });
   });
 
   it('refuses a body', async () => {
-    const res = await call(t.app, 'POST', '/admin/settings/invalidate-cache', { token: superAdmin.token, body: { caches: ['listings'] } });
+    const res = await call(t.app, 'POST', '/admin/settings/invalidate-cache', {
+      token: superAdmin.token,
+      body: { caches: ['listings'] },
+    });
     expect(res.status).toBe(400);
     expect(res.body.error.details[0].field).toBe('body');
   });
@@ -110,7 +125,10 @@ describe('invalidate-cache', () => {
 describe('several instances on one database', () => {
   it('see a change made on another instance within the cache time, without Redis', async ({ skip }) => {
     skip(!process.env.DATABASE_URL, 'needs DATABASE_URL: the embedded database belongs to one instance');
-    const [one, two] = [await buildTestApp({ ...db.env, REDIS_URL: '' }), await buildTestApp({ ...db.env, REDIS_URL: '' })];
+    const [one, two] = [
+      await buildTestApp({ ...db.env, REDIS_URL: '' }),
+      await buildTestApp({ ...db.env, REDIS_URL: '' }),
+    ];
     try {
       const before = await business(two.app);
       expect((await patch({ business: { escrowReleaseDelayHours: 72 } }, one.app)).status).toBe(200);
@@ -125,28 +143,42 @@ describe('several instances on one database', () => {
   });
 
   it('see a change made on another instance at once, with Redis', async ({ skip }) => {
-    skip(!process.env.DATABASE_URL || !redis, 'needs DATABASE_URL and REDIS_URL: two instances sharing a database and Redis');
+    skip(
+      !process.env.DATABASE_URL || !redis,
+      'needs DATABASE_URL and REDIS_URL: two instances sharing a database and Redis',
+    );
     const other = await buildTestApp(db.env);
     try {
       const before = await business(other.app);
       expect((await patch({ features: { reviewsRequirePurchase: false } })).status).toBe(200);
-      const features = () => call(other.app, 'GET', '/admin/settings/features', { token: admin.token }).then((r) => r.body.data.reviewsRequirePurchase);
+      const features = () =>
+        call(other.app, 'GET', '/admin/settings/features', { token: admin.token }).then(
+          (r) => r.body.data.reviewsRequirePurchase,
+        );
       expect(await eventually(features, false)).toBe(false);
       expect((await patch({ business: { minimumOrderAmount: 1000 } }, other.app)).status).toBe(200);
       expect(await eventually(async () => (await business()).minimumOrderAmount, 1000)).toBe(1000);
-      await patch({ features: { reviewsRequirePurchase: true }, business: { minimumOrderAmount: before.minimumOrderAmount } });
+      await patch({
+        features: { reviewsRequirePurchase: true },
+        business: { minimumOrderAmount: before.minimumOrderAmount },
+      });
     } finally {
       await other.close();
     }
   });
 
   it('drop every cache on every instance on request, with Redis', async ({ skip }) => {
-    skip(!process.env.DATABASE_URL || !redis, 'needs DATABASE_URL and REDIS_URL: two instances sharing a database and Redis');
+    skip(
+      !process.env.DATABASE_URL || !redis,
+      'needs DATABASE_URL and REDIS_URL: two instances sharing a database and Redis',
+    );
     const other = await buildTestApp(db.env);
     try {
       const before = await business(other.app);
       await writeBehind('business.minimumOrderAmount', 777);
-      expect((await call(t.app, 'POST', '/admin/settings/invalidate-cache', { token: superAdmin.token })).status).toBe(200);
+      expect((await call(t.app, 'POST', '/admin/settings/invalidate-cache', { token: superAdmin.token })).status).toBe(
+        200,
+      );
       expect(await eventually(async () => (await business(other.app)).minimumOrderAmount, 777)).toBe(777);
       await patch({ business: { minimumOrderAmount: before.minimumOrderAmount } });
     } finally {

@@ -57,7 +57,9 @@ const EFFECT_TESTS: Record<string, string> = {
 
 describe('every setting', () => {
   it('has a test of its effect', () => {
-    const keys = new Set([...SETTING_KEYS.keys()].map((k) => k.replace(/^mobilemoney\.\w+\./, 'mobilemoney.<method>.')));
+    const keys = new Set(
+      [...SETTING_KEYS.keys()].map((k) => k.replace(/^mobilemoney\.\w+\./, 'mobilemoney.<method>.')),
+    );
     expect([...keys].sort()).toEqual(Object.keys(EFFECT_TESTS).sort());
     for (const [key, file] of Object.entries(EFFECT_TESTS)) {
       const root = new URL('../../../', import.meta.url);
@@ -75,7 +77,8 @@ describe('business.paymentFailureGraceMinutes', () => {
     try {
       const client = await newClient(t);
       const order = await orderOk(t, client.token, [{ productId: p }]);
-      const sessionId = (await t.app.services.payments.find(t.app.ctx.db, order.payment.transactionId))!.providerSessionId!;
+      const sessionId = (await t.app.services.payments.find(t.app.ctx.db, order.payment.transactionId))!
+        .providerSessionId!;
       await deliverWebhook(t, t.mobilemoney.event('checkout.session.payment_failed', t.mobilemoney.fail(sessionId)));
       await t.app.jobs.drain();
       const held = await productState(t, p);
@@ -104,7 +107,11 @@ describe('business.paymentTimeoutMinutes', () => {
       t.clock.advance(5 * 60_000 + 1000);
       await t.app.jobs.drain();
       // Cancelled by the deadline: its payment attempt is the one marked EXPIRED.
-      expect(await read()).toMatchObject({ status: 'CANCELLED', paymentStatus: 'UNPAID', payment: { status: 'EXPIRED' } });
+      expect(await read()).toMatchObject({
+        status: 'CANCELLED',
+        paymentStatus: 'UNPAID',
+        payment: { status: 'EXPIRED' },
+      });
     } finally {
       await set({ business: { paymentTimeoutMinutes: 15 } });
     }
@@ -122,10 +129,12 @@ describe('business.escrowReleaseDelayHours', () => {
       await payForTest(t, order);
       await completeOrder(t, s, order);
       await t.app.jobs.drain();
-      const escrow = async () => (await call(t.app, 'GET', `/admin/payments/escrow/${order.id}`, { token: adminToken })).body.data.escrow;
+      const escrow = async () =>
+        (await call(t.app, 'GET', `/admin/payments/escrow/${order.id}`, { token: adminToken })).body.data.escrow;
       const held = await escrow();
       expect(held.state).toBe('HELD');
-      const completedAt = (await call(t.app, 'GET', `/orders/${order.id}`, { token: client.token })).body.data.completedAt;
+      const completedAt = (await call(t.app, 'GET', `/orders/${order.id}`, { token: client.token })).body.data
+        .completedAt;
       // Counted from when the completion is handled (just after it), an hour and not the default 48.
       const delay = Date.parse(held.releaseAfter) - Date.parse(completedAt);
       expect(delay).toBeGreaterThanOrEqual(HOUR);
@@ -148,7 +157,8 @@ describe('business.pickupCodeRequired', () => {
     const ready = async (productId: string) => {
       const order = await orderOk(t, (await newClient(t)).token, [{ productId }]);
       await payForTest(t, order);
-      for (const status of ['CONFIRMED', 'PREPARING', 'READY'] as const) expect((await setStatus(t, s.token, order.id, { status })).status).toBe(200);
+      for (const status of ['CONFIRMED', 'PREPARING', 'READY'] as const)
+        expect((await setStatus(t, s.token, order.id, { status })).status).toBe(200);
       return order;
     };
     const a = await ready(s.products[0]!.id);
@@ -160,7 +170,9 @@ describe('business.pickupCodeRequired', () => {
       const done = await setStatus(t, s.token, b.id, { status: 'COMPLETED' });
       expect([done.status, done.body.data?.status]).toEqual([200, 'COMPLETED']);
       // A code given is still checked.
-      expect(code(await setStatus(t, s.token, a.id, { status: 'COMPLETED', pickupCode: 'WRONG1' }))).toBe('INVALID_PICKUP_CODE');
+      expect(code(await setStatus(t, s.token, a.id, { status: 'COMPLETED', pickupCode: 'WRONG1' }))).toBe(
+        'INVALID_PICKUP_CODE',
+      );
     } finally {
       await set({ business: { pickupCodeRequired: true } });
     }
@@ -171,19 +183,32 @@ describe('business.pickupCodeRequired', () => {
 
 describe('mobilemoney.<method>', () => {
   it('names, prices and offers each method as set', async () => {
-    const providers = async () => (await call(t.app, 'GET', '/orders/payments/providers')).body.data as { method: string; displayName: string; feeBps: number }[];
+    const providers = async () =>
+      (await call(t.app, 'GET', '/orders/payments/providers')).body.data as {
+        method: string;
+        displayName: string;
+        feeBps: number;
+      }[];
     await set({ mobilemoney: { card: { displayName: 'Carte Visa', feeBps: 300 }, freeMoney: { enabled: false } } });
     try {
       const now = await providers();
       expect(now.find((m) => m.method === 'card')).toMatchObject({ displayName: 'Carte Visa', feeBps: 300 });
       expect(now.map((m) => m.method)).toEqual(['wave', 'orangeMoney', 'card']);
       const s = await shop(t, adminToken);
-      const res = await call(t.app, 'POST', '/orders', { token: (await newClient(t)).token, body: { items: [{ productId: s.products[0]!.id, quantity: 1 }], paymentMethod: 'freeMoney' } });
+      const res = await call(t.app, 'POST', '/orders', {
+        token: (await newClient(t)).token,
+        body: { items: [{ productId: s.products[0]!.id, quantity: 1 }], paymentMethod: 'freeMoney' },
+      });
       expect([res.status, res.body.error.details?.[0]?.field]).toEqual([400, 'body.paymentMethod']);
     } finally {
-      await set({ mobilemoney: { card: { displayName: 'Carte bancaire', feeBps: 250 }, freeMoney: { enabled: true } } });
+      await set({
+        mobilemoney: { card: { displayName: 'Carte bancaire', feeBps: 250 }, freeMoney: { enabled: true } },
+      });
     }
-    expect((await providers()).find((m) => m.method === 'card')).toMatchObject({ displayName: 'Carte bancaire', feeBps: 250 });
+    expect((await providers()).find((m) => m.method === 'card')).toMatchObject({
+      displayName: 'Carte bancaire',
+      feeBps: 250,
+    });
     await assertMoneyInvariants(t.app);
   });
 });
@@ -193,7 +218,10 @@ describe('features.donationsEnabled', () => {
     const donor = await createSignedIn(t.app);
     const association = await createAssociation(t.app);
     const associationId = association.association.id;
-    await t.app.ctx.db.update(associations).set({ payoutPhone: '+221770001234' }).where(eq(associations.id, associationId));
+    await t.app.ctx.db
+      .update(associations)
+      .set({ payoutPhone: '+221770001234' })
+      .where(eq(associations.id, associationId));
     const supplier = await supplierWithStore(t);
     const give = (body: Record<string, unknown>, key = uuidv7()) =>
       call(t.app, 'POST', '/donations/financial', { token: donor.token, body, headers: { 'idempotency-key': key } });
@@ -201,7 +229,15 @@ describe('features.donationsEnabled', () => {
       pickupWindowStart: new Date(t.clock.now().getTime() + HOUR).toISOString(),
       pickupWindowEnd: new Date(t.clock.now().getTime() + 5 * HOUR).toISOString(),
     });
-    const food = () => call(t.app, 'POST', '/donations/food', { token: supplier.token, body: { associationId, items: [{ name: 'Pain de la veille', quantity: 10, unitWeightGrams: 250 }], ...window() } });
+    const food = () =>
+      call(t.app, 'POST', '/donations/food', {
+        token: supplier.token,
+        body: {
+          associationId,
+          items: [{ name: 'Pain de la veille', quantity: 10, unitWeightGrams: 250 }],
+          ...window(),
+        },
+      });
 
     const money = { associationId, amount: 5000, paymentMethod: 'wave' };
     const key = uuidv7();
@@ -219,13 +255,23 @@ describe('features.donationsEnabled', () => {
       // The answer of a donation made before is replayed, and its payment still completes.
       const replayed = await give(money, key);
       expect([replayed.status, replayed.headers['idempotent-replayed']]).toEqual([201, 'true']);
-      const session = [...t.mobilemoney.sessions.values()].find((x) => x.client_reference === started.body.data.payment.transactionId)!;
-      expect((await deliverWebhook(t, t.mobilemoney.event('checkout.session.completed', t.mobilemoney.complete(session.id)))).outcome).toBe('applied');
+      const session = [...t.mobilemoney.sessions.values()].find(
+        (x) => x.client_reference === started.body.data.payment.transactionId,
+      )!;
+      expect(
+        (await deliverWebhook(t, t.mobilemoney.event('checkout.session.completed', t.mobilemoney.complete(session.id))))
+          .outcome,
+      ).toBe('applied');
       const paid = await call(t.app, 'GET', `/donations/${started.body.data.donation.id}`, { token: donor.token });
       expect(paid.body.data.status).toBe('PAID');
-      expect((await call(t.app, 'POST', `/donations/${paid.body.data.id}/receipt`, { token: donor.token })).status).toBe(200);
+      expect(
+        (await call(t.app, 'POST', `/donations/${paid.body.data.id}/receipt`, { token: donor.token })).status,
+      ).toBe(200);
       // The food donation under way goes on.
-      const accepted = await call(t.app, 'PATCH', `/donations/${goods.body.data.id}/status`, { token: association.token, body: { status: 'ACCEPTED' } });
+      const accepted = await call(t.app, 'PATCH', `/donations/${goods.body.data.id}/status`, {
+        token: association.token,
+        body: { status: 'ACCEPTED' },
+      });
       expect([accepted.status, accepted.body.data?.status]).toEqual([200, 'ACCEPTED']);
       expect((await call(t.app, 'GET', '/donations/my-donations', { token: donor.token })).body.meta.total).toBe(1);
     } finally {
@@ -241,9 +287,16 @@ describe('features.advertisingEnabled', () => {
     const a = await advertiser(t);
     const live = await activeCampaign(t, a, adminToken);
     const paused = await activeCampaign(t, a, adminToken);
-    expect((await call(t.app, 'POST', `/advertising/campaigns/${paused.id}/pause`, { token: a.token })).status).toBe(200);
-    const draft = (await call(t.app, 'POST', '/advertising/campaigns', { token: a.token, body: campaignBody(t) })).body.data;
-    const ads = async (city = live.city!) => (await call(t.app, 'GET', '/advertising/ads', { query: { placement: 'HOME_BANNER', city } })).body.data as { id: string; clickToken: string }[];
+    expect((await call(t.app, 'POST', `/advertising/campaigns/${paused.id}/pause`, { token: a.token })).status).toBe(
+      200,
+    );
+    const draft = (await call(t.app, 'POST', '/advertising/campaigns', { token: a.token, body: campaignBody(t) })).body
+      .data;
+    const ads = async (city = live.city!) =>
+      (await call(t.app, 'GET', '/advertising/ads', { query: { placement: 'HOME_BANNER', city } })).body.data as {
+        id: string;
+        clickToken: string;
+      }[];
     const seen = await ads();
     expect(seen.map((x) => x.id)).toEqual([live.id]);
 
@@ -251,7 +304,9 @@ describe('features.advertisingEnabled', () => {
     try {
       expect(await ads()).toEqual([]);
       // An ad shown before still leads where it said, and costs nothing.
-      const click = await call(t.app, 'POST', `/advertising/ads/${live.id}/click`, { body: { token: seen[0]!.clickToken } });
+      const click = await call(t.app, 'POST', `/advertising/ads/${live.id}/click`, {
+        body: { token: seen[0]!.clickToken },
+      });
       expect(click.body.data).toMatchObject({ counted: false, target: { type: 'URL' } });
       const someone = await createSignedIn(t.app, { role: 'SUPPLIER_FOOD' });
       for (const refused of [
@@ -265,13 +320,20 @@ describe('features.advertisingEnabled', () => {
         expect([refused.status, code(refused)]).toEqual([403, 'FEATURE_DISABLED']);
         expect(refused.body.error.message).toContain('features.advertisingEnabled');
       }
-      expect((await call(t.app, 'GET', `/advertising/campaigns/${live.id}/stats`, { token: a.token })).body.data.totals.clicks).toBe(0);
-      expect((await call(t.app, 'POST', `/advertising/campaigns/${live.id}/pause`, { token: a.token })).body.data.status).toBe('PAUSED');
+      expect(
+        (await call(t.app, 'GET', `/advertising/campaigns/${live.id}/stats`, { token: a.token })).body.data.totals
+          .clicks,
+      ).toBe(0);
+      expect(
+        (await call(t.app, 'POST', `/advertising/campaigns/${live.id}/pause`, { token: a.token })).body.data.status,
+      ).toBe('PAUSED');
       expect((await call(t.app, 'DELETE', `/advertising/campaigns/${draft.id}`, { token: a.token })).status).toBe(200);
     } finally {
       await set({ features: { advertisingEnabled: true } });
     }
-    expect((await call(t.app, 'POST', `/advertising/campaigns/${paused.id}/resume`, { token: a.token })).body.data.status).toBe('ACTIVE');
+    expect(
+      (await call(t.app, 'POST', `/advertising/campaigns/${paused.id}/resume`, { token: a.token })).body.data.status,
+    ).toBe('ACTIVE');
     expect((await ads(paused.city)).map((x) => x.id)).toEqual([paused.id]);
   });
 });

@@ -16,7 +16,8 @@ const BusinessSettingsSchema = Type.Object(
       minimum: 0,
       maximum: 10_000,
       default: 1000,
-      description: 'Commission rate a new supplier starts with, in basis points (1000 = 10 %). Default: DEFAULT_COMMISSION_BPS.',
+      description:
+        'Commission rate a new supplier starts with, in basis points (1000 = 10 %). Default: DEFAULT_COMMISSION_BPS.',
     }),
     paymentTimeoutMinutes: Type.Integer({
       minimum: 1,
@@ -35,7 +36,8 @@ const BusinessSettingsSchema = Type.Object(
       minimum: 0,
       maximum: 720,
       default: 48,
-      description: 'Hours after an order is completed before its escrowed funds go to the supplier, unless a dispute is open.',
+      description:
+        'Hours after an order is completed before its escrowed funds go to the supplier, unless a dispute is open.',
     }),
     minimumOrderAmount: Type.Integer({
       minimum: 0,
@@ -54,7 +56,12 @@ const BusinessSettingsSchema = Type.Object(
 const paymentMethod = (displayName: string, feeBps: number) =>
   Type.Object(
     {
-      displayName: Type.String({ minLength: 1, maxLength: 40, default: displayName, description: 'Name shown to clients.' }),
+      displayName: Type.String({
+        minLength: 1,
+        maxLength: 40,
+        default: displayName,
+        description: 'Name shown to clients.',
+      }),
       enabled: Type.Boolean({ default: true, description: 'Whether clients are offered this method.' }),
       feeBps: Type.Integer({
         minimum: 0,
@@ -82,7 +89,10 @@ const flag = (value: boolean, description: string) => Type.Boolean({ default: va
 
 const FeatureFlagsSchema = Type.Object(
   {
-    autoApproveVerifiedSupplierProducts: flag(false, 'Products of verified suppliers are published without moderation.'),
+    autoApproveVerifiedSupplierProducts: flag(
+      false,
+      'Products of verified suppliers are published without moderation.',
+    ),
     donationsEnabled: flag(true, 'Donations to associations are accepted.'),
     advertisingEnabled: flag(true, 'Advertisements are created and shown.'),
     reviewsRequirePurchase: flag(true, 'Only a client who completed an order may review its product or supplier.'),
@@ -126,7 +136,8 @@ export const SETTING_KEYS: ReadonlyMap<string, TSchema> = leaves;
 /** What the audit can be filtered by: a key, a group ('business') or a payment method ('mobilemoney.wave'). */
 export const SETTING_KEY_FILTERS = [...branches, ...leaves.keys()];
 /** The keys a filter covers. */
-export const keysUnder = (filter: string) => [...leaves.keys()].filter((k) => k === filter || k.startsWith(`${filter}.`));
+export const keysUnder = (filter: string) =>
+  [...leaves.keys()].filter((k) => k === filter || k.startsWith(`${filter}.`));
 
 /** The settings as a list of (key, value) pairs; on a patch, only the keys it carries. */
 export function flatten(doc: SettingsPatch): [string, StoredSettingValue][] {
@@ -153,7 +164,10 @@ export function withValues(doc: Settings, values: Iterable<[string, StoredSettin
 
 /** Every key at its default; the commission's default is the DEFAULT_COMMISSION_BPS configuration. */
 export function settingDefaults(defaultCommissionBps: number): Settings {
-  const defaults = [...leaves].map(([key, schema]): [string, StoredSettingValue] => [key, schema.default as StoredSettingValue]);
+  const defaults = [...leaves].map(([key, schema]): [string, StoredSettingValue] => [
+    key,
+    schema.default as StoredSettingValue,
+  ]);
   return withValues({} as Settings, [...defaults, ['business.defaultCommissionBps', defaultCommissionBps]]);
 }
 
@@ -162,7 +176,9 @@ export function settingDefaults(defaultCommissionBps: number): Settings {
 function optionalDeep(schema: JsonSchema): Record<string, unknown> {
   const { default: _default, required: _required, ...rest } = schema as JsonSchema & { required?: unknown };
   if (rest.type === 'object' && rest.properties) {
-    rest.properties = Object.fromEntries(Object.entries(rest.properties).map(([k, v]) => [k, optionalDeep(v as JsonSchema)])) as never;
+    rest.properties = Object.fromEntries(
+      Object.entries(rest.properties).map(([k, v]) => [k, optionalDeep(v as JsonSchema)]),
+    ) as never;
   }
   return rest;
 }
@@ -172,7 +188,11 @@ export const SettingsPatchBodySchema = Type.Unsafe<SettingsPatch & { reason?: st
   ...patchSchema,
   properties: {
     ...(patchSchema.properties as object),
-    reason: Type.String({ minLength: 1, maxLength: 500, description: 'Why; kept in the audit row of every key changed.' }),
+    reason: Type.String({
+      minLength: 1,
+      maxLength: 500,
+      description: 'Why; kept in the audit row of every key changed.',
+    }),
   },
   description: 'Any subset of the settings; keys left out keep their value. All valid or nothing changes.',
 });

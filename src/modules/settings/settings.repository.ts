@@ -21,7 +21,12 @@ export function listValues(ex: Executor): Promise<{ key: string; value: StoredSe
   return ex.select({ key: platformSettings.key, value: platformSettings.value }).from(platformSettings);
 }
 
-export async function saveValues(ex: Executor, values: { key: string; value: StoredSettingValue }[], by: string, at: Date): Promise<void> {
+export async function saveValues(
+  ex: Executor,
+  values: { key: string; value: StoredSettingValue }[],
+  by: string,
+  at: Date,
+): Promise<void> {
   if (values.length === 0) return;
   await ex
     .insert(platformSettings)
@@ -48,7 +53,11 @@ const CHANGE_SORT_KEYS: Record<SettingChangeSortField, SortKey> = {
   key: byteOrderKey(platformSettingChanges.key),
 };
 
-export async function listChanges(ex: Executor, f: ChangeFilter, page: { limit: number; offset: number; sort?: SortOf<SettingChangeSortField> }) {
+export async function listChanges(
+  ex: Executor,
+  f: ChangeFilter,
+  page: { limit: number; offset: number; sort?: SortOf<SettingChangeSortField> },
+) {
   const c = platformSettingChanges;
   const where = and(
     f.keys ? inArray(c.key, f.keys) : undefined,
@@ -57,7 +66,13 @@ export async function listChanges(ex: Executor, f: ChangeFilter, page: { limit: 
     f.to ? lt(c.createdAt, new Date(f.to)) : undefined,
   );
   const [items, [total]] = await Promise.all([
-    ex.select().from(c).where(where).orderBy(...toOrderBy(page.sort ?? '-createdAt', CHANGE_SORT_KEYS, c.id)).limit(page.limit).offset(page.offset),
+    ex
+      .select()
+      .from(c)
+      .where(where)
+      .orderBy(...toOrderBy(page.sort ?? '-createdAt', CHANGE_SORT_KEYS, c.id))
+      .limit(page.limit)
+      .offset(page.offset),
     ex.select({ n: count() }).from(c).where(where),
   ]);
   return { items, total: total?.n ?? 0 };

@@ -70,7 +70,8 @@ export function createSettingsService(ctx: AppContext) {
   ctx.caches.register(SETTINGS_CACHE, () => cache.drop());
 
   return {
-    get: async <G extends SettingsGroup>(group: G, ex?: Executor): Promise<Readonly<Settings[G]>> => (await cache.get(ex))[group],
+    get: async <G extends SettingsGroup>(group: G, ex?: Executor): Promise<Readonly<Settings[G]>> =>
+      (await cache.get(ex))[group],
 
     getAll: (ex?: Executor): Promise<Settings> => cache.get(ex),
 
@@ -97,9 +98,20 @@ export function createSettingsService(ctx: AppContext) {
           reason: reason ?? null,
           createdAt: now,
         }));
-        await repo.saveValues(tx, changes.map((c) => ({ key: c.key, value: c.newValue })), actor.id, now);
+        await repo.saveValues(
+          tx,
+          changes.map((c) => ({ key: c.key, value: c.newValue })),
+          actor.id,
+          now,
+        );
         await repo.insertChanges(tx, changes);
-        return { settings: withValues(current, changes.map((c) => [c.key, c.newValue])), changes };
+        return {
+          settings: withValues(
+            current,
+            changes.map((c) => [c.key, c.newValue]),
+          ),
+          changes,
+        };
       });
       // After the commit, so that no instance reloads before the new values are there to read.
       if (result.changes.length) ctx.caches.changed(SETTINGS_CACHE);
@@ -108,9 +120,14 @@ export function createSettingsService(ctx: AppContext) {
 
     /** Newest first. */
     async audit(q: AuditQuery) {
-      if (q.from && q.to && Date.parse(q.to) <= Date.parse(q.from)) throw validationError('query.to', 'must be later than from');
+      if (q.from && q.to && Date.parse(q.to) <= Date.parse(q.from))
+        throw validationError('query.to', 'must be later than from');
       const filter = { keys: q.key ? keysUnder(q.key) : undefined, actorId: q.actorId, from: q.from, to: q.to };
-      const { items, total } = await repo.listChanges(ctx.db, filter, { limit: q.limit, offset: pageOffset(q), sort: q.sort });
+      const { items, total } = await repo.listChanges(ctx.db, filter, {
+        limit: q.limit,
+        offset: pageOffset(q),
+        sort: q.sort,
+      });
       return { items: items.map(toChangeView), meta: pageMeta(q, total) };
     },
 

@@ -128,7 +128,9 @@ describe('changing', () => {
       change('features.donationsEnabled', true, false),
     ]);
     expect(await settings()).toEqual(expected);
-    expect((await call(t.app, 'GET', '/admin/settings/business', { token: admin.token })).body.data).toEqual(expected.business);
+    expect((await call(t.app, 'GET', '/admin/settings/business', { token: admin.token })).body.data).toEqual(
+      expected.business,
+    );
 
     const logged = await audit({ actorId: admin.user.id, limit: 100 });
     expect(logged.body.data.filter((c: { reason: string }) => c.reason === 'Rainy season')).toHaveLength(4);
@@ -166,7 +168,11 @@ describe('changing', () => {
         pickupCodeRequired: 'yes',
         vatRateBps: 1800,
       },
-      mobilemoney: { wave: { feeBps: 1001, displayName: '   ', apiKey: 'sk_live' }, paypal: { enabled: true }, orangeMoney: null },
+      mobilemoney: {
+        wave: { feeBps: 1001, displayName: '   ', apiKey: 'sk_live' },
+        paypal: { enabled: true },
+        orangeMoney: null,
+      },
       features: { donationsEnabled: 1 },
       theme: 'dark',
       reason: '',
@@ -212,9 +218,16 @@ describe('changing', () => {
 
   it('takes the bounds themselves', async () => {
     const before = await settings();
-    const res = await patch({ business: { defaultCommissionBps: 10_000, escrowReleaseDelayHours: 0, paymentTimeoutMinutes: 1440 }, mobilemoney: { freeMoney: { feeBps: 0 } } });
+    const res = await patch({
+      business: { defaultCommissionBps: 10_000, escrowReleaseDelayHours: 0, paymentTimeoutMinutes: 1440 },
+      mobilemoney: { freeMoney: { feeBps: 0 } },
+    });
     expect(res.status).toBe(200);
-    expect(res.body.data.settings.business).toMatchObject({ defaultCommissionBps: 10_000, escrowReleaseDelayHours: 0, paymentTimeoutMinutes: 1440 });
+    expect(res.body.data.settings.business).toMatchObject({
+      defaultCommissionBps: 10_000,
+      escrowReleaseDelayHours: 0,
+      paymentTimeoutMinutes: 1440,
+    });
     await patch({ business: before.business, mobilemoney: before.mobilemoney });
     expect(await settings()).toEqual(before);
   });
@@ -228,7 +241,10 @@ describe('audit', () => {
     await patch({ business: { minimumOrderAmount: 500 }, reason: 'first' }, other.token);
     t.clock.advance(1000);
     const middle = t.clock.now().toISOString();
-    await patch({ mobilemoney: { wave: { feeBps: 120 } }, features: { advertisingEnabled: false }, reason: 'second' }, other.token);
+    await patch(
+      { mobilemoney: { wave: { feeBps: 120 } }, features: { advertisingEnabled: false }, reason: 'second' },
+      other.token,
+    );
     t.clock.advance(1000);
     await patch({ business: { minimumOrderAmount: 0 }, reason: 'third' }, other.token);
     t.clock.advance(1000);
@@ -246,8 +262,13 @@ describe('audit', () => {
     expect(mine.body.data[3]).toMatchObject({ oldValue: 0, newValue: 500, reason: 'first' });
 
     const keys = async (query: Record<string, string | number>) =>
-      (await audit({ actorId: other.user.id, ...query })).body.data.map((c: { key: string; reason: string }) => `${c.key}:${c.reason}`);
-    expect(await keys({ key: 'business.minimumOrderAmount' })).toEqual(['business.minimumOrderAmount:third', 'business.minimumOrderAmount:first']);
+      (await audit({ actorId: other.user.id, ...query })).body.data.map(
+        (c: { key: string; reason: string }) => `${c.key}:${c.reason}`,
+      );
+    expect(await keys({ key: 'business.minimumOrderAmount' })).toEqual([
+      'business.minimumOrderAmount:third',
+      'business.minimumOrderAmount:first',
+    ]);
     expect(await keys({ key: 'mobilemoney' })).toEqual(['mobilemoney.wave.feeBps:second']);
     expect(await keys({ key: 'mobilemoney.wave' })).toEqual(['mobilemoney.wave.feeBps:second']);
     expect(await keys({ key: 'mobilemoney.card' })).toEqual([]);
@@ -257,7 +278,9 @@ describe('audit', () => {
     expect(await keys({ limit: 1, page: 4 })).toEqual(['business.minimumOrderAmount:first']);
 
     // Without an administrator filter the other administrators' changes are there too.
-    expect((await audit({ limit: 100 })).body.data.some((c: { actorId: string }) => c.actorId === admin.user.id)).toBe(true);
+    expect((await audit({ limit: 100 })).body.data.some((c: { actorId: string }) => c.actorId === admin.user.id)).toBe(
+      true,
+    );
     await patch({ mobilemoney: { wave: { feeBps: 100 } }, features: { advertisingEnabled: true } }, other.token);
   });
 

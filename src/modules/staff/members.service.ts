@@ -23,9 +23,11 @@ export function createStoreMembersService(ctx: AppContext) {
     staffCounts: (ex: Executor, storeId: string) => repo.staffCounts(ex, storeId, ctx.clock.now()),
 
     /** A deleted store's pending invitations can no longer be accepted. */
-    revokePendingInvitations: (ex: Executor, storeId: string) => repo.revokePendingForStore(ex, storeId, ctx.clock.now()),
+    revokePendingInvitations: (ex: Executor, storeId: string) =>
+      repo.revokePendingForStore(ex, storeId, ctx.clock.now()),
 
     /** Nor those of every store of a supplier that deletes its profile. */
-    revokePendingInvitationsOfSupplier: (ex: Executor, supplierId: string, at: Date) => repo.revokePendingForSupplier(ex, supplierId, at),
+    revokePendingInvitationsOfSupplier: (ex: Executor, supplierId: string, at: Date) =>
+      repo.revokePendingForSupplier(ex, supplierId, at),
   };
 }

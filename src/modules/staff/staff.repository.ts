@@ -20,17 +20,32 @@ const activeMember = (storeId: string, userId: string) =>
 
 // ---- invitations
 
-export async function insertInvitation(ex: Executor, values: typeof staffInvitations.$inferInsert): Promise<InvitationRecord> {
+export async function insertInvitation(
+  ex: Executor,
+  values: typeof staffInvitations.$inferInsert,
+): Promise<InvitationRecord> {
   const [row] = await ex.insert(staffInvitations).values(values).returning();
   return row!;
 }
 
-export async function findInvitationByTokenHash(ex: Executor, tokenHash: string): Promise<InvitationRecord | undefined> {
-  const [row] = await ex.select().from(staffInvitations).where(eq(staffInvitations.tokenHash, tokenHash)).for('update').limit(1);
+export async function findInvitationByTokenHash(
+  ex: Executor,
+  tokenHash: string,
+): Promise<InvitationRecord | undefined> {
+  const [row] = await ex
+    .select()
+    .from(staffInvitations)
+    .where(eq(staffInvitations.tokenHash, tokenHash))
+    .for('update')
+    .limit(1);
   return row;
 }
 
-export async function updateInvitation(ex: Executor, id: string, patch: Partial<InvitationRecord>): Promise<InvitationRecord> {
+export async function updateInvitation(
+  ex: Executor,
+  id: string,
+  patch: Partial<InvitationRecord>,
+): Promise<InvitationRecord> {
   const [row] = await ex.update(staffInvitations).set(patch).where(eq(staffInvitations.id, id)).returning();
   return row!;
 }
@@ -40,11 +55,22 @@ export async function expireStale(ex: Executor, storeId: string, contact: Contac
   await ex
     .update(staffInvitations)
     .set({ status: 'EXPIRED' })
-    .where(and(eq(staffInvitations.storeId, storeId), contactIs(contact), eq(staffInvitations.status, 'PENDING'), lte(staffInvitations.expiresAt, now)));
+    .where(
+      and(
+        eq(staffInvitations.storeId, storeId),
+        contactIs(contact),
+        eq(staffInvitations.status, 'PENDING'),
+        lte(staffInvitations.expiresAt, now),
+      ),
+    );
 }
 
 export async function findPending(ex: Executor, storeId: string, contact: Contact, now: Date) {
-  const [row] = await ex.select().from(staffInvitations).where(and(eq(staffInvitations.storeId, storeId), contactIs(contact), pendingAt(now))).limit(1);
+  const [row] = await ex
+    .select()
+    .from(staffInvitations)
+    .where(and(eq(staffInvitations.storeId, storeId), contactIs(contact), pendingAt(now)))
+    .limit(1);
   return row;
 }
 
@@ -63,13 +89,20 @@ export async function revokePendingForSupplier(ex: Executor, supplierId: string,
     .where(
       and(
         eq(staffInvitations.status, 'PENDING'),
-        inArray(staffInvitations.storeId, ex.select({ id: stores.id }).from(stores).where(eq(stores.supplierId, supplierId))),
+        inArray(
+          staffInvitations.storeId,
+          ex.select({ id: stores.id }).from(stores).where(eq(stores.supplierId, supplierId)),
+        ),
       ),
     );
 }
 
 export async function listStorePendingInvitations(ex: Executor, storeId: string, now: Date) {
-  return ex.select().from(staffInvitations).where(and(eq(staffInvitations.storeId, storeId), pendingAt(now))).orderBy(asc(staffInvitations.createdAt), asc(staffInvitations.id));
+  return ex
+    .select()
+    .from(staffInvitations)
+    .where(and(eq(staffInvitations.storeId, storeId), pendingAt(now)))
+    .orderBy(asc(staffInvitations.createdAt), asc(staffInvitations.id));
 }
 
 /** Pending invitations sent to any of the user's verified contacts, on stores that still exist (and their supplier). */
@@ -94,7 +127,11 @@ export async function listPendingForContacts(
     .orderBy(desc(staffInvitations.createdAt), desc(staffInvitations.id))
     .limit(limit)
     .offset(offset);
-  const [total] = await ex.select({ n: count() }).from(staffInvitations).innerJoin(stores, eq(stores.id, staffInvitations.storeId)).where(where);
+  const [total] = await ex
+    .select({ n: count() })
+    .from(staffInvitations)
+    .innerJoin(stores, eq(stores.id, staffInvitations.storeId))
+    .where(where);
   return { items: items.map((r) => r.invitation), total: total?.n ?? 0 };
 }
 
@@ -135,12 +172,20 @@ export async function listUserMemberships(ex: Executor, userId: string, limit: n
     .orderBy(desc(storeMembers.createdAt), desc(storeMembers.id))
     .limit(limit)
     .offset(offset);
-  const [total] = await ex.select({ n: count() }).from(storeMembers).innerJoin(stores, eq(stores.id, storeMembers.storeId)).where(where);
+  const [total] = await ex
+    .select({ n: count() })
+    .from(storeMembers)
+    .innerJoin(stores, eq(stores.id, storeMembers.storeId))
+    .where(where);
   return { items: items.map((r) => r.member), total: total?.n ?? 0 };
 }
 
 export async function memberRole(ex: Executor, storeId: string, userId: string): Promise<StoreMemberRole | null> {
-  const [row] = await ex.select({ role: storeMembers.role }).from(storeMembers).where(activeMember(storeId, userId)).limit(1);
+  const [row] = await ex
+    .select({ role: storeMembers.role })
+    .from(storeMembers)
+    .where(activeMember(storeId, userId))
+    .limit(1);
   return row?.role ?? null;
 }
 
@@ -153,12 +198,23 @@ export async function staffCounts(ex: Executor, storeId: string, now: Date) {
     })
     .from(storeMembers)
     .where(and(eq(storeMembers.storeId, storeId), isNull(storeMembers.removedAt)));
-  const [pending] = await ex.select({ n: count() }).from(staffInvitations).where(and(eq(staffInvitations.storeId, storeId), pendingAt(now)));
-  return { members: members?.members ?? 0, managers: members?.managers ?? 0, staff: members?.staff ?? 0, pendingInvitations: pending?.n ?? 0 };
+  const [pending] = await ex
+    .select({ n: count() })
+    .from(staffInvitations)
+    .where(and(eq(staffInvitations.storeId, storeId), pendingAt(now)));
+  return {
+    members: members?.members ?? 0,
+    managers: members?.managers ?? 0,
+    staff: members?.staff ?? 0,
+    pendingInvitations: pending?.n ?? 0,
+  };
 }
 
 /** The live stores the user is an active member of, with the role held on each. */
-export async function memberStores(ex: Executor, userId: string): Promise<{ storeId: string; role: StoreMemberRole }[]> {
+export async function memberStores(
+  ex: Executor,
+  userId: string,
+): Promise<{ storeId: string; role: StoreMemberRole }[]> {
   return ex
     .select({ storeId: storeMembers.storeId, role: storeMembers.role })
     .from(storeMembers)

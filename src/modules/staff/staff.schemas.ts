@@ -1,6 +1,14 @@
 import { Type, type Static } from 'typebox';
 import { INVITATION_STATUSES, STORE_MEMBER_ROLES } from '../../db/schema/staff.js';
-import { EmailSchema, IdSchema, Nullable, PageQuerySchema, PhoneSchema, StringEnum, TimestampSchema } from '../../shared/schemas.js';
+import {
+  EmailSchema,
+  IdSchema,
+  Nullable,
+  PageQuerySchema,
+  PhoneSchema,
+  StringEnum,
+  TimestampSchema,
+} from '../../shared/schemas.js';
 import { StoreSchema } from '../stores/stores.schemas.js';
 import { STORE_CAPABILITIES } from './store-permissions.js';
 
@@ -8,7 +16,9 @@ export const StoreRoleSchema = StringEnum(['OWNER', ...STORE_MEMBER_ROLES] as co
 const MemberRoleSchema = StringEnum(STORE_MEMBER_ROLES);
 
 export const TokenParamsSchema = Type.Object(
-  { token: Type.String({ pattern: '^[A-Za-z0-9_-]{43}$', description: 'the invitation code received by SMS or email' }) },
+  {
+    token: Type.String({ pattern: '^[A-Za-z0-9_-]{43}$', description: 'the invitation code received by SMS or email' }),
+  },
   { additionalProperties: false },
 );
 export const StoreParamsSchema = Type.Object({ storeId: IdSchema }, { additionalProperties: false });
@@ -29,59 +39,77 @@ export const UpdateMemberBodySchema = Type.Object({ role: MemberRoleSchema }, { 
 export const PageOnlyQuerySchema = Type.Object({ ...PageQuerySchema.properties }, { additionalProperties: false });
 
 /** An invitation as the store owner sees it (the code is never shown again). */
-export const InvitationSchema = Type.Object({
-  id: IdSchema,
-  storeId: IdSchema,
-  role: MemberRoleSchema,
-  phoneNumber: Nullable(Type.String()),
-  email: Nullable(Type.String()),
-  status: StringEnum(INVITATION_STATUSES),
-  expiresAt: TimestampSchema,
-  createdAt: TimestampSchema,
-}, { title: 'StoreInvitation' });
+export const InvitationSchema = Type.Object(
+  {
+    id: IdSchema,
+    storeId: IdSchema,
+    role: MemberRoleSchema,
+    phoneNumber: Nullable(Type.String()),
+    email: Nullable(Type.String()),
+    status: StringEnum(INVITATION_STATUSES),
+    expiresAt: TimestampSchema,
+    createdAt: TimestampSchema,
+  },
+  { title: 'StoreInvitation' },
+);
 export type InvitationView = Static<typeof InvitationSchema>;
 
 /** An invitation as the invited person sees it. */
-export const MyInvitationSchema = Type.Object({
-  id: IdSchema,
-  role: MemberRoleSchema,
-  status: StringEnum(INVITATION_STATUSES),
-  sentTo: StringEnum(['phone', 'email'] as const),
-  expiresAt: TimestampSchema,
-  createdAt: TimestampSchema,
-  store: Type.Object({ id: IdSchema, name: Type.String(), address: Type.String(), city: Type.String() }),
-}, { title: 'MyInvitation' });
+export const MyInvitationSchema = Type.Object(
+  {
+    id: IdSchema,
+    role: MemberRoleSchema,
+    status: StringEnum(INVITATION_STATUSES),
+    sentTo: StringEnum(['phone', 'email'] as const),
+    expiresAt: TimestampSchema,
+    createdAt: TimestampSchema,
+    store: Type.Object({ id: IdSchema, name: Type.String(), address: Type.String(), city: Type.String() }),
+  },
+  { title: 'MyInvitation' },
+);
 export type MyInvitationView = Static<typeof MyInvitationSchema>;
 
-export const MemberSchema = Type.Object({
-  userId: IdSchema,
-  role: MemberRoleSchema,
-  firstName: Type.String(),
-  lastName: Type.String(),
-  phoneNumber: Nullable(Type.String()),
-  email: Nullable(Type.String()),
-  joinedAt: TimestampSchema,
-  updatedAt: TimestampSchema,
-}, { title: 'StoreMember' });
+export const MemberSchema = Type.Object(
+  {
+    userId: IdSchema,
+    role: MemberRoleSchema,
+    firstName: Type.String(),
+    lastName: Type.String(),
+    phoneNumber: Nullable(Type.String()),
+    email: Nullable(Type.String()),
+    joinedAt: TimestampSchema,
+    updatedAt: TimestampSchema,
+  },
+  { title: 'StoreMember' },
+);
 export type MemberView = Static<typeof MemberSchema>;
 
-export const StaffListSchema = Type.Object({
-  storeId: IdSchema,
-  members: Type.Array(MemberSchema),
-  pendingInvitations: Type.Array(InvitationSchema),
-}, { title: 'StoreStaff' });
+export const StaffListSchema = Type.Object(
+  {
+    storeId: IdSchema,
+    members: Type.Array(MemberSchema),
+    pendingInvitations: Type.Array(InvitationSchema),
+  },
+  { title: 'StoreStaff' },
+);
 export type StaffList = Static<typeof StaffListSchema>;
 
-export const MyStoreSchema = Type.Object({
-  role: MemberRoleSchema,
-  since: TimestampSchema,
-  store: StoreSchema,
-}, { title: 'MyStore' });
+export const MyStoreSchema = Type.Object(
+  {
+    role: MemberRoleSchema,
+    since: TimestampSchema,
+    store: StoreSchema,
+  },
+  { title: 'MyStore' },
+);
 export type MyStoreView = Static<typeof MyStoreSchema>;
 
-export const MyRoleSchema = Type.Object({
-  storeId: IdSchema,
-  role: StoreRoleSchema,
-  capabilities: Type.Array(StringEnum(STORE_CAPABILITIES)),
-}, { title: 'MyStoreRole' });
+export const MyRoleSchema = Type.Object(
+  {
+    storeId: IdSchema,
+    role: StoreRoleSchema,
+    capabilities: Type.Array(StringEnum(STORE_CAPABILITIES)),
+  },
+  { title: 'MyStoreRole' },
+);
 export type MyRoleView = Static<typeof MyRoleSchema>;

@@ -15,7 +15,15 @@ import { INVITATION_TRANSITIONS } from './invitation-status.js';
 import type { StoreMembersService } from './members.service.js';
 import * as repo from './staff.repository.js';
 import type { Contact, InvitationRecord, MemberRecord } from './staff.repository.js';
-import type { InvitationView, InviteBody, MemberView, MyInvitationView, MyRoleView, MyStoreView, StaffList } from './staff.schemas.js';
+import type {
+  InvitationView,
+  InviteBody,
+  MemberView,
+  MyInvitationView,
+  MyRoleView,
+  MyStoreView,
+  StaffList,
+} from './staff.schemas.js';
 import { STORE_ROLE_CAPABILITIES, type StoreCapability } from './store-permissions.js';
 
 export const INVITATION_TTL_MS = 7 * 86_400_000;
@@ -60,16 +68,29 @@ export function createStaffService(
   deps: { stores: StoresService; users: UsersService; suppliers: SuppliersService; members: StoreMembersService },
 ) {
   const now = () => ctx.clock.now();
-  deps.suppliers.onProfileDeleted((tx, supplierId, at) => deps.members.revokePendingInvitationsOfSupplier(tx, supplierId, at));
+  deps.suppliers.onProfileDeleted((tx, supplierId, at) =>
+    deps.members.revokePendingInvitationsOfSupplier(tx, supplierId, at),
+  );
 
   // Enqueued in the invitation's transaction: the message leaves once it commits.
-  async function deliver(tx: Executor, contact: Contact, storeName: string, role: StoreMemberRole, token: string): Promise<void> {
+  async function deliver(
+    tx: Executor,
+    contact: Contact,
+    storeName: string,
+    role: StoreMemberRole,
+    token: string,
+  ): Promise<void> {
     const text =
       `You are invited to join the team of "${storeName}" on FoodSave as ${ROLE_WORDS[role]}. ` +
       `Invitation code: ${token}\nIt is valid for 7 days; accept or decline it in the app, signed in with this ` +
       `${contact.phoneNumber ? 'phone number' : 'email address'}.`;
     if (contact.phoneNumber) await ctx.messages.sms(tx, contact.phoneNumber, text);
-    else await ctx.messages.email(tx, { to: contact.email!, subject: `Invitation to join ${storeName} on FoodSave`, text });
+    else
+      await ctx.messages.email(tx, {
+        to: contact.email!,
+        subject: `Invitation to join ${storeName} on FoodSave`,
+        text,
+      });
   }
 
   async function toMemberView(ex: Executor, m: MemberRecord): Promise<MemberView> {
@@ -108,12 +129,21 @@ export function createStaffService(
         const existing = await repo.findMember(tx, inv.storeId, user.id, { lock: true });
         member = existing
           ? await repo.updateMember(tx, existing.id, { role: inv.role, invitationId: inv.id, updatedAt: t })
-          : await repo.insertMember(tx, { id: uuidv7(t.getTime()), storeId: inv.storeId, userId: user.id, role: inv.role, invitationId: inv.id, createdAt: t, updatedAt: t });
+          : await repo.insertMember(tx, {
+              id: uuidv7(t.getTime()),
+              storeId: inv.storeId,
+              userId: user.id,
+              role: inv.role,
+              invitationId: inv.id,
+              createdAt: t,
+              updatedAt: t,
+            });
       }
       await repo.updateInvitation(tx, inv.id, { status: to, respondedAt: t, respondedBy: user.id });
       return { expired: false as const, member };
     });
-    if (outcome.expired) throw new AppError(410, 'INVITATION_EXPIRED', 'This invitation has expired; ask the store owner for a new one');
+    if (outcome.expired)
+      throw new AppError(410, 'INVITATION_EXPIRED', 'This invitation has expired; ask the store owner for a new one');
     return outcome.member;
   }
 
@@ -123,26 +153,46 @@ export function createStaffService(
      * store-permissions.ts). No role: 404, or 403 NOT_OWNER with `change` on a store the public
      * can see; a role without the capability: 403 FORBIDDEN. Returns the store and the role.
      */
-    assertStoreCapability: (ex: Executor, userId: string, storeId: string, capability: StoreCapability, opts: { change?: boolean; lock?: boolean } = {}) =>
-      deps.stores.authorize(ex, userId, storeId, capability, opts),
+    assertStoreCapability: (
+      ex: Executor,
+      userId: string,
+      storeId: string,
+      capability: StoreCapability,
+      opts: { change?: boolean; lock?: boolean } = {},
+    ) => deps.stores.authorize(ex, userId, storeId, capability, opts),
 
     async invite(user: AuthUser, storeId: string, body: InviteBody): Promise<InvitationView> {
       const contact = contactOf(body);
-      if (contact.phoneNumber ? contact.phoneNumber === user.account.phoneNumber : contact.email === user.account.email) {
-        throw validationError(contact.phoneNumber ? 'body.phoneNumber' : 'body.email', 'is your own; the owner already has every right on the store');
+      if (
+        contact.phoneNumber ? contact.phoneNumber === user.account.phoneNumber : contact.email === user.account.email
+      ) {
+        throw validationError(
+          contact.phoneNumber ? 'body.phoneNumber' : 'body.email',
+          'is your own; the owner already has every right on the store',
+        );
       }
       const token = randomBytes(32).toString('base64url');
       const t = now();
       const { invitation } = await ctx.db.transaction(async (tx) => {
         // The store row lock makes concurrent invitations to one store queue, so the checks below hold.
-        const { store } = await deps.stores.authorize(tx, user.id, storeId, 'staff.manage', { change: true, lock: true });
-        const invitee = contact.phoneNumber ? await deps.users.findByPhone(contact.phoneNumber, tx) : await deps.users.findByEmail(contact.email!, tx);
-        if (invitee && (await deps.members.roleOf(tx, storeId, invitee.id))) throw conflict('ALREADY_MEMBER', 'This person is already on the store\'s team');
+        const { store } = await deps.stores.authorize(tx, user.id, storeId, 'staff.manage', {
+          change: true,
+          lock: true,
+        });
+        const invitee = contact.phoneNumber
+          ? await deps.users.findByPhone(contact.phoneNumber, tx)
+          : await deps.users.findByEmail(contact.email!, tx);
+        if (invitee && (await deps.members.roleOf(tx, storeId, invitee.id)))
+          throw conflict('ALREADY_MEMBER', "This person is already on the store's team");
         await repo.expireStale(tx, storeId, contact, t);
-        if (await repo.findPending(tx, storeId, contact, t)) throw conflict('ALREADY_INVITED', 'This person already has a pending invitation to this store');
+        if (await repo.findPending(tx, storeId, contact, t))
+          throw conflict('ALREADY_INVITED', 'This person already has a pending invitation to this store');
         const counts = await deps.members.staffCounts(tx, storeId);
         if (counts.members + counts.pendingInvitations >= MAX_STAFF_PER_STORE) {
-          throw conflict('STAFF_LIMIT_REACHED', `A store has at most ${MAX_STAFF_PER_STORE} members and pending invitations`);
+          throw conflict(
+            'STAFF_LIMIT_REACHED',
+            `A store has at most ${MAX_STAFF_PER_STORE} members and pending invitations`,
+          );
         }
         const invitation = await repo.insertInvitation(tx, {
           id: uuidv7(t.getTime()),
@@ -217,8 +267,15 @@ export function createStaffService(
 
     async myStores(user: AuthUser, q: PageQuery) {
       const { items, total } = await repo.listUserMemberships(ctx.db, user.id, q.limit, pageOffset(q));
-      const stores = await deps.stores.viewsByIds(ctx.db, items.map((m) => m.storeId));
-      const views: MyStoreView[] = items.map((m) => ({ role: m.role, since: m.createdAt.toISOString(), store: stores.get(m.storeId)! }));
+      const stores = await deps.stores.viewsByIds(
+        ctx.db,
+        items.map((m) => m.storeId),
+      );
+      const views: MyStoreView[] = items.map((m) => ({
+        role: m.role,
+        since: m.createdAt.toISOString(),
+        store: stores.get(m.storeId)!,
+      }));
       return { items: views, meta: pageMeta(q, total) };
     },
 
@@ -227,7 +284,8 @@ export function createStaffService(
         await deps.stores.authorize(tx, user.id, storeId, 'staff.manage', { change: true, lock: true });
         const member = await repo.findMember(tx, storeId, memberId, { lock: true });
         if (!member) throw notFound('Member');
-        const updated = member.role === role ? member : await repo.updateMember(tx, member.id, { role, updatedAt: now() });
+        const updated =
+          member.role === role ? member : await repo.updateMember(tx, member.id, { role, updatedAt: now() });
         return toMemberView(tx, updated);
       });
     },

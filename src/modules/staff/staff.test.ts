@@ -3,7 +3,13 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { staffInvitations } from '../../db/schema/staff.js';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
-import { createSignedIn, createStore, createSupplier, uniqueEmail, uniquePhone } from '../../../test/helpers/factories.js';
+import {
+  createSignedIn,
+  createStore,
+  createSupplier,
+  uniqueEmail,
+  uniquePhone,
+} from '../../../test/helpers/factories.js';
 import { call } from '../../../test/helpers/http.js';
 import { uuidv7 } from '../../shared/ids.js';
 import { INVITATION_CODE, invitationCodeFromSms } from './staff.test-support.js';
@@ -22,7 +28,9 @@ const codeFromSms = (phone: string, after = 0) => invitationCodeFromSms(t, phone
 async function codeFromMail(email: string): Promise<string> {
   const mail = await t.mail.waitFor(email);
   // Undo quoted-printable soft line breaks and escapes before reading the body.
-  const body = mail.raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
+  const body = mail.raw
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
   return INVITATION_CODE.exec(body)![1]!;
 }
 
@@ -39,15 +47,28 @@ async function ownerWithStore() {
 }
 
 /** Invites `person` by phone with `role` and returns the code from the SMS. */
-async function invite(owner: { token: string }, storeId: string, person: { user: { phoneNumber: string | null } }, role = 'STAFF') {
+async function invite(
+  owner: { token: string },
+  storeId: string,
+  person: { user: { phoneNumber: string | null } },
+  role = 'STAFF',
+) {
   const phone = person.user.phoneNumber!;
   const before = t.sms.count(phone);
-  const res = await call(t.app, 'POST', `/staff/stores/${storeId}/invite`, { token: owner.token, body: { phoneNumber: phone, role } });
+  const res = await call(t.app, 'POST', `/staff/stores/${storeId}/invite`, {
+    token: owner.token,
+    body: { phoneNumber: phone, role },
+  });
   expect(res.status).toBe(201);
   return { invitation: res.body.data, code: await codeFromSms(phone, before) };
 }
 
-async function member(owner: { token: string }, storeId: string, role = 'STAFF', opts: Parameters<typeof createSignedIn>[1] = {}) {
+async function member(
+  owner: { token: string },
+  storeId: string,
+  role = 'STAFF',
+  opts: Parameters<typeof createSignedIn>[1] = {},
+) {
   const person = await createSignedIn(t.app, opts);
   const { code } = await invite(owner, storeId, person, role);
   const res = await call(t.app, 'POST', `/staff/invitations/${code}/accept`, { token: person.token });
@@ -103,14 +124,22 @@ describe('inviting by phone and accepting', () => {
 
     const accepted = await call(t.app, 'POST', `/staff/invitations/${code}/accept`, { token: person.token });
     expect(accepted.status).toBe(200);
-    expect(accepted.body.data).toMatchObject({ role: 'MANAGER', since: expect.any(String), store: { id: store.id, name: store.name } });
+    expect(accepted.body.data).toMatchObject({
+      role: 'MANAGER',
+      since: expect.any(String),
+      store: { id: store.id, name: store.name },
+    });
 
     expect((await call(t.app, 'GET', '/staff/invitations', { token: person.token })).body.data).toEqual([]);
     const stores = await call(t.app, 'GET', '/staff/my-stores', { token: person.token });
     expect(stores.body.data).toEqual([accepted.body.data]);
     expect(stores.body.meta).toEqual({ page: 1, limit: 20, total: 1, totalPages: 1 });
     const role = await call(t.app, 'GET', `/staff/stores/${store.id}/my-role`, { token: person.token });
-    expect(role.body.data).toMatchObject({ storeId: store.id, role: 'MANAGER', capabilities: expect.arrayContaining(['orders.manage']) });
+    expect(role.body.data).toMatchObject({
+      storeId: store.id,
+      role: 'MANAGER',
+      capabilities: expect.arrayContaining(['orders.manage']),
+    });
 
     const staff = await call(t.app, 'GET', `/staff/stores/${store.id}`, { token: owner.token });
     expect(staff.status).toBe(200);
@@ -149,10 +178,14 @@ describe('inviting by phone and accepting', () => {
     const person = await createSignedIn(t.app);
     const { code } = await invite(owner, store.id, person);
     const intruder = await createSignedIn(t.app);
-    expect((await call(t.app, 'POST', `/staff/invitations/${code}/accept`, { token: intruder.token })).status).toBe(404);
+    expect((await call(t.app, 'POST', `/staff/invitations/${code}/accept`, { token: intruder.token })).status).toBe(
+      404,
+    );
     expect((await call(t.app, 'POST', `/staff/invitations/${code}/reject`, { token: owner.token })).status).toBe(404);
     const unknown = 'A'.repeat(43);
-    expect((await call(t.app, 'POST', `/staff/invitations/${unknown}/accept`, { token: person.token })).status).toBe(404);
+    expect((await call(t.app, 'POST', `/staff/invitations/${unknown}/accept`, { token: person.token })).status).toBe(
+      404,
+    );
     const bad = await call(t.app, 'POST', '/staff/invitations/short/accept', { token: person.token });
     expect(bad.status).toBe(400);
     expect(fields(bad)).toEqual(['params.token']);
@@ -189,7 +222,9 @@ describe('inviting by phone and accepting', () => {
     const ownerToken = await tokenFor(owner.user);
     const fresh = await invite({ token: ownerToken }, store.id, person);
     expect(fresh.code).not.toBe(code);
-    expect((await call(t.app, 'POST', `/staff/invitations/${fresh.code}/accept`, { token: personToken })).status).toBe(200);
+    expect((await call(t.app, 'POST', `/staff/invitations/${fresh.code}/accept`, { token: personToken })).status).toBe(
+      200,
+    );
   });
 });
 
@@ -198,7 +233,10 @@ describe('inviting by email', () => {
     const { owner, store } = await ownerWithStore();
     const email = uniqueEmail('staff');
     const person = await createSignedIn(t.app, { email });
-    const res = await call(t.app, 'POST', `/staff/stores/${store.id}/invite`, { token: owner.token, body: { email: email.toUpperCase(), role: 'STAFF' } });
+    const res = await call(t.app, 'POST', `/staff/stores/${store.id}/invite`, {
+      token: owner.token,
+      body: { email: email.toUpperCase(), role: 'STAFF' },
+    });
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({ email, phoneNumber: null, role: 'STAFF' });
     const code = await codeFromMail(email);
@@ -240,20 +278,32 @@ describe('invitation refusals', () => {
   it('refuses the owner himself, a second pending invitation and someone already on the team', async () => {
     const { owner, store } = await ownerWithStore();
     const url = `/staff/stores/${store.id}/invite`;
-    const self = await call(t.app, 'POST', url, { token: owner.token, body: { phoneNumber: owner.user.phoneNumber, role: 'MANAGER' } });
+    const self = await call(t.app, 'POST', url, {
+      token: owner.token,
+      body: { phoneNumber: owner.user.phoneNumber, role: 'MANAGER' },
+    });
     expect(self.status).toBe(400);
     expect(fields(self)).toEqual(['body.phoneNumber']);
-    const selfMail = await call(t.app, 'POST', url, { token: owner.token, body: { email: owner.user.email, role: 'MANAGER' } });
+    const selfMail = await call(t.app, 'POST', url, {
+      token: owner.token,
+      body: { email: owner.user.email, role: 'MANAGER' },
+    });
     expect(fields(selfMail)).toEqual(['body.email']);
 
     const person = await createSignedIn(t.app);
     await invite(owner, store.id, person);
-    const twice = await call(t.app, 'POST', url, { token: owner.token, body: { phoneNumber: person.user.phoneNumber, role: 'MANAGER' } });
+    const twice = await call(t.app, 'POST', url, {
+      token: owner.token,
+      body: { phoneNumber: person.user.phoneNumber, role: 'MANAGER' },
+    });
     expect(twice.status).toBe(409);
     expect(twice.body.error.code).toBe('ALREADY_INVITED');
 
     const joined = await member(owner, store.id);
-    const again = await call(t.app, 'POST', url, { token: owner.token, body: { email: joined.user.email, role: 'MANAGER' } });
+    const again = await call(t.app, 'POST', url, {
+      token: owner.token,
+      body: { email: joined.user.email, role: 'MANAGER' },
+    });
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe('ALREADY_MEMBER');
   });
@@ -269,7 +319,9 @@ describe('invitation refusals', () => {
     const notOwner = await call(t.app, 'POST', url, { token: other.token, body });
     expect(notOwner.status).toBe(403);
     expect(notOwner.body.error.code).toBe('NOT_OWNER');
-    expect((await call(t.app, 'POST', `/staff/stores/${uuidv7()}/invite`, { token: owner.token, body })).status).toBe(404);
+    expect((await call(t.app, 'POST', `/staff/stores/${uuidv7()}/invite`, { token: owner.token, body })).status).toBe(
+      404,
+    );
     // A manager manages orders, not the team.
     const manager = await member(owner, store.id, 'MANAGER', { role: 'SUPPLIER_FOOD' });
     const byManager = await call(t.app, 'POST', url, { token: manager.token, body });
@@ -284,7 +336,10 @@ describe('invitation refusals', () => {
     const inactive = await createStore(t.app, inactiveOwner, { isActive: false });
     const unverifiedOwner = await createSupplier(t.app, { verification: 'REJECTED' });
     const unverified = await createStore(t.app, unverifiedOwner);
-    for (const [owner, store] of [[inactiveOwner, inactive], [unverifiedOwner, unverified]] as const) {
+    for (const [owner, store] of [
+      [inactiveOwner, inactive],
+      [unverifiedOwner, unverified],
+    ] as const) {
       const person = await member(owner, store.id, 'STAFF');
       const body = { phoneNumber: uniquePhone(), role: 'STAFF' };
       const requests = [
@@ -299,7 +354,9 @@ describe('invitation refusals', () => {
         expect(res.body.error.code).toBe('NOT_FOUND');
       }
       expect(t.sms.count(body.phoneNumber)).toBe(0);
-      expect((await call(t.app, 'GET', `/staff/stores/${store.id}/my-role`, { token: person.token })).body.data.role).toBe('STAFF');
+      expect(
+        (await call(t.app, 'GET', `/staff/stores/${store.id}/my-role`, { token: person.token })).body.data.role,
+      ).toBe('STAFF');
     }
   });
 
@@ -331,7 +388,7 @@ describe('the team of a store', () => {
     expect((await call(t.app, 'GET', `/staff/stores/${store.id}`, { token: client.token })).status).toBe(403);
   });
 
-  it('changes a member\'s role and removes a member; other suppliers get 403 NOT_OWNER', async () => {
+  it("changes a member's role and removes a member; other suppliers get 403 NOT_OWNER", async () => {
     const { owner, store } = await ownerWithStore();
     const person = await member(owner, store.id, 'STAFF');
     const url = `/staff/stores/${store.id}/members/${person.user.id}`;
@@ -341,13 +398,19 @@ describe('the team of a store', () => {
     expect(foreign.status).toBe(403);
     expect(foreign.body.error.code).toBe('NOT_OWNER');
     expect((await call(t.app, 'DELETE', url, { token: other.token })).body.error.code).toBe('NOT_OWNER');
-    expect(fields(await call(t.app, 'PATCH', url, { token: owner.token, body: { role: 'OWNER' } }))).toEqual(['body.role']);
-    expect(fields(await call(t.app, 'PATCH', url, { token: owner.token, body: { role: 'STAFF', extra: 1 } }))).toEqual(['body.extra']);
+    expect(fields(await call(t.app, 'PATCH', url, { token: owner.token, body: { role: 'OWNER' } }))).toEqual([
+      'body.role',
+    ]);
+    expect(fields(await call(t.app, 'PATCH', url, { token: owner.token, body: { role: 'STAFF', extra: 1 } }))).toEqual([
+      'body.extra',
+    ]);
 
     const promoted = await call(t.app, 'PATCH', url, { token: owner.token, body: { role: 'MANAGER' } });
     expect(promoted.status).toBe(200);
     expect(promoted.body.data).toMatchObject({ userId: person.user.id, role: 'MANAGER' });
-    expect((await call(t.app, 'GET', `/staff/stores/${store.id}/my-role`, { token: person.token })).body.data.role).toBe('MANAGER');
+    expect(
+      (await call(t.app, 'GET', `/staff/stores/${store.id}/my-role`, { token: person.token })).body.data.role,
+    ).toBe('MANAGER');
 
     const removed = await call(t.app, 'DELETE', url, { token: owner.token });
     expect(removed.status).toBe(200);
@@ -358,7 +421,9 @@ describe('the team of a store', () => {
     expect((await call(t.app, 'PATCH', url, { token: owner.token, body: { role: 'STAFF' } })).status).toBe(404);
     // A removed member can be invited back.
     const back = await invite(owner, store.id, person, 'STAFF');
-    expect((await call(t.app, 'POST', `/staff/invitations/${back.code}/accept`, { token: person.token })).body.data.role).toBe('STAFF');
+    expect(
+      (await call(t.app, 'POST', `/staff/invitations/${back.code}/accept`, { token: person.token })).body.data.role,
+    ).toBe('STAFF');
   });
 
   it('answers my-role with OWNER for the owner and 404 for anyone else or an unknown store', async () => {
@@ -381,7 +446,10 @@ describe('what store roles may do', () => {
     expect(stats.status).toBe(200);
     expect(stats.body.data.staff).toMatchObject({ members: 1, managers: 1, staff: 0 });
     const endsAt = new Date(t.clock.now().getTime() + DAY).toISOString();
-    const closure = await call(t.app, 'POST', `/supplier/stores/${store.id}/temporary-closure`, { token: manager.token, body: { endsAt } });
+    const closure = await call(t.app, 'POST', `/supplier/stores/${store.id}/temporary-closure`, {
+      token: manager.token,
+      body: { endsAt },
+    });
     expect(closure.status).toBe(200);
     expect(closure.body.data.closure).toMatchObject({ endsAt, inEffect: true });
     for (const [method, url, body] of [
@@ -405,13 +473,28 @@ describe('what store roles may do', () => {
 
     const { staff: service } = t.app.services;
     const db = t.app.ctx.db;
-    await expect(service.assertStoreCapability(db, staff.user.id, store.id, 'orders.update')).resolves.toMatchObject({ role: 'STAFF' });
-    await expect(service.assertStoreCapability(db, staff.user.id, store.id, 'bookings.validate')).resolves.toMatchObject({ role: 'STAFF' });
-    await expect(service.assertStoreCapability(db, staff.user.id, store.id, 'products.manage')).rejects.toMatchObject({ statusCode: 403, code: 'FORBIDDEN' });
-    await expect(service.assertStoreCapability(db, owner.user.id, store.id, 'products.manage')).resolves.toMatchObject({ role: 'OWNER' });
+    await expect(service.assertStoreCapability(db, staff.user.id, store.id, 'orders.update')).resolves.toMatchObject({
+      role: 'STAFF',
+    });
+    await expect(
+      service.assertStoreCapability(db, staff.user.id, store.id, 'bookings.validate'),
+    ).resolves.toMatchObject({ role: 'STAFF' });
+    await expect(service.assertStoreCapability(db, staff.user.id, store.id, 'products.manage')).rejects.toMatchObject({
+      statusCode: 403,
+      code: 'FORBIDDEN',
+    });
+    await expect(service.assertStoreCapability(db, owner.user.id, store.id, 'products.manage')).resolves.toMatchObject({
+      role: 'OWNER',
+    });
     const stranger = await createSignedIn(t.app);
-    await expect(service.assertStoreCapability(db, stranger.user.id, store.id, 'orders.view')).rejects.toMatchObject({ statusCode: 404 });
-    await expect(service.assertStoreCapability(db, stranger.user.id, store.id, 'orders.update', { change: true })).rejects.toMatchObject({ statusCode: 403, code: 'NOT_OWNER' });
-    await expect(service.assertStoreCapability(db, owner.user.id, uuidv7(), 'orders.view')).rejects.toMatchObject({ statusCode: 404 });
+    await expect(service.assertStoreCapability(db, stranger.user.id, store.id, 'orders.view')).rejects.toMatchObject({
+      statusCode: 404,
+    });
+    await expect(
+      service.assertStoreCapability(db, stranger.user.id, store.id, 'orders.update', { change: true }),
+    ).rejects.toMatchObject({ statusCode: 403, code: 'NOT_OWNER' });
+    await expect(service.assertStoreCapability(db, owner.user.id, uuidv7(), 'orders.view')).rejects.toMatchObject({
+      statusCode: 404,
+    });
   });
 });

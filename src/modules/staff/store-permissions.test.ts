@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { assertRoleCan, roleCan, STORE_CAPABILITIES, STORE_ROLE_CAPABILITIES, type StoreCapability } from './store-permissions.js';
+import {
+  assertRoleCan,
+  roleCan,
+  STORE_CAPABILITIES,
+  STORE_ROLE_CAPABILITIES,
+  type StoreCapability,
+} from './store-permissions.js';
 
 describe('store capability table', () => {
   it('gives the owner every capability', () => {
@@ -7,7 +13,15 @@ describe('store capability table', () => {
   });
 
   it('gives a manager the daily running of the store but not the store itself or its team', () => {
-    for (const c of ['store.manage_closure', 'store.view_statistics', 'staff.view', 'products.manage', 'orders.manage', 'orders.update', 'bookings.validate'] as const) {
+    for (const c of [
+      'store.manage_closure',
+      'store.view_statistics',
+      'staff.view',
+      'products.manage',
+      'orders.manage',
+      'orders.update',
+      'bookings.validate',
+    ] as const) {
       expect(roleCan('MANAGER', c), c).toBe(true);
     }
     for (const c of ['store.update', 'store.delete', 'store.toggle_active', 'staff.manage'] as const) {
@@ -27,6 +41,8 @@ describe('store capability table', () => {
 
   it('refuses with 403 FORBIDDEN naming the role and the capability', () => {
     expect(() => assertRoleCan('OWNER', 'store.delete')).not.toThrow();
-    expect(() => assertRoleCan('STAFF', 'products.manage')).toThrow(expect.objectContaining({ statusCode: 403, code: 'FORBIDDEN', message: expect.stringContaining('STAFF') }));
+    expect(() => assertRoleCan('STAFF', 'products.manage')).toThrow(
+      expect.objectContaining({ statusCode: 403, code: 'FORBIDDEN', message: expect.stringContaining('STAFF') }),
+    );
   });
 });

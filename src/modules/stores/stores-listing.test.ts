@@ -17,7 +17,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const names = (res: { body: any }) => res.body.data.map((s: { name?: string; businessName?: string }) => s.name ?? s.businessName);
+const names = (res: { body: any }) =>
+  res.body.data.map((s: { name?: string; businessName?: string }) => s.name ?? s.businessName);
 
 describe('words', () => {
   let supplierId: string;
@@ -76,7 +77,9 @@ describe('counting and paging', () => {
   // A region and a city of their own, so the rows of other tests do not count.
   const base = { latitude: -60 + Math.random() * 5, longitude: -150 + Math.random() * 20 };
   // Letters only: digits of the city would be words of every store's document.
-  const city = `Listville ${Math.random().toString(36).replace(/[^a-z]/g, '')}`;
+  const city = `Listville ${Math.random()
+    .toString(36)
+    .replace(/[^a-z]/g, '')}`;
   let supplierId: string;
 
   beforeAll(async () => {
@@ -108,7 +111,14 @@ describe('counting and paging', () => {
     const nearby = await call(t.app, 'GET', '/stores/nearby', { query: { ...base, radiusKm: 50, limit: 10 } });
     expect(nearby.status).toBe(200);
     expect(nearby.body.data).toHaveLength(10);
-    expect(nearby.body.meta).toEqual({ page: 1, limit: 10, total: 1000, totalPages: 100, hasMore: true, totalIsEstimate: true });
+    expect(nearby.body.meta).toEqual({
+      page: 1,
+      limit: 10,
+      total: 1000,
+      totalPages: 100,
+      hasMore: true,
+      totalIsEstimate: true,
+    });
 
     // Relevance ranks the first 200 matches the index returns.
     const words = await call(t.app, 'GET', '/stores', { query: { supplierId, q: 'comptoir', limit: 10 } });
@@ -124,9 +134,13 @@ describe('counting and paging', () => {
     const few = await call(t.app, 'GET', '/stores', { query: { supplierId, q: 'comptoir 7', sort: 'name', limit: 1 } });
     expect(few.body.meta, JSON.stringify(few.body)).toMatchObject({ hasMore: true, totalIsEstimate: false });
     const { total } = few.body.meta;
-    const last = await call(t.app, 'GET', '/stores', { query: { supplierId, q: 'comptoir 7', sort: 'name', limit: 1, page: total } });
+    const last = await call(t.app, 'GET', '/stores', {
+      query: { supplierId, q: 'comptoir 7', sort: 'name', limit: 1, page: total },
+    });
     expect(last.body.meta).toMatchObject({ total, hasMore: false });
-    const past = await call(t.app, 'GET', '/stores', { query: { supplierId, q: 'comptoir 7', sort: 'name', limit: 1, page: total + 1 } });
+    const past = await call(t.app, 'GET', '/stores', {
+      query: { supplierId, q: 'comptoir 7', sort: 'name', limit: 1, page: total + 1 },
+    });
     expect(past.body).toMatchObject({ data: [], meta: { total, hasMore: false } });
   });
 
@@ -142,7 +156,9 @@ describe('counting and paging', () => {
       expect(res.status, url).toBe(400);
       expect(res.body.error.details.map((d: { field: string }) => d.field)).toEqual(['query.page']);
     }
-    const deepest = await call(t.app, 'GET', '/stores/nearby', { query: { ...base, radiusKm: 50, limit: 100, page: 10 } });
+    const deepest = await call(t.app, 'GET', '/stores/nearby', {
+      query: { ...base, radiusKm: 50, limit: 100, page: 10 },
+    });
     expect(deepest.status).toBe(200);
     expect(deepest.body.data).toHaveLength(100);
   });
@@ -152,7 +168,10 @@ describe('counting and paging', () => {
       ctx.skip();
       return;
     }
-    const text = async (query: SQL) => (await rows<{ 'QUERY PLAN': string }>(t.app.ctx.db, sql`explain ${query}`)).map((r) => r['QUERY PLAN']).join('\n');
+    const text = async (query: SQL) =>
+      (await rows<{ 'QUERY PLAN': string }>(t.app.ctx.db, sql`explain ${query}`))
+        .map((r) => r['QUERY PLAN'])
+        .join('\n');
     // The page query itself: the nearest rows straight from the index's order, no sort.
     const near = await text(nearbyQuery(t.app.ctx.db, { ...base, radiusKm: 5 }, t.clock.now(), 21).getSQL());
     expect(near).toContain('stores_earth_idx');

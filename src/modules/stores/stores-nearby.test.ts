@@ -71,10 +71,14 @@ describe('nearby over a country of 10,000 stores', () => {
     let total = 0;
     for (let page = 1; ; page++) {
       const { latitude, longitude } = origin;
-      const res = await call(t.app, 'GET', '/stores/nearby', { query: { latitude, longitude, radiusKm, limit: 100, page } });
+      const res = await call(t.app, 'GET', '/stores/nearby', {
+        query: { latitude, longitude, radiusKm, limit: 100, page },
+      });
       expect(res.status).toBe(200);
       total = res.body.meta.total;
-      found.push(...res.body.data.map((s: { id: string; distanceKm: number }) => ({ id: s.id, distanceKm: s.distanceKm })));
+      found.push(
+        ...res.body.data.map((s: { id: string; distanceKm: number }) => ({ id: s.id, distanceKm: s.distanceKm })),
+      );
       if (!res.body.meta.hasMore) break;
     }
     return { found, total };
@@ -97,7 +101,10 @@ describe('nearby over a country of 10,000 stores', () => {
 
         // Points within a metre of the circle may fall either side with floating point: ignore them.
         const edge = (id: string) => Math.abs(haversineKm(origin, points.find((p) => p.id === id)!) - radiusKm) < 0.001;
-        expect(found.filter((f) => !edge(f.id)).map((f) => f.id), origin.label).toEqual(expected.filter((e) => !edge(e.id)).map((e) => e.id));
+        expect(
+          found.filter((f) => !edge(f.id)).map((f) => f.id),
+          origin.label,
+        ).toEqual(expected.filter((e) => !edge(e.id)).map((e) => e.id));
         expect(total).toBe(found.length);
         if (radiusKm === 50) expect(found.length, origin.label).toBeGreaterThan(20);
 
@@ -105,7 +112,9 @@ describe('nearby over a country of 10,000 stores', () => {
         for (let i = 0; i < found.length; i++) {
           const f = found[i]!;
           if (i > 0) expect(f.distanceKm).toBeGreaterThanOrEqual(found[i - 1]!.distanceKm);
-          expect(Math.abs(f.distanceKm - (byId.get(f.id) ?? haversineKm(origin, points.find((p) => p.id === f.id)!)))).toBeLessThan(0.002);
+          expect(
+            Math.abs(f.distanceKm - (byId.get(f.id) ?? haversineKm(origin, points.find((p) => p.id === f.id)!))),
+          ).toBeLessThan(0.002);
         }
       }
     });
@@ -116,7 +125,12 @@ describe('nearby over a country of 10,000 stores', () => {
       ctx.skip();
       return;
     }
-    const query = nearbyQuery(t.app.ctx.db, { latitude: south + 2, longitude: west + 2, radiusKm: 5 }, t.clock.now(), 21);
+    const query = nearbyQuery(
+      t.app.ctx.db,
+      { latitude: south + 2, longitude: west + 2, radiusKm: 5 },
+      t.clock.now(),
+      21,
+    );
     const plan = await rows<{ 'QUERY PLAN': string }>(t.app.ctx.db, sql`explain ${query}`);
     const text = plan.map((r) => r['QUERY PLAN']).join('\n');
     expect(text).toContain('stores_earth_idx');

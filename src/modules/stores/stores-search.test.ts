@@ -32,7 +32,8 @@ describe('text search', () => {
       { name: 'Epicerie Baobab', city: 'Saint-Louis', description: 'Fruits et legumes' },
     ];
     const start = t.clock.now().getTime();
-    for (const [i, s] of specs.entries()) made[s.name] = (await createStore(t.app, sup, { ...s, createdAt: new Date(start + i * 1000) })).id;
+    for (const [i, s] of specs.entries())
+      made[s.name] = (await createStore(t.app, sup, { ...s, createdAt: new Date(start + i * 1000) })).id;
   });
   const search = (query: Record<string, string | number | boolean>) =>
     call(t.app, 'GET', '/stores', { query: { supplierId: sup.profile.id, ...query } });
@@ -58,7 +59,14 @@ describe('text search', () => {
   it('returns nothing for unrelated words', async () => {
     const res = await search({ q: 'quincaillerie' });
     expect(res.body.data).toEqual([]);
-    expect(res.body.meta).toEqual({ page: 1, limit: 20, total: 0, totalPages: 0, hasMore: false, totalIsEstimate: false });
+    expect(res.body.meta).toEqual({
+      page: 1,
+      limit: 20,
+      total: 0,
+      totalPages: 0,
+      hasMore: false,
+      totalIsEstimate: false,
+    });
   });
 
   it('filters by city (any case) and combines it with text', async () => {
@@ -67,14 +75,26 @@ describe('text search', () => {
   });
 
   it('sorts by name or newest and paginates with meta', async () => {
-    expect(names(await search({ sort: 'name' }))).toEqual(['Boulangerie Ndar', 'Boulangerie Teranga', 'Epicerie Baobab', 'Patisserie Sokhna']);
+    expect(names(await search({ sort: 'name' }))).toEqual([
+      'Boulangerie Ndar',
+      'Boulangerie Teranga',
+      'Epicerie Baobab',
+      'Patisserie Sokhna',
+    ]);
     expect(ids(await search({ sort: 'newest' }))).toEqual(Object.values(made).reverse());
     const page = await search({ sort: 'name', limit: 3, page: 2 });
     expect(names(page)).toEqual(['Patisserie Sokhna']);
-    expect(page.body.meta).toEqual({ page: 2, limit: 3, total: 4, totalPages: 2, hasMore: false, totalIsEstimate: false });
+    expect(page.body.meta).toEqual({
+      page: 2,
+      limit: 3,
+      total: 4,
+      totalPages: 2,
+      hasMore: false,
+      totalIsEstimate: false,
+    });
   });
 
-  it('only lists the given supplier\'s stores', async () => {
+  it("only lists the given supplier's stores", async () => {
     const other = await createSupplier(t.app);
     const mine = await createStore(t.app, other, { name: 'Boulangerie Teranga' });
     const res = await call(t.app, 'GET', '/stores', { query: { supplierId: other.profile.id, q: 'teranga' } });
@@ -82,15 +102,19 @@ describe('text search', () => {
   });
 
   it('rejects unknown parameters and bad values', async () => {
-    const res = await call(t.app, 'GET', '/stores', { query: { sort: 'price', limit: 101, openNow: 'maybe', color: 'red', supplierId: 'x' } });
+    const res = await call(t.app, 'GET', '/stores', {
+      query: { sort: 'price', limit: 101, openNow: 'maybe', color: 'red', supplierId: 'x' },
+    });
     expect(res.status).toBe(400);
     const fields = res.body.error.details.map((d: { field: string }) => d.field);
-    expect(fields).toEqual(expect.arrayContaining(['query.sort', 'query.limit', 'query.openNow', 'query.color', 'query.supplierId']));
+    expect(fields).toEqual(
+      expect.arrayContaining(['query.sort', 'query.limit', 'query.openNow', 'query.color', 'query.supplierId']),
+    );
   });
 });
 
 describe('open now', () => {
-  it('uses each store\'s own time zone, hours and closure, in the filter and in isOpenNow', async () => {
+  it("uses each store's own time zone, hours and closure, in the filter and in isOpenNow", async () => {
     const sup = await createSupplier(t.app);
     const now = t.clock.now();
     // UTC+14 and UTC-11 are always on different calendar days.
@@ -98,8 +122,16 @@ describe('open now', () => {
     const behind = 'Pacific/Pago_Pago';
     const todayAhead = weekdayIn(ahead, now);
     const open = await createStore(t.app, sup, { name: 'Open all day', openingHours: ALL_DAY });
-    const openAhead = await createStore(t.app, sup, { name: 'Open today ahead', timezone: ahead, openingHours: { [todayAhead]: ['00:00-24:00'] } });
-    const closedBehind = await createStore(t.app, sup, { name: 'Closed today behind', timezone: behind, openingHours: { [todayAhead]: ['00:00-24:00'] } });
+    const openAhead = await createStore(t.app, sup, {
+      name: 'Open today ahead',
+      timezone: ahead,
+      openingHours: { [todayAhead]: ['00:00-24:00'] },
+    });
+    const closedBehind = await createStore(t.app, sup, {
+      name: 'Closed today behind',
+      timezone: behind,
+      openingHours: { [todayAhead]: ['00:00-24:00'] },
+    });
     const noHours = await createStore(t.app, sup, { name: 'No hours', openingHours: {} });
     const closed = await createStore(t.app, sup, {
       name: 'Temporarily closed',
@@ -109,11 +141,15 @@ describe('open now', () => {
       closureReason: 'Holiday',
     });
 
-    const yes = await call(t.app, 'GET', '/stores', { query: { supplierId: sup.profile.id, openNow: true, sort: 'name' } });
+    const yes = await call(t.app, 'GET', '/stores', {
+      query: { supplierId: sup.profile.id, openNow: true, sort: 'name' },
+    });
     expect(ids(yes)).toEqual([open.id, openAhead.id]);
     expect(yes.body.data.every((s: { isOpenNow: boolean }) => s.isOpenNow)).toBe(true);
 
-    const no = await call(t.app, 'GET', '/stores', { query: { supplierId: sup.profile.id, openNow: false, sort: 'name' } });
+    const no = await call(t.app, 'GET', '/stores', {
+      query: { supplierId: sup.profile.id, openNow: false, sort: 'name' },
+    });
     expect(ids(no)).toEqual([closedBehind.id, noHours.id, closed.id]);
     expect(no.body.data.some((s: { isOpenNow: boolean }) => s.isOpenNow)).toBe(false);
     expect(no.body.data[2].closure).toMatchObject({ reason: 'Holiday', inEffect: true });
@@ -144,7 +180,14 @@ describe('nearby (small)', () => {
 
     const wide = await call(t.app, 'GET', '/stores/nearby', { query: { ...base, radiusKm: 10, limit: 2, page: 2 } });
     expect(ids(wide)).toEqual([far.id]);
-    expect(wide.body.meta).toEqual({ page: 2, limit: 2, total: 3, totalPages: 2, hasMore: false, totalIsEstimate: false });
+    expect(wide.body.meta).toEqual({
+      page: 2,
+      limit: 2,
+      total: 3,
+      totalPages: 2,
+      hasMore: false,
+      totalIsEstimate: false,
+    });
   });
 
   it('shows each store as its own page does (hours, time zone, closures), with its distance; openNow too', async () => {
@@ -152,14 +195,52 @@ describe('nearby (small)', () => {
     const spot = { latitude: base.latitude + 0.7, longitude: base.longitude };
     const now = t.clock.now();
     const hour = 3_600_000;
-    await createStore(t.app, sup, { name: 'Always', openingHours: ALL_DAY, ...spot, pickupInstructions: 'Back door "B"' });
-    await createStore(t.app, sup, { name: 'Elsewhere', timezone: 'Pacific/Kiritimati', openingHours: { [weekdayIn('Pacific/Kiritimati', now)]: ['00:00-24:00'] }, ...spot });
-    await createStore(t.app, sup, { name: 'No hours', openingHours: {}, latitude: spot.latitude + 0.001, longitude: spot.longitude });
-    await createStore(t.app, sup, { name: 'Closed now', openingHours: ALL_DAY, closureStartsAt: new Date(now.getTime() - hour), closureEndsAt: new Date(now.getTime() + hour), closureReason: 'Holiday', ...spot });
-    await createStore(t.app, sup, { name: 'Closing later', openingHours: ALL_DAY, closureStartsAt: new Date(now.getTime() + hour), closureEndsAt: new Date(now.getTime() + 2 * hour), closureReason: 'Stock', ...spot });
-    await createStore(t.app, sup, { name: 'Closure over', openingHours: ALL_DAY, closureStartsAt: new Date(now.getTime() - 2 * hour), closureEndsAt: new Date(now.getTime() - hour), closureReason: 'Past', ...spot });
+    await createStore(t.app, sup, {
+      name: 'Always',
+      openingHours: ALL_DAY,
+      ...spot,
+      pickupInstructions: 'Back door "B"',
+    });
+    await createStore(t.app, sup, {
+      name: 'Elsewhere',
+      timezone: 'Pacific/Kiritimati',
+      openingHours: { [weekdayIn('Pacific/Kiritimati', now)]: ['00:00-24:00'] },
+      ...spot,
+    });
+    await createStore(t.app, sup, {
+      name: 'No hours',
+      openingHours: {},
+      latitude: spot.latitude + 0.001,
+      longitude: spot.longitude,
+    });
+    await createStore(t.app, sup, {
+      name: 'Closed now',
+      openingHours: ALL_DAY,
+      closureStartsAt: new Date(now.getTime() - hour),
+      closureEndsAt: new Date(now.getTime() + hour),
+      closureReason: 'Holiday',
+      ...spot,
+    });
+    await createStore(t.app, sup, {
+      name: 'Closing later',
+      openingHours: ALL_DAY,
+      closureStartsAt: new Date(now.getTime() + hour),
+      closureEndsAt: new Date(now.getTime() + 2 * hour),
+      closureReason: 'Stock',
+      ...spot,
+    });
+    await createStore(t.app, sup, {
+      name: 'Closure over',
+      openingHours: ALL_DAY,
+      closureStartsAt: new Date(now.getTime() - 2 * hour),
+      closureEndsAt: new Date(now.getTime() - hour),
+      closureReason: 'Past',
+      ...spot,
+    });
     for (const openNow of [undefined, true, false]) {
-      const res = await call(t.app, 'GET', '/stores/nearby', { query: { ...spot, radiusKm: 1, ...(openNow !== undefined && { openNow }) } });
+      const res = await call(t.app, 'GET', '/stores/nearby', {
+        query: { ...spot, radiusKm: 1, ...(openNow !== undefined && { openNow }) },
+      });
       expect(res.body.data.length).toBe(openNow === undefined ? 6 : openNow ? 4 : 2);
       for (const item of res.body.data) {
         const page = await call(t.app, 'GET', `/stores/${item.id}`);

@@ -2,7 +2,16 @@ import { and, asc, count, desc, eq, inArray, isNull, sql, type SQL } from 'drizz
 import { literalLimit, opaque, preparedPage, preparedPer, rows, runPage, type Executor } from '../../db/client.js';
 import { nameOrderKey } from '../../db/folding.js';
 import { countNearest, earthCube, earthPoint, kmOfChordSql, listedColumns, searchWords } from '../../db/listing-sql.js';
-import { LISTING_TOTAL_CAP, RANKED_CANDIDATES_CAP, listingMeta, metaOf, nearestPage, searchTerms, type ListingMeta, type NearbyJsonRow } from '../../shared/listing-page.js';
+import {
+  LISTING_TOTAL_CAP,
+  RANKED_CANDIDATES_CAP,
+  listingMeta,
+  metaOf,
+  nearestPage,
+  searchTerms,
+  type ListingMeta,
+  type NearbyJsonRow,
+} from '../../shared/listing-page.js';
 import type { PageQuery } from '../../shared/schemas.js';
 import { stores } from '../../db/schema/stores.js';
 import { openAtSql } from '../../shared/opening-hours.js';
@@ -58,8 +67,16 @@ export async function updateStore(ex: Executor, id: string, patch: Partial<NewSt
  * A store that is not deleted, in any other state, of a supplier whose profile is not deleted
  * either (a deleted supplier's stores are gone for everyone, its staff included).
  */
-export async function findStore(ex: Executor, id: string, opts: { lock?: boolean } = {}): Promise<StoreRecord | undefined> {
-  const q = ex.select().from(stores).where(and(eq(stores.id, id), isNull(stores.deletedAt), isLiveSupplier(stores.supplierId))).limit(1);
+export async function findStore(
+  ex: Executor,
+  id: string,
+  opts: { lock?: boolean } = {},
+): Promise<StoreRecord | undefined> {
+  const q = ex
+    .select()
+    .from(stores)
+    .where(and(eq(stores.id, id), isNull(stores.deletedAt), isLiveSupplier(stores.supplierId)))
+    .limit(1);
   const [row] = opts.lock ? await q.for('update') : await q;
   return row;
 }
@@ -103,9 +120,25 @@ export async function findStoreForOrder(ex: Executor, id: string) {
   return row;
 }
 
-export async function listSupplierStores(ex: Executor, supplierId: string, f: { isActive?: boolean }, limit: number, offset: number) {
-  const where = and(eq(stores.supplierId, supplierId), isNull(stores.deletedAt), f.isActive === undefined ? undefined : eq(stores.isActive, f.isActive));
-  const items = await ex.select().from(stores).where(where).orderBy(desc(stores.createdAt), desc(stores.id)).limit(limit).offset(offset);
+export async function listSupplierStores(
+  ex: Executor,
+  supplierId: string,
+  f: { isActive?: boolean },
+  limit: number,
+  offset: number,
+) {
+  const where = and(
+    eq(stores.supplierId, supplierId),
+    isNull(stores.deletedAt),
+    f.isActive === undefined ? undefined : eq(stores.isActive, f.isActive),
+  );
+  const items = await ex
+    .select()
+    .from(stores)
+    .where(where)
+    .orderBy(desc(stores.createdAt), desc(stores.id))
+    .limit(limit)
+    .offset(offset);
   const [total] = await ex.select({ n: count() }).from(stores).where(where);
   return { items, total: total?.n ?? 0 };
 }
@@ -148,7 +181,12 @@ function searchFilters(s: StoreSearch, now: Date): SQL {
 
 /** Counts the rows matching `where`, stopping past LISTING_TOTAL_CAP. */
 async function countCapped(ex: Executor, where: SQL | undefined, cap = LISTING_TOTAL_CAP): Promise<number> {
-  const sub = ex.select({ one: sql`1`.as('one') }).from(stores).where(where).limit(cap + 1).as('c');
+  const sub = ex
+    .select({ one: sql`1`.as('one') })
+    .from(stores)
+    .where(where)
+    .limit(cap + 1)
+    .as('c');
   const [row] = await ex.select({ n: count() }).from(sub);
   return row?.n ?? 0;
 }
@@ -162,24 +200,43 @@ export async function searchPublicStores(ex: Executor, s: StoreSearch, now: Date
   const filters = searchFilters(s, now);
   const terms = s.q === undefined ? null : searchTerms(s.q);
   if (s.q !== undefined && !terms) return { items: [], meta: metaOf(q, 0, false) };
-  const order = s.sort === 'name' ? [asc(nameOrderKey(stores.name)), asc(stores.id)] : [desc(stores.createdAt), desc(stores.id)];
+  const order =
+    s.sort === 'name' ? [asc(nameOrderKey(stores.name)), asc(stores.id)] : [desc(stores.createdAt), desc(stores.id)];
   const ordered = async (tx: Executor, match: SQL | undefined) => {
     const where = and(filters, match);
-    const items = await tx.select(listed).from(stores).where(where).orderBy(...order).limit(q.limit + 1).offset((q.page - 1) * q.limit);
+    const items = await tx
+      .select(listed)
+      .from(stores)
+      .where(where)
+      .orderBy(...order)
+      .limit(q.limit + 1)
+      .offset((q.page - 1) * q.limit);
     const meta = await listingMeta(q, items.length, () => countCapped(tx, where));
     return { items: items.slice(0, q.limit), meta };
   };
   if (!terms) return ordered(ex, undefined);
-  return searchWords(ex, { vector: stores.searchVector, doc: stores.searchDoc }, terms, { relevance: s.sort === 'relevance', wordsOnly: !s.city && !s.supplierId && s.openNow === undefined }, {
-    ranked: (tx, match, rank, tsquery) => rankedPage(tx, and(filters, match), rank, q, tsquery),
-    count: (tx, match, cap) => countCapped(tx, and(filters, match), cap),
-    ordered,
-  });
+  return searchWords(
+    ex,
+    { vector: stores.searchVector, doc: stores.searchDoc },
+    terms,
+    { relevance: s.sort === 'relevance', wordsOnly: !s.city && !s.supplierId && s.openNow === undefined },
+    {
+      ranked: (tx, match, rank, tsquery) => rankedPage(tx, and(filters, match), rank, q, tsquery),
+      count: (tx, match, cap) => countCapped(tx, and(filters, match), cap),
+      ordered,
+    },
+  );
 }
 
 /** The ranked candidates: the first RANKED_CANDIDATES_CAP matches, with the listed columns. */
 function rankedQuery(ex: Executor, where: SQL | undefined, rank: SQL) {
-  const cand = ex.$with('cand').as(ex.select({ ...listed, rank: sql<number>`${rank}`.as('rank') }).from(stores).where(where).limit(RANKED_CANDIDATES_CAP + 1));
+  const cand = ex.$with('cand').as(
+    ex
+      .select({ ...listed, rank: sql<number>`${rank}`.as('rank') })
+      .from(stores)
+      .where(where)
+      .limit(RANKED_CANDIDATES_CAP + 1),
+  );
   return ex
     .with(cand)
     .select({ ...cand._.selectedFields, counted: sql<number>`(select count(*) from cand)`.mapWith(Number) })
@@ -191,7 +248,11 @@ function rankedQuery(ex: Executor, where: SQL | undefined, rank: SQL) {
 // the query costs about as much as running it.
 const wordsPrepared = preparedPer((ex) => {
   const tsq = sql`to_tsquery('simple', ${sql.placeholder('tsquery')})`;
-  return rankedQuery(ex, and(listedStore, sql`${stores.searchVector} @@ ${tsq}`), sql`ts_rank(${stores.searchVector}, ${tsq})`)
+  return rankedQuery(
+    ex,
+    and(listedStore, sql`${stores.searchVector} @@ ${tsq}`),
+    sql`ts_rank(${stores.searchVector}, ${tsq})`,
+  )
     .limit(sql.placeholder('rows'))
     .offset(sql.placeholder('offset'))
     .prepare('stores_words_page');
@@ -201,7 +262,13 @@ const wordsPrepared = preparedPer((ex) => {
  * One page of the ranked candidates (see rankedQuery); the candidates carry the listed columns, so
  * the page is not joined back to the table. `prepared` runs the words-only query instead.
  */
-async function rankedPage(ex: Executor, where: SQL | undefined, rank: SQL, q: PageQuery, prepared?: string): Promise<{ items: ListedStore[]; meta: ListingMeta }> {
+async function rankedPage(
+  ex: Executor,
+  where: SQL | undefined,
+  rank: SQL,
+  q: PageQuery,
+  prepared?: string,
+): Promise<{ items: ListedStore[]; meta: ListingMeta }> {
   const offset = (q.page - 1) * q.limit;
   const rows = prepared
     ? await wordsPrepared(ex).execute({ tsquery: prepared, rows: q.limit + 1, offset })
@@ -222,7 +289,10 @@ export interface NearbySearch {
 
 function nearbyParts(n: NearbySearch, now: Date) {
   const origin = earthPoint(n.latitude, n.longitude);
-  const where = and(listedStore, n.openNow === undefined ? undefined : n.openNow ? openAt(now) : sql`not ${openAt(now)}`);
+  const where = and(
+    listedStore,
+    n.openNow === undefined ? undefined : n.openNow ? openAt(now) : sql`not ${openAt(now)}`,
+  );
   const d = sql<number>`(${stores.earth} <-> ${origin})`.mapWith(Number);
   return { where, d, origin };
 }
@@ -240,7 +310,12 @@ function nearbyColumns(at: SQL, d: SQL) {
  */
 export function nearbyQuery(ex: Executor, n: NearbySearch, now: Date, rows: number) {
   const { where, d } = nearbyParts(n, now);
-  return ex.select(nearbyColumns(sql`${now.toISOString()}::timestamptz`, d)).from(stores).where(where).orderBy(d).limit(rows);
+  return ex
+    .select(nearbyColumns(sql`${now.toISOString()}::timestamptz`, d))
+    .from(stores)
+    .where(where)
+    .orderBy(d)
+    .limit(rows);
 }
 
 // The common nearby page (no openNow filter), prepared once per connection with its plan kept
@@ -248,7 +323,13 @@ export function nearbyQuery(ex: Executor, n: NearbySearch, now: Date, rows: numb
 const nearbyPrepared = preparedPage((ex, rows) => {
   const d = sql<number>`(${stores.earth} <-> ${sql.placeholder('origin')}::cube)`;
   const at = opaque(sql`${sql.placeholder('now')}::timestamptz`);
-  return ex.select(nearbyColumns(at, d)).from(stores).where(listedStore).orderBy(sql`"d"`).limit(literalLimit(rows)).prepare(`stores_nearby_page_${rows}`);
+  return ex
+    .select(nearbyColumns(at, d))
+    .from(stores)
+    .where(listedStore)
+    .orderBy(sql`"d"`)
+    .limit(literalLimit(rows))
+    .prepare(`stores_nearby_page_${rows}`);
 });
 
 export async function nearbyStores(ex: Executor, n: NearbySearch, now: Date, q: PageQuery) {
@@ -257,7 +338,24 @@ export async function nearbyStores(ex: Executor, n: NearbySearch, now: Date, q: 
   return nearestPage<NearbyJsonRow>(
     q,
     radiusM,
-    (rows) => (n.openNow === undefined ? runPage(nearbyPrepared(ex, rows), { origin: earthCube(n.latitude, n.longitude), now: now.toISOString() }, rows) : nearbyQuery(ex, n, now, rows)),
-    (k) => countNearest(ex, ex.select({ d: sql`${d}`.as('d') }).from(stores).where(where).orderBy(d).limit(k), radiusM),
+    (rows) =>
+      n.openNow === undefined
+        ? runPage(
+            nearbyPrepared(ex, rows),
+            { origin: earthCube(n.latitude, n.longitude), now: now.toISOString() },
+            rows,
+          )
+        : nearbyQuery(ex, n, now, rows),
+    (k) =>
+      countNearest(
+        ex,
+        ex
+          .select({ d: sql`${d}`.as('d') })
+          .from(stores)
+          .where(where)
+          .orderBy(d)
+          .limit(k),
+        radiusM,
+      ),
   );
 }

@@ -5,35 +5,44 @@ import { TimezoneSchema as Timezone } from '../../shared/time-zones.js';
 
 export const StoreParamsSchema = Type.Object({ storeId: IdSchema }, { additionalProperties: false });
 
-export const ClosureSchema = Type.Object({
-  startsAt: TimestampSchema,
-  endsAt: TimestampSchema,
-  reason: Nullable(Type.String()),
-  inEffect: Type.Boolean({ description: 'true while startsAt <= now < endsAt' }),
-}, { title: 'StoreClosure' });
+export const ClosureSchema = Type.Object(
+  {
+    startsAt: TimestampSchema,
+    endsAt: TimestampSchema,
+    reason: Nullable(Type.String()),
+    inEffect: Type.Boolean({ description: 'true while startsAt <= now < endsAt' }),
+  },
+  { title: 'StoreClosure' },
+);
 
-export const StoreSchema = Type.Object({
-  id: IdSchema,
-  supplierId: IdSchema,
-  name: Type.String(),
-  description: Type.String(),
-  address: Type.String(),
-  city: Type.String(),
-  latitude: Type.Number(),
-  longitude: Type.Number(),
-  phone: Nullable(Type.String()),
-  openingHours: OpeningHoursSchema,
-  timezone: Type.String(),
-  pickupInstructions: Nullable(Type.String()),
-  isActive: Type.Boolean(),
-  isOpenNow: Type.Boolean({ description: 'active, not temporarily closed, and within today\'s opening hours' }),
-  closure: Nullable(ClosureSchema),
-  createdAt: TimestampSchema,
-  updatedAt: TimestampSchema,
-}, { title: 'Store' });
+export const StoreSchema = Type.Object(
+  {
+    id: IdSchema,
+    supplierId: IdSchema,
+    name: Type.String(),
+    description: Type.String(),
+    address: Type.String(),
+    city: Type.String(),
+    latitude: Type.Number(),
+    longitude: Type.Number(),
+    phone: Nullable(Type.String()),
+    openingHours: OpeningHoursSchema,
+    timezone: Type.String(),
+    pickupInstructions: Nullable(Type.String()),
+    isActive: Type.Boolean(),
+    isOpenNow: Type.Boolean({ description: "active, not temporarily closed, and within today's opening hours" }),
+    closure: Nullable(ClosureSchema),
+    createdAt: TimestampSchema,
+    updatedAt: TimestampSchema,
+  },
+  { title: 'Store' },
+);
 export type StoreView = Static<typeof StoreSchema>;
 
-export const NearbyStoreSchema = Type.Object({ ...StoreSchema.properties, distanceKm: Type.Number() }, { title: 'NearbyStore' });
+export const NearbyStoreSchema = Type.Object(
+  { ...StoreSchema.properties, distanceKm: Type.Number() },
+  { title: 'NearbyStore' },
+);
 export type NearbyStoreView = Static<typeof NearbyStoreSchema>;
 
 const Latitude = Type.Number({ minimum: -90, maximum: 90 });
@@ -82,7 +91,11 @@ export const UpdateStoreBodySchema = Type.Object(
     timezone: Type.Optional(Timezone),
     pickupInstructions: Type.Optional(Nullable(storeFields.pickupInstructions)),
   },
-  { additionalProperties: false, minProperties: 1, description: 'Only the given fields change; null clears phone or pickupInstructions' },
+  {
+    additionalProperties: false,
+    minProperties: 1,
+    description: 'Only the given fields change; null clears phone or pickupInstructions',
+  },
 );
 export type UpdateStoreBody = Static<typeof UpdateStoreBodySchema>;
 
@@ -103,7 +116,13 @@ export type StoreSort = (typeof STORE_SORTS)[number];
 export const SearchStoresQuerySchema = Type.Object(
   {
     ...PageQuerySchema.properties,
-    q: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'words of the name, description or city; typos are tolerated' })),
+    q: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description: 'words of the name, description or city; typos are tolerated',
+      }),
+    ),
     city: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'exact city, any case' })),
     supplierId: Type.Optional(IdSchema),
     openNow: Type.Optional(Type.Boolean()),
@@ -120,7 +139,11 @@ export const NearbyQuerySchema = Type.Object(
     ...PageQuerySchema.properties,
     latitude: Latitude,
     longitude: Longitude,
-    radiusKm: Type.Number({ minimum: NEARBY_RADIUS_KM.min, maximum: NEARBY_RADIUS_KM.max, default: NEARBY_RADIUS_KM.default }),
+    radiusKm: Type.Number({
+      minimum: NEARBY_RADIUS_KM.min,
+      maximum: NEARBY_RADIUS_KM.max,
+      default: NEARBY_RADIUS_KM.default,
+    }),
     openNow: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },

@@ -40,7 +40,12 @@ export function toStoreView(s: ListedStore, at: Date): StoreView {
   const inEffect = closureInEffect(s, at);
   const closure =
     s.closureStartsAt && s.closureEndsAt && s.closureEndsAt > at
-      ? { startsAt: s.closureStartsAt.toISOString(), endsAt: s.closureEndsAt.toISOString(), reason: s.closureReason, inEffect }
+      ? {
+          startsAt: s.closureStartsAt.toISOString(),
+          endsAt: s.closureEndsAt.toISOString(),
+          reason: s.closureReason,
+          inEffect,
+        }
       : null;
   return {
     id: s.id,
@@ -85,14 +90,25 @@ function invalid(details: ErrorDetail[]): AppError {
  * Checks what the schema cannot (hours that make sense, a known time zone) and normalises the
  * rest. Reads the database (time zones): call it before opening a transaction.
  */
-async function storeFields(ex: Executor, body: Partial<CreateStoreBody> | UpdateStoreBody): Promise<Partial<repo.NewStore>> {
+async function storeFields(
+  ex: Executor,
+  body: Partial<CreateStoreBody> | UpdateStoreBody,
+): Promise<Partial<repo.NewStore>> {
   const problems: ErrorDetail[] = [];
   if (body.openingHours) problems.push(...checkOpeningHours(body.openingHours, 'body.openingHours'));
   const timezone = body.timezone === undefined ? undefined : await resolveTimezone(ex, body.timezone);
   if (body.timezone !== undefined && !timezone) problems.push(unknownTimezone('body.timezone'));
   if (problems.length) throw invalid(problems);
   const out: Partial<repo.NewStore> = {};
-  for (const key of ['name', 'description', 'address', 'city', 'latitude', 'longitude', 'pickupInstructions'] as const) {
+  for (const key of [
+    'name',
+    'description',
+    'address',
+    'city',
+    'latitude',
+    'longitude',
+    'pickupInstructions',
+  ] as const) {
     if (body[key] !== undefined) (out as Record<string, unknown>)[key] = body[key];
   }
   if (timezone) out.timezone = timezone;
@@ -103,7 +119,10 @@ async function storeFields(ex: Executor, body: Partial<CreateStoreBody> | Update
 
 export type StoresService = ReturnType<typeof createStoresService>;
 
-export function createStoresService(ctx: AppContext, deps: { suppliers: SuppliersService; members: StoreMembersService }) {
+export function createStoresService(
+  ctx: AppContext,
+  deps: { suppliers: SuppliersService; members: StoreMembersService },
+) {
   const now = () => ctx.clock.now();
   const collectors = new Map<string, StatisticsCollector>();
   const deletionHooks: StoreDeletedHook[] = [];
@@ -137,7 +156,8 @@ export function createStoresService(ctx: AppContext, deps: { suppliers: Supplier
     const { store, role } = await resolveRole(ex, userId, storeId, opts);
     if (!role) {
       // An inactive store, or one of a supplier the public cannot see, must not be revealed.
-      if (opts.change && (await repo.isPublicStore(ex, storeId))) throw forbidden('NOT_OWNER', 'This store belongs to another supplier');
+      if (opts.change && (await repo.isPublicStore(ex, storeId)))
+        throw forbidden('NOT_OWNER', 'This store belongs to another supplier');
       throw notFound('Store');
     }
     assertRoleCan(role, capability);
@@ -150,7 +170,12 @@ export function createStoresService(ctx: AppContext, deps: { suppliers: Supplier
     return { items: items.map((s) => toStoreView(s, at)), meta: pageMeta(q, total) };
   }
 
-  async function change(user: AuthUser, storeId: string, capability: StoreCapability, patch: (s: StoreRecord) => Partial<repo.NewStore>) {
+  async function change(
+    user: AuthUser,
+    storeId: string,
+    capability: StoreCapability,
+    patch: (s: StoreRecord) => Partial<repo.NewStore>,
+  ) {
     const store = await ctx.db.transaction(async (tx) => {
       const { store: current } = await authorize(tx, user.id, storeId, capability, { change: true, lock: true });
       return repo.updateStore(tx, storeId, { ...patch(current), updatedAt: now() });
@@ -188,12 +213,12 @@ export function createStoresService(ctx: AppContext, deps: { suppliers: Supplier
     acceptingOrders,
 
     onStoreDeleted(hook: StoreDeletedHook): void {
-
       deletionHooks.push(hook);
     },
 
     registerStatistics(section: string, collect: StatisticsCollector): void {
-      if (section === 'store' || section === 'staff' || collectors.has(section)) throw new Error(`statistics section ${section} already exists`);
+      if (section === 'store' || section === 'staff' || collectors.has(section))
+        throw new Error(`statistics section ${section} already exists`);
       collectors.set(section, collect);
     },
 
@@ -264,25 +289,41 @@ export function createStoresService(ctx: AppContext, deps: { suppliers: Supplier
       return change(user, storeId, 'store.update', () => fields);
     },
 
-    toggleActive: (user: AuthUser, storeId: string) => change(user, storeId, 'store.toggle_active', (s) => ({ isActive: !s.isActive })),
+    toggleActive: (user: AuthUser, storeId: string) =>
+      change(user, storeId, 'store.toggle_active', (s) => ({ isActive: !s.isActive })),
 
     setClosure(user: AuthUser, storeId: string, body: ClosureBody): Promise<StoreView> {
       if (body.clear) {
         const extra = (['startsAt', 'endsAt', 'reason'] as const).filter((k) => body[k] !== undefined);
-        if (extra.length) throw invalid(extra.map((k) => ({ field: `body.${k}`, message: 'must not be given with clear' })));
-        return change(user, storeId, 'store.manage_closure', () => ({ closureStartsAt: null, closureEndsAt: null, closureReason: null }));
+        if (extra.length)
+          throw invalid(extra.map((k) => ({ field: `body.${k}`, message: 'must not be given with clear' })));
+        return change(user, storeId, 'store.manage_closure', () => ({
+          closureStartsAt: null,
+          closureEndsAt: null,
+          closureReason: null,
+        }));
       }
       if (body.clear === false) throw invalid([{ field: 'body.clear', message: 'must be true when given' }]);
-      if (!body.endsAt) throw invalid([{ field: 'body.endsAt', message: 'is required (or send {"clear": true} to reopen)' }]);
+      if (!body.endsAt)
+        throw invalid([{ field: 'body.endsAt', message: 'is required (or send {"clear": true} to reopen)' }]);
       const at = now();
       const startsAt = body.startsAt ? new Date(body.startsAt) : at;
       const endsAt = new Date(body.endsAt);
       if (endsAt <= startsAt) throw invalid([{ field: 'body.endsAt', message: 'must be after startsAt' }]);
       if (endsAt <= at) throw invalid([{ field: 'body.endsAt', message: 'must be in the future' }]);
       if (endsAt.getTime() - startsAt.getTime() > MAX_CLOSURE_DAYS * DAY_MS) {
-        throw invalid([{ field: 'body.endsAt', message: `a temporary closure lasts at most ${MAX_CLOSURE_DAYS} days; deactivate the store instead` }]);
+        throw invalid([
+          {
+            field: 'body.endsAt',
+            message: `a temporary closure lasts at most ${MAX_CLOSURE_DAYS} days; deactivate the store instead`,
+          },
+        ]);
       }
-      return change(user, storeId, 'store.manage_closure', () => ({ closureStartsAt: startsAt, closureEndsAt: endsAt, closureReason: body.reason ?? null }));
+      return change(user, storeId, 'store.manage_closure', () => ({
+        closureStartsAt: startsAt,
+        closureEndsAt: endsAt,
+        closureReason: body.reason ?? null,
+      }));
     },
 
     async remove(user: AuthUser, storeId: string): Promise<{ message: string }> {
@@ -313,7 +354,8 @@ export function createStoresService(ctx: AppContext, deps: { suppliers: Supplier
         },
         staff: await deps.members.staffCounts(ctx.db, storeId),
       };
-      for (const [section, collect] of collectors) (stats as Record<string, unknown>)[section] = await collect(ctx.db, storeId);
+      for (const [section, collect] of collectors)
+        (stats as Record<string, unknown>)[section] = await collect(ctx.db, storeId);
       return stats;
     },
   };

@@ -42,7 +42,11 @@ const ownerChanges = (storeId: string) =>
     ['PUT', `/supplier/stores/${storeId}`, { name: 'Mine now' }],
     ['DELETE', `/supplier/stores/${storeId}`, undefined],
     ['POST', `/supplier/stores/${storeId}/toggle-active`, undefined],
-    ['POST', `/supplier/stores/${storeId}/temporary-closure`, { endsAt: new Date(t.clock.now().getTime() + DAY).toISOString() }],
+    [
+      'POST',
+      `/supplier/stores/${storeId}/temporary-closure`,
+      { endsAt: new Date(t.clock.now().getTime() + DAY).toISOString() },
+    ],
   ] as const;
 
 const fields = (res: { body: any }) => (res.body.error.details ?? []).map((d: { field: string }) => d.field);
@@ -88,7 +92,13 @@ describe('creating and reading stores', () => {
       body: { name: 'Marché Kermel', address: 'Place Kermel', city: 'Dakar', latitude: 14.67, longitude: -17.43 },
     });
     expect(res.status).toBe(201);
-    expect(res.body.data).toMatchObject({ timezone: 'Africa/Dakar', openingHours: {}, phone: null, description: '', isOpenNow: false });
+    expect(res.body.data).toMatchObject({
+      timezone: 'Africa/Dakar',
+      openingHours: {},
+      phone: null,
+      description: '',
+      isOpenNow: false,
+    });
   });
 
   it('refuses without a token, for a non-supplier role, and for a supplier without a profile', async () => {
@@ -112,13 +122,21 @@ describe('creating and reading stores', () => {
     });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('VALIDATION_ERROR');
-    expect(fields(res)).toEqual(expect.arrayContaining(['body.latitude', 'body.longitude', 'body.phone', 'body.color', 'body.name']));
+    expect(fields(res)).toEqual(
+      expect.arrayContaining(['body.latitude', 'body.longitude', 'body.phone', 'body.color', 'body.name']),
+    );
 
-    const tz = await call(t.app, 'POST', '/supplier/stores', { token: sup.token, body: storeBody({ timezone: 'Mars/Olympus_Mons' }) });
+    const tz = await call(t.app, 'POST', '/supplier/stores', {
+      token: sup.token,
+      body: storeBody({ timezone: 'Mars/Olympus_Mons' }),
+    });
     expect(tz.status).toBe(400);
     expect(fields(tz)).toEqual(['body.timezone']);
 
-    const text = await call(t.app, 'POST', '/supplier/stores', { token: sup.token, body: storeBody({ latitude: 'north' }) });
+    const text = await call(t.app, 'POST', '/supplier/stores', {
+      token: sup.token,
+      body: storeBody({ latitude: 'north' }),
+    });
     expect(fields(text)).toEqual(['body.latitude']);
     const own = await call(t.app, 'GET', '/supplier/stores', { token: sup.token });
     expect(own.body.meta.total).toBe(0);
@@ -128,14 +146,25 @@ describe('creating and reading stores', () => {
     const sup = await createSupplier(t.app);
     const shape = await call(t.app, 'POST', '/supplier/stores', {
       token: sup.token,
-      body: storeBody({ openingHours: { '1': ['8:00-12:00'], '2': ['08:00-25:00'], '7': ['08:00-12:00'], '3': 'all day' } }),
+      body: storeBody({
+        openingHours: { '1': ['8:00-12:00'], '2': ['08:00-25:00'], '7': ['08:00-12:00'], '3': 'all day' },
+      }),
     });
     expect(shape.status).toBe(400);
-    expect(fields(shape)).toEqual(expect.arrayContaining(['body.openingHours.1.0', 'body.openingHours.2.0', 'body.openingHours.7', 'body.openingHours.3']));
+    expect(fields(shape)).toEqual(
+      expect.arrayContaining([
+        'body.openingHours.1.0',
+        'body.openingHours.2.0',
+        'body.openingHours.7',
+        'body.openingHours.3',
+      ]),
+    );
 
     const sense = await call(t.app, 'POST', '/supplier/stores', {
       token: sup.token,
-      body: storeBody({ openingHours: { '1': ['20:00-08:00'], '2': ['08:00-12:00', '11:00-14:00'], '3': ['08:00-24:00'] } }),
+      body: storeBody({
+        openingHours: { '1': ['20:00-08:00'], '2': ['08:00-12:00', '11:00-14:00'], '3': ['08:00-24:00'] },
+      }),
     });
     expect(sense.status).toBe(400);
     expect(sense.body.error.details).toEqual([
@@ -165,7 +194,10 @@ describe('public visibility', () => {
     const sup = await createSupplier(t.app);
     const store = await createStore(t.app, sup);
     expect((await call(t.app, 'GET', `/stores/${store.id}`)).status).toBe(200);
-    await t.app.ctx.db.update(supplierProfiles).set({ deletedAt: t.clock.now() }).where(eq(supplierProfiles.id, sup.profile.id));
+    await t.app.ctx.db
+      .update(supplierProfiles)
+      .set({ deletedAt: t.clock.now() })
+      .where(eq(supplierProfiles.id, sup.profile.id));
     expect((await call(t.app, 'GET', `/stores/${store.id}`)).status).toBe(404);
   });
 
@@ -198,12 +230,17 @@ describe('public visibility', () => {
     expect((await call(t.app, 'GET', `/stores/${store.id}`)).status).toBe(404);
     const own = await call(t.app, 'GET', '/supplier/stores', { token: sup.token, query: { isActive: false } });
     expect(own.body.data.map((s: { id: string }) => s.id)).toEqual([store.id]);
-    await expect(t.app.services.stores.assertAcceptingOrders(t.app.ctx.db, store.id)).rejects.toMatchObject({ statusCode: 409, code: 'STORE_INACTIVE' });
+    await expect(t.app.services.stores.assertAcceptingOrders(t.app.ctx.db, store.id)).rejects.toMatchObject({
+      statusCode: 409,
+      code: 'STORE_INACTIVE',
+    });
 
     const on = await call(t.app, 'POST', `/supplier/stores/${store.id}/toggle-active`, { token: sup.token });
     expect(on.body.data).toMatchObject({ isActive: true, isOpenNow: true });
     expect((await call(t.app, 'GET', `/stores/${store.id}`)).status).toBe(200);
-    await expect(t.app.services.stores.assertAcceptingOrders(t.app.ctx.db, store.id)).resolves.toMatchObject({ id: store.id });
+    await expect(t.app.services.stores.assertAcceptingOrders(t.app.ctx.db, store.id)).resolves.toMatchObject({
+      id: store.id,
+    });
   });
 });
 
@@ -213,7 +250,13 @@ describe('changing a store', () => {
     const store = await createStore(t.app, sup, { phone: '+221771112233', pickupInstructions: 'Back door' });
     const res = await call(t.app, 'PUT', `/supplier/stores/${store.id}`, {
       token: sup.token,
-      body: { name: 'Nouvelle Boulangerie', latitude: 14.7, phone: null, pickupInstructions: null, openingHours: { '0': ['10:00-12:00'] } },
+      body: {
+        name: 'Nouvelle Boulangerie',
+        latitude: 14.7,
+        phone: null,
+        pickupInstructions: null,
+        openingHours: { '0': ['10:00-12:00'] },
+      },
     });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({
@@ -233,9 +276,15 @@ describe('changing a store', () => {
     const store = await createStore(t.app, sup);
     const empty = await call(t.app, 'PUT', `/supplier/stores/${store.id}`, { token: sup.token, body: {} });
     expect(empty.status).toBe(400);
-    const unknown = await call(t.app, 'PUT', `/supplier/stores/${store.id}`, { token: sup.token, body: { name: 'X', isActive: false } });
+    const unknown = await call(t.app, 'PUT', `/supplier/stores/${store.id}`, {
+      token: sup.token,
+      body: { name: 'X', isActive: false },
+    });
     expect(fields(unknown)).toEqual(['body.isActive']);
-    const hours = await call(t.app, 'PUT', `/supplier/stores/${store.id}`, { token: sup.token, body: { name: 'X', openingHours: { '5': ['12:00-12:00'] } } });
+    const hours = await call(t.app, 'PUT', `/supplier/stores/${store.id}`, {
+      token: sup.token,
+      body: { name: 'X', openingHours: { '5': ['12:00-12:00'] } },
+    });
     expect(fields(hours)).toEqual(['body.openingHours.5.0']);
     const after = await call(t.app, 'GET', `/stores/${store.id}`);
     expect(after.body.data.name).toBe(store.name);
@@ -289,18 +338,34 @@ describe('temporary closure', () => {
     const sup = await createSupplier(t.app);
     const store = await createStore(t.app, sup);
     const endsAt = new Date(t.clock.now().getTime() + 2 * DAY).toISOString();
-    const res = await call(t.app, 'POST', `/supplier/stores/${store.id}/temporary-closure`, { token: sup.token, body: { endsAt, reason: 'Inventory' } });
+    const res = await call(t.app, 'POST', `/supplier/stores/${store.id}/temporary-closure`, {
+      token: sup.token,
+      body: { endsAt, reason: 'Inventory' },
+    });
     expect(res.status).toBe(200);
     expect(res.body.data.isOpenNow).toBe(false);
-    expect(res.body.data.closure).toEqual({ startsAt: expect.any(String), endsAt, reason: 'Inventory', inEffect: true });
+    expect(res.body.data.closure).toEqual({
+      startsAt: expect.any(String),
+      endsAt,
+      reason: 'Inventory',
+      inEffect: true,
+    });
     const pub = await call(t.app, 'GET', `/stores/${store.id}`);
     expect(pub.body.data).toMatchObject({ isOpenNow: false, closure: { inEffect: true, reason: 'Inventory' } });
-    await expect(t.app.services.stores.assertAcceptingOrders(t.app.ctx.db, store.id)).rejects.toMatchObject({ statusCode: 409, code: 'STORE_CLOSED' });
+    await expect(t.app.services.stores.assertAcceptingOrders(t.app.ctx.db, store.id)).rejects.toMatchObject({
+      statusCode: 409,
+      code: 'STORE_CLOSED',
+    });
 
-    const cleared = await call(t.app, 'POST', `/supplier/stores/${store.id}/temporary-closure`, { token: sup.token, body: { clear: true } });
+    const cleared = await call(t.app, 'POST', `/supplier/stores/${store.id}/temporary-closure`, {
+      token: sup.token,
+      body: { clear: true },
+    });
     expect(cleared.status).toBe(200);
     expect(cleared.body.data).toMatchObject({ closure: null, isOpenNow: true });
-    await expect(t.app.services.stores.assertAcceptingOrders(t.app.ctx.db, store.id)).resolves.toMatchObject({ id: store.id });
+    await expect(t.app.services.stores.assertAcceptingOrders(t.app.ctx.db, store.id)).resolves.toMatchObject({
+      id: store.id,
+    });
   });
 
   it('schedules a closure that takes effect when its start comes and ends by itself', async () => {
@@ -313,9 +378,15 @@ describe('temporary closure', () => {
     });
     expect(res.body.data).toMatchObject({ isOpenNow: true, closure: { inEffect: false, reason: null } });
     t.clock.advance(DAY + HOUR);
-    expect((await call(t.app, 'GET', `/stores/${store.id}`)).body.data).toMatchObject({ isOpenNow: false, closure: { inEffect: true } });
+    expect((await call(t.app, 'GET', `/stores/${store.id}`)).body.data).toMatchObject({
+      isOpenNow: false,
+      closure: { inEffect: true },
+    });
     t.clock.advance(DAY);
-    expect((await call(t.app, 'GET', `/stores/${store.id}`)).body.data).toMatchObject({ isOpenNow: true, closure: null });
+    expect((await call(t.app, 'GET', `/stores/${store.id}`)).body.data).toMatchObject({
+      isOpenNow: true,
+      closure: null,
+    });
   });
 
   it('refuses closures that end before they start, are already over, lack an end or mix in clear', async () => {
@@ -359,16 +430,21 @@ describe('deleting a store', () => {
   it('refuses while another module reports work in progress on the store', async () => {
     const sup = await createSupplier(t.app);
     const store = await createStore(t.app, sup);
-    t.app.ctx.workInProgress.register(async (_ex, scope) => ('storeId' in scope && scope.storeId === store.id ? '2 orders in progress' : null));
+    t.app.ctx.workInProgress.register(async (_ex, scope) =>
+      'storeId' in scope && scope.storeId === store.id ? '2 orders in progress' : null,
+    );
     const res = await call(t.app, 'DELETE', `/supplier/stores/${store.id}`, { token: sup.token });
     expect(res.status).toBe(409);
-    expect(res.body.error).toMatchObject({ code: 'HAS_WORK_IN_PROGRESS', message: expect.stringContaining('2 orders in progress') });
+    expect(res.body.error).toMatchObject({
+      code: 'HAS_WORK_IN_PROGRESS',
+      message: expect.stringContaining('2 orders in progress'),
+    });
     expect((await call(t.app, 'GET', `/stores/${store.id}`)).status).toBe(200);
   });
 });
 
 describe('counts and statistics', () => {
-  it('counts a supplier\'s live stores and the active ones', async () => {
+  it("counts a supplier's live stores and the active ones", async () => {
     const sup = await createSupplier(t.app);
     await createStore(t.app, sup);
     await createStore(t.app, sup, { isActive: false });
@@ -379,8 +455,13 @@ describe('counts and statistics', () => {
   it('reports the store state, staff numbers, days active and sections added by other modules', async () => {
     const sup = await createSupplier(t.app);
     const store = await createStore(t.app, sup);
-    t.app.services.stores.registerStatistics('bookings', async (_ex, storeId) => ({ total: storeId === store.id ? 3 : 0 }));
-    await call(t.app, 'POST', `/staff/stores/${store.id}/invite`, { token: sup.token, body: { email: 'helper@example.test', role: 'STAFF' } });
+    t.app.services.stores.registerStatistics('bookings', async (_ex, storeId) => ({
+      total: storeId === store.id ? 3 : 0,
+    }));
+    await call(t.app, 'POST', `/staff/stores/${store.id}/invite`, {
+      token: sup.token,
+      body: { email: 'helper@example.test', role: 'STAFF' },
+    });
     t.clock.advance(3 * DAY + HOUR);
     const token = await tokenFor(sup.user);
     const res = await call(t.app, 'GET', `/supplier/stores/${store.id}/statistics`, { token });
@@ -388,7 +469,13 @@ describe('counts and statistics', () => {
     expect(res.body.data).toEqual({
       storeId: store.id,
       generatedAt: expect.any(String),
-      store: { isActive: true, isOpenNow: true, closure: null, createdAt: store.createdAt.toISOString(), daysActive: 3 },
+      store: {
+        isActive: true,
+        isOpenNow: true,
+        closure: null,
+        createdAt: store.createdAt.toISOString(),
+        daysActive: 3,
+      },
       staff: { members: 0, managers: 0, staff: 0, pendingInvitations: 1 },
       products: { total: 0, active: 0, pendingReview: 0 },
       orders: { open: 0, completed: 0, cancelled: 0, unitsSold: 0, revenueGross: 0 },

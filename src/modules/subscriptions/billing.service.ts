@@ -70,13 +70,19 @@ export function createBillingService(ctx: AppContext, deps: BillingDeps) {
 
   async function requireSupplier(tx: Executor, user: AuthUser) {
     const profile = await deps.suppliers.lockProfile(tx, { userId: user.id });
-    if (!profile) throw new AppError(404, 'SUPPLIER_PROFILE_REQUIRED', 'Create your supplier profile first (POST /suppliers/profile)');
+    if (!profile)
+      throw new AppError(
+        404,
+        'SUPPLIER_PROFILE_REQUIRED',
+        'Create your supplier profile first (POST /suppliers/profile)',
+      );
     return profile;
   }
 
   /** Before the transaction: the offered methods are read from the settings on the database. */
   async function checkMethod(method: PaymentMethod | undefined): Promise<void> {
-    if (method && !(await deps.payments.methods()).some((m) => m.method === method)) throw validationError('body.paymentMethod', 'is not offered at the moment (see GET /orders/payments/providers)');
+    if (method && !(await deps.payments.methods()).some((m) => m.method === method))
+      throw validationError('body.paymentMethod', 'is not offered at the moment (see GET /orders/payments/providers)');
   }
   const requireMethod = (method: PaymentMethod | undefined): PaymentMethod => {
     if (!method) throw validationError('body.paymentMethod', 'is required for a paid plan');
@@ -85,14 +91,26 @@ export function createBillingService(ctx: AppContext, deps: BillingDeps) {
 
   /** Closes the supplier's waiting charge and its payment (a new one replaces it, or the plan changed). */
   async function dropPending(tx: Executor, supplierId: string): Promise<void> {
-    for (const c of await repo.cancelPendingCharges(tx, supplierId, now())) await deps.payments.closeForSubject(tx, subjectOf(c), 'CANCELLED');
+    for (const c of await repo.cancelPendingCharges(tx, supplierId, now()))
+      await deps.payments.closeForSubject(tx, subjectOf(c), 'CANCELLED');
   }
 
   /**
    * Prices a period of `plan` with the promo code (checked under its row lock: the last use is won by
    * one supplier) and records the charge; a charge of 0 is paid at once, any other opens a payment.
    */
-  async function openCharge(tx: Executor, a: { supplierId: string; userId: string; plan: PlanRecord; kind: ChargeRecord['kind']; subscriptionId: string | null; method: PaymentMethod; promoCode?: string }) {
+  async function openCharge(
+    tx: Executor,
+    a: {
+      supplierId: string;
+      userId: string;
+      plan: PlanRecord;
+      kind: ChargeRecord['kind'];
+      subscriptionId: string | null;
+      method: PaymentMethod;
+      promoCode?: string;
+    },
+  ) {
     await dropPending(tx, a.supplierId);
     let promo;
     if (a.promoCode) {
@@ -125,8 +143,19 @@ export function createBillingService(ctx: AppContext, deps: BillingDeps) {
       // Nothing to pay (a 100 % code): the period starts now and the code's use counts now.
       return { charge: await applyPaid(tx, charge), payment: null, promoCode: promo?.code ?? null };
     }
-    const payment = await deps.payments.startFor(tx, { subject: subjectOf(charge), method: a.method, amount: charge.amount, currency: charge.currency, payerPhone: null, expiresAt: charge.expiresAt });
-    await ctx.jobs.send(CHARGE_TIMEOUT_JOB, { chargeId: charge.id }, { tx, startAfterSeconds: business.paymentTimeoutMinutes * 60 });
+    const payment = await deps.payments.startFor(tx, {
+      subject: subjectOf(charge),
+      method: a.method,
+      amount: charge.amount,
+      currency: charge.currency,
+      payerPhone: null,
+      expiresAt: charge.expiresAt,
+    });
+    await ctx.jobs.send(
+      CHARGE_TIMEOUT_JOB,
+      { chargeId: charge.id },
+      { tx, startAfterSeconds: business.paymentTimeoutMinutes * 60 },
+    );
     return { charge, payment, promoCode: promo?.code ?? null };
   }
 
@@ -137,13 +166,33 @@ export function createBillingService(ctx: AppContext, deps: BillingDeps) {
     if (c.promoCodeId) await deps.promos.countUse(tx, c.promoCodeId);
     const running = c.subscriptionId ? await repo.lockSubscription(tx, c.subscriptionId) : undefined;
     if (c.kind === 'RENEW' && running?.status === 'ACTIVE' && running.endsAt && running.endsAt > t) {
-      await repo.updateSubscription(tx, running.id, { endsAt: new Date(running.endsAt.getTime() + c.periodDays * DAY_MS), cancelAtPeriodEnd: false, expiryWarnedAt: null, updatedAt: t });
+      await repo.updateSubscription(tx, running.id, {
+        endsAt: new Date(running.endsAt.getTime() + c.periodDays * DAY_MS),
+        cancelAtPeriodEnd: false,
+        expiryWarnedAt: null,
+        updatedAt: t,
+      });
     } else {
       // A new plan, or a renewal paid after its period ended: a period starting now.
       await repo.cancelActive(tx, c.supplierId, t);
-      await repo.insertSubscription(tx, { id: uuidv7(t.getTime()), supplierId: c.supplierId, planId: c.planId, status: 'ACTIVE', startedAt: t, endsAt: new Date(t.getTime() + c.periodDays * DAY_MS), createdAt: t, updatedAt: t });
+      await repo.insertSubscription(tx, {
+        id: uuidv7(t.getTime()),
+        supplierId: c.supplierId,
+        planId: c.planId,
+        status: 'ACTIVE',
+        startedAt: t,
+        endsAt: new Date(t.getTime() + c.periodDays * DAY_MS),
+        createdAt: t,
+        updatedAt: t,
+      });
     }
-    await deps.notifications.notify(tx, c.userId, 'subscription_payment_received', { chargeId: c.id, planId: c.planId, amount: c.amount, currency: c.currency, kind: c.kind }, { sourceKey: `subscription-charge:${c.id}:paid` });
+    await deps.notifications.notify(
+      tx,
+      c.userId,
+      'subscription_payment_received',
+      { chargeId: c.id, planId: c.planId, amount: c.amount, currency: c.currency, kind: c.kind },
+      { sourceKey: `subscription-charge:${c.id}:paid` },
+    );
     return paid;
   }
 
@@ -161,10 +210,17 @@ export function createBillingService(ctx: AppContext, deps: BillingDeps) {
     },
     async failed(tx, _p, { charge }, status) {
       // A refused attempt may be tried again on the same page until the deadline; an expired session may not.
-      if (status === 'EXPIRED' && charge.status === 'PENDING') await repo.moveCharge(tx, charge.id, 'PENDING', { status: 'EXPIRED', updatedAt: now() });
+      if (status === 'EXPIRED' && charge.status === 'PENDING')
+        await repo.moveCharge(tx, charge.id, 'PENDING', { status: 'EXPIRED', updatedAt: now() });
     },
     async refunded(tx, p: PaymentRecord, { charge }) {
-      await deps.notifications.notify(tx, charge.userId, 'subscription_payment_refunded', { chargeId: charge.id, amount: p.amount, currency: p.currency }, { sourceKey: `payment:${p.id}:refunded` });
+      await deps.notifications.notify(
+        tx,
+        charge.userId,
+        'subscription_payment_refunded',
+        { chargeId: charge.id, amount: p.amount, currency: p.currency },
+        { sourceKey: `payment:${p.id}:refunded` },
+      );
     },
   });
 
@@ -190,7 +246,14 @@ export function createBillingService(ctx: AppContext, deps: BillingDeps) {
       await ctx.db.transaction(async (tx) => {
         if (!(await repo.markWarned(tx, s.id, t))) return;
         const userId = await userOf(tx, s);
-        if (userId) await deps.notifications.notify(tx, userId, 'subscription_expiring', { subscriptionId: s.id, planId: s.planId, endsAt: iso(s.endsAt) }, { sourceKey: `subscription:${s.id}:expiring:${s.endsAt!.getTime()}` });
+        if (userId)
+          await deps.notifications.notify(
+            tx,
+            userId,
+            'subscription_expiring',
+            { subscriptionId: s.id, planId: s.planId, endsAt: iso(s.endsAt) },
+            { sourceKey: `subscription:${s.id}:expiring:${s.endsAt!.getTime()}` },
+          );
         warned++;
       });
     }
@@ -205,7 +268,13 @@ export function createBillingService(ctx: AppContext, deps: BillingDeps) {
             tx,
             userId,
             'subscription_downgraded',
-            { subscriptionId: s.id, planId: s.planId, reason: done.status === 'CANCELLED' ? 'CANCELLED' : 'UNPAID', maxProducts: limits.maxProducts, currentProducts: limits.currentProducts },
+            {
+              subscriptionId: s.id,
+              planId: s.planId,
+              reason: done.status === 'CANCELLED' ? 'CANCELLED' : 'UNPAID',
+              maxProducts: limits.maxProducts,
+              currentProducts: limits.currentProducts,
+            },
             { sourceKey: `subscription:${s.id}:ended` },
           );
         }
@@ -226,7 +295,12 @@ export function createBillingService(ctx: AppContext, deps: BillingDeps) {
     /** The caller's supplier profile id (404 SUPPLIER_PROFILE_REQUIRED without one). */
     async supplierIdOf(userId: string): Promise<string> {
       const p = await deps.suppliers.findOwnProfile(userId);
-      if (!p) throw new AppError(404, 'SUPPLIER_PROFILE_REQUIRED', 'Create your supplier profile first (POST /suppliers/profile)');
+      if (!p)
+        throw new AppError(
+          404,
+          'SUPPLIER_PROFILE_REQUIRED',
+          'Create your supplier profile first (POST /suppliers/profile)',
+        );
       return p.id;
     },
 
@@ -247,8 +321,23 @@ export function createBillingService(ctx: AppContext, deps: BillingDeps) {
         }
         const method = requireMethod(body.paymentMethod);
         const { plan: current, subscription } = await deps.subscriptions.current(tx, supplier.id);
-        if (subscription && current.id === plan.id) throw conflict('ALREADY_SUBSCRIBED', `You are on the ${plan.code} plan: renew it (POST /subscriptions/renew) to pay the next period`);
-        return { supplierId: supplier.id, ...(await openCharge(tx, { supplierId: supplier.id, userId: user.id, plan, kind: 'SUBSCRIBE', subscriptionId: null, method, promoCode: body.promoCode })) };
+        if (subscription && current.id === plan.id)
+          throw conflict(
+            'ALREADY_SUBSCRIBED',
+            `You are on the ${plan.code} plan: renew it (POST /subscriptions/renew) to pay the next period`,
+          );
+        return {
+          supplierId: supplier.id,
+          ...(await openCharge(tx, {
+            supplierId: supplier.id,
+            userId: user.id,
+            plan,
+            kind: 'SUBSCRIBE',
+            subscriptionId: null,
+            method,
+            promoCode: body.promoCode,
+          })),
+        };
       });
       return answer(opened, user);
     },
@@ -259,10 +348,27 @@ export function createBillingService(ctx: AppContext, deps: BillingDeps) {
       const opened = await ctx.db.transaction(async (tx) => {
         const supplier = await requireSupplier(tx, user);
         const { plan, subscription } = await deps.subscriptions.current(tx, supplier.id);
-        if (!subscription?.endsAt || plan.priceAmount === 0) throw conflict('NO_PAID_SUBSCRIPTION', 'You are on a free plan: subscribe to a paid plan instead');
-        if (!plan.isActive || plan.deletedAt) throw conflict('PLAN_UNAVAILABLE', `The ${plan.code} plan is no longer offered: subscribe to another plan`);
-        if (subscription.endsAt.getTime() - now().getTime() > plan.periodDays! * DAY_MS) throw conflict('ALREADY_RENEWED', `Your period is paid until ${subscription.endsAt.toISOString()}: renew within its last ${plan.periodDays} days`);
-        return { supplierId: supplier.id, ...(await openCharge(tx, { supplierId: supplier.id, userId: user.id, plan, kind: 'RENEW', subscriptionId: subscription.id, method: body.paymentMethod, promoCode: body.promoCode })) };
+        if (!subscription?.endsAt || plan.priceAmount === 0)
+          throw conflict('NO_PAID_SUBSCRIPTION', 'You are on a free plan: subscribe to a paid plan instead');
+        if (!plan.isActive || plan.deletedAt)
+          throw conflict('PLAN_UNAVAILABLE', `The ${plan.code} plan is no longer offered: subscribe to another plan`);
+        if (subscription.endsAt.getTime() - now().getTime() > plan.periodDays! * DAY_MS)
+          throw conflict(
+            'ALREADY_RENEWED',
+            `Your period is paid until ${subscription.endsAt.toISOString()}: renew within its last ${plan.periodDays} days`,
+          );
+        return {
+          supplierId: supplier.id,
+          ...(await openCharge(tx, {
+            supplierId: supplier.id,
+            userId: user.id,
+            plan,
+            kind: 'RENEW',
+            subscriptionId: subscription.id,
+            method: body.paymentMethod,
+            promoCode: body.promoCode,
+          })),
+        };
       });
       return answer(opened, user);
     },
@@ -273,15 +379,24 @@ export function createBillingService(ctx: AppContext, deps: BillingDeps) {
         const supplier = await requireSupplier(tx, user);
         const { plan, subscription } = await deps.subscriptions.current(tx, supplier.id);
         await dropPending(tx, supplier.id);
-        if (!subscription?.endsAt || plan.priceAmount === 0) throw conflict('NO_PAID_SUBSCRIPTION', 'You are on a free plan: there is nothing to cancel');
-        if (!subscription.cancelAtPeriodEnd) await repo.updateSubscription(tx, subscription.id, { cancelAtPeriodEnd: true, cancelledAt: now(), updatedAt: now() });
+        if (!subscription?.endsAt || plan.priceAmount === 0)
+          throw conflict('NO_PAID_SUBSCRIPTION', 'You are on a free plan: there is nothing to cancel');
+        if (!subscription.cancelAtPeriodEnd)
+          await repo.updateSubscription(tx, subscription.id, {
+            cancelAtPeriodEnd: true,
+            cancelledAt: now(),
+            updatedAt: now(),
+          });
         return supplier.id;
       });
       return deps.subscriptions.getLimits(ctx.db, supplierId);
     },
   };
 
-  async function answer(opened: Awaited<ReturnType<typeof openCharge>> & { supplierId: string } | null, user: AuthUser) {
+  async function answer(
+    opened: (Awaited<ReturnType<typeof openCharge>> & { supplierId: string }) | null,
+    user: AuthUser,
+  ) {
     const supplierId = opened?.supplierId ?? (await deps.suppliers.findOwnProfile(user.id))!.id;
     const payment = opened?.payment ? await deps.payments.openAfterCommit(opened.payment) : null;
     const limits = await deps.subscriptions.getLimits(ctx.db, supplierId);

@@ -31,7 +31,11 @@ export function createPlansService(ctx: AppContext) {
   const now = () => ctx.clock.now();
 
   async function withCounts(plans: PlanRecord[]): Promise<AdminPlanView[]> {
-    const counts = await repo.subscriberCounts(ctx.db, plans.map((p) => p.id), now());
+    const counts = await repo.subscriberCounts(
+      ctx.db,
+      plans.map((p) => p.id),
+      now(),
+    );
     return plans.map((p) => toAdminView(p, counts.get(p.id) ?? 0));
   }
 
@@ -69,8 +73,20 @@ export function createPlansService(ctx: AppContext) {
           createdAt: t,
           updatedAt: t,
         });
-        if (!created) throw new AppError(409, 'ALREADY_EXISTS', `A plan with code ${body.code.toUpperCase()} exists (codes of deleted plans are not reused)`);
-        await recordAdminAction(tx, { actorId: admin.id, action: 'subscription_plan.created', targetType: 'subscription_plan', targetId: created.id, data: { code: created.code, priceAmount: created.priceAmount }, at: t });
+        if (!created)
+          throw new AppError(
+            409,
+            'ALREADY_EXISTS',
+            `A plan with code ${body.code.toUpperCase()} exists (codes of deleted plans are not reused)`,
+          );
+        await recordAdminAction(tx, {
+          actorId: admin.id,
+          action: 'subscription_plan.created',
+          targetType: 'subscription_plan',
+          targetId: created.id,
+          data: { code: created.code, priceAmount: created.priceAmount },
+          at: t,
+        });
         return created;
       });
       return toAdminView(plan, 0);
@@ -82,8 +98,10 @@ export function createPlansService(ctx: AppContext) {
         const before = await repo.findPlan(tx, planId, { lock: true });
         if (!before) throw notFound('Subscription plan');
         if (before.code === FREE_PLAN_CODE) {
-          if (body.priceAmount !== undefined && body.priceAmount !== 0) throw validationError('body.priceAmount', 'the FREE plan stays free');
-          if (body.isActive === false) throw validationError('body.isActive', 'the FREE plan is every supplier\'s fallback: it stays active');
+          if (body.priceAmount !== undefined && body.priceAmount !== 0)
+            throw validationError('body.priceAmount', 'the FREE plan stays free');
+          if (body.isActive === false)
+            throw validationError('body.isActive', "the FREE plan is every supplier's fallback: it stays active");
         }
         const patch = {
           ...body,
@@ -95,7 +113,14 @@ export function createPlansService(ctx: AppContext) {
           updatedAt: t,
         };
         const after = (await repo.updatePlan(tx, planId, patch))!;
-        await recordAdminAction(tx, { actorId: admin.id, action: 'subscription_plan.updated', targetType: 'subscription_plan', targetId: planId, data: { changes: body, previousPrice: before.priceAmount }, at: t });
+        await recordAdminAction(tx, {
+          actorId: admin.id,
+          action: 'subscription_plan.updated',
+          targetType: 'subscription_plan',
+          targetId: planId,
+          data: { changes: body, previousPrice: before.priceAmount },
+          at: t,
+        });
         return after;
       });
       return (await withCounts([plan]))[0]!;
@@ -107,13 +132,26 @@ export function createPlansService(ctx: AppContext) {
       await ctx.db.transaction(async (tx) => {
         const plan = await repo.findPlan(tx, planId, { lock: true });
         if (!plan) throw notFound('Subscription plan');
-        if (plan.code === FREE_PLAN_CODE) throw conflict('PLAN_REQUIRED', "The FREE plan is every supplier's fallback and cannot be deleted");
+        if (plan.code === FREE_PLAN_CODE)
+          throw conflict('PLAN_REQUIRED', "The FREE plan is every supplier's fallback and cannot be deleted");
         const n = (await repo.subscriberCounts(tx, [planId], t)).get(planId) ?? 0;
         if (n > 0) {
-          throw new AppError(409, 'PLAN_HAS_SUBSCRIBERS', `${n} supplier(s) are subscribed to this plan: deactivate it instead (isActive: false)`, [{ field: 'subscriberCount', message: String(n) }]);
+          throw new AppError(
+            409,
+            'PLAN_HAS_SUBSCRIBERS',
+            `${n} supplier(s) are subscribed to this plan: deactivate it instead (isActive: false)`,
+            [{ field: 'subscriberCount', message: String(n) }],
+          );
         }
         await repo.updatePlan(tx, planId, { deletedAt: t, isActive: false, isPublic: false, updatedAt: t });
-        await recordAdminAction(tx, { actorId: admin.id, action: 'subscription_plan.deleted', targetType: 'subscription_plan', targetId: planId, data: { code: plan.code }, at: t });
+        await recordAdminAction(tx, {
+          actorId: admin.id,
+          action: 'subscription_plan.deleted',
+          targetType: 'subscription_plan',
+          targetId: planId,
+          data: { code: plan.code },
+          at: t,
+        });
       });
     },
   };

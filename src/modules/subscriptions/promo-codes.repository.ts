@@ -15,7 +15,11 @@ export async function findPromo(ex: Executor, id: string): Promise<PromoRecord |
 }
 
 /** The code whatever its case; `lock` holds its row so its uses are counted one subscription at a time. */
-export async function findPromoByCode(ex: Executor, code: string, opts: { lock?: boolean } = {}): Promise<PromoRecord | undefined> {
+export async function findPromoByCode(
+  ex: Executor,
+  code: string,
+  opts: { lock?: boolean } = {},
+): Promise<PromoRecord | undefined> {
   const q = ex.select().from(promoCodes).where(byCode(code)).limit(1);
   const [row] = opts.lock ? await q.for('update') : await q;
   return row;
@@ -31,7 +35,11 @@ export function insertPromos(ex: Executor, values: (typeof promoCodes.$inferInse
   return ex.insert(promoCodes).values(values).onConflictDoNothing().returning();
 }
 
-export async function updatePromo(ex: Executor, id: string, patch: Partial<typeof promoCodes.$inferInsert>): Promise<PromoRecord | undefined> {
+export async function updatePromo(
+  ex: Executor,
+  id: string,
+  patch: Partial<typeof promoCodes.$inferInsert>,
+): Promise<PromoRecord | undefined> {
   const [row] = await ex.update(promoCodes).set(patch).where(eq(promoCodes.id, id)).returning();
   return row;
 }
@@ -42,7 +50,10 @@ export async function deletePromo(ex: Executor, id: string): Promise<boolean> {
 }
 
 export async function countUse(ex: Executor, id: string, now: Date): Promise<void> {
-  await ex.update(promoCodes).set({ usesCount: sql`${promoCodes.usesCount} + 1`, updatedAt: now }).where(eq(promoCodes.id, id));
+  await ex
+    .update(promoCodes)
+    .set({ usesCount: sql`${promoCodes.usesCount} + 1`, updatedAt: now })
+    .where(eq(promoCodes.id, id));
 }
 
 export interface PromoFilter {
@@ -70,10 +81,20 @@ export async function listPromos(
   const where = and(
     f.search ? ilike(promoCodes.code, `${f.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`) : undefined,
     f.batchId ? eq(promoCodes.batchId, f.batchId) : undefined,
-    f.status === 'active' ? isNull(promoCodes.disabledAt) : f.status === 'disabled' ? sql`${promoCodes.disabledAt} is not null` : undefined,
+    f.status === 'active'
+      ? isNull(promoCodes.disabledAt)
+      : f.status === 'disabled'
+        ? sql`${promoCodes.disabledAt} is not null`
+        : undefined,
   );
   const [rows, [total]] = await Promise.all([
-    ex.select().from(promoCodes).where(where).orderBy(...toOrderBy(page.sort ?? '-createdAt', SORT_KEYS, promoCodes.id)).limit(page.limit).offset(page.offset),
+    ex
+      .select()
+      .from(promoCodes)
+      .where(where)
+      .orderBy(...toOrderBy(page.sort ?? '-createdAt', SORT_KEYS, promoCodes.id))
+      .limit(page.limit)
+      .offset(page.offset),
     ex.select({ n: count() }).from(promoCodes).where(where),
   ]);
   return { rows, total: total?.n ?? 0 };

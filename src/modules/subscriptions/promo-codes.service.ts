@@ -11,7 +11,13 @@ import * as promoRepo from './promo-codes.repository.js';
 import type { PromoRecord } from './promo-codes.repository.js';
 import * as repo from './subscriptions.repository.js';
 import type { PlanRecord } from './subscriptions.repository.js';
-import type { BulkPromoBody, CreatePromoBody, PromoListQuery, PromoReason, UpdatePromoBody } from './subscriptions.schemas.js';
+import type {
+  BulkPromoBody,
+  CreatePromoBody,
+  PromoListQuery,
+  PromoReason,
+  UpdatePromoBody,
+} from './subscriptions.schemas.js';
 
 /**
  * Bulk codes: 10 characters from 31 that cannot be mistaken for one another (no 0/O, 1/I/L):
@@ -66,7 +72,8 @@ function randomCode(prefix: string | undefined): string {
 }
 
 /** The discount of `promo` on `price` (never more than the price), halves rounded up for percentages. */
-export const discountOf = (promo: PromoRecord, price: number) => Math.min(price, promo.discountBps !== null ? commissionOf(price, promo.discountBps) : promo.discountAmount!);
+export const discountOf = (promo: PromoRecord, price: number) =>
+  Math.min(price, promo.discountBps !== null ? commissionOf(price, promo.discountBps) : promo.discountAmount!);
 
 /**
  * Promo codes: administration, and the rules that say whether a code applies to a plan for a supplier.
@@ -77,33 +84,67 @@ export function createPromoCodesService(ctx: AppContext) {
   const now = () => ctx.clock.now();
 
   /** Why `promo` does not apply to `plan` for the supplier now, or null when it does. `uses` counts waiting and paid charges. */
-  async function refusal(ex: Executor, promo: PromoRecord | undefined, plan: PlanRecord, supplierId: string): Promise<PromoReason | null> {
+  async function refusal(
+    ex: Executor,
+    promo: PromoRecord | undefined,
+    plan: PlanRecord,
+    supplierId: string,
+  ): Promise<PromoReason | null> {
     if (!promo) return 'PROMO_NOT_FOUND';
     const t = now();
     if (promo.disabledAt) return 'PROMO_DISABLED';
     if (promo.validFrom && promo.validFrom > t) return 'PROMO_NOT_STARTED';
     if (promo.validUntil && promo.validUntil <= t) return 'PROMO_EXPIRED';
-    if (plan.priceAmount === 0 || (promo.planIds.length > 0 && !promo.planIds.includes(plan.id)) || (promo.discountAmount !== null && promo.currency !== plan.currency)) return 'PROMO_NOT_APPLICABLE';
-    if (promo.firstSubscriptionOnly && (await repo.hasPaidCharge(ex, supplierId))) return 'PROMO_FIRST_SUBSCRIPTION_ONLY';
+    if (
+      plan.priceAmount === 0 ||
+      (promo.planIds.length > 0 && !promo.planIds.includes(plan.id)) ||
+      (promo.discountAmount !== null && promo.currency !== plan.currency)
+    )
+      return 'PROMO_NOT_APPLICABLE';
+    if (promo.firstSubscriptionOnly && (await repo.hasPaidCharge(ex, supplierId)))
+      return 'PROMO_FIRST_SUBSCRIPTION_ONLY';
     const uses = (await repo.promoUses(ex, [promo.id], supplierId)).get(promo.id) ?? { total: 0, bySupplier: 0 };
     if (promo.maxUses !== null && uses.total >= promo.maxUses) return 'PROMO_EXHAUSTED';
-    if (promo.maxUsesPerSupplier !== null && uses.bySupplier >= promo.maxUsesPerSupplier) return 'PROMO_SUPPLIER_LIMIT_REACHED';
+    if (promo.maxUsesPerSupplier !== null && uses.bySupplier >= promo.maxUsesPerSupplier)
+      return 'PROMO_SUPPLIER_LIMIT_REACHED';
     return null;
   }
 
   function quoteOf(plan: PlanRecord, promo: PromoRecord | undefined, reason: PromoReason | null): Quote {
     const discountAmount = promo && !reason ? discountOf(promo, plan.priceAmount) : 0;
-    return { valid: reason === null, reason, listPrice: plan.priceAmount, discountAmount, price: plan.priceAmount - discountAmount, currency: plan.currency };
+    return {
+      valid: reason === null,
+      reason,
+      listPrice: plan.priceAmount,
+      discountAmount,
+      price: plan.priceAmount - discountAmount,
+      currency: plan.currency,
+    };
   }
 
   async function checkPlans(ex: Executor, planIds: string[] | undefined): Promise<void> {
-    if (planIds?.length && (await repo.countPlans(ex, planIds)) !== planIds.length) throw validationError('body.planIds', 'names a plan that does not exist');
+    if (planIds?.length && (await repo.countPlans(ex, planIds)) !== planIds.length)
+      throw validationError('body.planIds', 'names a plan that does not exist');
   }
 
-  function checkShape(b: { discountBps?: number; discountAmount?: number; validFrom?: string | null; validUntil?: string | null }, existing?: PromoRecord): void {
-    const bps = b.discountBps !== undefined ? b.discountBps : b.discountAmount !== undefined ? null : existing?.discountBps ?? null;
-    const amount = b.discountAmount !== undefined ? b.discountAmount : b.discountBps !== undefined ? null : existing?.discountAmount ?? null;
-    if ((bps === null) === (amount === null)) throw validationError('body.discountBps', 'give either discountBps or discountAmount');
+  function checkShape(
+    b: { discountBps?: number; discountAmount?: number; validFrom?: string | null; validUntil?: string | null },
+    existing?: PromoRecord,
+  ): void {
+    const bps =
+      b.discountBps !== undefined
+        ? b.discountBps
+        : b.discountAmount !== undefined
+          ? null
+          : (existing?.discountBps ?? null);
+    const amount =
+      b.discountAmount !== undefined
+        ? b.discountAmount
+        : b.discountBps !== undefined
+          ? null
+          : (existing?.discountAmount ?? null);
+    if ((bps === null) === (amount === null))
+      throw validationError('body.discountBps', 'give either discountBps or discountAmount');
     const from = b.validFrom !== undefined ? b.validFrom && new Date(b.validFrom) : existing?.validFrom;
     const until = b.validUntil !== undefined ? b.validUntil && new Date(b.validUntil) : existing?.validUntil;
     if (from && until && until <= from) throw validationError('body.validUntil', 'must be after validFrom');
@@ -138,17 +179,32 @@ export function createPromoCodesService(ctx: AppContext) {
     /** Public codes this supplier could use now on some plan (uses left, its own limit, first subscription). */
     async available(supplierId: string) {
       const codes = await promoRepo.publicValid(ctx.db, now(), 100);
-      const [uses, paidBefore] = await Promise.all([repo.promoUses(ctx.db, codes.map((c) => c.id), supplierId), repo.hasPaidCharge(ctx.db, supplierId)]);
+      const [uses, paidBefore] = await Promise.all([
+        repo.promoUses(
+          ctx.db,
+          codes.map((c) => c.id),
+          supplierId,
+        ),
+        repo.hasPaidCharge(ctx.db, supplierId),
+      ]);
       return codes
         .filter((c) => {
           const u = uses.get(c.id) ?? { total: 0, bySupplier: 0 };
-          return (c.maxUses === null || u.total < c.maxUses) && (c.maxUsesPerSupplier === null || u.bySupplier < c.maxUsesPerSupplier) && !(c.firstSubscriptionOnly && paidBefore);
+          return (
+            (c.maxUses === null || u.total < c.maxUses) &&
+            (c.maxUsesPerSupplier === null || u.bySupplier < c.maxUsesPerSupplier) &&
+            !(c.firstSubscriptionOnly && paidBefore)
+          );
         })
         .map(toPublicPromo);
     },
 
     async list(q: PromoListQuery) {
-      const { rows, total } = await promoRepo.listPromos(ctx.db, q, { limit: q.limit, offset: pageOffset(q), sort: q.sort });
+      const { rows, total } = await promoRepo.listPromos(ctx.db, q, {
+        limit: q.limit,
+        offset: pageOffset(q),
+        sort: q.sort,
+      });
       return { data: rows.map(toPromoView), meta: pageMeta(q, total) };
     },
 
@@ -157,9 +213,30 @@ export function createPromoCodesService(ctx: AppContext) {
       const t = now();
       const created = await ctx.db.transaction(async (tx) => {
         await checkPlans(tx, body.planIds);
-        const [row] = await promoRepo.insertPromos(tx, [{ id: uuidv7(t.getTime()), code: body.code, ...fieldsOf(body), createdBy: admin.id, createdAt: t, updatedAt: t }]);
-        if (!row) throw new AppError(409, 'ALREADY_EXISTS', `The code ${body.code} exists (codes are compared whatever their case)`);
-        await recordAdminAction(tx, { actorId: admin.id, action: 'promo_code.created', targetType: 'promo_code', targetId: row.id, data: { code: row.code }, at: t });
+        const [row] = await promoRepo.insertPromos(tx, [
+          {
+            id: uuidv7(t.getTime()),
+            code: body.code,
+            ...fieldsOf(body),
+            createdBy: admin.id,
+            createdAt: t,
+            updatedAt: t,
+          },
+        ]);
+        if (!row)
+          throw new AppError(
+            409,
+            'ALREADY_EXISTS',
+            `The code ${body.code} exists (codes are compared whatever their case)`,
+          );
+        await recordAdminAction(tx, {
+          actorId: admin.id,
+          action: 'promo_code.created',
+          targetType: 'promo_code',
+          targetId: row.id,
+          data: { code: row.code },
+          at: t,
+        });
         return row;
       });
       return toPromoView(created);
@@ -178,9 +255,29 @@ export function createPromoCodesService(ctx: AppContext) {
           if (round > 5) throw new Error('could not draw free promo codes');
           const wanted = new Set<string>();
           while (wanted.size < count - made.length) wanted.add(randomCode(prefix));
-          made.push(...(await promoRepo.insertPromos(tx, [...wanted].map((code) => ({ id: uuidv7(), code, ...fieldsOf(rest), batchId, createdBy: admin.id, createdAt: t, updatedAt: t })))));
+          made.push(
+            ...(await promoRepo.insertPromos(
+              tx,
+              [...wanted].map((code) => ({
+                id: uuidv7(),
+                code,
+                ...fieldsOf(rest),
+                batchId,
+                createdBy: admin.id,
+                createdAt: t,
+                updatedAt: t,
+              })),
+            )),
+          );
         }
-        await recordAdminAction(tx, { actorId: admin.id, action: 'promo_code.bulk_created', targetType: 'promo_code_batch', targetId: batchId, data: { count, prefix: prefix ?? null }, at: t });
+        await recordAdminAction(tx, {
+          actorId: admin.id,
+          action: 'promo_code.bulk_created',
+          targetType: 'promo_code_batch',
+          targetId: batchId,
+          data: { count, prefix: prefix ?? null },
+          at: t,
+        });
         return made;
       });
       return { batchId, count: rows.length, codes: rows.map((r) => r.code) };
@@ -200,7 +297,14 @@ export function createPromoCodesService(ctx: AppContext) {
           updatedAt: t,
         };
         const after = (await promoRepo.updatePromo(tx, id, patch))!;
-        await recordAdminAction(tx, { actorId: admin.id, action: 'promo_code.updated', targetType: 'promo_code', targetId: id, data: { changes: body }, at: t });
+        await recordAdminAction(tx, {
+          actorId: admin.id,
+          action: 'promo_code.updated',
+          targetType: 'promo_code',
+          targetId: id,
+          data: { changes: body },
+          at: t,
+        });
         return after;
       });
       return toPromoView(updated);
@@ -213,7 +317,13 @@ export function createPromoCodesService(ctx: AppContext) {
         if (!before) throw notFound('Promo code');
         if (before.disabledAt) return before;
         const after = (await promoRepo.updatePromo(tx, id, { disabledAt: t, updatedAt: t }))!;
-        await recordAdminAction(tx, { actorId: admin.id, action: 'promo_code.disabled', targetType: 'promo_code', targetId: id, at: t });
+        await recordAdminAction(tx, {
+          actorId: admin.id,
+          action: 'promo_code.disabled',
+          targetType: 'promo_code',
+          targetId: id,
+          at: t,
+        });
         return after;
       });
       return toPromoView(row);
@@ -226,9 +336,21 @@ export function createPromoCodesService(ctx: AppContext) {
         const promo = await promoRepo.lockPromo(tx, id);
         if (!promo) throw notFound('Promo code');
         const used = await repo.chargesOfPromo(tx, id);
-        if (used > 0) throw new AppError(409, 'PROMO_CODE_USED', `${used} subscription charge(s) used this code: disable it instead`);
+        if (used > 0)
+          throw new AppError(
+            409,
+            'PROMO_CODE_USED',
+            `${used} subscription charge(s) used this code: disable it instead`,
+          );
         await promoRepo.deletePromo(tx, id);
-        await recordAdminAction(tx, { actorId: admin.id, action: 'promo_code.deleted', targetType: 'promo_code', targetId: id, data: { code: promo.code }, at: t });
+        await recordAdminAction(tx, {
+          actorId: admin.id,
+          action: 'promo_code.deleted',
+          targetType: 'promo_code',
+          targetId: id,
+          data: { code: promo.code },
+          at: t,
+        });
       });
     },
   };

@@ -1,6 +1,11 @@
 import { and, asc, count, eq, gt, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { subscriptionCharges, subscriptionPlans, supplierSubscriptions, type ChargeStatus } from '../../db/schema/subscriptions.js';
+import {
+  subscriptionCharges,
+  subscriptionPlans,
+  supplierSubscriptions,
+  type ChargeStatus,
+} from '../../db/schema/subscriptions.js';
 
 export type PlanRecord = typeof subscriptionPlans.$inferSelect;
 export type SubscriptionRecord = typeof supplierSubscriptions.$inferSelect;
@@ -23,31 +28,59 @@ export async function findPlanByCode(ex: Executor, code: string): Promise<PlanRe
 }
 
 /** A plan not deleted (active or not). */
-export async function findPlan(ex: Executor, id: string, opts: { lock?: boolean } = {}): Promise<PlanRecord | undefined> {
-  const q = ex.select().from(subscriptionPlans).where(and(eq(subscriptionPlans.id, id), live)).limit(1);
+export async function findPlan(
+  ex: Executor,
+  id: string,
+  opts: { lock?: boolean } = {},
+): Promise<PlanRecord | undefined> {
+  const q = ex
+    .select()
+    .from(subscriptionPlans)
+    .where(and(eq(subscriptionPlans.id, id), live))
+    .limit(1);
   const [row] = opts.lock ? await q.for('update') : await q;
   return row;
 }
 
 export async function countPlans(ex: Executor, ids: string[]): Promise<number> {
   if (!ids.length) return 0;
-  const [row] = await ex.select({ n: count() }).from(subscriptionPlans).where(and(inArray(subscriptionPlans.id, ids), live));
+  const [row] = await ex
+    .select({ n: count() })
+    .from(subscriptionPlans)
+    .where(and(inArray(subscriptionPlans.id, ids), live));
   return row?.n ?? 0;
 }
 
 /** Plans in display order: every plan not deleted, or only the public, active ones. */
 export function listPlans(ex: Executor, opts: { publicOnly: boolean }): Promise<PlanRecord[]> {
-  const where = opts.publicOnly ? and(live, eq(subscriptionPlans.isActive, true), eq(subscriptionPlans.isPublic, true)) : live;
-  return ex.select().from(subscriptionPlans).where(where).orderBy(asc(subscriptionPlans.sortOrder), asc(subscriptionPlans.priceAmount), asc(subscriptionPlans.code));
+  const where = opts.publicOnly
+    ? and(live, eq(subscriptionPlans.isActive, true), eq(subscriptionPlans.isPublic, true))
+    : live;
+  return ex
+    .select()
+    .from(subscriptionPlans)
+    .where(where)
+    .orderBy(asc(subscriptionPlans.sortOrder), asc(subscriptionPlans.priceAmount), asc(subscriptionPlans.code));
 }
 
-export async function insertPlan(ex: Executor, row: typeof subscriptionPlans.$inferInsert): Promise<PlanRecord | undefined> {
+export async function insertPlan(
+  ex: Executor,
+  row: typeof subscriptionPlans.$inferInsert,
+): Promise<PlanRecord | undefined> {
   const [created] = await ex.insert(subscriptionPlans).values(row).onConflictDoNothing().returning();
   return created;
 }
 
-export async function updatePlan(ex: Executor, id: string, patch: Partial<typeof subscriptionPlans.$inferInsert>): Promise<PlanRecord | undefined> {
-  const [row] = await ex.update(subscriptionPlans).set(patch).where(and(eq(subscriptionPlans.id, id), live)).returning();
+export async function updatePlan(
+  ex: Executor,
+  id: string,
+  patch: Partial<typeof subscriptionPlans.$inferInsert>,
+): Promise<PlanRecord | undefined> {
+  const [row] = await ex
+    .update(subscriptionPlans)
+    .set(patch)
+    .where(and(eq(subscriptionPlans.id, id), live))
+    .returning();
   return row;
 }
 
@@ -57,7 +90,13 @@ export async function subscriberCounts(ex: Executor, planIds: string[], now: Dat
   const rows = await ex
     .select({ planId: supplierSubscriptions.planId, n: count() })
     .from(supplierSubscriptions)
-    .where(and(inArray(supplierSubscriptions.planId, planIds), eq(supplierSubscriptions.status, 'ACTIVE'), or(isNull(supplierSubscriptions.endsAt), gt(supplierSubscriptions.endsAt, now))))
+    .where(
+      and(
+        inArray(supplierSubscriptions.planId, planIds),
+        eq(supplierSubscriptions.status, 'ACTIVE'),
+        or(isNull(supplierSubscriptions.endsAt), gt(supplierSubscriptions.endsAt, now)),
+      ),
+    )
     .groupBy(supplierSubscriptions.planId);
   return new Map(rows.map((r) => [r.planId, r.n]));
 }
@@ -80,16 +119,28 @@ export async function findRunning(ex: Executor, supplierId: string, now: Date) {
 }
 
 export async function lockSubscription(ex: Executor, id: string): Promise<SubscriptionRecord | undefined> {
-  const [row] = await ex.select().from(supplierSubscriptions).where(eq(supplierSubscriptions.id, id)).limit(1).for('update');
+  const [row] = await ex
+    .select()
+    .from(supplierSubscriptions)
+    .where(eq(supplierSubscriptions.id, id))
+    .limit(1)
+    .for('update');
   return row;
 }
 
-export async function insertSubscription(ex: Executor, row: typeof supplierSubscriptions.$inferInsert): Promise<SubscriptionRecord> {
+export async function insertSubscription(
+  ex: Executor,
+  row: typeof supplierSubscriptions.$inferInsert,
+): Promise<SubscriptionRecord> {
   const [created] = await ex.insert(supplierSubscriptions).values(row).returning();
   return created!;
 }
 
-export async function updateSubscription(ex: Executor, id: string, patch: Partial<typeof supplierSubscriptions.$inferInsert>): Promise<SubscriptionRecord | undefined> {
+export async function updateSubscription(
+  ex: Executor,
+  id: string,
+  patch: Partial<typeof supplierSubscriptions.$inferInsert>,
+): Promise<SubscriptionRecord | undefined> {
   const [row] = await ex.update(supplierSubscriptions).set(patch).where(eq(supplierSubscriptions.id, id)).returning();
   return row;
 }
@@ -144,8 +195,17 @@ export async function markWarned(ex: Executor, id: string, now: Date): Promise<b
 export async function endIfOver(ex: Executor, id: string, now: Date): Promise<SubscriptionRecord | undefined> {
   const [row] = await ex
     .update(supplierSubscriptions)
-    .set({ status: sql`case when ${supplierSubscriptions.cancelAtPeriodEnd} then 'CANCELLED' else 'EXPIRED' end`, updatedAt: now })
-    .where(and(eq(supplierSubscriptions.id, id), eq(supplierSubscriptions.status, 'ACTIVE'), lte(supplierSubscriptions.endsAt, now)))
+    .set({
+      status: sql`case when ${supplierSubscriptions.cancelAtPeriodEnd} then 'CANCELLED' else 'EXPIRED' end`,
+      updatedAt: now,
+    })
+    .where(
+      and(
+        eq(supplierSubscriptions.id, id),
+        eq(supplierSubscriptions.status, 'ACTIVE'),
+        lte(supplierSubscriptions.endsAt, now),
+      ),
+    )
     .returning();
   return row;
 }
@@ -158,7 +218,12 @@ export async function insertCharge(ex: Executor, row: typeof subscriptionCharges
 }
 
 export async function lockCharge(ex: Executor, id: string): Promise<ChargeRecord | undefined> {
-  const [row] = await ex.select().from(subscriptionCharges).where(eq(subscriptionCharges.id, id)).limit(1).for('update');
+  const [row] = await ex
+    .select()
+    .from(subscriptionCharges)
+    .where(eq(subscriptionCharges.id, id))
+    .limit(1)
+    .for('update');
   return row;
 }
 
@@ -168,7 +233,12 @@ export async function findCharge(ex: Executor, id: string): Promise<ChargeRecord
 }
 
 /** Moves a charge from `from`; undefined when it was no longer there. */
-export async function moveCharge(ex: Executor, id: string, from: ChargeStatus, patch: Partial<typeof subscriptionCharges.$inferInsert> & { status: ChargeStatus }): Promise<ChargeRecord | undefined> {
+export async function moveCharge(
+  ex: Executor,
+  id: string,
+  from: ChargeStatus,
+  patch: Partial<typeof subscriptionCharges.$inferInsert> & { status: ChargeStatus },
+): Promise<ChargeRecord | undefined> {
   const [row] = await ex
     .update(subscriptionCharges)
     .set(patch)
@@ -196,7 +266,11 @@ export async function hasPaidCharge(ex: Executor, supplierId: string): Promise<b
 }
 
 /** Uses of promo codes (paid) and reservations (waiting charges), in total and by this supplier. */
-export async function promoUses(ex: Executor, promoIds: string[], supplierId: string): Promise<Map<string, { total: number; bySupplier: number }>> {
+export async function promoUses(
+  ex: Executor,
+  promoIds: string[],
+  supplierId: string,
+): Promise<Map<string, { total: number; bySupplier: number }>> {
   if (!promoIds.length) return new Map();
   const rows = await ex
     .select({
@@ -205,12 +279,17 @@ export async function promoUses(ex: Executor, promoIds: string[], supplierId: st
       bySupplier: sql<number>`count(*) filter (where ${subscriptionCharges.supplierId} = ${supplierId})::int`,
     })
     .from(subscriptionCharges)
-    .where(and(inArray(subscriptionCharges.promoCodeId, promoIds), inArray(subscriptionCharges.status, ['PENDING', 'PAID'])))
+    .where(
+      and(inArray(subscriptionCharges.promoCodeId, promoIds), inArray(subscriptionCharges.status, ['PENDING', 'PAID'])),
+    )
     .groupBy(subscriptionCharges.promoCodeId);
   return new Map(rows.map((r) => [r.promoCodeId!, { total: r.total, bySupplier: r.bySupplier }]));
 }
 
 export async function chargesOfPromo(ex: Executor, promoId: string): Promise<number> {
-  const [row] = await ex.select({ n: count() }).from(subscriptionCharges).where(eq(subscriptionCharges.promoCodeId, promoId));
+  const [row] = await ex
+    .select({ n: count() })
+    .from(subscriptionCharges)
+    .where(eq(subscriptionCharges.promoCodeId, promoId));
   return row?.n ?? 0;
 }

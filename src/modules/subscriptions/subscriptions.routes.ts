@@ -32,73 +32,272 @@ export function subscriptionsRoutes(d: SubscriptionsRouteDeps) {
     const tags = ['subscriptions'];
     const validateTries = perAccountBucket(app, 'promo-validate', PROMO_VALIDATE_LIMIT);
 
-    app.get('/subscriptions/plans', { config: pub, schema: { tags, summary: 'Public, active plans in display order', response: { 200: Ok(Type.Array(S.PlanSchema)) } } },
-      async () => ok(await d.plans.listPublic()));
+    app.get(
+      '/subscriptions/plans',
+      {
+        config: pub,
+        schema: {
+          tags,
+          summary: 'Public, active plans in display order',
+          response: { 200: Ok(Type.Array(S.PlanSchema)) },
+        },
+      },
+      async () => ok(await d.plans.listPublic()),
+    );
 
-    app.post('/subscriptions/subscribe', { config: { ...sup, idempotency: true }, schema: { tags, summary: 'Subscribe to a plan: a free plan applies at once; a paid one once payment.redirectUrl is paid (Idempotency-Key honoured)', body: S.SubscribeBodySchema, errors: [404, 409], response: { 200: Ok(S.SubscribeAnswerSchema), 201: Ok(S.SubscribeAnswerSchema) } } },
+    app.post(
+      '/subscriptions/subscribe',
+      {
+        config: { ...sup, idempotency: true },
+        schema: {
+          tags,
+          summary:
+            'Subscribe to a plan: a free plan applies at once; a paid one once payment.redirectUrl is paid (Idempotency-Key honoured)',
+          body: S.SubscribeBodySchema,
+          errors: [404, 409],
+          response: { 200: Ok(S.SubscribeAnswerSchema), 201: Ok(S.SubscribeAnswerSchema) },
+        },
+      },
       async (req, reply) => {
         const r = await d.billing.subscribe(req.user, req.body);
         return reply.code(r.charge ? 201 : 200).send(ok(r));
-      });
+      },
+    );
 
-    app.post('/subscriptions/cancel', { config: sup, schema: { tags, summary: 'Cancel the paid plan: it stays until the end of its paid period, then FREE', errors: [404, 409], response: { 200: Ok(S.LimitsSchema) } } },
-      async (req) => ok(await d.billing.cancel(req.user)));
+    app.post(
+      '/subscriptions/cancel',
+      {
+        config: sup,
+        schema: {
+          tags,
+          summary: 'Cancel the paid plan: it stays until the end of its paid period, then FREE',
+          errors: [404, 409],
+          response: { 200: Ok(S.LimitsSchema) },
+        },
+      },
+      async (req) => ok(await d.billing.cancel(req.user)),
+    );
 
-    app.post('/subscriptions/renew', { config: { ...sup, idempotency: true }, schema: { tags, summary: 'Pay the next period of the running plan ahead (at its current price)', body: S.RenewBodySchema, errors: [404, 409], response: { 201: Ok(S.SubscribeAnswerSchema) } } },
-      async (req, reply) => reply.code(201).send(ok(await d.billing.renew(req.user, req.body))));
+    app.post(
+      '/subscriptions/renew',
+      {
+        config: { ...sup, idempotency: true },
+        schema: {
+          tags,
+          summary: 'Pay the next period of the running plan ahead (at its current price)',
+          body: S.RenewBodySchema,
+          errors: [404, 409],
+          response: { 201: Ok(S.SubscribeAnswerSchema) },
+        },
+      },
+      async (req, reply) => reply.code(201).send(ok(await d.billing.renew(req.user, req.body))),
+    );
 
-    app.get('/subscriptions/limits', { config: sup, schema: { tags, summary: 'The current plan, its product limit and how much of it is used (as /suppliers/can-create-products)', errors: [404], response: { 200: Ok(S.LimitsSchema) } } },
-      async (req) => ok(await d.subscriptions.getLimits(app.ctx.db, await d.supplierIdOf(req.user.id))));
+    app.get(
+      '/subscriptions/limits',
+      {
+        config: sup,
+        schema: {
+          tags,
+          summary: 'The current plan, its product limit and how much of it is used (as /suppliers/can-create-products)',
+          errors: [404],
+          response: { 200: Ok(S.LimitsSchema) },
+        },
+      },
+      async (req) => ok(await d.subscriptions.getLimits(app.ctx.db, await d.supplierIdOf(req.user.id))),
+    );
 
-    app.post('/subscriptions/promo-codes/validate', { config: sup, preHandler: validateTries, schema: { tags, summary: 'The price of a plan with a promo code, or why the code does not apply (rate limited per account)', body: S.ValidatePromoBodySchema, errors: [404], response: { 200: Ok(S.PromoQuoteSchema) } } },
+    app.post(
+      '/subscriptions/promo-codes/validate',
+      {
+        config: sup,
+        preHandler: validateTries,
+        schema: {
+          tags,
+          summary: 'The price of a plan with a promo code, or why the code does not apply (rate limited per account)',
+          body: S.ValidatePromoBodySchema,
+          errors: [404],
+          response: { 200: Ok(S.PromoQuoteSchema) },
+        },
+      },
       async (req) => {
         const supplierId = await d.supplierIdOf(req.user.id);
         const plan = await d.plans.subscribable(app.ctx.db, req.body.planId);
         return ok({ planId: plan.id, ...(await d.promos.quote(supplierId, plan, req.body.code)) });
-      });
+      },
+    );
 
-    app.get('/subscriptions/promo-codes/available', { config: sup, schema: { tags, summary: 'Public promo codes the caller can use now', errors: [404], response: { 200: Ok(Type.Array(S.PublicPromoSchema)) } } },
-      async (req) => ok(await d.promos.available(await d.supplierIdOf(req.user.id))));
+    app.get(
+      '/subscriptions/promo-codes/available',
+      {
+        config: sup,
+        schema: {
+          tags,
+          summary: 'Public promo codes the caller can use now',
+          errors: [404],
+          response: { 200: Ok(Type.Array(S.PublicPromoSchema)) },
+        },
+      },
+      async (req) => ok(await d.promos.available(await d.supplierIdOf(req.user.id))),
+    );
 
     // Administration
     const atags = ['admin: subscriptions'];
-    app.get('/admin/subscriptions/plans', { config: adm, schema: { tags: atags, summary: 'Every plan (inactive and private ones too) with its subscriber count', response: { 200: Ok(Type.Array(S.AdminPlanSchema)) } } },
-      async () => ok(await d.plans.listAll()));
+    app.get(
+      '/admin/subscriptions/plans',
+      {
+        config: adm,
+        schema: {
+          tags: atags,
+          summary: 'Every plan (inactive and private ones too) with its subscriber count',
+          response: { 200: Ok(Type.Array(S.AdminPlanSchema)) },
+        },
+      },
+      async () => ok(await d.plans.listAll()),
+    );
 
-    app.post('/admin/subscriptions/plans', { config: adm, schema: { tags: atags, summary: 'Create a plan', body: S.CreatePlanBodySchema, errors: [409], response: { 201: Ok(S.AdminPlanSchema) } } },
-      async (req, reply) => reply.code(201).send(ok(await d.plans.create(req.user, req.body))));
+    app.post(
+      '/admin/subscriptions/plans',
+      {
+        config: adm,
+        schema: {
+          tags: atags,
+          summary: 'Create a plan',
+          body: S.CreatePlanBodySchema,
+          errors: [409],
+          response: { 201: Ok(S.AdminPlanSchema) },
+        },
+      },
+      async (req, reply) => reply.code(201).send(ok(await d.plans.create(req.user, req.body))),
+    );
 
-    app.put('/admin/subscriptions/plans/:planId', { config: adm, schema: { tags: atags, summary: 'Change a plan (a new price applies from each subscriber\'s next period)', params: S.PlanIdParamsSchema, body: S.UpdatePlanBodySchema, errors: [404], response: { 200: Ok(S.AdminPlanSchema) } } },
-      async (req) => ok(await d.plans.update(req.user, req.params.planId, req.body)));
+    app.put(
+      '/admin/subscriptions/plans/:planId',
+      {
+        config: adm,
+        schema: {
+          tags: atags,
+          summary: "Change a plan (a new price applies from each subscriber's next period)",
+          params: S.PlanIdParamsSchema,
+          body: S.UpdatePlanBodySchema,
+          errors: [404],
+          response: { 200: Ok(S.AdminPlanSchema) },
+        },
+      },
+      async (req) => ok(await d.plans.update(req.user, req.params.planId, req.body)),
+    );
 
-    app.delete('/admin/subscriptions/plans/:planId', { config: adm, schema: { tags: atags, summary: 'Delete a plan; refused (409 with the count) while suppliers are subscribed', params: S.PlanIdParamsSchema, errors: [404, 409], response: { 200: Ok(S.DeletedSchema) } } },
+    app.delete(
+      '/admin/subscriptions/plans/:planId',
+      {
+        config: adm,
+        schema: {
+          tags: atags,
+          summary: 'Delete a plan; refused (409 with the count) while suppliers are subscribed',
+          params: S.PlanIdParamsSchema,
+          errors: [404, 409],
+          response: { 200: Ok(S.DeletedSchema) },
+        },
+      },
       async (req) => {
         await d.plans.remove(req.user, req.params.planId);
         return ok({ deleted: true as const });
-      });
+      },
+    );
 
-    app.get('/admin/subscriptions/promo-codes', { config: adm, schema: { tags: atags, summary: 'Promo codes, newest first unless sorted', querystring: S.PromoListQuerySchema, response: { 200: OkPage(S.PromoSchema) } } },
+    app.get(
+      '/admin/subscriptions/promo-codes',
+      {
+        config: adm,
+        schema: {
+          tags: atags,
+          summary: 'Promo codes, newest first unless sorted',
+          querystring: S.PromoListQuerySchema,
+          response: { 200: OkPage(S.PromoSchema) },
+        },
+      },
       async (req) => {
         const r = await d.promos.list(req.query);
         return okPage(r.data, r.meta);
-      });
+      },
+    );
 
-    app.post('/admin/subscriptions/promo-codes', { config: adm, schema: { tags: atags, summary: 'Create a promo code (unique whatever its case)', body: S.CreatePromoBodySchema, errors: [409], response: { 201: Ok(S.PromoSchema) } } },
-      async (req, reply) => reply.code(201).send(ok(await d.promos.create(req.user, req.body))));
+    app.post(
+      '/admin/subscriptions/promo-codes',
+      {
+        config: adm,
+        schema: {
+          tags: atags,
+          summary: 'Create a promo code (unique whatever its case)',
+          body: S.CreatePromoBodySchema,
+          errors: [409],
+          response: { 201: Ok(S.PromoSchema) },
+        },
+      },
+      async (req, reply) => reply.code(201).send(ok(await d.promos.create(req.user, req.body))),
+    );
 
-    app.post('/admin/subscriptions/promo-codes/bulk', { config: adm, schema: { tags: atags, summary: 'Create N unguessable codes with a common prefix, all or none', body: S.BulkPromoBodySchema, response: { 201: Ok(S.BulkAnswerSchema) } } },
-      async (req, reply) => reply.code(201).send(ok(await d.promos.createBulk(req.user, req.body))));
+    app.post(
+      '/admin/subscriptions/promo-codes/bulk',
+      {
+        config: adm,
+        schema: {
+          tags: atags,
+          summary: 'Create N unguessable codes with a common prefix, all or none',
+          body: S.BulkPromoBodySchema,
+          response: { 201: Ok(S.BulkAnswerSchema) },
+        },
+      },
+      async (req, reply) => reply.code(201).send(ok(await d.promos.createBulk(req.user, req.body))),
+    );
 
-    app.put('/admin/subscriptions/promo-codes/:promoCodeId', { config: adm, schema: { tags: atags, summary: 'Change a promo code (disabled: false enables it again)', params: S.PromoIdParamsSchema, body: S.UpdatePromoBodySchema, errors: [404], response: { 200: Ok(S.PromoSchema) } } },
-      async (req) => ok(await d.promos.update(req.user, req.params.promoCodeId, req.body)));
+    app.put(
+      '/admin/subscriptions/promo-codes/:promoCodeId',
+      {
+        config: adm,
+        schema: {
+          tags: atags,
+          summary: 'Change a promo code (disabled: false enables it again)',
+          params: S.PromoIdParamsSchema,
+          body: S.UpdatePromoBodySchema,
+          errors: [404],
+          response: { 200: Ok(S.PromoSchema) },
+        },
+      },
+      async (req) => ok(await d.promos.update(req.user, req.params.promoCodeId, req.body)),
+    );
 
-    app.post('/admin/subscriptions/promo-codes/:promoCodeId/disable', { config: adm, schema: { tags: atags, summary: 'Disable a promo code (waiting payments keep their price)', params: S.PromoIdParamsSchema, errors: [404], response: { 200: Ok(S.PromoSchema) } } },
-      async (req) => ok(await d.promos.disable(req.user, req.params.promoCodeId)));
+    app.post(
+      '/admin/subscriptions/promo-codes/:promoCodeId/disable',
+      {
+        config: adm,
+        schema: {
+          tags: atags,
+          summary: 'Disable a promo code (waiting payments keep their price)',
+          params: S.PromoIdParamsSchema,
+          errors: [404],
+          response: { 200: Ok(S.PromoSchema) },
+        },
+      },
+      async (req) => ok(await d.promos.disable(req.user, req.params.promoCodeId)),
+    );
 
-    app.delete('/admin/subscriptions/promo-codes/:promoCodeId', { config: adm, schema: { tags: atags, summary: 'Delete a promo code never used (409 otherwise: disable it)', params: S.PromoIdParamsSchema, errors: [404, 409], response: { 200: Ok(S.DeletedSchema) } } },
+    app.delete(
+      '/admin/subscriptions/promo-codes/:promoCodeId',
+      {
+        config: adm,
+        schema: {
+          tags: atags,
+          summary: 'Delete a promo code never used (409 otherwise: disable it)',
+          params: S.PromoIdParamsSchema,
+          errors: [404, 409],
+          response: { 200: Ok(S.DeletedSchema) },
+        },
+      },
       async (req) => {
         await d.promos.remove(req.user, req.params.promoCodeId);
         return ok({ deleted: true as const });
-      });
+      },
+    );
   };
 }

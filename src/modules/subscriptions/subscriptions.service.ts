@@ -44,13 +44,19 @@ export function createSubscriptionsService(ctx: AppContext) {
     return plan;
   }
 
-  async function current(ex: Executor, supplierId: string): Promise<{ plan: PlanRecord; subscription: SubscriptionRecord | null }> {
+  async function current(
+    ex: Executor,
+    supplierId: string,
+  ): Promise<{ plan: PlanRecord; subscription: SubscriptionRecord | null }> {
     const running = await repo.findRunning(ex, supplierId, ctx.clock.now());
     return running ?? { plan: await freePlan(ex), subscription: null };
   }
 
   async function getLimits(ex: Executor, supplierId: string): Promise<LimitsView> {
-    const [{ plan, subscription }, currentProducts] = await together(ex, [() => current(ex, supplierId), () => countProducts(ex, supplierId)]);
+    const [{ plan, subscription }, currentProducts] = await together(ex, [
+      () => current(ex, supplierId),
+      () => countProducts(ex, supplierId),
+    ]);
     const max = plan.maxProducts;
     return {
       allowed: max === null || currentProducts < max,
@@ -87,7 +93,10 @@ export function createSubscriptionsService(ctx: AppContext) {
       const plan = await repo.findActivePlanByCode(ex, planCode.toUpperCase());
       if (!plan) throw notFound('Subscription plan');
       if (plan.priceAmount > 0) {
-        throw conflict('PAYMENT_REQUIRED', `The ${plan.code} plan is paid: subscribe through POST /subscriptions/subscribe`);
+        throw conflict(
+          'PAYMENT_REQUIRED',
+          `The ${plan.code} plan is paid: subscribe through POST /subscriptions/subscribe`,
+        );
       }
       const now = ctx.clock.now();
       const { plan: currentPlan } = await current(ex, supplierId);

@@ -8,7 +8,11 @@ import { users } from '../../db/schema/users.js';
  * join `supplier_profiles` with `users` on the owner.
  */
 export const publicSupplierCondition = (): SQL =>
-  and(eq(supplierProfiles.verificationStatus, 'VERIFIED'), isNull(supplierProfiles.deletedAt), eq(users.status, 'ACTIVE'))!;
+  and(
+    eq(supplierProfiles.verificationStatus, 'VERIFIED'),
+    isNull(supplierProfiles.deletedAt),
+    eq(users.status, 'ACTIVE'),
+  )!;
 
 /**
  * The same rule for other modules' queries (stores, products, deals): true when the supplier with

@@ -37,11 +37,20 @@ export function createSuppliersAdminService(ctx: AppContext) {
     return { items: items.map((r) => toAdminView(r.profile, r.owner, ctx.links, now)), meta: pageMeta(q, total) };
   }
 
-  async function moveVerification(tx: Executor, actor: AuthUser, p: SupplierRecord, to: VerificationStatus, reason: string | null) {
+  async function moveVerification(
+    tx: Executor,
+    actor: AuthUser,
+    p: SupplierRecord,
+    to: VerificationStatus,
+    reason: string | null,
+  ) {
     assertTransition(VERIFICATION_TRANSITIONS, p.verificationStatus, to, 'Supplier verification');
     // Payouts go to the supplier's mobile-money account, which only KYC vouches for.
     if (to === 'VERIFIED' && p.kycStatus !== 'APPROVED') {
-      throw conflict('KYC_NOT_APPROVED', `The supplier's KYC is ${p.kycStatus}; approve it before verifying the supplier`);
+      throw conflict(
+        'KYC_NOT_APPROVED',
+        `The supplier's KYC is ${p.kycStatus}; approve it before verifying the supplier`,
+      );
     }
     const now = ctx.clock.now();
     await repo.updateProfile(tx, p.id, {
@@ -60,7 +69,8 @@ export function createSuppliersAdminService(ctx: AppContext) {
       at: now,
     });
     if (to === 'VERIFIED') await ctx.events.publish(tx, 'suppliers.verified', { supplierId: p.id, userId: p.userId });
-    else if (to === 'REJECTED') await ctx.events.publish(tx, 'suppliers.rejected', { supplierId: p.id, userId: p.userId, reason: reason ?? '' });
+    else if (to === 'REJECTED')
+      await ctx.events.publish(tx, 'suppliers.rejected', { supplierId: p.id, userId: p.userId, reason: reason ?? '' });
   }
 
   async function verifyOne(actor: AuthUser, id: string, reason?: string) {
@@ -115,9 +125,24 @@ export function createSuppliersAdminService(ctx: AppContext) {
         if (p.commissionRateBps !== body.commissionRateBps) {
           const now = ctx.clock.now();
           const change = { oldRateBps: p.commissionRateBps, newRateBps: body.commissionRateBps };
-          await repo.insertCommissionChange(tx, { id: uuidv7(now.getTime()), supplierId: id, actorId: actor.id, ...change, reason: body.reason ?? null, createdAt: now });
+          await repo.insertCommissionChange(tx, {
+            id: uuidv7(now.getTime()),
+            supplierId: id,
+            actorId: actor.id,
+            ...change,
+            reason: body.reason ?? null,
+            createdAt: now,
+          });
           await repo.updateProfile(tx, id, { commissionRateBps: body.commissionRateBps, updatedAt: now });
-          await recordAdminAction(tx, { actorId: actor.id, action: 'supplier.commission_changed', targetType: TARGET, targetId: id, reason: body.reason, data: change, at: now });
+          await recordAdminAction(tx, {
+            actorId: actor.id,
+            action: 'supplier.commission_changed',
+            targetType: TARGET,
+            targetId: id,
+            reason: body.reason,
+            data: change,
+            at: now,
+          });
         }
         return withCommissionHistory(tx, id);
       }),

@@ -1,10 +1,27 @@
 import { and, asc, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { literalLimit, opaque, preparedPage, preparedPer, runPage, type Executor } from '../../db/client.js';
 import { nameOrderKey } from '../../db/folding.js';
-import { countNearest, earthCube, earthPoint, isoSql, kmOfChordSql, listedColumns, searchWords } from '../../db/listing-sql.js';
+import {
+  countNearest,
+  earthCube,
+  earthPoint,
+  isoSql,
+  kmOfChordSql,
+  listedColumns,
+  searchWords,
+} from '../../db/listing-sql.js';
 import { supplierProfiles as sp } from '../../db/schema/suppliers.js';
 import { users } from '../../db/schema/users.js';
-import { LISTING_TOTAL_CAP, RANKED_CANDIDATES_CAP, listingMeta, metaOf, nearestPage, searchTerms, type ListingMeta, type NearbyJsonRow } from '../../shared/listing-page.js';
+import {
+  LISTING_TOTAL_CAP,
+  RANKED_CANDIDATES_CAP,
+  listingMeta,
+  metaOf,
+  nearestPage,
+  searchTerms,
+  type ListingMeta,
+  type NearbyJsonRow,
+} from '../../shared/listing-page.js';
 import { openAtSql } from '../../shared/opening-hours.js';
 import type { PageQuery } from '../../shared/schemas.js';
 import type { ListedSupplier } from './suppliers.repository.js';
@@ -45,11 +62,14 @@ export async function searchPublic(ex: Executor, f: SearchFilter, q: PageQuery):
     publicSupplierCondition(),
     f.city ? sql`lower(${sp.city}) = lower(${f.city})` : undefined,
     f.category ? eq(sp.category, f.category) : undefined,
-    f.openNow === undefined ? undefined : sql`${f.openNow ? sql`` : sql`not `}${openAtSql(sp.openingHours, sp.timezone, f.now)}`,
+    f.openNow === undefined
+      ? undefined
+      : sql`${f.openNow ? sql`` : sql`not `}${openAtSql(sp.openingHours, sp.timezone, f.now)}`,
   );
   const terms = f.q === undefined ? null : searchTerms(f.q);
   if (f.q !== undefined && !terms) return { items: [], meta: metaOf(q, 0, false) };
-  const order = f.sort === 'newest' ? [desc(sp.createdAt), desc(sp.id)] : [asc(nameOrderKey(sp.businessName)), asc(sp.id)];
+  const order =
+    f.sort === 'newest' ? [desc(sp.createdAt), desc(sp.id)] : [asc(nameOrderKey(sp.businessName)), asc(sp.id)];
   const ordered = async (tx: Executor, match: SQL | undefined): Promise<Found> => {
     const where = and(filters, match);
     const items = await tx
@@ -64,18 +84,28 @@ export async function searchPublic(ex: Executor, f: SearchFilter, q: PageQuery):
     return { items: items.slice(0, q.limit), meta };
   };
   if (!terms) return ordered(ex, undefined);
-  return searchWords(ex, { vector: sp.searchVector, doc: sp.searchDoc }, terms, { relevance: f.sort === 'relevance', wordsOnly: !f.city && !f.category && f.openNow === undefined }, {
-    ranked: (tx, match, rank, tsquery) => rankedPage(tx, and(filters, match), rank, q, tsquery),
-    count: (tx, match, cap) => countCapped(tx, and(filters, match), cap),
-    ordered,
-  });
+  return searchWords(
+    ex,
+    { vector: sp.searchVector, doc: sp.searchDoc },
+    terms,
+    { relevance: f.sort === 'relevance', wordsOnly: !f.city && !f.category && f.openNow === undefined },
+    {
+      ranked: (tx, match, rank, tsquery) => rankedPage(tx, and(filters, match), rank, q, tsquery),
+      count: (tx, match, cap) => countCapped(tx, and(filters, match), cap),
+      ordered,
+    },
+  );
 }
 
 /** The ranked candidates: the first RANKED_CANDIDATES_CAP matches, with the listed columns. */
 function rankedQuery(ex: Executor, where: SQL | undefined, rank: SQL) {
   const cand = ex.$with('cand').as(
     ex
-      .select({ ...listed, rank: sql<number>`${rank}`.as('rank'), nameKey: sql<string>`${nameOrderKey(sp.businessName)}`.as('name_key') })
+      .select({
+        ...listed,
+        rank: sql<number>`${rank}`.as('rank'),
+        nameKey: sql<string>`${nameOrderKey(sp.businessName)}`.as('name_key'),
+      })
       .from(sp)
       .innerJoin(users, eq(users.id, sp.userId))
       .where(where)
@@ -91,14 +121,24 @@ function rankedQuery(ex: Executor, where: SQL | undefined, rank: SQL) {
 // The common word search (words only, no other filter), prepared once per connection.
 const wordsPrepared = preparedPer((ex) => {
   const tsq = sql`to_tsquery('simple', ${sql.placeholder('tsquery')})`;
-  return rankedQuery(ex, and(publicSupplierCondition(), sql`${sp.searchVector} @@ ${tsq}`), sql`ts_rank(${sp.searchVector}, ${tsq})`)
+  return rankedQuery(
+    ex,
+    and(publicSupplierCondition(), sql`${sp.searchVector} @@ ${tsq}`),
+    sql`ts_rank(${sp.searchVector}, ${tsq})`,
+  )
     .limit(sql.placeholder('rows'))
     .offset(sql.placeholder('offset'))
     .prepare('suppliers_words_page');
 });
 
 /** One page of the ranked candidates; `prepared` runs the words-only query instead. */
-async function rankedPage(ex: Executor, where: SQL | undefined, rank: SQL, q: PageQuery, prepared?: string): Promise<Found> {
+async function rankedPage(
+  ex: Executor,
+  where: SQL | undefined,
+  rank: SQL,
+  q: PageQuery,
+  prepared?: string,
+): Promise<Found> {
   const offset = (q.page - 1) * q.limit;
   const rows = prepared
     ? await wordsPrepared(ex).execute({ tsquery: prepared, rows: q.limit + 1, offset })
@@ -106,7 +146,9 @@ async function rankedPage(ex: Executor, where: SQL | undefined, rank: SQL, q: Pa
         .limit(q.limit + 1)
         .offset(offset);
   const counted = rows[0]?.counted ?? (q.page > 1 ? await countCapped(ex, where, RANKED_CANDIDATES_CAP) : 0);
-  const items = rows.slice(0, q.limit).map(({ rank: _rank, nameKey: _key, counted: _counted, ...profile }) => profile as ListedSupplier);
+  const items = rows
+    .slice(0, q.limit)
+    .map(({ rank: _rank, nameKey: _key, counted: _counted, ...profile }) => profile as ListedSupplier);
   return { items, meta: metaOf(q, counted, rows.length > q.limit, RANKED_CANDIDATES_CAP) };
 }
 
@@ -155,11 +197,34 @@ export async function nearbyPublic(ex: Executor, f: NearbyFilter, q: PageQuery, 
   const origin = earthPoint(f.latitude, f.longitude);
   const d = sql<number>`(${sp.earth} <-> ${origin})`;
   const where = and(publicSupplierCondition(), f.category ? eq(sp.category, f.category) : undefined);
-  const select = () => ex.select(nearbyColumns(sql`${now.toISOString()}::timestamptz`, d, files)).from(sp).innerJoin(users, eq(users.id, sp.userId)).where(where);
+  const select = () =>
+    ex
+      .select(nearbyColumns(sql`${now.toISOString()}::timestamptz`, d, files))
+      .from(sp)
+      .innerJoin(users, eq(users.id, sp.userId))
+      .where(where);
   return nearestPage<NearbyJsonRow>(
     q,
     f.radiusM,
-    (n) => (f.category ? select().orderBy(d).limit(n) : runPage(nearbyPrepared(ex, n), { origin: earthCube(f.latitude, f.longitude), now: now.toISOString(), files }, n)),
-    (k) => countNearest(ex, ex.select({ d: sql`${d}`.as('d') }).from(sp).innerJoin(users, eq(users.id, sp.userId)).where(where).orderBy(d).limit(k), f.radiusM),
+    (n) =>
+      f.category
+        ? select().orderBy(d).limit(n)
+        : runPage(
+            nearbyPrepared(ex, n),
+            { origin: earthCube(f.latitude, f.longitude), now: now.toISOString(), files },
+            n,
+          ),
+    (k) =>
+      countNearest(
+        ex,
+        ex
+          .select({ d: sql`${d}`.as('d') })
+          .from(sp)
+          .innerJoin(users, eq(users.id, sp.userId))
+          .where(where)
+          .orderBy(d)
+          .limit(k),
+        f.radiusM,
+      ),
   );
 }

@@ -85,9 +85,14 @@ describe('listing', () => {
     expect(ids(withDeleted)).toEqual([c.profile.id, b.profile.id, a.profile.id]);
     expect(withDeleted.body.data[1].deletedAt).toEqual(expect.any(String));
 
-    const bad = await call(t.app, 'GET', '/admin/suppliers', { token: admin.token, query: { status: 'DONE', limit: 101, foo: 'x' } });
+    const bad = await call(t.app, 'GET', '/admin/suppliers', {
+      token: admin.token,
+      query: { status: 'DONE', limit: 101, foo: 'x' },
+    });
     expect(bad.status).toBe(400);
-    expect(bad.body.error.details.map((d: { field: string }) => d.field)).toEqual(expect.arrayContaining(['query.status', 'query.limit', 'query.foo']));
+    expect(bad.body.error.details.map((d: { field: string }) => d.field)).toEqual(
+      expect.arrayContaining(['query.status', 'query.limit', 'query.foo']),
+    );
   });
 
   it('lists pending suppliers oldest first', async () => {
@@ -98,7 +103,10 @@ describe('listing', () => {
     const res = await call(t.app, 'GET', '/admin/suppliers/pending', { token: admin.token, query: { city } });
     expect(res.status).toBe(200);
     expect(ids(res)).toEqual([first.profile.id, second.profile.id]);
-    const ready = await call(t.app, 'GET', '/admin/suppliers/pending', { token: admin.token, query: { city, kycStatus: 'APPROVED' } });
+    const ready = await call(t.app, 'GET', '/admin/suppliers/pending', {
+      token: admin.token,
+      query: { city, kycStatus: 'APPROVED' },
+    });
     expect(ids(ready)).toEqual([second.profile.id]);
   });
 });
@@ -110,10 +118,18 @@ describe('verification', () => {
 
     const res = await call(t.app, 'PATCH', `/admin/suppliers/${s.profile.id}/verify`, { token: admin.token });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ id: s.profile.id, verificationStatus: 'VERIFIED', verifiedAt: expect.any(String) });
+    expect(res.body.data).toMatchObject({
+      id: s.profile.id,
+      verificationStatus: 'VERIFIED',
+      verifiedAt: expect.any(String),
+    });
     expect((await call(t.app, 'GET', `/suppliers/${s.profile.id}`)).status).toBe(200);
     expect(await actions(s.profile.id)).toEqual([
-      expect.objectContaining({ actorId: admin.user.id, action: 'supplier.verified', data: { from: 'PENDING', to: 'VERIFIED' } }),
+      expect.objectContaining({
+        actorId: admin.user.id,
+        action: 'supplier.verified',
+        data: { from: 'PENDING', to: 'VERIFIED' },
+      }),
     ]);
 
     const again = await call(t.app, 'PATCH', `/admin/suppliers/${s.profile.id}/verify`, { token: admin.token });
@@ -130,11 +146,18 @@ describe('verification', () => {
       expect(bad.status, JSON.stringify(body).slice(0, 40)).toBe(400);
     }
     expect(await actions(s.profile.id)).toEqual([]);
-    const res = await call(t.app, 'PATCH', url, { token: admin.token, body: { reason: 'Visited the shop; documents match' } });
+    const res = await call(t.app, 'PATCH', url, {
+      token: admin.token,
+      body: { reason: 'Visited the shop; documents match' },
+    });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ verificationStatus: 'VERIFIED', rejectionReason: null });
     expect(await actions(s.profile.id)).toEqual([
-      expect.objectContaining({ action: 'supplier.verified', reason: 'Visited the shop; documents match', data: { from: 'PENDING', to: 'VERIFIED' } }),
+      expect.objectContaining({
+        action: 'supplier.verified',
+        reason: 'Visited the shop; documents match',
+        data: { from: 'PENDING', to: 'VERIFIED' },
+      }),
     ]);
   });
 
@@ -144,30 +167,53 @@ describe('verification', () => {
       const res = await call(t.app, 'PATCH', `/admin/suppliers/${s.profile.id}/verify`, { token: admin.token });
       expect(res.status).toBe(409);
       expect(res.body.error.code).toBe('KYC_NOT_APPROVED');
-      expect((await call(t.app, 'GET', '/suppliers/profile', { token: s.token })).body.data.verificationStatus).toBe('PENDING');
+      expect((await call(t.app, 'GET', '/suppliers/profile', { token: s.token })).body.data.verificationStatus).toBe(
+        'PENDING',
+      );
       expect(await actions(s.profile.id)).toEqual([]);
     }
   });
 
   it('rejects with a reason the supplier can read; an edit submits the profile again', async () => {
     const s = await createSupplier(t.app, { verification: 'PENDING', kycStatus: 'APPROVED' });
-    const noReason = await call(t.app, 'PATCH', `/admin/suppliers/${s.profile.id}/reject`, { token: admin.token, body: {} });
+    const noReason = await call(t.app, 'PATCH', `/admin/suppliers/${s.profile.id}/reject`, {
+      token: admin.token,
+      body: {},
+    });
     expect(noReason.status).toBe(400);
     expect(noReason.body.error.details).toEqual([{ field: 'body.reason', message: 'is required' }]);
 
-    const res = await call(t.app, 'PATCH', `/admin/suppliers/${s.profile.id}/reject`, { token: admin.token, body: { reason: 'The address does not match the documents' } });
+    const res = await call(t.app, 'PATCH', `/admin/suppliers/${s.profile.id}/reject`, {
+      token: admin.token,
+      body: { reason: 'The address does not match the documents' },
+    });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ verificationStatus: 'REJECTED', rejectionReason: 'The address does not match the documents' });
-    expect((await call(t.app, 'GET', '/suppliers/profile', { token: s.token })).body.data.rejectionReason).toBe('The address does not match the documents');
-    expect(await actions(s.profile.id)).toEqual([expect.objectContaining({ action: 'supplier.rejected', reason: 'The address does not match the documents' })]);
+    expect(res.body.data).toMatchObject({
+      verificationStatus: 'REJECTED',
+      rejectionReason: 'The address does not match the documents',
+    });
+    expect((await call(t.app, 'GET', '/suppliers/profile', { token: s.token })).body.data.rejectionReason).toBe(
+      'The address does not match the documents',
+    );
+    expect(await actions(s.profile.id)).toEqual([
+      expect.objectContaining({ action: 'supplier.rejected', reason: 'The address does not match the documents' }),
+    ]);
 
-    const twice = await call(t.app, 'PATCH', `/admin/suppliers/${s.profile.id}/reject`, { token: admin.token, body: { reason: 'Again' } });
+    const twice = await call(t.app, 'PATCH', `/admin/suppliers/${s.profile.id}/reject`, {
+      token: admin.token,
+      body: { reason: 'Again' },
+    });
     expect(twice.status).toBe(409);
-    const verifyRejected = await call(t.app, 'PATCH', `/admin/suppliers/${s.profile.id}/verify`, { token: admin.token });
+    const verifyRejected = await call(t.app, 'PATCH', `/admin/suppliers/${s.profile.id}/verify`, {
+      token: admin.token,
+    });
     expect(verifyRejected.status).toBe(409);
     expect(verifyRejected.body.error.code).toBe('INVALID_TRANSITION');
 
-    expect((await call(t.app, 'PUT', '/suppliers/profile', { token: s.token, body: { address: '7 Rue Carnot' } })).body.data.verificationStatus).toBe('PENDING');
+    expect(
+      (await call(t.app, 'PUT', '/suppliers/profile', { token: s.token, body: { address: '7 Rue Carnot' } })).body.data
+        .verificationStatus,
+    ).toBe('PENDING');
     const verified = await call(t.app, 'PATCH', `/admin/suppliers/${s.profile.id}/verify`, { token: admin.token });
     expect(verified.status).toBe(200);
     expect(verified.body.data).toMatchObject({ verificationStatus: 'VERIFIED', rejectionReason: null });
@@ -175,7 +221,10 @@ describe('verification', () => {
 
   it('withdraws a verification, which hides the supplier', async () => {
     const s = await createSupplier(t.app, { verification: 'VERIFIED', kycStatus: 'APPROVED' });
-    const res = await call(t.app, 'PATCH', `/admin/suppliers/${s.profile.id}/reject`, { token: admin.token, body: { reason: 'Repeated complaints about expired food' } });
+    const res = await call(t.app, 'PATCH', `/admin/suppliers/${s.profile.id}/reject`, {
+      token: admin.token,
+      body: { reason: 'Repeated complaints about expired food' },
+    });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ verificationStatus: 'REJECTED', verifiedAt: null });
     expect((await call(t.app, 'GET', `/suppliers/${s.profile.id}`)).status).toBe(404);
@@ -189,7 +238,10 @@ describe('verification', () => {
       expect(res.status).toBe(404);
       expect(res.body.error.code).toBe('NOT_FOUND');
     }
-    const malformed = await call(t.app, 'PATCH', '/admin/suppliers/123/reject', { token: admin.token, body: { reason: 'Nope' } });
+    const malformed = await call(t.app, 'PATCH', '/admin/suppliers/123/reject', {
+      token: admin.token,
+      body: { reason: 'Nope' },
+    });
     expect(malformed.status).toBe(400);
     expect(malformed.body.error.details[0].field).toBe('params.id');
   });
@@ -243,13 +295,21 @@ describe('bulk verification', () => {
   });
 
   it('takes between 1 and 100 distinct ids', async () => {
-    const send = (ids: unknown) => call(t.app, 'POST', '/admin/suppliers/bulk-verify', { token: admin.token, body: { ids } });
+    const send = (ids: unknown) =>
+      call(t.app, 'POST', '/admin/suppliers/bulk-verify', { token: admin.token, body: { ids } });
     expect((await send([])).status).toBe(400);
     expect((await send(Array.from({ length: 101 }, () => uuidv7()))).status).toBe(400);
     const id = uuidv7();
     expect((await send([id, id])).status).toBe(400);
     expect((await send(['not-an-id'])).body.error.details[0].field).toBe('body.ids.0');
-    expect((await call(t.app, 'POST', '/admin/suppliers/bulk-verify', { token: admin.token, body: { ids: [id], force: true } })).status).toBe(400);
+    expect(
+      (
+        await call(t.app, 'POST', '/admin/suppliers/bulk-verify', {
+          token: admin.token,
+          body: { ids: [id], force: true },
+        })
+      ).status,
+    ).toBe(400);
     const hundred = await send(Array.from({ length: 100 }, () => uuidv7()));
     expect(hundred.status).toBe(200);
     expect(hundred.body.data).toMatchObject({ verified: 0, skipped: 100 });
@@ -260,17 +320,32 @@ describe('commission', () => {
   it('changes the rate, keeps the history with who, when and why, and records the decision', async () => {
     const s = await createSupplier(t.app);
     const url = `/admin/suppliers/${s.profile.id}/commission`;
-    const first = await call(t.app, 'PATCH', url, { token: admin.token, body: { commissionRateBps: 750, reason: 'Launch partner' } });
+    const first = await call(t.app, 'PATCH', url, {
+      token: admin.token,
+      body: { commissionRateBps: 750, reason: 'Launch partner' },
+    });
     expect(first.status).toBe(200);
     expect(first.body.data).toMatchObject({ id: s.profile.id, commissionRateBps: 750 });
     expect(first.body.data.commissionHistory).toEqual([
-      { id: expect.any(String), actorId: admin.user.id, oldRateBps: s.profile.commissionRateBps, newRateBps: 750, reason: 'Launch partner', createdAt: expect.any(String) },
+      {
+        id: expect.any(String),
+        actorId: admin.user.id,
+        oldRateBps: s.profile.commissionRateBps,
+        newRateBps: 750,
+        reason: 'Launch partner',
+        createdAt: expect.any(String),
+      },
     ]);
 
     t.clock.advance(1000);
     const second = await call(t.app, 'PATCH', url, { token: admin.token, body: { commissionRateBps: 0 } });
     expect(second.body.data.commissionRateBps).toBe(0);
-    expect(second.body.data.commissionHistory.map((c: { oldRateBps: number; newRateBps: number }) => [c.oldRateBps, c.newRateBps])).toEqual([
+    expect(
+      second.body.data.commissionHistory.map((c: { oldRateBps: number; newRateBps: number }) => [
+        c.oldRateBps,
+        c.newRateBps,
+      ]),
+    ).toEqual([
       [750, 0],
       [s.profile.commissionRateBps, 750],
     ]);
@@ -280,7 +355,10 @@ describe('commission', () => {
     expect(same.body.data.commissionHistory).toHaveLength(2);
 
     expect((await call(t.app, 'GET', '/suppliers/profile', { token: s.token })).body.data.commissionRateBps).toBe(0);
-    expect((await actions(s.profile.id)).map((a) => a.action)).toEqual(['supplier.commission_changed', 'supplier.commission_changed']);
+    expect((await actions(s.profile.id)).map((a) => a.action)).toEqual([
+      'supplier.commission_changed',
+      'supplier.commission_changed',
+    ]);
   });
 
   it('reads one supplier in any state with its owner and commission history; deleted ones too', async () => {
@@ -296,9 +374,14 @@ describe('commission', () => {
       commissionHistory: [],
       deletedAt: null,
     });
-    await call(t.app, 'PATCH', `${url}/commission`, { token: admin.token, body: { commissionRateBps: 900, reason: 'Pilot' } });
+    await call(t.app, 'PATCH', `${url}/commission`, {
+      token: admin.token,
+      body: { commissionRateBps: 900, reason: 'Pilot' },
+    });
     const changed = await call(t.app, 'GET', url, { token: admin.token });
-    expect(changed.body.data.commissionHistory).toMatchObject([{ newRateBps: 900, reason: 'Pilot', actorId: admin.user.id }]);
+    expect(changed.body.data.commissionHistory).toMatchObject([
+      { newRateBps: 900, reason: 'Pilot', actorId: admin.user.id },
+    ]);
 
     expect((await call(t.app, 'DELETE', '/suppliers/profile', { token: s.token })).status).toBe(200);
     const deleted = await call(t.app, 'GET', url, { token: admin.token });
@@ -315,8 +398,20 @@ describe('commission', () => {
       expect(res.status).toBe(400);
       expect(res.body.error.details[0].field).toBe('body.commissionRateBps');
     }
-    expect((await call(t.app, 'PATCH', url, { token: admin.token, body: { commissionRateBps: 500, note: 'x' } })).status).toBe(400);
-    expect((await call(t.app, 'PATCH', url, { token: admin.token, body: { commissionRateBps: 10_000 } })).body.data.commissionRateBps).toBe(10_000);
-    expect((await call(t.app, 'PATCH', `/admin/suppliers/${uuidv7()}/commission`, { token: admin.token, body: { commissionRateBps: 1 } })).status).toBe(404);
+    expect(
+      (await call(t.app, 'PATCH', url, { token: admin.token, body: { commissionRateBps: 500, note: 'x' } })).status,
+    ).toBe(400);
+    expect(
+      (await call(t.app, 'PATCH', url, { token: admin.token, body: { commissionRateBps: 10_000 } })).body.data
+        .commissionRateBps,
+    ).toBe(10_000);
+    expect(
+      (
+        await call(t.app, 'PATCH', `/admin/suppliers/${uuidv7()}/commission`, {
+          token: admin.token,
+          body: { commissionRateBps: 1 },
+        })
+      ).status,
+    ).toBe(404);
   });
 });

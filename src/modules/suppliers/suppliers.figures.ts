@@ -2,7 +2,8 @@ import { count, isNull } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { KYC_STATUSES, supplierProfiles, VERIFICATION_STATUSES } from '../../db/schema/suppliers.js';
 
-const zeroes = <K extends string>(keys: readonly K[]) => Object.fromEntries(keys.map((k) => [k, 0])) as Record<K, number>;
+const zeroes = <K extends string>(keys: readonly K[]) =>
+  Object.fromEntries(keys.map((k) => [k, 0])) as Record<K, number>;
 
 /** Live supplier profiles by verification and KYC state (the dashboard's `suppliers` section and verification queue). */
 export async function supplierCounts(ex: Executor) {

@@ -29,7 +29,14 @@ describe('one supplier', () => {
       isOpenNow: false,
       verifiedAt: expect.any(String),
     });
-    for (const hidden of ['payoutPhone', 'commissionRateBps', 'kycStatus', 'verificationStatus', 'rejectionReason', 'userId']) {
+    for (const hidden of [
+      'payoutPhone',
+      'commissionRateBps',
+      'kycStatus',
+      'verificationStatus',
+      'rejectionReason',
+      'userId',
+    ]) {
       expect(res.body.data).not.toHaveProperty(hidden);
     }
   });
@@ -46,7 +53,9 @@ describe('one supplier', () => {
       expect(res.body.error.code).toBe('NOT_FOUND');
     }
     // The owner still sees its own profile whatever its state.
-    expect((await call(t.app, 'GET', '/suppliers/profile', { token: pending.token })).body.data.verificationStatus).toBe('PENDING');
+    expect(
+      (await call(t.app, 'GET', '/suppliers/profile', { token: pending.token })).body.data.verificationStatus,
+    ).toBe('PENDING');
     expect((await call(t.app, 'GET', `/suppliers/${uuidv7()}`)).status).toBe(404);
     const malformed = await call(t.app, 'GET', '/suppliers/not-an-id');
     expect(malformed.status).toBe(400);
@@ -79,7 +88,14 @@ describe('search', () => {
     expect(bread.status).toBe(200);
     // The name match ranks before the description match; the unverified one is not listed.
     expect(ids(bread)).toEqual([s.port.id, s.awa.id]);
-    expect(bread.body.meta).toEqual({ page: 1, limit: 20, total: 2, totalPages: 1, hasMore: false, totalIsEstimate: false });
+    expect(bread.body.meta).toEqual({
+      page: 1,
+      limit: 20,
+      total: 2,
+      totalPages: 1,
+      hasMore: false,
+      totalIsEstimate: false,
+    });
 
     expect(ids(await find('boulangrie'))).toEqual([s.port.id, s.awa.id]);
     expect(ids(await find('fromagrie diallo'))).toEqual([s.fromagerie.id]);
@@ -96,22 +112,34 @@ describe('search', () => {
   it('filters by city and category, sorts, and pages', async () => {
     const city = uniqueCity();
     const s = await seed(city);
-    const list = (query: Record<string, string | number | boolean>) => call(t.app, 'GET', '/suppliers/search', { query: { city, ...query } });
+    const list = (query: Record<string, string | number | boolean>) =>
+      call(t.app, 'GET', '/suppliers/search', { query: { city, ...query } });
 
     const byName = await list({});
     expect(ids(byName)).toEqual([s.port.id, s.awa.id, s.fromagerie.id, s.deals.id]);
     expect(ids(await list({ category: 'DEALS' }))).toEqual([s.deals.id]);
     expect(ids(await list({ sort: 'newest' }))).toEqual([s.deals.id, s.awa.id, s.fromagerie.id, s.port.id]);
     // The city matches whatever its case.
-    expect(ids(await call(t.app, 'GET', '/suppliers/search', { query: { city: city.toUpperCase(), category: 'FOOD' } }))).toHaveLength(3);
+    expect(
+      ids(await call(t.app, 'GET', '/suppliers/search', { query: { city: city.toUpperCase(), category: 'FOOD' } })),
+    ).toHaveLength(3);
 
     const page2 = await list({ limit: 3, page: 2 });
     expect(ids(page2)).toEqual([s.deals.id]);
-    expect(page2.body.meta).toEqual({ page: 2, limit: 3, total: 4, totalPages: 2, hasMore: false, totalIsEstimate: false });
+    expect(page2.body.meta).toEqual({
+      page: 2,
+      limit: 3,
+      total: 4,
+      totalPages: 2,
+      hasMore: false,
+      totalIsEstimate: false,
+    });
   });
 
   it('refuses bad parameters', async () => {
-    const res = await call(t.app, 'GET', '/suppliers/search', { query: { sort: 'rating', category: 'CARS', limit: 0, openNow: 'maybe', other: 1 } });
+    const res = await call(t.app, 'GET', '/suppliers/search', {
+      query: { sort: 'rating', category: 'CARS', limit: 0, openNow: 'maybe', other: 1 },
+    });
     expect(res.status).toBe(400);
     expect(res.body.error.details.map((d: { field: string }) => d.field)).toEqual(
       expect.arrayContaining(['query.sort', 'query.category', 'query.limit', 'query.openNow', 'query.other']),
@@ -123,7 +151,9 @@ describe('search', () => {
 const EARTH_RADIUS_KM = 6371;
 function haversineKm(lat1: number, lon1: number, lat2: number, lon2: number): number {
   const rad = (d: number) => (d * Math.PI) / 180;
-  const a = Math.sin(rad(lat2 - lat1) / 2) ** 2 + Math.cos(rad(lat1)) * Math.cos(rad(lat2)) * Math.sin(rad(lon2 - lon1) / 2) ** 2;
+  const a =
+    Math.sin(rad(lat2 - lat1) / 2) ** 2 +
+    Math.cos(rad(lat1)) * Math.cos(rad(lat2)) * Math.sin(rad(lon2 - lon1) / 2) ** 2;
   return 2 * EARTH_RADIUS_KM * Math.asin(Math.sqrt(a));
 }
 /** The point `km` kilometres north of a latitude. */
@@ -147,9 +177,13 @@ describe('nearby', () => {
     await at(1, 0, { verification: 'PENDING' });
     await at(1.5, 0, { verification: 'VERIFIED', status: 'SUSPENDED' });
 
-    await t.app.ctx.db.execute(sql`update supplier_profiles set logo_key = ${`logos/${near.id}.webp`}, rating_average = 4.25, rating_count = 4 where id = ${near.id}`);
+    await t.app.ctx.db.execute(
+      sql`update supplier_profiles set logo_key = ${`logos/${near.id}.webp`}, rating_average = 4.25, rating_count = 4 where id = ${near.id}`,
+    );
 
-    const res = await call(t.app, 'GET', '/suppliers/nearby', { query: { latitude: lat, longitude: lng, radiusKm: 5 } });
+    const res = await call(t.app, 'GET', '/suppliers/nearby', {
+      query: { latitude: lat, longitude: lng, radiusKm: 5 },
+    });
     expect(res.status).toBe(200);
     expect(ids(res)).toEqual([near.id, mid.id, edge.id]);
     expect(res.body.meta.total).toBe(3);
@@ -160,17 +194,33 @@ describe('nearby', () => {
       // The card is the supplier's own page, with its distance.
       expect(s).toEqual({ ...(await call(t.app, 'GET', `/suppliers/${s.id}`)).body.data, distanceKm: s.distanceKm });
     }
-    expect(res.body.data[0]).toMatchObject({ logoUrl: expect.stringMatching(new RegExp(`/files/public/logos/${near.id}\\.webp$`)), rating: { average: 4.25, count: 4 } });
+    expect(res.body.data[0]).toMatchObject({
+      logoUrl: expect.stringMatching(new RegExp(`/files/public/logos/${near.id}\\.webp$`)),
+      rating: { average: 4.25, count: 4 },
+    });
 
-    const wide = await call(t.app, 'GET', '/suppliers/nearby', { query: { latitude: lat, longitude: lng, radiusKm: 50, limit: 2, page: 2 } });
+    const wide = await call(t.app, 'GET', '/suppliers/nearby', {
+      query: { latitude: lat, longitude: lng, radiusKm: 50, limit: 2, page: 2 },
+    });
     expect(ids(wide)).toEqual([edge.id, far.id]);
-    expect(wide.body.meta).toEqual({ page: 2, limit: 2, total: 4, totalPages: 2, hasMore: false, totalIsEstimate: false });
+    expect(wide.body.meta).toEqual({
+      page: 2,
+      limit: 2,
+      total: 4,
+      totalPages: 2,
+      hasMore: false,
+      totalIsEstimate: false,
+    });
 
     const byDefault = await call(t.app, 'GET', '/suppliers/nearby', { query: { latitude: lat, longitude: lng } });
     expect(ids(byDefault)).toEqual([near.id, mid.id, edge.id]);
-    const tiny = await call(t.app, 'GET', '/suppliers/nearby', { query: { latitude: lat, longitude: lng, radiusKm: 0.1 } });
+    const tiny = await call(t.app, 'GET', '/suppliers/nearby', {
+      query: { latitude: lat, longitude: lng, radiusKm: 0.1 },
+    });
     expect(ids(tiny)).toEqual([]);
-    const deals = await call(t.app, 'GET', '/suppliers/nearby', { query: { latitude: lat, longitude: lng, category: 'DEALS' } });
+    const deals = await call(t.app, 'GET', '/suppliers/nearby', {
+      query: { latitude: lat, longitude: lng, category: 'DEALS' },
+    });
     expect(ids(deals)).toEqual([]);
   });
 
@@ -185,15 +235,24 @@ describe('nearby', () => {
   });
 
   it('refuses missing or impossible coordinates and radii', async () => {
-    const res = await call(t.app, 'GET', '/suppliers/nearby', { query: { latitude: 91, longitude: -181, radiusKm: 51 } });
+    const res = await call(t.app, 'GET', '/suppliers/nearby', {
+      query: { latitude: 91, longitude: -181, radiusKm: 51 },
+    });
     expect(res.status).toBe(400);
     expect(res.body.error.details.map((d: { field: string }) => d.field)).toEqual(
       expect.arrayContaining(['query.latitude', 'query.longitude', 'query.radiusKm']),
     );
     const missing = await call(t.app, 'GET', '/suppliers/nearby', { query: { radiusKm: 1 } });
     expect(missing.status).toBe(400);
-    expect(missing.body.error.details.map((d: { field: string }) => d.field)).toEqual(['query.latitude', 'query.longitude']);
-    expect((await call(t.app, 'GET', '/suppliers/nearby', { query: { latitude: 'north', longitude: 0 } })).status).toBe(400);
-    expect((await call(t.app, 'GET', '/suppliers/nearby', { query: { latitude: 0, longitude: 0, radiusKm: 0.05 } })).status).toBe(400);
+    expect(missing.body.error.details.map((d: { field: string }) => d.field)).toEqual([
+      'query.latitude',
+      'query.longitude',
+    ]);
+    expect((await call(t.app, 'GET', '/suppliers/nearby', { query: { latitude: 'north', longitude: 0 } })).status).toBe(
+      400,
+    );
+    expect(
+      (await call(t.app, 'GET', '/suppliers/nearby', { query: { latitude: 0, longitude: 0, radiusKm: 0.05 } })).status,
+    ).toBe(400);
   });
 });

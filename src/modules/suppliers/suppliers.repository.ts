@@ -1,6 +1,11 @@
 import { and, count, desc, eq, ilike, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { preparedPer, type Executor } from '../../db/client.js';
-import { supplierCommissionChanges, supplierProfiles, type KycStatus, type VerificationStatus } from '../../db/schema/suppliers.js';
+import {
+  supplierCommissionChanges,
+  supplierProfiles,
+  type KycStatus,
+  type VerificationStatus,
+} from '../../db/schema/suppliers.js';
 import { users } from '../../db/schema/users.js';
 import { nameOrderKey } from '../../db/folding.js';
 import { byteOrderKey, toOrderBy, type SortKey } from '../../db/sorting.js';
@@ -46,7 +51,10 @@ export async function findSummariesByIds(ex: Executor, ids: string[]) {
 }
 
 /** The live profile, locked until the end of the transaction. */
-export async function lockLiveProfile(ex: Executor, by: { id: string } | { userId: string }): Promise<SupplierRecord | undefined> {
+export async function lockLiveProfile(
+  ex: Executor,
+  by: { id: string } | { userId: string },
+): Promise<SupplierRecord | undefined> {
   const key = 'id' in by ? eq(supplierProfiles.id, by.id) : eq(supplierProfiles.userId, by.userId);
   const [row] = await ex
     .select()
@@ -146,7 +154,11 @@ const ADMIN_SORT_KEYS: Record<SupplierSortField, SortKey> = {
   rating: sp.ratingAverage,
 };
 
-export async function listWithOwners(ex: Executor, f: AdminFilter, page: { limit: number; offset: number; sort: SortOf<SupplierSortField> }) {
+export async function listWithOwners(
+  ex: Executor,
+  f: AdminFilter,
+  page: { limit: number; offset: number; sort: SortOf<SupplierSortField> },
+) {
   const where = adminConditions(f);
   const order = toOrderBy(page.sort, ADMIN_SORT_KEYS, sp.id);
   const [items, [total]] = await Promise.all([
@@ -158,12 +170,19 @@ export async function listWithOwners(ex: Executor, f: AdminFilter, page: { limit
       .orderBy(...order)
       .limit(page.limit)
       .offset(page.offset),
-    ex.select({ n: count() }).from(supplierProfiles).innerJoin(users, eq(users.id, supplierProfiles.userId)).where(where),
+    ex
+      .select({ n: count() })
+      .from(supplierProfiles)
+      .innerJoin(users, eq(users.id, supplierProfiles.userId))
+      .where(where),
   ]);
   return { items, total: total?.n ?? 0 };
 }
 
-export async function insertCommissionChange(ex: Executor, change: typeof supplierCommissionChanges.$inferInsert): Promise<void> {
+export async function insertCommissionChange(
+  ex: Executor,
+  change: typeof supplierCommissionChanges.$inferInsert,
+): Promise<void> {
   await ex.insert(supplierCommissionChanges).values(change);
 }
 

@@ -1,7 +1,16 @@
 import { Type, type Static } from 'typebox';
 import { KYC_STATUSES, SUPPLIER_CATEGORIES, VERIFICATION_STATUSES } from '../../db/schema/suppliers.js';
 import { USER_STATUSES } from '../../db/schema/users.js';
-import { EmailSchema, IdSchema, Nullable, PageQuerySchema, PhoneSchema, SortQuerySchema, StringEnum, TimestampSchema } from '../../shared/schemas.js';
+import {
+  EmailSchema,
+  IdSchema,
+  Nullable,
+  PageQuerySchema,
+  PhoneSchema,
+  SortQuerySchema,
+  StringEnum,
+  TimestampSchema,
+} from '../../shared/schemas.js';
 import { LimitsSchema } from '../subscriptions/subscriptions.schemas.js';
 import { OpeningHoursSchema } from '../../shared/opening-hours.js';
 import { TimezoneSchema } from '../../shared/time-zones.js';
@@ -11,7 +20,9 @@ export { OpeningHoursSchema, TimezoneSchema };
 const fields = {
   businessName: Type.String({ minLength: 2, maxLength: 120 }),
   description: Type.String({ maxLength: 2000 }),
-  category: StringEnum(SUPPLIER_CATEGORIES, { description: 'FOOD for SUPPLIER_FOOD accounts, DEALS for SUPPLIER_DEALS; defaults to that' }),
+  category: StringEnum(SUPPLIER_CATEGORIES, {
+    description: 'FOOD for SUPPLIER_FOOD accounts, DEALS for SUPPLIER_DEALS; defaults to that',
+  }),
   contactPhone: PhoneSchema,
   contactEmail: EmailSchema,
   address: Type.String({ minLength: 3, maxLength: 300 }),
@@ -84,7 +95,10 @@ const publicFields = {
 export const PublicSupplierSchema = Type.Object(publicFields, { title: 'PublicSupplier' });
 export type PublicSupplierView = Static<typeof PublicSupplierSchema>;
 
-export const NearbySupplierSchema = Type.Object({ ...publicFields, distanceKm: Type.Number() }, { title: 'NearbySupplier' });
+export const NearbySupplierSchema = Type.Object(
+  { ...publicFields, distanceKm: Type.Number() },
+  { title: 'NearbySupplier' },
+);
 
 const ownFields = {
   ...publicFields,
@@ -114,21 +128,29 @@ const adminFields = {
 export const AdminSupplierSchema = Type.Object(adminFields, { title: 'AdminSupplier' });
 export type AdminSupplierView = Static<typeof AdminSupplierSchema>;
 
-export const CommissionChangeSchema = Type.Object({
-  id: IdSchema,
-  actorId: IdSchema,
-  oldRateBps: Type.Integer(),
-  newRateBps: Type.Integer(),
-  reason: Nullable(Type.String()),
-  createdAt: TimestampSchema,
-}, { title: 'CommissionChange' });
-export const AdminSupplierCommissionSchema = Type.Object({ ...adminFields, commissionHistory: Type.Array(CommissionChangeSchema) }, { title: 'AdminSupplierCommissionHistory' });
+export const CommissionChangeSchema = Type.Object(
+  {
+    id: IdSchema,
+    actorId: IdSchema,
+    oldRateBps: Type.Integer(),
+    newRateBps: Type.Integer(),
+    reason: Nullable(Type.String()),
+    createdAt: TimestampSchema,
+  },
+  { title: 'CommissionChange' },
+);
+export const AdminSupplierCommissionSchema = Type.Object(
+  { ...adminFields, commissionHistory: Type.Array(CommissionChangeSchema) },
+  { title: 'AdminSupplierCommissionHistory' },
+);
 
 export const SEARCH_SORTS = ['relevance', 'name', 'newest'] as const;
 export const SearchQuerySchema = Type.Object(
   {
     ...PageQuerySchema.properties,
-    q: opt(Type.String({ minLength: 1, maxLength: 100, description: 'words of the name or description; tolerates typos' })),
+    q: opt(
+      Type.String({ minLength: 1, maxLength: 100, description: 'words of the name or description; tolerates typos' }),
+    ),
     city: opt(Type.String({ minLength: 1, maxLength: 100 })),
     category: opt(StringEnum(SUPPLIER_CATEGORIES)),
     openNow: opt(Type.Boolean({ description: 'only suppliers open at this moment in their own time zone' })),
@@ -150,10 +172,24 @@ export const NearbyQuerySchema = Type.Object(
 );
 export type NearbyQuery = Static<typeof NearbyQuerySchema>;
 
-export const SUPPLIER_SORT_FIELDS = ['createdAt', 'businessName', 'city', 'verificationStatus', 'kycStatus', 'verifiedAt', 'commissionRateBps', 'rating'] as const;
+export const SUPPLIER_SORT_FIELDS = [
+  'createdAt',
+  'businessName',
+  'city',
+  'verificationStatus',
+  'kycStatus',
+  'verifiedAt',
+  'commissionRateBps',
+  'rating',
+] as const;
 export type SupplierSortField = (typeof SUPPLIER_SORT_FIELDS)[number];
 /** The review queue: every supplier in it is PENDING and not yet verified. */
-export const PENDING_SUPPLIER_SORT_FIELDS = ['createdAt', 'businessName', 'city', 'kycStatus'] as const satisfies readonly SupplierSortField[];
+export const PENDING_SUPPLIER_SORT_FIELDS = [
+  'createdAt',
+  'businessName',
+  'city',
+  'kycStatus',
+] as const satisfies readonly SupplierSortField[];
 
 export const AdminListQuerySchema = Type.Object(
   {
@@ -162,7 +198,13 @@ export const AdminListQuerySchema = Type.Object(
     kycStatus: opt(StringEnum(KYC_STATUSES)),
     category: opt(StringEnum(SUPPLIER_CATEGORIES)),
     city: opt(Type.String({ minLength: 1, maxLength: 100 })),
-    search: opt(Type.String({ minLength: 1, maxLength: 100, description: 'part of the business name, contact or owner phone/email' })),
+    search: opt(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description: 'part of the business name, contact or owner phone/email',
+      }),
+    ),
     includeDeleted: opt(Type.Boolean({ default: false })),
     sort: SortQuerySchema('AdminSupplierSort', SUPPLIER_SORT_FIELDS, '-createdAt (newest first)'),
   },
@@ -172,7 +214,10 @@ export type AdminListQuery = Static<typeof AdminListQuerySchema>;
 
 const { status: _status, includeDeleted: _deleted, sort: _sort, ...pendingFilters } = AdminListQuerySchema.properties;
 export const PendingQuerySchema = Type.Object(
-  { ...pendingFilters, sort: SortQuerySchema('PendingSupplierSort', PENDING_SUPPLIER_SORT_FIELDS, 'createdAt (oldest first)') },
+  {
+    ...pendingFilters,
+    sort: SortQuerySchema('PendingSupplierSort', PENDING_SUPPLIER_SORT_FIELDS, 'createdAt (oldest first)'),
+  },
   { additionalProperties: false },
 );
 export type PendingQuery = Static<typeof PendingQuerySchema>;
@@ -188,7 +233,11 @@ export const CommissionBodySchema = Type.Object(
   },
   { additionalProperties: false },
 );
-const VerifyReasonSchema = Type.String({ minLength: 1, maxLength: 500, description: "why, for the administrators' log" });
+const VerifyReasonSchema = Type.String({
+  minLength: 1,
+  maxLength: 500,
+  description: "why, for the administrators' log",
+});
 export const VerifyBodySchema = Type.Object({ reason: opt(VerifyReasonSchema) }, { additionalProperties: false });
 export const BulkVerifyBodySchema = Type.Object(
   {
@@ -197,38 +246,49 @@ export const BulkVerifyBodySchema = Type.Object(
   },
   { additionalProperties: false },
 );
-export const BulkVerifyResultSchema = Type.Object({
-  verified: Type.Integer(),
-  skipped: Type.Integer(),
-  results: Type.Array(
-    Type.Object({
-      id: IdSchema,
-      result: StringEnum(['VERIFIED', 'SKIPPED'] as const),
-      code: opt(Type.String({ description: 'why it was skipped: NOT_FOUND, INVALID_TRANSITION, KYC_NOT_APPROVED' })),
-      reason: opt(Type.String()),
-    }),
-  ),
-}, { title: 'BulkVerifyResult' });
+export const BulkVerifyResultSchema = Type.Object(
+  {
+    verified: Type.Integer(),
+    skipped: Type.Integer(),
+    results: Type.Array(
+      Type.Object({
+        id: IdSchema,
+        result: StringEnum(['VERIFIED', 'SKIPPED'] as const),
+        code: opt(Type.String({ description: 'why it was skipped: NOT_FOUND, INVALID_TRANSITION, KYC_NOT_APPROVED' })),
+        reason: opt(Type.String()),
+      }),
+    ),
+  },
+  { title: 'BulkVerifyResult' },
+);
 export type BulkVerifyResult = Static<typeof BulkVerifyResultSchema>;
 
-export const StatisticsSchema = Type.Object({
-  supplierId: IdSchema,
-  verification: Type.Object({
-    status: StringEnum(VERIFICATION_STATUSES),
-    verifiedAt: Nullable(TimestampSchema),
-    rejectionReason: Nullable(Type.String()),
-    isPublic: Type.Boolean({ description: 'whether clients can find the supplier right now' }),
-  }),
-  kyc: Type.Object({ status: StringEnum(KYC_STATUSES) }),
-  commission: Type.Object({ rateBps: Type.Integer() }),
-  subscription: LimitsSchema,
-  stores: Type.Object({ total: Type.Integer(), active: Type.Integer() }),
-  // Orders and revenue join here as their own sections when the orders module exists.
-  generatedAt: TimestampSchema,
-}, { title: 'SupplierStatistics' });
+export const StatisticsSchema = Type.Object(
+  {
+    supplierId: IdSchema,
+    verification: Type.Object({
+      status: StringEnum(VERIFICATION_STATUSES),
+      verifiedAt: Nullable(TimestampSchema),
+      rejectionReason: Nullable(Type.String()),
+      isPublic: Type.Boolean({ description: 'whether clients can find the supplier right now' }),
+    }),
+    kyc: Type.Object({ status: StringEnum(KYC_STATUSES) }),
+    commission: Type.Object({ rateBps: Type.Integer() }),
+    subscription: LimitsSchema,
+    stores: Type.Object({ total: Type.Integer(), active: Type.Integer() }),
+    // Orders and revenue join here as their own sections when the orders module exists.
+    generatedAt: TimestampSchema,
+  },
+  { title: 'SupplierStatistics' },
+);
 export type StatisticsView = Static<typeof StatisticsSchema>;
 
 /** The logo upload as the document shows it; the handler reads the multipart parts itself. */
-export const LogoFormSchema = Type.Object({ logo: Type.String({ format: 'binary', description: 'JPEG, PNG or WebP image of at most 5 MB' }) });
+export const LogoFormSchema = Type.Object({
+  logo: Type.String({ format: 'binary', description: 'JPEG, PNG or WebP image of at most 5 MB' }),
+});
 
-export const DeletedSchema = Type.Object({ message: Type.String(), id: IdSchema, deletedAt: TimestampSchema }, { title: 'DeletedSupplier' });
+export const DeletedSchema = Type.Object(
+  { message: Type.String(), id: IdSchema, deletedAt: TimestampSchema },
+  { title: 'DeletedSupplier' },
+);

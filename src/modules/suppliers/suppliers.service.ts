@@ -17,7 +17,13 @@ import { JsonItems, RANKED_CANDIDATES_CAP, assertListingPage } from '../../share
 import * as repo from './suppliers.repository.js';
 import * as figures from './suppliers.figures.js';
 import type { NewSupplier, SupplierRecord } from './suppliers.repository.js';
-import type { CreateProfileBody, NearbyQuery, SearchQuery, StatisticsView, UpdateProfileBody } from './suppliers.schemas.js';
+import type {
+  CreateProfileBody,
+  NearbyQuery,
+  SearchQuery,
+  StatisticsView,
+  UpdateProfileBody,
+} from './suppliers.schemas.js';
 import { FORCED_VERIFICATION_TRANSITIONS, VERIFICATION_TRANSITIONS } from './supplier-status.js';
 import { toOwnView, toPublicView } from './suppliers.views.js';
 
@@ -44,7 +50,10 @@ export interface SuppliersDeps {
   stores?: StoreCounter;
 }
 
-const CATEGORY_OF_ROLE: Partial<Record<Role, SupplierRecord['category']>> = { SUPPLIER_FOOD: 'FOOD', SUPPLIER_DEALS: 'DEALS' };
+const CATEGORY_OF_ROLE: Partial<Record<Role, SupplierRecord['category']>> = {
+  SUPPLIER_FOOD: 'FOOD',
+  SUPPLIER_DEALS: 'DEALS',
+};
 const LOGO_MAX_SIDE = 512;
 
 export type SuppliersService = ReturnType<typeof createSuppliersService>;
@@ -139,7 +148,12 @@ export function createSuppliersService(ctx: AppContext, deps: SuppliersDeps) {
       if (before.verificationStatus === 'VERIFIED') return { before, after: before };
       assertTransition(FORCED_VERIFICATION_TRANSITIONS, before.verificationStatus, 'VERIFIED', 'Supplier verification');
       const now = ctx.clock.now();
-      const after = (await repo.updateProfile(ex, supplierId, { verificationStatus: 'VERIFIED', verifiedAt: now, rejectionReason: null, updatedAt: now }))!;
+      const after = (await repo.updateProfile(ex, supplierId, {
+        verificationStatus: 'VERIFIED',
+        verifiedAt: now,
+        rejectionReason: null,
+        updatedAt: now,
+      }))!;
       return { before, after };
     },
 
@@ -151,7 +165,10 @@ export function createSuppliersService(ctx: AppContext, deps: SuppliersDeps) {
       const now = ctx.clock.now();
       const row = await ctx.db.transaction(async (tx) => {
         if (await repo.findLiveProfileByUser(tx, user.id)) {
-          throw conflict('ALREADY_EXISTS', 'You already have a supplier profile; change it with PUT /suppliers/profile');
+          throw conflict(
+            'ALREADY_EXISTS',
+            'You already have a supplier profile; change it with PUT /suppliers/profile',
+          );
         }
         return repo.insertProfile(tx, {
           ...(input as Omit<NewSupplier, 'id'>),
@@ -183,12 +200,20 @@ export function createSuppliersService(ctx: AppContext, deps: SuppliersDeps) {
     /** Replaces the logo with a copy at most 512 px a side; the old file goes once the change is saved. */
     async setLogo(user: AuthUser, upload: { files: UploadedFile[]; fields: Record<string, string> }) {
       const extra = Object.keys(upload.fields)[0] ?? upload.files.find((f) => f.field !== 'logo')?.field;
-      if (extra) throw new AppError(400, 'VALIDATION_ERROR', 'The request is not valid', [{ field: `body.${extra}`, message: 'is not an allowed property' }]);
+      if (extra)
+        throw new AppError(400, 'VALIDATION_ERROR', 'The request is not valid', [
+          { field: `body.${extra}`, message: 'is not an allowed property' },
+        ]);
       const file = upload.files[0];
-      if (!file) throw new AppError(400, 'VALIDATION_ERROR', 'The request is not valid', [{ field: 'body.logo', message: 'is required (an image file)' }]);
+      if (!file)
+        throw new AppError(400, 'VALIDATION_ERROR', 'The request is not valid', [
+          { field: 'body.logo', message: 'is required (an image file)' },
+        ]);
       const current = await requireOwnProfile(user.id);
       const sharp = await loadSharp();
-      const body = await ctx.images.run(() => sharp(file.body).resize(LOGO_MAX_SIDE, LOGO_MAX_SIDE, { fit: 'inside', withoutEnlargement: true }).toBuffer());
+      const body = await ctx.images.run(() =>
+        sharp(file.body).resize(LOGO_MAX_SIDE, LOGO_MAX_SIDE, { fit: 'inside', withoutEnlargement: true }).toBuffer(),
+      );
       const key = `suppliers/${current.id}/logo-${uuidv7()}.${file.ext}`;
       await ctx.storage.put('public', key, body, file.contentType);
       let before: SupplierRecord;
@@ -251,7 +276,12 @@ export function createSuppliersService(ctx: AppContext, deps: SuppliersDeps) {
     nearby: (q: NearbyQuery) => {
       assertListingPage(q);
       return ctx.listings.get('suppliers.nearby', q, async () => {
-        const filter = { latitude: q.latitude, longitude: q.longitude, radiusM: q.radiusKm * 1000, category: q.category };
+        const filter = {
+          latitude: q.latitude,
+          longitude: q.longitude,
+          radiusM: q.radiusKm * 1000,
+          category: q.category,
+        };
         const { items, meta } = await search.nearbyPublic(ctx.db, filter, q, ctx.clock.now(), ctx.links.publicPrefix);
         return { items: JsonItems.of(items), meta };
       });
@@ -285,7 +315,8 @@ export function createSuppliersService(ctx: AppContext, deps: SuppliersDeps) {
     changeSubscription: (user: AuthUser, planCode: string) =>
       ctx.db.transaction(async (tx) => deps.subscriptions.changePlan(tx, (await lockOwn(tx, user.id)).id, planCode)),
 
-    canCreateProducts: async (user: AuthUser) => deps.subscriptions.getLimits(ctx.db, (await requireOwnProfile(user.id)).id),
+    canCreateProducts: async (user: AuthUser) =>
+      deps.subscriptions.getLimits(ctx.db, (await requireOwnProfile(user.id)).id),
   };
 }
 

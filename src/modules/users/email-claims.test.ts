@@ -47,7 +47,9 @@ describe('an email held by an abandoned registration', () => {
     expect(res.status).toBe(201);
     expect(await emailOf(squatter)).toBeNull();
     const code = await t.sms.codeFor(owner.phoneNumber);
-    const verified = await call(t.app, 'POST', '/auth/verify-otp', { body: { phoneNumber: owner.phoneNumber, code, purpose: 'registration' } });
+    const verified = await call(t.app, 'POST', '/auth/verify-otp', {
+      body: { phoneNumber: owner.phoneNumber, code, purpose: 'registration' },
+    });
     expect(verified.body.data.user.email).toBe(email);
   });
 

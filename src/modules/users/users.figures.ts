@@ -8,13 +8,20 @@ import type { PeriodUnit } from '../ledger/ledger.repository.js';
  * only: counts by role and status read users_role_status_idx alone.
  */
 
-const zeroes = <K extends string>(keys: readonly K[]) => Object.fromEntries(keys.map((k) => [k, 0])) as Record<K, number>;
+const zeroes = <K extends string>(keys: readonly K[]) =>
+  Object.fromEntries(keys.map((k) => [k, 0])) as Record<K, number>;
 
 export async function userCounts(ex: Executor) {
-  const found = await ex.select({ role: users.role, status: users.status, n: count() }).from(users).groupBy(users.role, users.status);
+  const found = await ex
+    .select({ role: users.role, status: users.status, n: count() })
+    .from(users)
+    .groupBy(users.role, users.status);
   const byRole = zeroes(ROLES);
   const byStatus = zeroes(USER_STATUSES);
-  const byRoleAndStatus = Object.fromEntries(ROLES.map((r) => [r, zeroes(USER_STATUSES)])) as Record<Role, Record<UserStatus, number>>;
+  const byRoleAndStatus = Object.fromEntries(ROLES.map((r) => [r, zeroes(USER_STATUSES)])) as Record<
+    Role,
+    Record<UserStatus, number>
+  >;
   let total = 0;
   for (const r of found) {
     total += r.n;

@@ -21,7 +21,12 @@ export async function findUserById(ex: Executor, id: string): Promise<UserRecord
 
 // Every password sign-in starts with this lookup.
 const byPhone = preparedPer((ex) =>
-  ex.select().from(users).where(eq(users.phoneNumber, sql.placeholder('phoneNumber'))).limit(1).prepare('user_by_phone'),
+  ex
+    .select()
+    .from(users)
+    .where(eq(users.phoneNumber, sql.placeholder('phoneNumber')))
+    .limit(1)
+    .prepare('user_by_phone'),
 );
 
 export async function findUserByPhone(ex: Executor, phoneNumber: string): Promise<UserRecord | undefined> {
@@ -70,10 +75,17 @@ function phoneDigits(search: string): string | undefined {
  */
 function searchCondition(search: string): SQL | undefined {
   const name = unaccented(sql`${users.firstName} || ' ' || ${users.lastName}`);
-  const words = search.split(/\s+/).filter(Boolean).map((word) => {
-    const like = likePattern(word);
-    return or(sql`${name} ilike ${unaccented(sql`${like}::text`)}`, ilike(users.email, like), ilike(users.phoneNumber, like));
-  });
+  const words = search
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((word) => {
+      const like = likePattern(word);
+      return or(
+        sql`${name} ilike ${unaccented(sql`${like}::text`)}`,
+        ilike(users.email, like),
+        ilike(users.phoneNumber, like),
+      );
+    });
   const digits = phoneDigits(search);
   return digits ? or(and(...words), ilike(users.phoneNumber, likePattern(digits))) : and(...words);
 }
@@ -101,27 +113,46 @@ const SORT_KEYS: Record<UserSortField, SortKey> = {
   status: byteOrderKey(users.status),
 };
 
-export async function listUsers(ex: Executor, f: UserFilter, limit: number, offset: number, sort: SortOf<UserSortField> = '-createdAt') {
+export async function listUsers(
+  ex: Executor,
+  f: UserFilter,
+  limit: number,
+  offset: number,
+  sort: SortOf<UserSortField> = '-createdAt',
+) {
   const where = filterConditions(f);
   const [items, [total]] = await Promise.all([
-    ex.select().from(users).where(where).orderBy(...toOrderBy(sort, SORT_KEYS, users.id)).limit(limit).offset(offset),
+    ex
+      .select()
+      .from(users)
+      .where(where)
+      .orderBy(...toOrderBy(sort, SORT_KEYS, users.id))
+      .limit(limit)
+      .offset(offset),
     ex.select({ n: count() }).from(users).where(where),
   ]);
   return { items, total: total?.n ?? 0 };
 }
 
 // Who a platform-wide message reaches: accounts in use (active, phone verified), of one role or all.
-const reachable = (role?: Role) => and(eq(users.status, 'ACTIVE'), isNotNull(users.verifiedAt), role ? eq(users.role, role) : undefined);
+const reachable = (role?: Role) =>
+  and(eq(users.status, 'ACTIVE'), isNotNull(users.verifiedAt), role ? eq(users.role, role) : undefined);
 
 /** How many accounts a message reaches now, and the greatest of their ids (null when none). */
 export async function countReachable(ex: Executor, role?: Role): Promise<{ count: number; lastId: string | null }> {
   const last = ex.select({ id: users.id }).from(users).where(reachable(role)).orderBy(desc(users.id)).limit(1);
-  const [row] = await ex.select({ n: count(), lastId: sql<string | null>`(${last})` }).from(users).where(reachable(role));
+  const [row] = await ex
+    .select({ n: count(), lastId: sql<string | null>`(${last})` })
+    .from(users)
+    .where(reachable(role));
   return { count: row?.n ?? 0, lastId: row?.lastId ?? null };
 }
 
 /** The next `limit` reachable ids after `after` (keyset by id), up to `through` included. */
-export async function reachableIdsAfter(ex: Executor, q: { role?: Role; after: string | null; through: string; limit: number }): Promise<string[]> {
+export async function reachableIdsAfter(
+  ex: Executor,
+  q: { role?: Role; after: string | null; through: string; limit: number },
+): Promise<string[]> {
   const found = await ex
     .select({ id: users.id })
     .from(users)

@@ -1,25 +1,37 @@
 import { Type, type Static } from 'typebox';
 import { ROLES, SELF_REGISTRATION_ROLES, USER_STATUSES } from '../../db/schema/users.js';
-import { EmailSchema, IdSchema, Nullable, PageQuerySchema, PhoneSchema, SortQuerySchema, StringEnum, TimestampSchema } from '../../shared/schemas.js';
+import {
+  EmailSchema,
+  IdSchema,
+  Nullable,
+  PageQuerySchema,
+  PhoneSchema,
+  SortQuerySchema,
+  StringEnum,
+  TimestampSchema,
+} from '../../shared/schemas.js';
 
 export const PasswordSchema = Type.String({ minLength: 8, maxLength: 128 });
 const NameSchema = Type.String({ minLength: 1, maxLength: 80 });
 
-export const UserSchema = Type.Object({
-  id: IdSchema,
-  role: StringEnum(ROLES),
-  status: StringEnum(USER_STATUSES),
-  phoneNumber: Nullable(Type.String()),
-  email: Nullable(Type.String()),
-  isVerified: Type.Boolean({ description: 'phone number verified (or verified by an administrator)' }),
-  isEmailVerified: Type.Boolean(),
-  profile: Type.Object({ firstName: Type.String(), lastName: Type.String(), avatarUrl: Nullable(Type.String()) }),
-  preferences: Type.Record(Type.String(), Type.Unknown()),
-  hasPassword: Type.Boolean(),
-  lastLoginAt: Nullable(TimestampSchema),
-  createdAt: TimestampSchema,
-  updatedAt: TimestampSchema,
-}, { title: 'User' });
+export const UserSchema = Type.Object(
+  {
+    id: IdSchema,
+    role: StringEnum(ROLES),
+    status: StringEnum(USER_STATUSES),
+    phoneNumber: Nullable(Type.String()),
+    email: Nullable(Type.String()),
+    isVerified: Type.Boolean({ description: 'phone number verified (or verified by an administrator)' }),
+    isEmailVerified: Type.Boolean(),
+    profile: Type.Object({ firstName: Type.String(), lastName: Type.String(), avatarUrl: Nullable(Type.String()) }),
+    preferences: Type.Record(Type.String(), Type.Unknown()),
+    hasPassword: Type.Boolean(),
+    lastLoginAt: Nullable(TimestampSchema),
+    createdAt: TimestampSchema,
+    updatedAt: TimestampSchema,
+  },
+  { title: 'User' },
+);
 export type UserView = Static<typeof UserSchema>;
 
 const registerFields = {
@@ -42,7 +54,15 @@ export const AdminCreateUserBodySchema = Type.Object(
 );
 export type AdminCreateUserBody = Static<typeof AdminCreateUserBodySchema>;
 
-export const USER_SORT_FIELDS = ['createdAt', 'lastLoginAt', 'lastName', 'phoneNumber', 'email', 'role', 'status'] as const;
+export const USER_SORT_FIELDS = [
+  'createdAt',
+  'lastLoginAt',
+  'lastName',
+  'phoneNumber',
+  'email',
+  'role',
+  'status',
+] as const;
 export type UserSortField = (typeof USER_SORT_FIELDS)[number];
 
 export const AdminUserQuerySchema = Type.Object(

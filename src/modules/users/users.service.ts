@@ -67,14 +67,23 @@ export function createUsersService(ctx: AppContext, deps: { sessions: SessionsSe
    */
   function assertMayManage(actor: AuthUser, target: UserRecord, grantRole?: Role): void {
     if (actor.id === target.id) throw forbidden('FORBIDDEN', 'Administrators cannot change their own account here');
-    if (actor.role !== 'SUPER_ADMIN' && (PRIVILEGED.includes(target.role) || (grantRole && PRIVILEGED.includes(grantRole)))) {
+    if (
+      actor.role !== 'SUPER_ADMIN' &&
+      (PRIVILEGED.includes(target.role) || (grantRole && PRIVILEGED.includes(grantRole)))
+    ) {
       throw forbidden('FORBIDDEN', 'Only a super administrator can change an administrator account');
     }
   }
 
   /** Who did what to which account, when and why, in the transaction of the change. */
-  const audit = (tx: Executor, actor: AuthUser, action: string, targetId: string, data: Record<string, unknown>, reason?: string) =>
-    recordAdminAction(tx, { actorId: actor.id, action, targetType: 'user', targetId, reason, data, at: now() });
+  const audit = (
+    tx: Executor,
+    actor: AuthUser,
+    action: string,
+    targetId: string,
+    data: Record<string, unknown>,
+    reason?: string,
+  ) => recordAdminAction(tx, { actorId: actor.id, action, targetType: 'user', targetId, reason, data, at: now() });
 
   /** Registered, never verified, and its registration code is gone: nobody will finish it. */
   async function isAbandoned(ex: Executor, u: UserRecord): Promise<boolean> {
@@ -88,7 +97,11 @@ export function createUsersService(ctx: AppContext, deps: { sessions: SessionsSe
    * An abandoned registration gives its email up, or anyone could block an address by
    * registering it with some phone and walking away; any other holder keeps it (409).
    */
-  async function claimEmail(ex: Executor, email: string | null | undefined, opts: { exceptId?: string; conflictMessage?: string } = {}) {
+  async function claimEmail(
+    ex: Executor,
+    email: string | null | undefined,
+    opts: { exceptId?: string; conflictMessage?: string } = {},
+  ) {
     if (!email) return;
     const other = await repo.findUserByEmail(ex, email);
     if (!other || other.id === opts.exceptId) return;
@@ -124,12 +137,14 @@ export function createUsersService(ctx: AppContext, deps: { sessions: SessionsSe
     claimEmail,
 
     create,
-    update: (ex: Executor, id: string, patch: Partial<repo.NewUser>) => repo.updateUser(ex, id, { ...patch, updatedAt: now() }),
+    update: (ex: Executor, id: string, patch: Partial<repo.NewUser>) =>
+      repo.updateUser(ex, id, { ...patch, updatedAt: now() }),
 
     /** Accounts a platform-wide message reaches (active, phone verified), of one role or all: how many, the last id. */
     countReachable: (ex: Executor, role?: Role) => repo.countReachable(ex, role),
     /** The next reachable ids in id order after `after`, up to `through` included. */
-    reachableIdsAfter: (ex: Executor, q: { role?: Role; after: string | null; through: string; limit: number }) => repo.reachableIdsAfter(ex, q),
+    reachableIdsAfter: (ex: Executor, q: { role?: Role; after: string | null; through: string; limit: number }) =>
+      repo.reachableIdsAfter(ex, q),
 
     async list(q: AdminUserQuery) {
       const { items, total } = await repo.listUsers(ctx.db, q, q.limit, pageOffset(q), q.sort);
@@ -205,7 +220,14 @@ export function createUsersService(ctx: AppContext, deps: { sessions: SessionsSe
       const phoneNumber = normalizePhone(phone, 'SUPER_ADMIN_PHONE');
       if (await repo.findUserByPhone(ctx.db, phoneNumber)) return;
       const passwordHash = await hashPassword(password);
-      await create(ctx.db, { phoneNumber, passwordHash, role: 'SUPER_ADMIN', firstName: 'Super', lastName: 'Admin', verified: true });
+      await create(ctx.db, {
+        phoneNumber,
+        passwordHash,
+        role: 'SUPER_ADMIN',
+        firstName: 'Super',
+        lastName: 'Admin',
+        verified: true,
+      });
       ctx.log.info({ phoneNumber }, 'super administrator created');
     },
   };

@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
-import { createSignedIn, createUser, DEFAULT_PASSWORD, uniqueEmail, uniquePhone } from '../../../test/helpers/factories.js';
+import {
+  createSignedIn,
+  createUser,
+  DEFAULT_PASSWORD,
+  uniqueEmail,
+  uniquePhone,
+} from '../../../test/helpers/factories.js';
 import { call } from '../../../test/helpers/http.js';
 import { listAdminActions } from '../audit/audit.service.js';
 
@@ -29,8 +35,15 @@ describe('admin users', () => {
     const body = newUser('SUPPLIER_FOOD');
     const res = await call(t.app, 'POST', '/admin/users', { token: admin.token, body });
     expect(res.status).toBe(201);
-    expect(res.body.data).toMatchObject({ role: 'SUPPLIER_FOOD', status: 'ACTIVE', isVerified: true, phoneNumber: body.phoneNumber });
-    const login = await call(t.app, 'POST', '/auth/login', { body: { phoneNumber: body.phoneNumber, password: body.password } });
+    expect(res.body.data).toMatchObject({
+      role: 'SUPPLIER_FOOD',
+      status: 'ACTIVE',
+      isVerified: true,
+      phoneNumber: body.phoneNumber,
+    });
+    const login = await call(t.app, 'POST', '/auth/login', {
+      body: { phoneNumber: body.phoneNumber, password: body.password },
+    });
     expect(login.status).toBe(200);
     expect(login.body.data.user.lastLoginAt).toEqual(expect.any(String));
     const seen = await call(t.app, 'GET', `/admin/users/${res.body.data.id}`, { token: admin.token });
@@ -47,7 +60,10 @@ describe('admin users', () => {
 
   it('refuses a duplicate phone number', async () => {
     const existing = await createUser(t.app);
-    const res = await call(t.app, 'POST', '/admin/users', { token: admin.token, body: { ...newUser(), phoneNumber: existing.phoneNumber } });
+    const res = await call(t.app, 'POST', '/admin/users', {
+      token: admin.token,
+      body: { ...newUser(), phoneNumber: existing.phoneNumber },
+    });
     expect(res.status).toBe(409);
   });
 
@@ -55,13 +71,22 @@ describe('admin users', () => {
     const tag = `Zq${Date.now().toString(36)}`;
     for (let i = 0; i < 3; i++) await createUser(t.app, { role: 'ADVERTISER', lastName: `${tag}${i}` });
     await createUser(t.app, { role: 'CLIENT', lastName: `${tag}x`, verified: false });
-    const page1 = await call(t.app, 'GET', '/admin/users', { token: admin.token, query: { search: tag, role: 'ADVERTISER', limit: 2 } });
+    const page1 = await call(t.app, 'GET', '/admin/users', {
+      token: admin.token,
+      query: { search: tag, role: 'ADVERTISER', limit: 2 },
+    });
     expect(page1.status).toBe(200);
     expect(page1.body.data).toHaveLength(2);
     expect(page1.body.meta).toEqual({ page: 1, limit: 2, total: 3, totalPages: 2 });
-    const page2 = await call(t.app, 'GET', '/admin/users', { token: admin.token, query: { search: tag, role: 'ADVERTISER', limit: 2, page: 2 } });
+    const page2 = await call(t.app, 'GET', '/admin/users', {
+      token: admin.token,
+      query: { search: tag, role: 'ADVERTISER', limit: 2, page: 2 },
+    });
     expect(page2.body.data).toHaveLength(1);
-    const unverified = await call(t.app, 'GET', '/admin/users', { token: admin.token, query: { search: tag, verified: false } });
+    const unverified = await call(t.app, 'GET', '/admin/users', {
+      token: admin.token,
+      query: { search: tag, verified: false },
+    });
     expect(unverified.body.data.map((u: { profile: { lastName: string } }) => u.profile.lastName)).toEqual([`${tag}x`]);
   });
 
@@ -78,7 +103,13 @@ describe('admin users', () => {
     // +49 17x xxxxxxxx: with spaces, dashes, the 00 prefix or only the national part.
     const phone = user.phoneNumber!;
     const spaced = `${phone.slice(0, 3)} ${phone.slice(3, 6)} ${phone.slice(6, 9)}-${phone.slice(9)}`;
-    for (const search of [phone, spaced, `00${phone.slice(1)}`, phone.slice(3), `(${phone.slice(3, 6)}) ${phone.slice(6)}`]) {
+    for (const search of [
+      phone,
+      spaced,
+      `00${phone.slice(1)}`,
+      phone.slice(3),
+      `(${phone.slice(3, 6)}) ${phone.slice(6)}`,
+    ]) {
       expect(await found(search), search).toEqual([user.id]);
     }
     expect(await found(email.toUpperCase())).toEqual([user.id]);
@@ -91,7 +122,10 @@ describe('admin users', () => {
   });
 
   it('validates list filters', async () => {
-    const res = await call(t.app, 'GET', '/admin/users', { token: admin.token, query: { limit: 500, role: 'KING', foo: 1 } });
+    const res = await call(t.app, 'GET', '/admin/users', {
+      token: admin.token,
+      query: { limit: 500, role: 'KING', foo: 1 },
+    });
     expect(res.status).toBe(400);
     const fields = res.body.error.details.map((d: { field: string }) => d.field);
     expect(fields).toEqual(expect.arrayContaining(['query.limit', 'query.role', 'query.foo']));
@@ -100,7 +134,9 @@ describe('admin users', () => {
   it('reads one user; unknown id 404, malformed id 400', async () => {
     const user = await createUser(t.app);
     expect((await call(t.app, 'GET', `/admin/users/${user.id}`, { token: admin.token })).body.data.id).toBe(user.id);
-    expect((await call(t.app, 'GET', '/admin/users/01900000-0000-7000-8000-000000000000', { token: admin.token })).status).toBe(404);
+    expect(
+      (await call(t.app, 'GET', '/admin/users/01900000-0000-7000-8000-000000000000', { token: admin.token })).status,
+    ).toBe(404);
     const bad = await call(t.app, 'GET', '/admin/users/not-a-uuid', { token: admin.token });
     expect(bad.status).toBe(400);
     expect(bad.body.error.details[0].field).toBe('params.id');
@@ -108,29 +144,66 @@ describe('admin users', () => {
 
   it('suspends a user: sessions end at once, login is refused, reactivation restores access', async () => {
     const target = await createSignedIn(t.app);
-    const res = await call(t.app, 'PATCH', `/admin/users/${target.user.id}/status`, { token: admin.token, body: { status: 'SUSPENDED', reason: 'fraud report' } });
+    const res = await call(t.app, 'PATCH', `/admin/users/${target.user.id}/status`, {
+      token: admin.token,
+      body: { status: 'SUSPENDED', reason: 'fraud report' },
+    });
     expect(res.status).toBe(200);
     expect(res.body.data.status).toBe('SUSPENDED');
     const [decision] = await listAdminActions(t.app.ctx.db, 'user', target.user.id);
-    expect(decision).toMatchObject({ actorId: admin.user.id, action: 'user.status_changed', reason: 'fraud report', data: { from: 'ACTIVE', to: 'SUSPENDED' } });
+    expect(decision).toMatchObject({
+      actorId: admin.user.id,
+      action: 'user.status_changed',
+      reason: 'fraud report',
+      data: { from: 'ACTIVE', to: 'SUSPENDED' },
+    });
     expect((await call(t.app, 'GET', '/auth/me', { token: target.token })).status).toBe(401);
-    expect((await call(t.app, 'POST', '/auth/refresh-token', { body: { refreshToken: target.refreshToken } })).status).toBe(401);
-    const login = await call(t.app, 'POST', '/auth/login', { body: { phoneNumber: target.user.phoneNumber, password: DEFAULT_PASSWORD } });
+    expect(
+      (await call(t.app, 'POST', '/auth/refresh-token', { body: { refreshToken: target.refreshToken } })).status,
+    ).toBe(401);
+    const login = await call(t.app, 'POST', '/auth/login', {
+      body: { phoneNumber: target.user.phoneNumber, password: DEFAULT_PASSWORD },
+    });
     expect(login.body.error.code).toBe('ACCOUNT_SUSPENDED');
-    await call(t.app, 'PATCH', `/admin/users/${target.user.id}/status`, { token: admin.token, body: { status: 'ACTIVE' } });
-    const again = await call(t.app, 'POST', '/auth/login', { body: { phoneNumber: target.user.phoneNumber, password: DEFAULT_PASSWORD } });
+    await call(t.app, 'PATCH', `/admin/users/${target.user.id}/status`, {
+      token: admin.token,
+      body: { status: 'ACTIVE' },
+    });
+    const again = await call(t.app, 'POST', '/auth/login', {
+      body: { phoneNumber: target.user.phoneNumber, password: DEFAULT_PASSWORD },
+    });
     expect(again.status).toBe(200);
   });
 
   it('changes a role, but an ADMIN cannot touch a SUPER_ADMIN nor grant ADMIN', async () => {
     const user = await createUser(t.app);
-    const ok = await call(t.app, 'PATCH', `/admin/users/${user.id}/role`, { token: admin.token, body: { role: 'ASSOCIATION' } });
+    const ok = await call(t.app, 'PATCH', `/admin/users/${user.id}/role`, {
+      token: admin.token,
+      body: { role: 'ASSOCIATION' },
+    });
     expect(ok.body.data.role).toBe('ASSOCIATION');
-    expect((await call(t.app, 'PATCH', `/admin/users/${user.id}/role`, { token: admin.token, body: { role: 'ADMIN' } })).status).toBe(403);
+    expect(
+      (await call(t.app, 'PATCH', `/admin/users/${user.id}/role`, { token: admin.token, body: { role: 'ADMIN' } }))
+        .status,
+    ).toBe(403);
     const other = await createUser(t.app, { role: 'SUPER_ADMIN' });
-    expect((await call(t.app, 'PATCH', `/admin/users/${other.id}/status`, { token: admin.token, body: { status: 'SUSPENDED' } })).status).toBe(403);
+    expect(
+      (
+        await call(t.app, 'PATCH', `/admin/users/${other.id}/status`, {
+          token: admin.token,
+          body: { status: 'SUSPENDED' },
+        })
+      ).status,
+    ).toBe(403);
     expect((await call(t.app, 'DELETE', `/admin/users/${other.id}`, { token: admin.token })).status).toBe(403);
-    expect((await call(t.app, 'PATCH', `/admin/users/${admin.user.id}/role`, { token: admin.token, body: { role: 'CLIENT' } })).status).toBe(403);
+    expect(
+      (
+        await call(t.app, 'PATCH', `/admin/users/${admin.user.id}/role`, {
+          token: admin.token,
+          body: { role: 'CLIENT' },
+        })
+      ).status,
+    ).toBe(403);
   });
 
   it('lets only a super administrator change an administrator, and nobody change himself', async () => {
@@ -146,12 +219,21 @@ describe('admin users', () => {
     const seen = await call(t.app, 'GET', `/admin/users/${id}`, { token: admin.token });
     expect(seen.body.data).toMatchObject({ role: 'ADMIN', status: 'ACTIVE', isVerified: false });
     const self = [
-      await call(t.app, 'PATCH', `/admin/users/${admin.user.id}/status`, { token: admin.token, body: { status: 'SUSPENDED' } }),
+      await call(t.app, 'PATCH', `/admin/users/${admin.user.id}/status`, {
+        token: admin.token,
+        body: { status: 'SUSPENDED' },
+      }),
       await call(t.app, 'DELETE', `/admin/users/${admin.user.id}`, { token: admin.token }),
-      await call(t.app, 'PATCH', `/admin/users/${superAdmin.user.id}/status`, { token: superAdmin.token, body: { status: 'SUSPENDED' } }),
+      await call(t.app, 'PATCH', `/admin/users/${superAdmin.user.id}/status`, {
+        token: superAdmin.token,
+        body: { status: 'SUSPENDED' },
+      }),
     ];
     expect(self.map((r) => r.status)).toEqual([403, 403, 403]);
-    const bySuper = await call(t.app, 'PATCH', `/admin/users/${id}/status`, { token: superAdmin.token, body: { status: 'SUSPENDED' } });
+    const bySuper = await call(t.app, 'PATCH', `/admin/users/${id}/status`, {
+      token: superAdmin.token,
+      body: { status: 'SUSPENDED' },
+    });
     expect(bySuper.status).toBe(200);
     expect(bySuper.body.data.status).toBe('SUSPENDED');
   });
@@ -160,7 +242,9 @@ describe('admin users', () => {
     const user = await createUser(t.app, { verified: false });
     const res = await call(t.app, 'PATCH', `/admin/users/${user.id}/verify`, { token: admin.token });
     expect(res.body.data.isVerified).toBe(true);
-    const login = await call(t.app, 'POST', '/auth/login', { body: { phoneNumber: user.phoneNumber, password: DEFAULT_PASSWORD } });
+    const login = await call(t.app, 'POST', '/auth/login', {
+      body: { phoneNumber: user.phoneNumber, password: DEFAULT_PASSWORD },
+    });
     expect(login.status).toBe(200);
   });
 
@@ -170,10 +254,17 @@ describe('admin users', () => {
     expect(res.status).toBe(200);
     expect(res.body.data.user.status).toBe('DELETED');
     expect((await call(t.app, 'GET', '/auth/me', { token: target.token })).status).toBe(401);
-    const login = await call(t.app, 'POST', '/auth/login', { body: { phoneNumber: target.user.phoneNumber, password: DEFAULT_PASSWORD } });
+    const login = await call(t.app, 'POST', '/auth/login', {
+      body: { phoneNumber: target.user.phoneNumber, password: DEFAULT_PASSWORD },
+    });
     expect(login.status).toBe(401);
-    expect((await call(t.app, 'GET', `/admin/users/${target.user.id}`, { token: admin.token })).body.data.status).toBe('DELETED');
-    const revive = await call(t.app, 'PATCH', `/admin/users/${target.user.id}/status`, { token: admin.token, body: { status: 'ACTIVE' } });
+    expect((await call(t.app, 'GET', `/admin/users/${target.user.id}`, { token: admin.token })).body.data.status).toBe(
+      'DELETED',
+    );
+    const revive = await call(t.app, 'PATCH', `/admin/users/${target.user.id}/status`, {
+      token: admin.token,
+      body: { status: 'ACTIVE' },
+    });
     expect(revive.status).toBe(409);
     expect(revive.body.error.code).toBe('INVALID_TRANSITION');
   });
@@ -191,11 +282,15 @@ describe('first super administrator', () => {
     const env = { SUPER_ADMIN_PHONE: phone, SUPER_ADMIN_PASSWORD: 'Boot-Strap-Pass-9' };
     const first = await buildTestApp(env);
     try {
-      const login = await call(first.app, 'POST', '/auth/login', { body: { phoneNumber: phone, password: 'Boot-Strap-Pass-9' } });
+      const login = await call(first.app, 'POST', '/auth/login', {
+        body: { phoneNumber: phone, password: 'Boot-Strap-Pass-9' },
+      });
       expect(login.status).toBe(200);
       expect(login.body.data.user.role).toBe('SUPER_ADMIN');
       await first.app.services.users.ensureSuperAdmin(phone, 'Another-Pass-00');
-      const still = await call(first.app, 'POST', '/auth/login', { body: { phoneNumber: phone, password: 'Boot-Strap-Pass-9' } });
+      const still = await call(first.app, 'POST', '/auth/login', {
+        body: { phoneNumber: phone, password: 'Boot-Strap-Pass-9' },
+      });
       expect(still.status).toBe(200);
     } finally {
       await first.close();

@@ -50,7 +50,8 @@ export class JwksIdentityProvider implements IdentityProvider {
       };
     } catch (err) {
       // A token we can judge is invalid; a key set we cannot reach is the provider's outage.
-      if (err instanceof errors.JOSEError && !(err instanceof errors.JWKSTimeout)) throw new InvalidIdToken(err.message);
+      if (err instanceof errors.JOSEError && !(err instanceof errors.JWKSTimeout))
+        throw new InvalidIdToken(err.message);
       throw new IdpUnavailable(err instanceof Error ? err.message : 'identity provider unreachable');
     }
   }

@@ -1,6 +1,13 @@
 import type { Clock } from '../../shared/clock.js';
 import { parseRetryAfter } from '../push/push.js';
-import { PaymentProviderError, type CheckoutSession, type CreatePayoutInput, type CreateSessionInput, type PaymentProvider, type Payout } from './types.js';
+import {
+  PaymentProviderError,
+  type CheckoutSession,
+  type CreatePayoutInput,
+  type CreateSessionInput,
+  type PaymentProvider,
+  type Payout,
+} from './types.js';
 import { formatAmount, payoutFromWire, sessionFromWire, WireFormatError } from './wire.js';
 
 export interface CheckoutSessionOptions {
@@ -37,7 +44,9 @@ export class CheckoutSessionPayments implements PaymentProvider {
       error_url: input.errorUrl,
       ...(input.payerPhone && { restrict_payer_mobile: input.payerPhone }),
     };
-    return sessionFromWire(await this.call('POST', '/v1/checkout/sessions', { body, idempotencyKey: input.idempotencyKey }));
+    return sessionFromWire(
+      await this.call('POST', '/v1/checkout/sessions', { body, idempotencyKey: input.idempotencyKey }),
+    );
   }
 
   async getSession(sessionId: string): Promise<CheckoutSession> {
@@ -77,7 +86,11 @@ export class CheckoutSessionPayments implements PaymentProvider {
     return payoutFromWire(await this.call('GET', `/v1/payout/${seg(payoutId)}`));
   }
 
-  private async call(method: 'GET' | 'POST', path: string, opts: { body?: unknown; idempotencyKey?: string } = {}): Promise<unknown> {
+  private async call(
+    method: 'GET' | 'POST',
+    path: string,
+    opts: { body?: unknown; idempotencyKey?: string } = {},
+  ): Promise<unknown> {
     const headers: Record<string, string> = { authorization: `Bearer ${this.opts.apiKey}`, accept: 'application/json' };
     if (opts.body !== undefined) headers['content-type'] = 'application/json';
     if (opts.idempotencyKey) headers['idempotency-key'] = opts.idempotencyKey;
@@ -93,13 +106,22 @@ export class CheckoutSessionPayments implements PaymentProvider {
       text = await res.text();
     } catch (err) {
       const timedOut = (err as Error).name === 'TimeoutError';
-      throw new PaymentProviderError(`payment provider ${timedOut ? 'timed out' : 'unreachable'} (${method} ${path}): ${(err as Error).message}`, true);
+      throw new PaymentProviderError(
+        `payment provider ${timedOut ? 'timed out' : 'unreachable'} (${method} ${path}): ${(err as Error).message}`,
+        true,
+      );
     }
     if (!res.ok) {
       const { code, message } = errorOf(text);
       const retryable = res.status === 429 || res.status >= 500;
       const retryAfter = retryable ? parseRetryAfter(res.headers.get('retry-after'), this.clock.now()) : undefined;
-      throw new PaymentProviderError(`payment provider answered ${res.status}${code ? ` ${code}` : ''}: ${message ?? text.slice(0, 200)}`, retryable, res.status, code, retryAfter);
+      throw new PaymentProviderError(
+        `payment provider answered ${res.status}${code ? ` ${code}` : ''}: ${message ?? text.slice(0, 200)}`,
+        retryable,
+        res.status,
+        code,
+        retryAfter,
+      );
     }
     if (text === '') return {};
     try {

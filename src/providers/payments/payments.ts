@@ -8,7 +8,14 @@ import type { PaymentProvider } from './types.js';
 /** The configured payment provider (MOBILEMONEY_PROVIDER); loadConfig already checked its variables. */
 export function createPayments(config: Config, deps: { db: Db; clock: Clock }): PaymentProvider {
   if (config.MOBILEMONEY_PROVIDER === 'checkout') {
-    return new CheckoutSessionPayments({ baseUrl: config.MOBILEMONEY_BASE_URL, apiKey: config.MOBILEMONEY_API_KEY!, webhookSecrets: webhookSecrets(config) }, deps.clock);
+    return new CheckoutSessionPayments(
+      {
+        baseUrl: config.MOBILEMONEY_BASE_URL,
+        apiKey: config.MOBILEMONEY_API_KEY!,
+        webhookSecrets: webhookSecrets(config),
+      },
+      deps.clock,
+    );
   }
   return new SandboxPayments(deps.db, deps.clock, config.PUBLIC_BASE_URL, webhookSecrets(config));
 }

@@ -3,7 +3,14 @@ import { randomUUID } from 'node:crypto';
 import { placeholders, preparedPer, type Db, type Executor } from '../../db/client.js';
 import { sandboxCheckoutSessions as sessions, sandboxPayouts as payouts } from '../../db/schema/index.js';
 import type { Clock } from '../../shared/clock.js';
-import { PaymentProviderError, type CheckoutSession, type CreatePayoutInput, type CreateSessionInput, type PaymentProvider, type Payout } from './types.js';
+import {
+  PaymentProviderError,
+  type CheckoutSession,
+  type CreatePayoutInput,
+  type CreateSessionInput,
+  type PaymentProvider,
+  type Payout,
+} from './types.js';
 import { payoutToWire, sessionToWire, type WirePayout, type WireSession } from './wire.js';
 
 /** Sessions stay open this long, as with the real provider. */
@@ -26,7 +33,18 @@ export interface SandboxDelivered {
 export type SandboxDelivery = (event: SandboxEvent) => Promise<SandboxDelivered | undefined>;
 
 // Prepared: with the sandbox, every order opens a session in its own transaction.
-const SESSION_KEYS = ['id', 'idempotencyKey', 'amount', 'currency', 'clientReference', 'successUrl', 'errorUrl', 'payerMobile', 'createdAt', 'expiresAt'] as const;
+const SESSION_KEYS = [
+  'id',
+  'idempotencyKey',
+  'amount',
+  'currency',
+  'clientReference',
+  'successUrl',
+  'errorUrl',
+  'payerMobile',
+  'createdAt',
+  'expiresAt',
+] as const;
 const insertSession = preparedPer((ex) =>
   ex
     .insert(sessions)
@@ -88,7 +106,11 @@ export class SandboxPayments implements PaymentProvider {
     if (created) return this.toSession(created);
     const [existing] = await ex.select().from(sessions).where(eq(sessions.idempotencyKey, input.idempotencyKey));
     if (!existing) throw new PaymentProviderError('sandbox: session vanished', true);
-    if (existing.amount !== input.amount || existing.clientReference !== input.clientReference || existing.currency !== input.currency) {
+    if (
+      existing.amount !== input.amount ||
+      existing.clientReference !== input.clientReference ||
+      existing.currency !== input.currency
+    ) {
       throw new PaymentProviderError('Idempotency-Key reused with another request', false, 422, 'idempotency-mismatch');
     }
     return this.toSession(existing);
@@ -113,9 +135,13 @@ export class SandboxPayments implements PaymentProvider {
 
   async refundSession(sessionId: string, _idempotencyKey: string): Promise<void> {
     const row = await this.row(sessionId);
-    if (row.paymentStatus !== 'succeeded') throw new PaymentProviderError('Only a paid session can be refunded', false, 409, 'checkout-refund-failed');
+    if (row.paymentStatus !== 'succeeded')
+      throw new PaymentProviderError('Only a paid session can be refunded', false, 409, 'checkout-refund-failed');
     // Refunded once whatever the key: a second refund of the same session changes nothing.
-    await this.db.update(sessions).set({ refundedAt: sql`coalesce(${sessions.refundedAt}, ${this.clock.now()})` }).where(eq(sessions.id, sessionId));
+    await this.db
+      .update(sessions)
+      .set({ refundedAt: sql`coalesce(${sessions.refundedAt}, ${this.clock.now()})` })
+      .where(eq(sessions.id, sessionId));
   }
 
   /** Whether (and when) a session was refunded: the sandbox's own view, for its page and tests. */
@@ -131,10 +157,18 @@ export class SandboxPayments implements PaymentProvider {
     const now = this.clock.now();
     const [row] = await this.db
       .update(sessions)
-      .set({ checkoutStatus: 'complete', paymentStatus: 'succeeded', transactionId: `TSBX${randomUUID().replace(/-/g, '').slice(0, 16).toUpperCase()}`, completedAt: now, lastPaymentError: null })
+      .set({
+        checkoutStatus: 'complete',
+        paymentStatus: 'succeeded',
+        transactionId: `TSBX${randomUUID().replace(/-/g, '').slice(0, 16).toUpperCase()}`,
+        completedAt: now,
+        lastPaymentError: null,
+      })
       .where(and(eq(sessions.id, sessionId), eq(sessions.checkoutStatus, 'open'), gt(sessions.expiresAt, now)))
       .returning();
-    return row ? { session: this.wire(row), changed: true } : { session: await this.getWireSession(sessionId), changed: false };
+    return row
+      ? { session: this.wire(row), changed: true }
+      : { session: await this.getWireSession(sessionId), changed: false };
   }
 
   /** The Fail button: the attempt failed, the session stays open for another try (as with the real provider). */
@@ -142,10 +176,15 @@ export class SandboxPayments implements PaymentProvider {
     const now = this.clock.now();
     const [row] = await this.db
       .update(sessions)
-      .set({ paymentStatus: 'processing', lastPaymentError: { code: 'payment-declined', message: 'The payment was declined in the sandbox' } })
+      .set({
+        paymentStatus: 'processing',
+        lastPaymentError: { code: 'payment-declined', message: 'The payment was declined in the sandbox' },
+      })
       .where(and(eq(sessions.id, sessionId), eq(sessions.checkoutStatus, 'open'), gt(sessions.expiresAt, now)))
       .returning();
-    return row ? { session: this.wire(row), changed: true } : { session: await this.getWireSession(sessionId), changed: false };
+    return row
+      ? { session: this.wire(row), changed: true }
+      : { session: await this.getWireSession(sessionId), changed: false };
   }
 
   async createPayout(input: CreatePayoutInput): Promise<Payout> {
@@ -161,7 +200,12 @@ export class SandboxPayments implements PaymentProvider {
         name: input.name,
         clientReference: input.clientReference,
         status: fails ? 'failed' : 'succeeded',
-        error: fails ? { code: 'recipient-not-found', message: `Sandbox: payouts to numbers ending in ${SANDBOX_FAILING_SUFFIX} fail` } : null,
+        error: fails
+          ? {
+              code: 'recipient-not-found',
+              message: `Sandbox: payouts to numbers ending in ${SANDBOX_FAILING_SUFFIX} fail`,
+            }
+          : null,
         createdAt: this.clock.now(),
       })
       .onConflictDoNothing({ target: payouts.idempotencyKey })
@@ -169,14 +213,27 @@ export class SandboxPayments implements PaymentProvider {
     if (!created) {
       const [existing] = await this.db.select().from(payouts).where(eq(payouts.idempotencyKey, input.idempotencyKey));
       if (!existing) throw new PaymentProviderError('sandbox: payout vanished', true);
-      if (existing.amount !== input.amount || existing.mobile !== input.mobile || existing.clientReference !== input.clientReference) {
-        throw new PaymentProviderError('Idempotency-Key reused with another request', false, 422, 'idempotency-mismatch');
+      if (
+        existing.amount !== input.amount ||
+        existing.mobile !== input.mobile ||
+        existing.clientReference !== input.clientReference
+      ) {
+        throw new PaymentProviderError(
+          'Idempotency-Key reused with another request',
+          false,
+          422,
+          'idempotency-mismatch',
+        );
       }
       return toPayout(existing);
     }
     // The real provider also reports the outcome by webhook. Sent after this call returns, so that
     // a caller still holding locks on its own rows is not waiting on the webhook handler.
-    const event = { id: `EV_sbx_${randomUUID()}`, type: fails ? 'payout.failed' : 'payout.completed', data: payoutToWire(toPayout(created), created.name, created.createdAt) };
+    const event = {
+      id: `EV_sbx_${randomUUID()}`,
+      type: fails ? 'payout.failed' : 'payout.completed',
+      data: payoutToWire(toPayout(created), created.name, created.createdAt),
+    };
     this.track(new Promise<void>((r) => setImmediate(r)).then(() => this.send(event)));
     return toPayout(created);
   }
@@ -223,7 +280,11 @@ export class SandboxPayments implements PaymentProvider {
   }
 
   private wire(row: SessionRow): WireSession {
-    return sessionToWire(this.toSession(row), { successUrl: row.successUrl, errorUrl: row.errorUrl, payerMobile: row.payerMobile });
+    return sessionToWire(this.toSession(row), {
+      successUrl: row.successUrl,
+      errorUrl: row.errorUrl,
+      payerMobile: row.payerMobile,
+    });
   }
 }
 

@@ -39,37 +39,85 @@ describe('webhook signatures', () => {
 
   it('refuses malformed headers', () => {
     const v1 = signWebhook(secret, body, now).split(',')[1]!;
-    for (const header of [undefined, '', 'garbage', v1, `t=${now}`, `t=abc,${v1}`, `t=${now},t=${now},${v1}`, `t=${now},v1=zz`, `t=${now},v1=${'a'.repeat(63)}`]) {
+    for (const header of [
+      undefined,
+      '',
+      'garbage',
+      v1,
+      `t=${now}`,
+      `t=abc,${v1}`,
+      `t=${now},t=${now},${v1}`,
+      `t=${now},v1=zz`,
+      `t=${now},v1=${'a'.repeat(63)}`,
+    ]) {
       expect(verifyWebhookSignature(header, body, [secret], now), String(header)).toBe(false);
     }
   });
 });
 
 const wireSession = {
-  id: 'cos-1', amount: '1500', currency: 'XOF', client_reference: 'pay-1', checkout_status: 'complete', payment_status: 'succeeded',
-  wave_launch_url: 'https://pay.example/c/cos-1', transaction_id: 'T_1', when_created: '2026-01-01T10:00:00Z',
-  when_expires: '2026-01-01T10:30:00Z', when_completed: '2026-01-01T10:05:00Z', last_payment_error: null,
+  id: 'cos-1',
+  amount: '1500',
+  currency: 'XOF',
+  client_reference: 'pay-1',
+  checkout_status: 'complete',
+  payment_status: 'succeeded',
+  wave_launch_url: 'https://pay.example/c/cos-1',
+  transaction_id: 'T_1',
+  when_created: '2026-01-01T10:00:00Z',
+  when_expires: '2026-01-01T10:30:00Z',
+  when_completed: '2026-01-01T10:05:00Z',
+  last_payment_error: null,
 };
 
 describe('provider events', () => {
   it('reads a session event into a CheckoutSession with an integer amount', () => {
-    const event = parseProviderEvent(JSON.stringify({ id: 'EV_1', type: 'checkout.session.completed', data: wireSession }));
+    const event = parseProviderEvent(
+      JSON.stringify({ id: 'EV_1', type: 'checkout.session.completed', data: wireSession }),
+    );
     expect(event).toEqual({
       id: 'EV_1',
       type: 'checkout.session.completed',
       session: {
-        id: 'cos-1', amount: 1500, currency: 'XOF', clientReference: 'pay-1', checkoutStatus: 'complete', paymentStatus: 'succeeded',
-        launchUrl: 'https://pay.example/c/cos-1', transactionId: 'T_1', createdAt: new Date('2026-01-01T10:00:00Z'),
-        expiresAt: new Date('2026-01-01T10:30:00Z'), completedAt: new Date('2026-01-01T10:05:00Z'), lastPaymentError: null,
+        id: 'cos-1',
+        amount: 1500,
+        currency: 'XOF',
+        clientReference: 'pay-1',
+        checkoutStatus: 'complete',
+        paymentStatus: 'succeeded',
+        launchUrl: 'https://pay.example/c/cos-1',
+        transactionId: 'T_1',
+        createdAt: new Date('2026-01-01T10:00:00Z'),
+        expiresAt: new Date('2026-01-01T10:30:00Z'),
+        completedAt: new Date('2026-01-01T10:05:00Z'),
+        lastPaymentError: null,
       },
     });
   });
 
   it('reads a payout event', () => {
-    const data = { id: 'pt-1', currency: 'XOF', receive_amount: '9000', mobile: '+221771234567', name: 'A', client_reference: 'po-1', status: 'failed', payout_error: { error_code: 'recipient-limit', error_message: 'limit' } };
+    const data = {
+      id: 'pt-1',
+      currency: 'XOF',
+      receive_amount: '9000',
+      mobile: '+221771234567',
+      name: 'A',
+      client_reference: 'po-1',
+      status: 'failed',
+      payout_error: { error_code: 'recipient-limit', error_message: 'limit' },
+    };
     expect(parseProviderEvent({ id: 'EV_2', type: 'payout.failed', data })).toEqual({
-      id: 'EV_2', type: 'payout.failed',
-      payout: { id: 'pt-1', status: 'failed', amount: 9000, currency: 'XOF', mobile: '+221771234567', clientReference: 'po-1', error: { code: 'recipient-limit', message: 'limit' } },
+      id: 'EV_2',
+      type: 'payout.failed',
+      payout: {
+        id: 'pt-1',
+        status: 'failed',
+        amount: 9000,
+        currency: 'XOF',
+        mobile: '+221771234567',
+        clientReference: 'po-1',
+        error: { code: 'recipient-limit', message: 'limit' },
+      },
     });
   });
 
@@ -77,9 +125,19 @@ describe('provider events', () => {
     expect(() => parseProviderEvent({ id: 'EV_3', type: 'merchant.updated', data: {} })).toThrow(UnknownEventTypeError);
     expect(() => parseProviderEvent('{not json')).toThrow(/body: not JSON/);
     expect(() => parseProviderEvent({ type: 'checkout.session.completed', data: wireSession })).toThrow(/^id:/);
-    expect(() => parseProviderEvent({ id: 'EV_4', type: 'checkout.session.completed', data: { ...wireSession, amount: 1500 } })).toThrow(/data.amount/);
-    expect(() => parseProviderEvent({ id: 'EV_4', type: 'checkout.session.completed', data: { ...wireSession, amount: '15.5' } })).toThrow(WireFormatError);
-    expect(() => parseProviderEvent({ id: 'EV_4', type: 'checkout.session.completed', data: { ...wireSession, checkout_status: 'weird' } })).toThrow(/data.checkout_status/);
+    expect(() =>
+      parseProviderEvent({ id: 'EV_4', type: 'checkout.session.completed', data: { ...wireSession, amount: 1500 } }),
+    ).toThrow(/data.amount/);
+    expect(() =>
+      parseProviderEvent({ id: 'EV_4', type: 'checkout.session.completed', data: { ...wireSession, amount: '15.5' } }),
+    ).toThrow(WireFormatError);
+    expect(() =>
+      parseProviderEvent({
+        id: 'EV_4',
+        type: 'checkout.session.completed',
+        data: { ...wireSession, checkout_status: 'weird' },
+      }),
+    ).toThrow(/data.checkout_status/);
     expect(() => parseProviderEvent({ id: 'EV_4', type: 'checkout.session.completed' })).toThrow(/data: not an object/);
   });
 });

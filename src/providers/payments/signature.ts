@@ -84,7 +84,8 @@ export function parseProviderEvent(json: string | Buffer | unknown): ProviderEve
       throw new WireFormatError('body: not JSON');
     }
   }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new WireFormatError('body: not an object');
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new WireFormatError('body: not an object');
   const { id, type, data } = body as Record<string, unknown>;
   if (typeof id !== 'string' || id === '' || id.length > 200) throw new WireFormatError('id: missing or not a string');
   if (typeof type !== 'string' || type === '') throw new WireFormatError('type: missing or not a string');

@@ -51,7 +51,8 @@ const PAYOUT: readonly string[] = ['processing', 'succeeded', 'failed'];
 
 /** "1500" -> 1500. XOF has no minor unit: the provider's amount is already in it ("1500.00" accepted). */
 export function parseAmount(value: unknown, field: string): number {
-  if (typeof value !== 'string' || !/^\d{1,15}(\.0+)?$/.test(value)) throw new WireFormatError(`${field}: not an amount in whole units ("1500")`);
+  if (typeof value !== 'string' || !/^\d{1,15}(\.0+)?$/.test(value))
+    throw new WireFormatError(`${field}: not an amount in whole units ("1500")`);
   return Number.parseInt(value, 10);
 }
 
@@ -75,7 +76,12 @@ const optStr = (o: Record<string, unknown>, key: string, prefix: string): string
   if (typeof v !== 'string') throw new WireFormatError(`${prefix}${key}: not a string`);
   return v;
 };
-const oneOf = <T extends string>(o: Record<string, unknown>, key: string, allowed: readonly string[], prefix: string): T => {
+const oneOf = <T extends string>(
+  o: Record<string, unknown>,
+  key: string,
+  allowed: readonly string[],
+  prefix: string,
+): T => {
   const v = str(o, key, prefix);
   if (!allowed.includes(v)) throw new WireFormatError(`${prefix}${key}: unknown value "${v}"`);
   return v as T;
@@ -91,7 +97,10 @@ const optDate = (o: Record<string, unknown>, key: string, prefix: string): Date 
 /** Reads a session object as the provider sends it (answers and webhook `data`). */
 export function sessionFromWire(value: unknown, prefix = ''): CheckoutSession {
   const o = obj(value, prefix ? prefix.slice(0, -1) : 'session');
-  const err = o.last_payment_error === undefined || o.last_payment_error === null ? null : obj(o.last_payment_error, `${prefix}last_payment_error`);
+  const err =
+    o.last_payment_error === undefined || o.last_payment_error === null
+      ? null
+      : obj(o.last_payment_error, `${prefix}last_payment_error`);
   return {
     id: str(o, 'id', prefix),
     amount: parseAmount(o.amount, `${prefix}amount`),
@@ -108,7 +117,10 @@ export function sessionFromWire(value: unknown, prefix = ''): CheckoutSession {
   };
 }
 
-export function sessionToWire(s: CheckoutSession, urls: { successUrl: string; errorUrl: string; payerMobile?: string | null }): WireSession {
+export function sessionToWire(
+  s: CheckoutSession,
+  urls: { successUrl: string; errorUrl: string; payerMobile?: string | null },
+): WireSession {
   return {
     id: s.id,
     amount: formatAmount(s.amount),
@@ -130,7 +142,8 @@ export function sessionToWire(s: CheckoutSession, urls: { successUrl: string; er
 
 export function payoutFromWire(value: unknown, prefix = ''): Payout {
   const o = obj(value, prefix ? prefix.slice(0, -1) : 'payout');
-  const err = o.payout_error === undefined || o.payout_error === null ? null : obj(o.payout_error, `${prefix}payout_error`);
+  const err =
+    o.payout_error === undefined || o.payout_error === null ? null : obj(o.payout_error, `${prefix}payout_error`);
   return {
     id: str(o, 'id', prefix),
     status: oneOf<PayoutStatus>(o, 'status', PAYOUT, prefix),

@@ -10,7 +10,12 @@ afterAll(() => fcm.close());
 
 const adapter = (clock = new AdjustableClock(), credentials = fcm.credentials()) =>
   new FcmPush({ baseUrl: fcm.url, tokenUrl: fcm.tokenUrl, projectId: FCM_PROJECT, credentials }, clock);
-const message = (token: string) => ({ token, title: 'Bonjour', body: 'Votre panier est prêt', data: { notificationId: 'n1', type: 'system_announcement' } });
+const message = (token: string) => ({
+  token,
+  title: 'Bonjour',
+  body: 'Votre panier est prêt',
+  data: { notificationId: 'n1', type: 'system_announcement' },
+});
 let n = 0;
 const token = () => `device-${++n}-${Date.now()}`;
 
@@ -23,7 +28,14 @@ describe('FCM HTTP v1 adapter', () => {
     expect(await push.send(message(a))).toBe('sent');
     await Promise.all([push.send(message(b)), push.send(message(b))]);
     expect(fcm.tokenRequests - before).toBe(1);
-    expect(fcm.to(a)).toEqual([{ token: a, title: 'Bonjour', body: 'Votre panier est prêt', data: { notificationId: 'n1', type: 'system_announcement' } }]);
+    expect(fcm.to(a)).toEqual([
+      {
+        token: a,
+        title: 'Bonjour',
+        body: 'Votre panier est prêt',
+        data: { notificationId: 'n1', type: 'system_announcement' },
+      },
+    ]);
     expect(fcm.to(b)).toHaveLength(2);
 
     clock.advance(3600_000 - 30_000); // within the last minute of the token's life
@@ -44,7 +56,10 @@ describe('FCM HTTP v1 adapter', () => {
   it('fails without retry on another INVALID_ARGUMENT, and retryably on 429 and 5xx with Retry-After', async () => {
     const push = adapter();
     const tk = token();
-    const otherField = { status: 400, body: { error: { status: 'INVALID_ARGUMENT', details: [{ fieldViolations: [{ field: 'message.data' }] }] } } };
+    const otherField = {
+      status: 400,
+      body: { error: { status: 'INVALID_ARGUMENT', details: [{ fieldViolations: [{ field: 'message.data' }] }] } },
+    };
     fcm.script.set(tk, [otherField, { status: 429, headers: { 'retry-after': '17' } }, { status: 503 }]);
     const first = await push.send(message(tk)).catch((e: unknown) => e);
     expect(first).toBeInstanceOf(Error);
@@ -72,7 +87,9 @@ describe('FCM HTTP v1 adapter', () => {
   it('is refused by the token endpoint when the assertion is signed with another key', async () => {
     const { privateKey } = await generateKeyPair('RS256', { extractable: true });
     const wrong = JSON.stringify({ client_email: FCM_CLIENT_EMAIL, private_key: await exportPKCS8(privateKey) });
-    await expect(adapter(new AdjustableClock(), wrong).send(message(token()))).rejects.toThrow(/token endpoint answered 400/);
+    await expect(adapter(new AdjustableClock(), wrong).send(message(token()))).rejects.toThrow(
+      /token endpoint answered 400/,
+    );
     expect(fcm.refusals.at(-1)).toMatch(/^assertion: signature verification failed/);
     fcm.refusals.length = 0;
   });

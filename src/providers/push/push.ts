@@ -76,13 +76,22 @@ export class FcmPush implements PushSender {
     const url = `${this.opts.baseUrl.replace(/\/$/, '')}/v1/projects/${encodeURIComponent(this.opts.projectId)}/messages:send`;
     const res = await this.post(url, {
       headers: { authorization: `Bearer ${await this.accessToken()}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ message: { token: message.token, notification: { title: message.title, body: message.body }, data: message.data } }),
+      body: JSON.stringify({
+        message: {
+          token: message.token,
+          notification: { title: message.title, body: message.body },
+          data: message.data,
+        },
+      }),
     });
     if (res.ok) return 'sent';
     const text = await res.text();
     if (res.status === 401) this.token = undefined; // revoked or expired early: fetch a new one next time
     if (res.status === 429 || res.status >= 500 || res.status === 401) {
-      throw new PushRetryableError(`FCM answered ${res.status}`, parseRetryAfter(res.headers.get('retry-after'), this.clock.now()));
+      throw new PushRetryableError(
+        `FCM answered ${res.status}`,
+        parseRetryAfter(res.headers.get('retry-after'), this.clock.now()),
+      );
     }
     if (isDeadToken(res.status, text)) return 'invalid_token';
     throw new Error(`FCM answered ${res.status}: ${text.slice(0, 200)}`);
@@ -112,7 +121,9 @@ export class FcmPush implements PushSender {
     if (!res.ok) {
       const retry = res.status === 429 || res.status >= 500;
       const msg = `FCM token endpoint answered ${res.status}`;
-      throw retry ? new PushRetryableError(msg, parseRetryAfter(res.headers.get('retry-after'), this.clock.now())) : new Error(msg);
+      throw retry
+        ? new PushRetryableError(msg, parseRetryAfter(res.headers.get('retry-after'), this.clock.now()))
+        : new Error(msg);
     }
     const json = (await res.json()) as { access_token?: string; expires_in?: number };
     if (!json.access_token) throw new Error('FCM token endpoint answered without access_token');
@@ -120,7 +131,10 @@ export class FcmPush implements PushSender {
     return json.access_token;
   }
 
-  private async post(url: string, init: { headers: Record<string, string>; body: string | URLSearchParams }): Promise<Response> {
+  private async post(
+    url: string,
+    init: { headers: Record<string, string>; body: string | URLSearchParams },
+  ): Promise<Response> {
     try {
       return await fetch(url, { method: 'POST', ...init, signal: AbortSignal.timeout(10_000) });
     } catch (err) {
@@ -162,7 +176,12 @@ export function parseCredentials(json: string): ServiceAccount {
 export function createPush(config: Config, log: FastifyBaseLogger, clock: Clock): PushSender {
   if (config.PUSH_PROVIDER === 'fcm') {
     return new FcmPush(
-      { baseUrl: config.FCM_BASE_URL, tokenUrl: config.FCM_TOKEN_URL, projectId: config.FCM_PROJECT_ID!, credentials: config.FCM_CREDENTIALS! },
+      {
+        baseUrl: config.FCM_BASE_URL,
+        tokenUrl: config.FCM_TOKEN_URL,
+        projectId: config.FCM_PROJECT_ID!,
+        credentials: config.FCM_CREDENTIALS!,
+      },
       clock,
     );
   }

@@ -39,7 +39,12 @@ export class TwilioSms implements SmsSender {
 
 export function createSms(config: Config, log: FastifyBaseLogger): SmsSender {
   if (config.SMS_PROVIDER === 'twilio') {
-    return new TwilioSms(config.TWILIO_BASE_URL, config.TWILIO_ACCOUNT_SID!, config.TWILIO_AUTH_TOKEN!, config.TWILIO_FROM!);
+    return new TwilioSms(
+      config.TWILIO_BASE_URL,
+      config.TWILIO_ACCOUNT_SID!,
+      config.TWILIO_AUTH_TOKEN!,
+      config.TWILIO_FROM!,
+    );
   }
   return new LogSms(log);
 }

@@ -17,7 +17,12 @@ export interface FileStorage {
 }
 
 const KEY = /^[a-z0-9][a-z0-9/_-]{0,200}\.(jpg|png|webp|pdf)$/;
-const TYPES: Record<string, string> = { jpg: 'image/jpeg', png: 'image/png', webp: 'image/webp', pdf: 'application/pdf' };
+const TYPES: Record<string, string> = {
+  jpg: 'image/jpeg',
+  png: 'image/png',
+  webp: 'image/webp',
+  pdf: 'application/pdf',
+};
 
 export const isValidFileKey = (key: string) => KEY.test(key) && !key.includes('..') && !key.includes('//');
 

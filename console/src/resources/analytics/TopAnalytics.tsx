@@ -28,14 +28,40 @@ function RangeForm({ range, apply }: { range: TopRange; apply: (range: TopRange)
   }
 
   return (
-    <Stack component="form" onSubmit={submit} direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ alignItems: { md: 'flex-start' }, my: 2 }}>
-      <TextField select size="small" label={translate('console.analyticsTop.period')} value={choice} onChange={(e) => setChoice(e.target.value as TopPeriod | 'dates')} sx={{ width: 260, flexShrink: 0 }}>
-        {PERIODS.map((p) => <MenuItem key={p} value={p}>{translate(`console.analyticsTop.periods.${p}`)}</MenuItem>)}
+    <Stack
+      component="form"
+      onSubmit={submit}
+      direction={{ xs: 'column', md: 'row' }}
+      spacing={2}
+      sx={{ alignItems: { md: 'flex-start' }, my: 2 }}
+    >
+      <TextField
+        select
+        size="small"
+        label={translate('console.analyticsTop.period')}
+        value={choice}
+        onChange={(e) => setChoice(e.target.value as TopPeriod | 'dates')}
+        sx={{ width: 260, flexShrink: 0 }}
+      >
+        {PERIODS.map((p) => (
+          <MenuItem key={p} value={p}>
+            {translate(`console.analyticsTop.periods.${p}`)}
+          </MenuItem>
+        ))}
         <MenuItem value="dates">{translate('console.analyticsTop.periods.dates')}</MenuItem>
       </TextField>
       {choice === 'dates' && (
         <>
-          <TextField size="small" type="date" label={translate('console.analyticsTop.from')} value={from} onChange={(e) => setFrom(e.target.value)} required slotProps={{ inputLabel: { shrink: true } }} sx={{ width: 200 }} />
+          <TextField
+            size="small"
+            type="date"
+            label={translate('console.analyticsTop.from')}
+            value={from}
+            onChange={(e) => setFrom(e.target.value)}
+            required
+            slotProps={{ inputLabel: { shrink: true } }}
+            sx={{ width: 200 }}
+          />
           <TextField
             size="small"
             type="date"
@@ -50,7 +76,9 @@ function RangeForm({ range, apply }: { range: TopRange; apply: (range: TopRange)
           />
         </>
       )}
-      <Button type="submit" variant="contained" sx={{ flexShrink: 0 }}>{translate('console.analyticsTop.show')}</Button>
+      <Button type="submit" variant="contained" sx={{ flexShrink: 0 }}>
+        {translate('console.analyticsTop.show')}
+      </Button>
     </Stack>
   );
 }
@@ -60,25 +88,44 @@ export default function TopAnalytics() {
   const translate = useTranslate();
   const [locale] = useLocaleState();
   const [range, setRange] = useState<TopRange>({ period: 'week' });
-  const searches = useQuery({ queryKey: ['analytics-top', 'searches', range], queryFn: () => topSearches(range, LIMIT) });
-  const products = useQuery({ queryKey: ['analytics-top', 'products', range], queryFn: () => topProducts(range, LIMIT) });
+  const searches = useQuery({
+    queryKey: ['analytics-top', 'searches', range],
+    queryFn: () => topSearches(range, LIMIT),
+  });
+  const products = useQuery({
+    queryKey: ['analytics-top', 'products', range],
+    queryFn: () => topProducts(range, LIMIT),
+  });
   const error = searches.error ?? products.error;
-  const day = (iso: string) => new Intl.DateTimeFormat(locale === 'en' ? 'en-GB' : 'fr-SN', { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(iso));
+  const day = (iso: string) =>
+    new Intl.DateTimeFormat(locale === 'en' ? 'en-GB' : 'fr-SN', { dateStyle: 'long', timeZone: 'UTC' }).format(
+      new Date(iso),
+    );
 
   const productColumns = [
     { label: translate('console.analyticsTop.product'), value: (r: ProductRow) => r.name },
     { label: translate('console.analyticsTop.store'), value: (r: ProductRow) => r.storeName },
     { label: translate('console.analyticsTop.units'), value: (r: ProductRow) => r.unitsSold, numeric: true },
-    { label: translate('console.analyticsTop.revenue'), value: (r: ProductRow) => formatMoney(r.revenue, 'XOF', locale), numeric: true },
+    {
+      label: translate('console.analyticsTop.revenue'),
+      value: (r: ProductRow) => formatMoney(r.revenue, 'XOF', locale),
+      numeric: true,
+    },
     { label: translate('console.analyticsTop.orders'), value: (r: ProductRow) => r.orders, numeric: true },
   ];
 
   return (
     <Box sx={{ mt: 2 }}>
       <Title title={translate('resources.analytics-top.name')} />
-      <Typography component="h1" variant="h5">{translate('console.analyticsTop.title')}</Typography>
+      <Typography component="h1" variant="h5">
+        {translate('console.analyticsTop.title')}
+      </Typography>
       <RangeForm range={range} apply={setRange} />
-      {error && <Alert severity="error" sx={{ mb: 2 }}>{error.message}</Alert>}
+      {error && (
+        <Alert severity="error" sx={{ mb: 2 }}>
+          {error.message}
+        </Alert>
+      )}
       {searches.data && (
         <Typography variant="body2" sx={{ mb: 2 }}>
           {translate('console.analyticsTop.covered', { from: day(searches.data.from), to: day(searches.data.to) })}
@@ -114,10 +161,22 @@ export default function TopAnalytics() {
             />
           </Grid>
           <Grid size={{ xs: 12, xl: 6 }}>
-            <TopTable<ProductRow> id="top-products-units" title={translate('console.analyticsTop.byUnits')} rows={products.data?.byUnits ?? []} rowKey={(r) => r.productId} columns={productColumns} />
+            <TopTable<ProductRow>
+              id="top-products-units"
+              title={translate('console.analyticsTop.byUnits')}
+              rows={products.data?.byUnits ?? []}
+              rowKey={(r) => r.productId}
+              columns={productColumns}
+            />
           </Grid>
           <Grid size={{ xs: 12, xl: 6 }}>
-            <TopTable<ProductRow> id="top-products-revenue" title={translate('console.analyticsTop.byRevenue')} rows={products.data?.byRevenue ?? []} rowKey={(r) => r.productId} columns={productColumns} />
+            <TopTable<ProductRow>
+              id="top-products-revenue"
+              title={translate('console.analyticsTop.byRevenue')}
+              rows={products.data?.byRevenue ?? []}
+              rowKey={(r) => r.productId}
+              columns={productColumns}
+            />
           </Grid>
         </Grid>
       )}

@@ -1,4 +1,14 @@
-import { Card, CardContent, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Typography } from '@mui/material';
+import {
+  Card,
+  CardContent,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  Typography,
+} from '@mui/material';
 import type { ReactNode } from 'react';
 import { useTranslate } from 'react-admin';
 
@@ -9,18 +19,36 @@ export interface Column<T> {
 }
 
 /** A ranked table under its own heading (its accessible name), with a line when it is empty. */
-export function TopTable<T>({ id, title, rows, columns, rowKey }: { id: string; title: string; rows: T[]; columns: Column<T>[]; rowKey: (row: T) => string }) {
+export function TopTable<T>({
+  id,
+  title,
+  rows,
+  columns,
+  rowKey,
+}: {
+  id: string;
+  title: string;
+  rows: T[];
+  columns: Column<T>[];
+  rowKey: (row: T) => string;
+}) {
   const translate = useTranslate();
   return (
     <Card sx={{ height: '100%' }}>
       <CardContent>
-        <Typography id={id} component="h2" variant="h6" gutterBottom>{title}</Typography>
+        <Typography id={id} component="h2" variant="h6" gutterBottom>
+          {title}
+        </Typography>
         <TableContainer>
           <Table size="small" aria-labelledby={id}>
             <TableHead>
               <TableRow>
                 <TableCell>#</TableCell>
-                {columns.map((c) => <TableCell key={c.label} align={c.numeric ? 'right' : 'left'}>{c.label}</TableCell>)}
+                {columns.map((c) => (
+                  <TableCell key={c.label} align={c.numeric ? 'right' : 'left'}>
+                    {c.label}
+                  </TableCell>
+                ))}
               </TableRow>
             </TableHead>
             <TableBody>
@@ -32,7 +60,11 @@ export function TopTable<T>({ id, title, rows, columns, rowKey }: { id: string; 
               {rows.map((row, i) => (
                 <TableRow key={rowKey(row)}>
                   <TableCell>{i + 1}</TableCell>
-                  {columns.map((c) => <TableCell key={c.label} align={c.numeric ? 'right' : 'left'}>{c.value(row)}</TableCell>)}
+                  {columns.map((c) => (
+                    <TableCell key={c.label} align={c.numeric ? 'right' : 'left'}>
+                      {c.value(row)}
+                    </TableCell>
+                  ))}
                 </TableRow>
               ))}
             </TableBody>

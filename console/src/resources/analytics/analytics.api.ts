@@ -15,6 +15,8 @@ export function topSearches(range: TopRange, limit: number) {
 /** The products' route takes times with an excluded end: the same days as the searches'. */
 export function topProducts(range: TopRange, limit: number) {
   const query: Query<'/api/v1/admin/analytics/top-products'> =
-    'period' in range ? { period: range.period, limit } : { from: `${range.from}T00:00:00.000Z`, to: nextDay(range.to), limit };
+    'period' in range
+      ? { period: range.period, limit }
+      : { from: `${range.from}T00:00:00.000Z`, to: nextDay(range.to), limit };
   return unwrap(api.GET('/api/v1/admin/analytics/top-products', { params: { query } }));
 }

@@ -5,7 +5,12 @@ export const analyticsMessages = {
       analyticsTop: {
         title: 'Palmarès des recherches et des ventes',
         period: 'Période',
-        periods: { day: 'Dernières 24 heures', week: '7 derniers jours', month: '30 derniers jours', dates: 'Choisir les dates' },
+        periods: {
+          day: 'Dernières 24 heures',
+          week: '7 derniers jours',
+          month: '30 derniers jours',
+          dates: 'Choisir les dates',
+        },
         from: 'Du',
         to: 'Au (inclus)',
         toBeforeFrom: 'La fin est avant le début',

@@ -4,4 +4,6 @@ import { Resource } from 'react-admin';
 
 const TopAnalytics = lazy(() => import('./TopAnalytics'));
 
-export const analyticsResources = [<Resource key="analytics-top" name="analytics-top" list={TopAnalytics} icon={LeaderboardIcon} />];
+export const analyticsResources = [
+  <Resource key="analytics-top" name="analytics-top" list={TopAnalytics} icon={LeaderboardIcon} />,
+];

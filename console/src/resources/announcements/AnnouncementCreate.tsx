@@ -1,10 +1,30 @@
 import SendIcon from '@mui/icons-material/Send';
 import { Alert, Box, Card, CardContent, Typography } from '@mui/material';
 import { useState } from 'react';
-import { Confirm, Form, SaveButton, SelectInput, TextInput, Title, maxLength, required, useNotify, useRedirect, useTranslate } from 'react-admin';
+import {
+  Confirm,
+  Form,
+  SaveButton,
+  SelectInput,
+  TextInput,
+  Title,
+  maxLength,
+  required,
+  useNotify,
+  useRedirect,
+  useTranslate,
+} from 'react-admin';
 import { reachableCount, sendAnnouncement, type AnnouncementRole } from './announcements.api';
 
-const ROLES: AnnouncementRole[] = ['CLIENT', 'SUPPLIER_FOOD', 'SUPPLIER_DEALS', 'ASSOCIATION', 'ADVERTISER', 'ADMIN', 'SUPER_ADMIN'];
+const ROLES: AnnouncementRole[] = [
+  'CLIENT',
+  'SUPPLIER_FOOD',
+  'SUPPLIER_DEALS',
+  'ASSOCIATION',
+  'ADVERTISER',
+  'ADMIN',
+  'SUPER_ADMIN',
+];
 const EVERYONE = 'ALL';
 
 interface Draft {
@@ -21,7 +41,9 @@ function ConfirmSend({ draft }: { draft: Draft }) {
   const notify = useNotify();
   const redirect = useRedirect();
   const [busy, setBusy] = useState(false);
-  const audience = draft.role ? translate('console.announcements.toRole', { role: translate(`console.roles.${draft.role}`) }) : translate('console.announcements.toEveryone');
+  const audience = draft.role
+    ? translate('console.announcements.toRole', { role: translate(`console.roles.${draft.role}`) })
+    : translate('console.announcements.toEveryone');
 
   async function send() {
     setBusy(true);
@@ -34,7 +56,11 @@ function ConfirmSend({ draft }: { draft: Draft }) {
       setBusy(false);
       notify(err instanceof Error ? err.message : 'ra.notification.http_error', { type: 'error' });
       const details = (err as { details?: { field: string; message: string }[] }).details ?? [];
-      draft.done(details.length ? Object.fromEntries(details.map((d) => [d.field.replace(/^body\./, ''), d.message])) : undefined);
+      draft.done(
+        details.length
+          ? Object.fromEntries(details.map((d) => [d.field.replace(/^body\./, ''), d.message]))
+          : undefined,
+      );
     }
   }
 
@@ -80,17 +106,31 @@ export default function AnnouncementCreate() {
     );
   }
 
-  const choices = [{ id: EVERYONE, name: translate('console.announcements.everyone') }, ...ROLES.map((id) => ({ id, name: translate(`console.roles.${id}`) }))];
+  const choices = [
+    { id: EVERYONE, name: translate('console.announcements.everyone') },
+    ...ROLES.map((id) => ({ id, name: translate(`console.roles.${id}`) })),
+  ];
   return (
     <Box sx={{ mt: 2, maxWidth: 760 }}>
       <Title title={translate('console.announcements.new')} />
-      <Typography component="h1" variant="h5" gutterBottom>{translate('console.announcements.new')}</Typography>
+      <Typography component="h1" variant="h5" gutterBottom>
+        {translate('console.announcements.new')}
+      </Typography>
       <Card>
         <CardContent>
-          <Alert severity="info" sx={{ mb: 2 }}>{translate('console.announcements.intro')}</Alert>
+          <Alert severity="info" sx={{ mb: 2 }}>
+            {translate('console.announcements.intro')}
+          </Alert>
           <Form record={{ role: EVERYONE }} onSubmit={review} resource="announcements">
             <TextInput source="title" validate={[required(), maxLength(100)]} fullWidth />
-            <TextInput source="message" validate={[required(), maxLength(500)]} multiline minRows={3} fullWidth helperText={translate('console.announcements.messageHelp')} />
+            <TextInput
+              source="message"
+              validate={[required(), maxLength(500)]}
+              multiline
+              minRows={3}
+              fullWidth
+              helperText={translate('console.announcements.messageHelp')}
+            />
             <SelectInput source="role" choices={choices} validate={required()} />
             <Box>
               <SaveButton label={translate('console.announcements.review')} icon={<SendIcon />} />

@@ -5,4 +5,12 @@ import { Resource } from 'react-admin';
 const AnnouncementList = lazy(() => import('./AnnouncementList'));
 const AnnouncementCreate = lazy(() => import('./AnnouncementCreate'));
 
-export const announcementsResources = [<Resource key="announcements" name="announcements" list={AnnouncementList} create={AnnouncementCreate} icon={AnnouncementIcon} />];
+export const announcementsResources = [
+  <Resource
+    key="announcements"
+    name="announcements"
+    list={AnnouncementList}
+    create={AnnouncementCreate}
+    icon={AnnouncementIcon}
+  />,
+];

@@ -1,6 +1,17 @@
 import { Alert, Box, Card, CardContent, Chip, Link as MuiLink, Stack, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
-import { Datagrid, FunctionField, List, SearchInput, SelectInput, TextField, TextInput, useLocaleState, useRecordContext, useTranslate } from 'react-admin';
+import {
+  Datagrid,
+  FunctionField,
+  List,
+  SearchInput,
+  SelectInput,
+  TextField,
+  TextInput,
+  useLocaleState,
+  useRecordContext,
+  useTranslate,
+} from 'react-admin';
 import type { Schema } from '../../api';
 import { DecisionButton } from '../../decisions';
 import { Facts } from '../../details';
@@ -22,7 +33,11 @@ function AssociationStats() {
       <CardContent>
         <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap', alignItems: 'center' }}>
           {STATUSES.map((status) => (
-            <Chip key={status} variant="outlined" label={`${translate(`console.associationStatus.${status}`)} : ${s.byStatus[status]}`} />
+            <Chip
+              key={status}
+              variant="outlined"
+              label={`${translate(`console.associationStatus.${status}`)} : ${s.byStatus[status]}`}
+            />
           ))}
           <Typography variant="body2" sx={{ ml: 1 }}>
             {t('statsLine', {
@@ -84,13 +99,19 @@ function AssociationPanel() {
   const owner = association.owner;
   return (
     <Box sx={{ p: 2 }}>
-      <Stack direction="row" sx={{ justifyContent: 'space-between', alignItems: 'flex-start', flexWrap: 'wrap', gap: 2 }}>
+      <Stack
+        direction="row"
+        sx={{ justifyContent: 'space-between', alignItems: 'flex-start', flexWrap: 'wrap', gap: 2 }}
+      >
         <Box sx={{ flex: '1 1 420px' }}>
           <Facts
             rows={[
               [f('registrationNumber'), association.registrationNumber],
               [f('mission'), association.mission],
-              [f('categories'), association.categories.map((c) => translate(`console.needCategory.${c}`, { _: c })).join(', ')],
+              [
+                f('categories'),
+                association.categories.map((c) => translate(`console.needCategory.${c}`, { _: c })).join(', '),
+              ],
               [f('address'), `${association.address}, ${association.city}`],
               [f('contactPhone'), association.contactPhone],
               [f('contactEmail'), association.contactEmail],
@@ -102,7 +123,9 @@ function AssociationPanel() {
           />
         </Box>
         <Box sx={{ flex: '0 1 320px' }}>
-          <Typography component="h2" variant="subtitle1">{t('documents')}</Typography>
+          <Typography component="h2" variant="subtitle1">
+            {t('documents')}
+          </Typography>
           {association.documents.length === 0 ? (
             <Alert severity="info">{t('noDocument')}</Alert>
           ) : (
@@ -110,7 +133,10 @@ function AssociationPanel() {
               {association.documents.map((d) => (
                 <li key={d.id}>
                   <MuiLink href={d.url} target="_blank" rel="noopener noreferrer">
-                    {t('openDocument', { kind: translate(`console.associationDocument.${d.kind}`, { _: d.kind }), type: d.contentType })}
+                    {t('openDocument', {
+                      kind: translate(`console.associationDocument.${d.kind}`, { _: d.kind }),
+                      type: d.contentType,
+                    })}
                   </MuiLink>
                 </li>
               ))}
@@ -127,7 +153,15 @@ function Associations({ queue }: { queue: boolean }) {
   const translate = useTranslate();
   const filters = [
     <SearchInput key="q" source="q" alwaysOn placeholder={translate('resources.associations.fields.q')} />,
-    ...(queue ? [] : [<SelectInput key="status" source="status" choices={STATUSES.map((id) => ({ id, name: translate(`console.associationStatus.${id}`) }))} />]),
+    ...(queue
+      ? []
+      : [
+          <SelectInput
+            key="status"
+            source="status"
+            choices={STATUSES.map((id) => ({ id, name: translate(`console.associationStatus.${id}`) }))}
+          />,
+        ]),
     <TextInput key="city" source="city" />,
   ];
   return (

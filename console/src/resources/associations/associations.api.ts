@@ -7,7 +7,13 @@ export const associationsApis: Record<string, ResourceApi> = {
   associations: {
     list: async (q) => {
       const sort = q.sort as Query<'/api/v1/admin/associations'>['sort'];
-      const query: Query<'/api/v1/admin/associations'> = { page: q.page, limit: q.perPage, sort, ...filters(q), status: given(q.filter.status) };
+      const query: Query<'/api/v1/admin/associations'> = {
+        page: q.page,
+        limit: q.perPage,
+        sort,
+        ...filters(q),
+        status: given(q.filter.status),
+      };
       return page(await unwrapPage(api.GET('/api/v1/admin/associations', { params: { query } })));
     },
   },
@@ -21,9 +27,19 @@ export const associationsApis: Record<string, ResourceApi> = {
 };
 
 export const verifyAssociation = (associationId: string, reason?: string) =>
-  unwrap(api.POST('/api/v1/admin/associations/{associationId}/verify', { params: { path: { associationId } }, body: reason ? { reason } : {} }));
+  unwrap(
+    api.POST('/api/v1/admin/associations/{associationId}/verify', {
+      params: { path: { associationId } },
+      body: reason ? { reason } : {},
+    }),
+  );
 
 export const rejectAssociation = (associationId: string, reason: string) =>
-  unwrap(api.POST('/api/v1/admin/associations/{associationId}/reject', { params: { path: { associationId } }, body: { reason } }));
+  unwrap(
+    api.POST('/api/v1/admin/associations/{associationId}/reject', {
+      params: { path: { associationId } },
+      body: { reason },
+    }),
+  );
 
 export const associationStats = () => unwrap(api.GET('/api/v1/admin/associations/stats'));

@@ -41,7 +41,12 @@ export const associationsMessages = {
     },
     console: {
       associationStatus: { PENDING: 'À vérifier', VERIFIED: 'Vérifiée', REJECTED: 'Refusée' },
-      associationDocument: { REGISTRATION_CERTIFICATE: 'Récépissé d’enregistrement', STATUTES: 'Statuts', REPRESENTATIVE_ID: 'Pièce d’identité du représentant', OTHER: 'Autre document' },
+      associationDocument: {
+        REGISTRATION_CERTIFICATE: 'Récépissé d’enregistrement',
+        STATUTES: 'Statuts',
+        REPRESENTATIVE_ID: 'Pièce d’identité du représentant',
+        OTHER: 'Autre document',
+      },
       needCategory: {
         FRUITS_VEGETABLES: 'Fruits et légumes',
         BAKERY: 'Boulangerie',
@@ -55,7 +60,8 @@ export const associationsMessages = {
       },
       associations: {
         stats: 'Statistiques des associations',
-        statsLine: '%{recent} inscrites en 30 jours · %{reports} rapports, %{meals} repas servis · plus ancienne en attente : %{oldest}',
+        statsLine:
+          '%{recent} inscrites en 30 jours · %{reports} rapports, %{meals} repas servis · plus ancienne en attente : %{oldest}',
         documents: 'Documents',
         noDocument: 'Aucun document envoyé : la vérification attend au moins un document.',
         openDocument: '%{kind} (%{type}, nouvel onglet)',
@@ -80,7 +86,12 @@ export const associationsMessages = {
     },
     console: {
       associationStatus: { PENDING: 'To verify', VERIFIED: 'Verified', REJECTED: 'Rejected' },
-      associationDocument: { REGISTRATION_CERTIFICATE: 'Registration certificate', STATUTES: 'Statutes', REPRESENTATIVE_ID: 'Representative’s ID', OTHER: 'Other document' },
+      associationDocument: {
+        REGISTRATION_CERTIFICATE: 'Registration certificate',
+        STATUTES: 'Statutes',
+        REPRESENTATIVE_ID: 'Representative’s ID',
+        OTHER: 'Other document',
+      },
       needCategory: {
         FRUITS_VEGETABLES: 'Fruit and vegetables',
         BAKERY: 'Bakery',
@@ -94,7 +105,8 @@ export const associationsMessages = {
       },
       associations: {
         stats: 'Association figures',
-        statsLine: '%{recent} registered in 30 days · %{reports} reports, %{meals} meals served · oldest waiting: %{oldest}',
+        statsLine:
+          '%{recent} registered in 30 days · %{reports} reports, %{meals} meals served · oldest waiting: %{oldest}',
         documents: 'Documents',
         noDocument: 'No document sent: verification waits for at least one.',
         openDocument: '%{kind} (%{type}, new tab)',

@@ -4,9 +4,16 @@ import { lazy } from 'react';
 import { Resource } from 'react-admin';
 
 const AssociationList = lazy(() => import('./AssociationList'));
-const PendingAssociationList = lazy(() => import('./AssociationList').then((m) => ({ default: m.PendingAssociationList })));
+const PendingAssociationList = lazy(() =>
+  import('./AssociationList').then((m) => ({ default: m.PendingAssociationList })),
+);
 
 export const associationsResources = [
   <Resource key="associations" name="associations" list={AssociationList} icon={VolunteerActivismIcon} />,
-  <Resource key="associations-pending" name="associations-pending" list={PendingAssociationList} icon={PendingActionsIcon} />,
+  <Resource
+    key="associations-pending"
+    name="associations-pending"
+    list={PendingAssociationList}
+    icon={PendingActionsIcon}
+  />,
 ];

@@ -1,5 +1,18 @@
 import OpenInNewIcon from '@mui/icons-material/OpenInNew';
-import { Alert, Box, Button, Grid, Link as MuiLink, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Button,
+  Grid,
+  Link as MuiLink,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  Typography,
+} from '@mui/material';
 import { useEffect } from 'react';
 import { Link } from 'react-router-dom';
 import { Show, useLocaleState, useRecordContext, useRefresh, useTranslate } from 'react-admin';
@@ -32,14 +45,28 @@ function DocumentView({ doc, owner }: { doc: Document; owner: string }) {
   const size = translate('console.kyc.size', { kb: Math.max(1, Math.round(doc.sizeBytes / 1024)) });
   return (
     <Box component="figure" sx={{ m: 0 }}>
-      <Typography component="h3" variant="subtitle1">{kind}</Typography>
+      <Typography component="h3" variant="subtitle1">
+        {kind}
+      </Typography>
       {doc.contentType.startsWith('image/') ? (
-        <MuiLink href={doc.url} target="_blank" rel="noopener noreferrer" aria-label={translate('console.kyc.openImage', { kind })}>
+        <MuiLink
+          href={doc.url}
+          target="_blank"
+          rel="noopener noreferrer"
+          aria-label={translate('console.kyc.openImage', { kind })}
+        >
           <Box
             component="img"
             src={doc.url}
             alt={translate('console.kyc.documentAlt', { kind, name: owner })}
-            sx={{ display: 'block', maxWidth: '100%', maxHeight: 420, border: 1, borderColor: 'divider', borderRadius: 1 }}
+            sx={{
+              display: 'block',
+              maxWidth: '100%',
+              maxHeight: 420,
+              border: 1,
+              borderColor: 'divider',
+              borderRadius: 1,
+            }}
           />
         </MuiLink>
       ) : (
@@ -146,18 +173,35 @@ function AttemptPage() {
   return (
     <>
       <PageHeading aside={<StatusField source="status" prefix="kycAttempt" />}>{t('heading', { name })}</PageHeading>
-      {!supplier && <Alert severity="warning" sx={{ mb: 2 }}>{t('supplierGone')}</Alert>}
+      {!supplier && (
+        <Alert severity="warning" sx={{ mb: 2 }}>
+          {t('supplierGone')}
+        </Alert>
+      )}
       {readyToVerify && (
         <Alert severity="success" sx={{ mb: 2 }}>
-          {t('readyToVerify')} <MuiLink component={Link} to={`/suppliers/${attempt.supplierId}/show`}>{t('openSupplier')}</MuiLink>
+          {t('readyToVerify')}{' '}
+          <MuiLink component={Link} to={`/suppliers/${attempt.supplierId}/show`}>
+            {t('openSupplier')}
+          </MuiLink>
         </Alert>
       )}
 
       <Section title={t('submission')} actions={<Decisions attempt={attempt} />}>
         <Facts
           rows={[
-            [f('supplier'), <MuiLink component={Link} to={`/suppliers/${attempt.supplierId}/show`}>{name}</MuiLink>],
-            [t('supplierState'), supplier ? `${translate(`console.verification.${supplier.verificationStatus}`)} · KYC ${translate(`console.kycStatus.${supplier.kycStatus}`)}` : null],
+            [
+              f('supplier'),
+              <MuiLink component={Link} to={`/suppliers/${attempt.supplierId}/show`}>
+                {name}
+              </MuiLink>,
+            ],
+            [
+              t('supplierState'),
+              supplier
+                ? `${translate(`console.verification.${supplier.verificationStatus}`)} · KYC ${translate(`console.kycStatus.${supplier.kycStatus}`)}`
+                : null,
+            ],
             [f('documentType'), attempt.documentType ? translate(`console.idDocument.${attempt.documentType}`) : null],
             [f('businessRegistrationNumber'), attempt.businessRegistrationNumber],
             [f('submittedAt'), formatWhen(attempt.submittedAt, locale)],
@@ -168,7 +212,9 @@ function AttemptPage() {
       </Section>
 
       <Section title={t('documents')}>
-        <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>{t('linksNote')}</Typography>
+        <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+          {t('linksNote')}
+        </Typography>
         <Grid container spacing={3}>
           {(attempt.documents ?? []).map((doc) => (
             <Grid key={doc.kind} size={{ xs: 12, md: 6 }}>

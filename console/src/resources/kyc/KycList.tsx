@@ -10,8 +10,18 @@ type Attempt = Schema<'KycAttempt'>;
 
 /** Seconds as minutes under an hour, hours under two days, days above, in the console's language. */
 export function formatDuration(seconds: number, locale: string): string {
-  const [value, unit] = seconds < 3600 ? [seconds / 60, 'minute'] : seconds < 172_800 ? [seconds / 3600, 'hour'] : [seconds / 86_400, 'day'];
-  return new Intl.NumberFormat(locale === 'en' ? 'en-GB' : 'fr-SN', { style: 'unit', unit, unitDisplay: 'long', maximumFractionDigits: 1 }).format(value);
+  const [value, unit] =
+    seconds < 3600
+      ? [seconds / 60, 'minute']
+      : seconds < 172_800
+        ? [seconds / 3600, 'hour']
+        : [seconds / 86_400, 'day'];
+  return new Intl.NumberFormat(locale === 'en' ? 'en-GB' : 'fr-SN', {
+    style: 'unit',
+    unit,
+    unitDisplay: 'long',
+    maximumFractionDigits: 1,
+  }).format(value);
 }
 
 function KycStats() {
@@ -25,7 +35,11 @@ function KycStats() {
       <CardContent>
         <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap', alignItems: 'center' }}>
           {ATTEMPT_STATUSES.map((status) => (
-            <Chip key={status} variant="outlined" label={`${translate(`console.kycAttempt.${status}`)} : ${s.byStatus[status]}`} />
+            <Chip
+              key={status}
+              variant="outlined"
+              label={`${translate(`console.kycAttempt.${status}`)} : ${s.byStatus[status]}`}
+            />
           ))}
           <Typography variant="body2" sx={{ ml: 1 }}>
             {translate('console.kyc.averageReview', {
@@ -53,9 +67,17 @@ export default function KycList() {
       <KycStats />
       <List filters={filters} exporter={false} filterDefaultValues={{ status: 'PENDING' }}>
         <Datagrid rowClick="show" bulkActionButtons={false}>
-          <FunctionField source="supplier.businessName" sortable={false} render={(a: Attempt) => a.supplier?.businessName ?? a.supplierId} />
+          <FunctionField
+            source="supplier.businessName"
+            sortable={false}
+            render={(a: Attempt) => a.supplier?.businessName ?? a.supplierId}
+          />
           <StatusField source="status" prefix="kycAttempt" sortable={false} />
-          <FunctionField source="documentType" sortable={false} render={(a: Attempt) => (a.documentType ? translate(`console.idDocument.${a.documentType}`) : '—')} />
+          <FunctionField
+            source="documentType"
+            sortable={false}
+            render={(a: Attempt) => (a.documentType ? translate(`console.idDocument.${a.documentType}`) : '—')}
+          />
           <TextField source="businessRegistrationNumber" sortable={false} emptyText="—" />
           <WhenField source="submittedAt" sortable={false} />
           <WhenField source="reviewedAt" sortable={false} />

@@ -10,7 +10,9 @@ export const kycApis: Record<string, ResourceApi> = {
       const supplierId = given<string>(filter.supplierId);
       // Pending ones alone are the review queue, oldest first; any other view is newest first.
       if (status === 'PENDING' && !supplierId) {
-        return page(await unwrapPage(api.GET('/api/v1/admin/kyc/pending', { params: { query: { page: p, limit: perPage } } })));
+        return page(
+          await unwrapPage(api.GET('/api/v1/admin/kyc/pending', { params: { query: { page: p, limit: perPage } } })),
+        );
       }
       const query: Query<'/api/v1/admin/kyc/attempts'> = { page: p, limit: perPage, status, supplierId };
       return page(await unwrapPage(api.GET('/api/v1/admin/kyc/attempts', { params: { query } })));
@@ -20,9 +22,19 @@ export const kycApis: Record<string, ResourceApi> = {
 };
 
 export const reviewAttempt = (attemptId: string, decision: 'APPROVE' | 'REJECT', reason?: string) =>
-  unwrap(api.POST('/api/v1/admin/kyc/attempts/{attemptId}/review', { params: { path: { attemptId } }, body: { decision, reason } }));
+  unwrap(
+    api.POST('/api/v1/admin/kyc/attempts/{attemptId}/review', {
+      params: { path: { attemptId } },
+      body: { decision, reason },
+    }),
+  );
 
 export const requestResubmission = (supplierId: string, reason: string) =>
-  unwrap(api.POST('/api/v1/admin/kyc/suppliers/{supplierId}/request-resubmission', { params: { path: { supplierId } }, body: { reason } }));
+  unwrap(
+    api.POST('/api/v1/admin/kyc/suppliers/{supplierId}/request-resubmission', {
+      params: { path: { supplierId } },
+      body: { reason },
+    }),
+  );
 
 export const kycStats = () => unwrap(api.GET('/api/v1/admin/kyc/stats'));

@@ -16,9 +16,20 @@ export const kycMessages = {
       },
     },
     console: {
-      kycAttempt: { PENDING: 'À examiner', APPROVED: 'Approuvé', REJECTED: 'Refusé', RESUBMISSION_REQUESTED: 'Renvoi demandé', WITHDRAWN: 'Retiré' },
+      kycAttempt: {
+        PENDING: 'À examiner',
+        APPROVED: 'Approuvé',
+        REJECTED: 'Refusé',
+        RESUBMISSION_REQUESTED: 'Renvoi demandé',
+        WITHDRAWN: 'Retiré',
+      },
       kycDocument: { ID_DOCUMENT: 'Pièce d’identité', BUSINESS_DOCUMENT: 'Registre du commerce' },
-      idDocument: { NATIONAL_ID: 'Carte d’identité', PASSPORT: 'Passeport', DRIVING_LICENCE: 'Permis de conduire', RESIDENCE_PERMIT: 'Titre de séjour' },
+      idDocument: {
+        NATIONAL_ID: 'Carte d’identité',
+        PASSPORT: 'Passeport',
+        DRIVING_LICENCE: 'Permis de conduire',
+        RESIDENCE_PERMIT: 'Titre de séjour',
+      },
       kycAction: {
         'kyc.approve': 'Approuvé',
         'kyc.reject': 'Refusé',
@@ -35,14 +46,16 @@ export const kycMessages = {
         submission: 'Envoi',
         supplierState: 'État du commerçant',
         documents: 'Documents',
-        linksNote: 'Liens privés valables 5 minutes, renouvelés automatiquement sur cette page. Les PDF s’ouvrent dans un nouvel onglet.',
+        linksNote:
+          'Liens privés valables 5 minutes, renouvelés automatiquement sur cette page. Les PDF s’ouvrent dans un nouvel onglet.',
         openImage: 'Ouvrir %{kind} en grand (nouvel onglet)',
         documentAlt: '%{kind} envoyé par %{name}',
         openPdf: 'Ouvrir %{kind} (PDF, nouvel onglet)',
         size: '%{kb} Ko',
         approve: 'Approuver',
         approveTitle: 'Approuver les documents de %{name} ?',
-        approveBody: 'Le commerçant est informé que ses documents sont validés. Sa vérification reste à faire sur sa fiche.',
+        approveBody:
+          'Le commerçant est informé que ses documents sont validés. Sa vérification reste à faire sur sa fiche.',
         approved: 'Documents approuvés',
         reject: 'Refuser',
         rejectTitle: 'Refuser les documents de %{name} ?',
@@ -50,7 +63,8 @@ export const kycMessages = {
         rejected: 'Documents refusés',
         resubmit: 'Demander un nouvel envoi',
         resubmitTitle: 'Demander de nouveaux documents à %{name} ?',
-        resubmitBody: 'Le dernier dossier du commerçant est renvoyé : il reçoit le motif et doit envoyer de nouveaux documents.',
+        resubmitBody:
+          'Le dernier dossier du commerçant est renvoyé : il reçoit le motif et doit envoyer de nouveaux documents.',
         resubmissionRequested: 'Nouvel envoi demandé',
         history: 'Décisions',
         noDecision: 'Aucune décision pour l’instant.',
@@ -78,9 +92,20 @@ export const kycMessages = {
       },
     },
     console: {
-      kycAttempt: { PENDING: 'To review', APPROVED: 'Approved', REJECTED: 'Rejected', RESUBMISSION_REQUESTED: 'Sent back', WITHDRAWN: 'Withdrawn' },
+      kycAttempt: {
+        PENDING: 'To review',
+        APPROVED: 'Approved',
+        REJECTED: 'Rejected',
+        RESUBMISSION_REQUESTED: 'Sent back',
+        WITHDRAWN: 'Withdrawn',
+      },
       kycDocument: { ID_DOCUMENT: 'Identity document', BUSINESS_DOCUMENT: 'Business registration' },
-      idDocument: { NATIONAL_ID: 'National ID card', PASSPORT: 'Passport', DRIVING_LICENCE: 'Driving licence', RESIDENCE_PERMIT: 'Residence permit' },
+      idDocument: {
+        NATIONAL_ID: 'National ID card',
+        PASSPORT: 'Passport',
+        DRIVING_LICENCE: 'Driving licence',
+        RESIDENCE_PERMIT: 'Residence permit',
+      },
       kycAction: {
         'kyc.approve': 'Approved',
         'kyc.reject': 'Rejected',
@@ -104,7 +129,8 @@ export const kycMessages = {
         size: '%{kb} KB',
         approve: 'Approve',
         approveTitle: 'Approve the documents of %{name}?',
-        approveBody: 'The supplier is told its documents are accepted. Its verification is still to be done on its page.',
+        approveBody:
+          'The supplier is told its documents are accepted. Its verification is still to be done on its page.',
         approved: 'Documents approved',
         reject: 'Reject',
         rejectTitle: 'Reject the documents of %{name}?',
@@ -112,7 +138,8 @@ export const kycMessages = {
         rejected: 'Documents rejected',
         resubmit: 'Ask for new documents',
         resubmitTitle: 'Ask %{name} for new documents?',
-        resubmitBody: 'The supplier’s latest submission is sent back: it is told the reason and must send new documents.',
+        resubmitBody:
+          'The supplier’s latest submission is sent back: it is told the reason and must send new documents.',
         resubmissionRequested: 'New documents asked for',
         history: 'Decisions',
         noDecision: 'No decision yet.',

@@ -14,7 +14,11 @@ const label = (field: string) => `console.moderation.campaign.${field}`;
 export function CampaignQueue() {
   const translate = useTranslate();
   return (
-    <List sort={{ field: 'id', order: 'ASC' }} actions={false} empty={<Typography sx={{ p: 4 }}>{translate(label('empty'))}</Typography>}>
+    <List
+      sort={{ field: 'id', order: 'ASC' }}
+      actions={false}
+      empty={<Typography sx={{ p: 4 }}>{translate(label('empty'))}</Typography>}
+    >
       <CampaignGrid />
     </List>
   );
@@ -24,7 +28,13 @@ export function CampaignQueue() {
 export function CampaignList() {
   const translate = useTranslate();
   const filters = [
-    <SelectInput key="status" source="status" label={label('status')} alwaysOn choices={STATUSES.map((id) => ({ id, name: translate(`console.moderation.campaignStatus.${id}`) }))} />,
+    <SelectInput
+      key="status"
+      source="status"
+      label={label('status')}
+      alwaysOn
+      choices={STATUSES.map((id) => ({ id, name: translate(`console.moderation.campaignStatus.${id}`) }))}
+    />,
     <TextInput key="advertiserId" source="advertiserId" label={label('advertiserId')} alwaysOn />,
   ];
   return (
@@ -42,16 +52,27 @@ function CampaignGrid({ showStatus = false }: { showStatus?: boolean }) {
       <FunctionField
         label={label('creative')}
         sortable={false}
-        render={(c: Campaign) => <Picture url={c.creative.imageUrl} size={160} wide alt={translate(label('creativeAlt'), { title: c.creative.title })} />}
+        render={(c: Campaign) => (
+          <Picture
+            url={c.creative.imageUrl}
+            size={160}
+            wide
+            alt={translate(label('creativeAlt'), { title: c.creative.title })}
+          />
+        )}
       />
       <FunctionField
         label={label('message')}
         sortable={false}
         render={(c: Campaign) => (
           <>
-            <Typography variant="body2" sx={{ fontWeight: 600 }}>{c.creative.title}</Typography>
+            <Typography variant="body2" sx={{ fontWeight: 600 }}>
+              {c.creative.title}
+            </Typography>
             <Typography variant="body2">{c.creative.text}</Typography>
-            <Typography variant="caption" color="text.secondary">{c.name}</Typography>
+            <Typography variant="caption" color="text.secondary">
+              {c.name}
+            </Typography>
           </>
         )}
       />
@@ -61,7 +82,9 @@ function CampaignGrid({ showStatus = false }: { showStatus?: boolean }) {
         render={(c: Campaign) => (
           <>
             <Typography variant="body2">{translate(`console.moderation.placement.${c.placement}`)}</Typography>
-            <Typography variant="caption" color="text.secondary" sx={{ wordBreak: 'break-all' }}>{c.target.url}</Typography>
+            <Typography variant="caption" color="text.secondary" sx={{ wordBreak: 'break-all' }}>
+              {c.target.url}
+            </Typography>
           </>
         )}
       />
@@ -80,13 +103,23 @@ function CampaignGrid({ showStatus = false }: { showStatus?: boolean }) {
           </>
         )}
       />
-      {showStatus ? <StatusField source="status" prefix="moderation.campaignStatus" label={label('status')} sortable={false} /> : null}
       {showStatus ? (
-        <FunctionField label={label('rejectionReason')} sortable={false} render={(c: Campaign) => c.rejectionReason ?? ''} />
+        <StatusField source="status" prefix="moderation.campaignStatus" label={label('status')} sortable={false} />
+      ) : null}
+      {showStatus ? (
+        <FunctionField
+          label={label('rejectionReason')}
+          sortable={false}
+          render={(c: Campaign) => c.rejectionReason ?? ''}
+        />
       ) : (
         <WhenField source="submittedAt" label={label('submittedAt')} sortable={false} />
       )}
-      <FunctionField label={label('actions')} sortable={false} render={(c: Campaign) => (c.status === 'PENDING_REVIEW' ? <CampaignActions campaign={c} /> : null)} />
+      <FunctionField
+        label={label('actions')}
+        sortable={false}
+        render={(c: Campaign) => (c.status === 'PENDING_REVIEW' ? <CampaignActions campaign={c} /> : null)}
+      />
     </Datagrid>
   );
 }
@@ -97,7 +130,13 @@ function CampaignActions({ campaign: c }: { campaign: Campaign }) {
   const t = (key: string) => translate(label(key), { name: c.name });
   return (
     <Stack spacing={0.5} alignItems="flex-start">
-      <Button size="small" color="success" startIcon={<CheckIcon />} aria-label={t('approveOne')} onClick={() => run(() => decide.approveCampaign(c.id), label('approved'), { name: c.name })}>
+      <Button
+        size="small"
+        color="success"
+        startIcon={<CheckIcon />}
+        aria-label={t('approveOne')}
+        onClick={() => run(() => decide.approveCampaign(c.id), label('approved'), { name: c.name })}
+      >
         {translate('console.moderation.approve')}
       </Button>
       <DecisionButton

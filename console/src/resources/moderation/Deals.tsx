@@ -1,7 +1,15 @@
 import CheckIcon from '@mui/icons-material/Check';
 import CloseIcon from '@mui/icons-material/Close';
 import { Box, Button, Stack, Typography } from '@mui/material';
-import { Datagrid, FunctionField, List, NumberField, useLocaleState, useRecordContext, useTranslate } from 'react-admin';
+import {
+  Datagrid,
+  FunctionField,
+  List,
+  NumberField,
+  useLocaleState,
+  useRecordContext,
+  useTranslate,
+} from 'react-admin';
 import { WhenField, formatMoney } from '../../fields';
 import { DecisionButton, useDecision } from './decision';
 import { decide, type Deal } from './moderation.api';
@@ -14,21 +22,30 @@ export default function DealQueue() {
   const translate = useTranslate();
   const [locale] = useLocaleState();
   return (
-    <List sort={{ field: 'id', order: 'ASC' }} actions={false} empty={<Typography sx={{ p: 4 }}>{translate(label('empty'))}</Typography>}>
+    <List
+      sort={{ field: 'id', order: 'ASC' }}
+      actions={false}
+      empty={<Typography sx={{ p: 4 }}>{translate(label('empty'))}</Typography>}
+    >
       <Datagrid rowClick={false} bulkActionButtons={false} expand={<DealPanel />}>
         <FunctionField
           label={label('picture')}
           sortable={false}
-          render={(d: Deal) => <Picture url={d.images[0]?.thumbnailUrl} alt={translate(label('photo'), { title: d.title, n: 1 })} />}
+          render={(d: Deal) => (
+            <Picture url={d.images[0]?.thumbnailUrl} alt={translate(label('photo'), { title: d.title, n: 1 })} />
+          )}
         />
         <FunctionField
           label={label('title')}
           sortable={false}
           render={(d: Deal) => (
             <>
-              <Typography variant="body2" sx={{ fontWeight: 600 }}>{d.title}</Typography>
+              <Typography variant="body2" sx={{ fontWeight: 600 }}>
+                {d.title}
+              </Typography>
               <Typography variant="caption" color="text.secondary">
-                {translate(`console.moderation.dealKind.${d.kind}`)} · {translate(`console.moderation.category.${d.category}`)}
+                {translate(`console.moderation.dealKind.${d.kind}`)} ·{' '}
+                {translate(`console.moderation.category.${d.category}`)}
               </Typography>
             </>
           )}
@@ -48,7 +65,11 @@ export default function DealQueue() {
         <NumberField source="totalPlaces" label={label('places')} sortable={false} />
         <WhenField source="validFrom" label={label('validFrom')} sortable={false} />
         <WhenField source="validUntil" label={label('validUntil')} sortable={false} />
-        <FunctionField label={label('pickup')} sortable={false} render={(d: Deal) => `${d.pickupStart}–${d.pickupEnd}`} />
+        <FunctionField
+          label={label('pickup')}
+          sortable={false}
+          render={(d: Deal) => `${d.pickupStart}–${d.pickupEnd}`}
+        />
         <WhenField source="createdAt" label={label('createdAt')} sortable={false} />
         <FunctionField label={label('actions')} sortable={false} render={(d: Deal) => <DealActions deal={d} />} />
       </Datagrid>
@@ -62,7 +83,13 @@ function DealActions({ deal: d }: { deal: Deal }) {
   const t = (key: string) => translate(label(key), { title: d.title });
   return (
     <Stack spacing={0.5} alignItems="flex-start">
-      <Button size="small" color="success" startIcon={<CheckIcon />} aria-label={t('approveOne')} onClick={() => run(() => decide.approveDeal(d.id), label('approved'), { title: d.title })}>
+      <Button
+        size="small"
+        color="success"
+        startIcon={<CheckIcon />}
+        aria-label={t('approveOne')}
+        onClick={() => run(() => decide.approveDeal(d.id), label('approved'), { title: d.title })}
+      >
         {translate('console.moderation.approve')}
       </Button>
       <DecisionButton

@@ -25,24 +25,54 @@ import { decide, type AdminProduct } from './moderation.api';
 import { Picture, Pictures } from './Picture';
 
 const STATUSES = ['PENDING_REVIEW', 'ACTIVE', 'REJECTED', 'INACTIVE', 'EXPIRED', 'DELETED'];
-const CATEGORIES = ['BAKERY', 'PREPARED_MEALS', 'FRUITS_VEGETABLES', 'DAIRY', 'MEAT_FISH', 'GROCERIES', 'DRINKS', 'OTHER'];
+const CATEGORIES = [
+  'BAKERY',
+  'PREPARED_MEALS',
+  'FRUITS_VEGETABLES',
+  'DAIRY',
+  'MEAT_FISH',
+  'GROCERIES',
+  'DRINKS',
+  'OTHER',
+];
 const pending = (p: AdminProduct) => p.status === 'PENDING_REVIEW';
 const label = (field: string) => `console.moderation.product.${field}`;
 
 /** The full list: every product, filtered as the API allows. */
 export function ProductList() {
   const translate = useTranslate();
-  const choices = (values: string[], prefix: string) => values.map((id) => ({ id, name: translate(`console.moderation.${prefix}.${id}`) }));
+  const choices = (values: string[], prefix: string) =>
+    values.map((id) => ({ id, name: translate(`console.moderation.${prefix}.${id}`) }));
   const filters = [
     <SearchInput key="q" source="q" alwaysOn placeholder={translate(label('q'))} />,
-    <SelectInput key="status" source="status" label={label('status')} alwaysOn choices={choices(STATUSES, 'productStatus')} />,
-    <SelectInput key="category" source="category" label={label('category')} alwaysOn choices={choices(CATEGORIES, 'category')} />,
+    <SelectInput
+      key="status"
+      source="status"
+      label={label('status')}
+      alwaysOn
+      choices={choices(STATUSES, 'productStatus')}
+    />,
+    <SelectInput
+      key="category"
+      source="category"
+      label={label('category')}
+      alwaysOn
+      choices={choices(CATEGORIES, 'category')}
+    />,
     <TextInput key="supplierId" source="supplierId" label={label('supplierId')} alwaysOn />,
     <TextInput key="storeId" source="storeId" label={label('storeId')} alwaysOn />,
   ];
   // Every filter shown at once: moderators narrow this list all day.
   return (
-    <List filters={filters} sort={{ field: 'createdAt', order: 'DESC' }} actions={<TopToolbar><BulkApproveButton /></TopToolbar>}>
+    <List
+      filters={filters}
+      sort={{ field: 'createdAt', order: 'DESC' }}
+      actions={
+        <TopToolbar>
+          <BulkApproveButton />
+        </TopToolbar>
+      }
+    >
       <ProductGrid showStatus />
     </List>
   );
@@ -51,7 +81,15 @@ export function ProductList() {
 /** The queue: products waiting for a decision, oldest first. */
 export function ProductQueue() {
   return (
-    <List sort={{ field: 'id', order: 'ASC' }} empty={<Empty />} actions={<TopToolbar><BulkApproveButton /></TopToolbar>}>
+    <List
+      sort={{ field: 'id', order: 'ASC' }}
+      empty={<Empty />}
+      actions={
+        <TopToolbar>
+          <BulkApproveButton />
+        </TopToolbar>
+      }
+    >
       <ProductGrid />
     </List>
   );
@@ -69,11 +107,20 @@ function ProductGrid({ showStatus = false }: { showStatus?: boolean }) {
   return (
     // Rows are selected with a checkbox of our own: react-admin's puts its aria-label on the box, not on the input.
     <Datagrid rowClick={false} bulkActionButtons={false} expand={<ProductPanel />}>
-      <FunctionField label={label('selection')} sortable={false} render={(p: AdminProduct) => <SelectProduct product={p} />} />
+      <FunctionField
+        label={label('selection')}
+        sortable={false}
+        render={(p: AdminProduct) => <SelectProduct product={p} />}
+      />
       <FunctionField
         label={label('picture')}
         sortable={false}
-        render={(p: AdminProduct) => <Picture url={p.images[0]?.thumbnailUrl} alt={translate('console.moderation.product.photo', { name: p.name, n: 1 })} />}
+        render={(p: AdminProduct) => (
+          <Picture
+            url={p.images[0]?.thumbnailUrl}
+            alt={translate('console.moderation.product.photo', { name: p.name, n: 1 })}
+          />
+        )}
       />
       <FunctionField
         label={label('name')}
@@ -81,14 +128,32 @@ function ProductGrid({ showStatus = false }: { showStatus?: boolean }) {
         sortBy="name"
         render={(p: AdminProduct) => (
           <>
-            <Typography variant="body2" sx={{ fontWeight: 600 }}>{p.name}</Typography>
-            <Typography variant="caption" color="text.secondary">{translate(`console.moderation.category.${p.category}`)}</Typography>
+            <Typography variant="body2" sx={{ fontWeight: 600 }}>
+              {p.name}
+            </Typography>
+            <Typography variant="caption" color="text.secondary">
+              {translate(`console.moderation.category.${p.category}`)}
+            </Typography>
           </>
         )}
       />
-      <FunctionField label={label('supplier')} sortable={false} render={(p: AdminProduct) => <SupplierCell product={p} />} />
-      <FunctionField label={label('price')} sortable={sortable} sortBy="discountedPrice" render={(p: AdminProduct) => <PriceCell product={p} />} />
-      <FunctionField label={label('dates')} sortable={sortable} sortBy="expiresAt" render={(p: AdminProduct) => <DatesCell product={p} />} />
+      <FunctionField
+        label={label('supplier')}
+        sortable={false}
+        render={(p: AdminProduct) => <SupplierCell product={p} />}
+      />
+      <FunctionField
+        label={label('price')}
+        sortable={sortable}
+        sortBy="discountedPrice"
+        render={(p: AdminProduct) => <PriceCell product={p} />}
+      />
+      <FunctionField
+        label={label('dates')}
+        sortable={sortable}
+        sortBy="expiresAt"
+        render={(p: AdminProduct) => <DatesCell product={p} />}
+      />
       {showStatus ? (
         <FunctionField
           label={label('status')}
@@ -101,7 +166,11 @@ function ProductGrid({ showStatus = false }: { showStatus?: boolean }) {
           )}
         />
       ) : null}
-      <FunctionField label={label('actions')} sortable={false} render={(p: AdminProduct) => (pending(p) ? <ProductActions product={p} /> : null)} />
+      <FunctionField
+        label={label('actions')}
+        sortable={false}
+        render={(p: AdminProduct) => (pending(p) ? <ProductActions product={p} /> : null)}
+      />
     </Datagrid>
   );
 }
@@ -111,10 +180,22 @@ function SupplierCell({ product: p }: { product: AdminProduct }) {
   const filter = encodeURIComponent(JSON.stringify({ supplierId: p.supplier.id }));
   return (
     <Stack spacing={0.5} alignItems="flex-start">
-      <Link component={RouterLink} to={`/products?filter=${filter}`} variant="body2" onClick={(e) => e.stopPropagation()}>
+      <Link
+        component={RouterLink}
+        to={`/products?filter=${filter}`}
+        variant="body2"
+        onClick={(e) => e.stopPropagation()}
+      >
         {p.supplier.businessName ?? '—'}
       </Link>
-      {p.supplier.verificationStatus !== 'VERIFIED' && <Chip size="small" variant="outlined" icon={<WarningAmberIcon />} label={translate('console.moderation.product.unverified')} />}
+      {p.supplier.verificationStatus !== 'VERIFIED' && (
+        <Chip
+          size="small"
+          variant="outlined"
+          icon={<WarningAmberIcon />}
+          label={translate('console.moderation.product.unverified')}
+        />
+      )}
       {p.supplier.deleted && <Chip size="small" label={translate('console.moderation.product.supplierDeleted')} />}
       <Typography variant="caption" color="text.secondary">
         {translate(label('store'))} : {p.store.name ?? '—'} · {p.store.city}
@@ -160,7 +241,13 @@ function ProductActions({ product: p }: { product: AdminProduct }) {
   const t = (key: string) => translate(`console.moderation.product.${key}`, { name: p.name });
   return (
     <Stack spacing={0.5} alignItems="flex-start">
-      <Button size="small" color="success" startIcon={<CheckIcon />} aria-label={t('approveOne')} onClick={() => run(() => decide.approveProduct(p.id), 'console.moderation.product.approved', { name: p.name })}>
+      <Button
+        size="small"
+        color="success"
+        startIcon={<CheckIcon />}
+        aria-label={t('approveOne')}
+        onClick={() => run(() => decide.approveProduct(p.id), 'console.moderation.product.approved', { name: p.name })}
+      >
         {translate('console.moderation.approve')}
       </Button>
       <DecisionButton
@@ -173,7 +260,9 @@ function ProductActions({ product: p }: { product: AdminProduct }) {
         text={t('rejectText')}
         reason={{ required: true, min: 3, label: translate('console.moderation.reason') }}
         confirm={translate('console.moderation.reject')}
-        onConfirm={(reason) => run(() => decide.rejectProduct(p.id, reason!), 'console.moderation.product.rejected', { name: p.name })}
+        onConfirm={(reason) =>
+          run(() => decide.rejectProduct(p.id, reason!), 'console.moderation.product.rejected', { name: p.name })
+        }
       />
     </Stack>
   );
@@ -212,7 +301,9 @@ function BulkApproveButton() {
         text={translate('console.moderation.product.bulkText', { smart_count })}
         confirm={translate('console.moderation.approve')}
         onConfirm={async () => {
-          await run(() => decide.approveProducts(selectedIds.map(String)), 'console.moderation.product.bulkApproved', { smart_count });
+          await run(() => decide.approveProducts(selectedIds.map(String)), 'console.moderation.product.bulkApproved', {
+            smart_count,
+          });
           unselectAll();
         }}
       />
@@ -230,15 +321,18 @@ function ProductPanel() {
     <Box sx={{ p: 2, display: 'grid', gap: 1 }}>
       <Typography variant="body2">{p.description || '—'}</Typography>
       <Typography variant="body2">
-        {translate(label('pickup'))} : {p.pickupStart}–{p.pickupEnd} · {translate(label('dietaryTags'))} : {tags(p.dietaryTags)} ·{' '}
-        {translate(label('allergens'))} : {tags(p.allergens)}
+        {translate(label('pickup'))} : {p.pickupStart}–{p.pickupEnd} · {translate(label('dietaryTags'))} :{' '}
+        {tags(p.dietaryTags)} · {translate(label('allergens'))} : {tags(p.allergens)}
       </Typography>
       {p.rejectionReason && (
         <Typography variant="body2">
           {translate(label('rejectionReason'))} : {p.rejectionReason}
         </Typography>
       )}
-      <Pictures urls={p.images.map((i) => i.largeUrl)} alt={(n) => translate('console.moderation.product.photo', { name: p.name, n })} />
+      <Pictures
+        urls={p.images.map((i) => i.largeUrl)}
+        alt={(n) => translate('console.moderation.product.photo', { name: p.name, n })}
+      />
     </Box>
   );
 }

@@ -14,14 +14,21 @@ const label = (field: string) => `console.moderation.review.${field}`;
 export default function ReportedReviews() {
   const translate = useTranslate();
   return (
-    <List sort={{ field: 'id', order: 'ASC' }} actions={false} empty={<Typography sx={{ p: 4 }}>{translate(label('empty'))}</Typography>}>
+    <List
+      sort={{ field: 'id', order: 'ASC' }}
+      actions={false}
+      empty={<Typography sx={{ p: 4 }}>{translate(label('empty'))}</Typography>}
+    >
       <Datagrid rowClick={false} bulkActionButtons={false}>
         <FunctionField
           label={label('rating')}
           sortable={false}
           render={(r: ReportedReview) => (
             <span role="img" aria-label={translate(label('stars'), { rating: r.rating })}>
-              <span aria-hidden="true">{'★'.repeat(r.rating)}{'☆'.repeat(5 - r.rating)}</span>
+              <span aria-hidden="true">
+                {'★'.repeat(r.rating)}
+                {'☆'.repeat(5 - r.rating)}
+              </span>
             </span>
           )}
         />
@@ -30,7 +37,11 @@ export default function ReportedReviews() {
           sortable={false}
           render={(r: ReportedReview) => (
             <Box sx={{ maxWidth: 360 }}>
-              {r.title && <Typography variant="body2" sx={{ fontWeight: 600 }}>{r.title}</Typography>}
+              {r.title && (
+                <Typography variant="body2" sx={{ fontWeight: 600 }}>
+                  {r.title}
+                </Typography>
+              )}
               <Typography variant="body2">{r.comment ?? '—'}</Typography>
               <Typography variant="caption" color="text.secondary">
                 {r.authorName} · {translate(`console.moderation.reviewTarget.${r.targetType}`)}
@@ -38,16 +49,29 @@ export default function ReportedReviews() {
               {r.images.length > 0 && (
                 <Stack direction="row" spacing={0.5} sx={{ mt: 0.5 }}>
                   {r.images.map((i, n) => (
-                    <Picture key={i.id} url={i.thumbnailUrl} size={40} alt={translate(label('photo'), { author: r.authorName, n: n + 1 })} />
+                    <Picture
+                      key={i.id}
+                      url={i.thumbnailUrl}
+                      size={40}
+                      alt={translate(label('photo'), { author: r.authorName, n: n + 1 })}
+                    />
                   ))}
                 </Stack>
               )}
             </Box>
           )}
         />
-        <FunctionField label={label('reports')} sortable={false} render={(r: ReportedReview) => <Reports review={r} />} />
+        <FunctionField
+          label={label('reports')}
+          sortable={false}
+          render={(r: ReportedReview) => <Reports review={r} />}
+        />
         <WhenField source="createdAt" label={label('createdAt')} sortable={false} />
-        <FunctionField label={label('actions')} sortable={false} render={(r: ReportedReview) => <ReviewActions review={r} />} />
+        <FunctionField
+          label={label('actions')}
+          sortable={false}
+          render={(r: ReportedReview) => <ReviewActions review={r} />}
+        />
       </Datagrid>
     </List>
   );
@@ -58,7 +82,12 @@ function Reports({ review: r }: { review: ReportedReview }) {
   return (
     <Stack spacing={0.5} alignItems="flex-start">
       <Stack direction="row" spacing={1}>
-        <Chip size="small" variant="outlined" icon={<FlagIcon />} label={translate(label('openReports'), { smart_count: r.openReports })} />
+        <Chip
+          size="small"
+          variant="outlined"
+          icon={<FlagIcon />}
+          label={translate(label('openReports'), { smart_count: r.openReports })}
+        />
         {r.hidden && <Chip size="small" label={translate(label('hidden'))} />}
       </Stack>
       <Box component="ul" sx={{ m: 0, pl: 2 }}>

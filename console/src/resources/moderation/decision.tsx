@@ -38,7 +38,16 @@ export interface DecisionDialogProps {
 }
 
 /** The confirmation of a decision, stating what will happen, with the reason field when there is one. */
-export function DecisionDialog({ open, title, text, reason, confirm, danger, onClose, onConfirm }: DecisionDialogProps) {
+export function DecisionDialog({
+  open,
+  title,
+  text,
+  reason,
+  confirm,
+  danger,
+  onClose,
+  onConfirm,
+}: DecisionDialogProps) {
   const translate = useTranslate();
   const [value, setValue] = useState('');
   const [busy, setBusy] = useState(false);
@@ -95,7 +104,12 @@ export function DecisionDialog({ open, title, text, reason, confirm, danger, onC
 
 /** A button opening a decision's dialog. */
 export function DecisionButton(
-  props: Omit<DecisionDialogProps, 'open' | 'onClose'> & { label: string; ariaLabel?: string; icon?: ReactNode; color?: 'primary' | 'error' | 'success' },
+  props: Omit<DecisionDialogProps, 'open' | 'onClose'> & {
+    label: string;
+    ariaLabel?: string;
+    icon?: ReactNode;
+    color?: 'primary' | 'error' | 'success';
+  },
 ) {
   const [open, setOpen] = useState(false);
   const { label, ariaLabel, icon, color, ...dialog } = props;

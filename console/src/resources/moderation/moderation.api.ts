@@ -10,7 +10,11 @@ export type ReportedReview = Schema<'ReportedReview'>;
 export const moderationApis: Record<string, ResourceApi> = {
   'moderation-products': {
     list: async ({ page: p, perPage }) =>
-      page(await unwrapPage(api.GET('/api/v1/admin/products/moderation', { params: { query: { page: p, limit: perPage } } }))),
+      page(
+        await unwrapPage(
+          api.GET('/api/v1/admin/products/moderation', { params: { query: { page: p, limit: perPage } } }),
+        ),
+      ),
   },
   products: {
     list: async ({ page: p, perPage, filter, sort }) => {
@@ -29,11 +33,17 @@ export const moderationApis: Record<string, ResourceApi> = {
   },
   'moderation-deals': {
     list: async ({ page: p, perPage }) =>
-      page(await unwrapPage(api.GET('/api/v1/admin/deals/pending', { params: { query: { page: p, limit: perPage } } }))),
+      page(
+        await unwrapPage(api.GET('/api/v1/admin/deals/pending', { params: { query: { page: p, limit: perPage } } })),
+      ),
   },
   'moderation-campaigns': {
     list: async ({ page: p, perPage }) =>
-      page(await unwrapPage(api.GET('/api/v1/admin/advertising/campaigns/pending', { params: { query: { page: p, limit: perPage } } }))),
+      page(
+        await unwrapPage(
+          api.GET('/api/v1/admin/advertising/campaigns/pending', { params: { query: { page: p, limit: perPage } } }),
+        ),
+      ),
   },
   campaigns: {
     list: async ({ page: p, perPage, filter, sort }) => {
@@ -49,24 +59,36 @@ export const moderationApis: Record<string, ResourceApi> = {
   },
   'reported-reviews': {
     list: async ({ page: p, perPage }) =>
-      page(await unwrapPage(api.GET('/api/v1/admin/reviews/reported', { params: { query: { page: p, limit: perPage } } }))),
+      page(
+        await unwrapPage(api.GET('/api/v1/admin/reviews/reported', { params: { query: { page: p, limit: perPage } } })),
+      ),
   },
 };
 
 /** The decisions the queues' buttons take: each answers the changed row, or throws the API's refusal. */
 export const decide = {
-  approveProduct: (id: string) => unwrap(api.PATCH('/api/v1/admin/products/{id}/approve', { params: { path: { id } } })),
+  approveProduct: (id: string) =>
+    unwrap(api.PATCH('/api/v1/admin/products/{id}/approve', { params: { path: { id } } })),
   rejectProduct: (id: string, reason: string) =>
     unwrap(api.PATCH('/api/v1/admin/products/{id}/reject', { params: { path: { id } }, body: { reason } })),
   approveProducts: (ids: string[]) => unwrap(api.POST('/api/v1/admin/products/bulk-approve', { body: { ids } })),
-  approveDeal: (dealId: string) => unwrap(api.POST('/api/v1/admin/deals/{dealId}/approve', { params: { path: { dealId } } })),
+  approveDeal: (dealId: string) =>
+    unwrap(api.POST('/api/v1/admin/deals/{dealId}/approve', { params: { path: { dealId } } })),
   rejectDeal: (dealId: string, reason: string) =>
     unwrap(api.POST('/api/v1/admin/deals/{dealId}/reject', { params: { path: { dealId } }, body: { reason } })),
-  approveCampaign: (id: string) => unwrap(api.PATCH('/api/v1/admin/advertising/campaigns/{id}/approve', { params: { path: { id } } })),
+  approveCampaign: (id: string) =>
+    unwrap(api.PATCH('/api/v1/admin/advertising/campaigns/{id}/approve', { params: { path: { id } } })),
   rejectCampaign: (id: string, reason: string) =>
-    unwrap(api.PATCH('/api/v1/admin/advertising/campaigns/{id}/reject', { params: { path: { id } }, body: { reason } })),
+    unwrap(
+      api.PATCH('/api/v1/admin/advertising/campaigns/{id}/reject', { params: { path: { id } }, body: { reason } }),
+    ),
   clearReport: (id: string, reason?: string) =>
-    unwrap(api.PATCH('/api/v1/admin/reviews/{id}/clear-report', { params: { path: { id } }, body: reason ? { reason } : {} })),
+    unwrap(
+      api.PATCH('/api/v1/admin/reviews/{id}/clear-report', {
+        params: { path: { id } },
+        body: reason ? { reason } : {},
+      }),
+    ),
   deleteReview: (id: string, reason?: string) =>
     unwrap(api.DELETE('/api/v1/admin/reviews/{id}', { params: { path: { id }, query: { reason } } })),
 };

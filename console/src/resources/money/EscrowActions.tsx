@@ -1,4 +1,15 @@
-import { Alert, Box, Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, TextField, Typography } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogContentText,
+  DialogTitle,
+  TextField,
+  Typography,
+} from '@mui/material';
 import { useState } from 'react';
 import { useLocaleState, useNotify, useRefresh, useTranslate } from 'react-admin';
 import { api, ApiError, newIdempotencyKey, unwrap, type Schema } from '../../api';
@@ -26,9 +37,13 @@ function send(action: EscrowAction, orderId: string, reason: string, key: string
     case 'dispute_open':
       return unwrap(api.POST('/api/v1/admin/payments/escrow/{orderId}/dispute/open', { params, body, headers }));
     case 'resolve_supplier':
-      return unwrap(api.POST('/api/v1/admin/payments/escrow/{orderId}/dispute/resolve-supplier', { params, body, headers }));
+      return unwrap(
+        api.POST('/api/v1/admin/payments/escrow/{orderId}/dispute/resolve-supplier', { params, body, headers }),
+      );
     case 'resolve_client':
-      return unwrap(api.POST('/api/v1/admin/payments/escrow/{orderId}/dispute/resolve-client', { params, body, headers }));
+      return unwrap(
+        api.POST('/api/v1/admin/payments/escrow/{orderId}/dispute/resolve-client', { params, body, headers }),
+      );
   }
 }
 
@@ -81,7 +96,9 @@ function ConfirmAction({ escrow, action, onClose }: { escrow: Escrow; action: Es
     <Dialog open onClose={pending ? undefined : onClose} aria-labelledby={titleId} fullWidth maxWidth="sm">
       <DialogTitle id={titleId}>{t(`title.${action}`)}</DialogTitle>
       <DialogContent>
-        <DialogContentText data-confirm-amount sx={{ mb: 2 }}>{says}</DialogContentText>
+        <DialogContentText data-confirm-amount sx={{ mb: 2 }}>
+          {says}
+        </DialogContentText>
         <TextField
           label={t('reason')}
           value={reason}
@@ -100,8 +117,15 @@ function ConfirmAction({ escrow, action, onClose }: { escrow: Escrow; action: Es
         )}
       </DialogContent>
       <DialogActions>
-        <Button onClick={onClose} disabled={pending}>{translate('ra.action.cancel')}</Button>
-        <Button onClick={confirm} disabled={!valid || pending} variant="contained" color={DESTRUCTIVE.includes(action) ? 'error' : 'primary'}>
+        <Button onClick={onClose} disabled={pending}>
+          {translate('ra.action.cancel')}
+        </Button>
+        <Button
+          onClick={confirm}
+          disabled={!valid || pending}
+          variant="contained"
+          color={DESTRUCTIVE.includes(action) ? 'error' : 'primary'}
+        >
           {tried ? t('retry') : t(action)}
         </Button>
       </DialogActions>
@@ -118,7 +142,12 @@ export function EscrowActions({ escrow }: { escrow: Escrow }) {
   return (
     <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>
       {actions.map((a) => (
-        <Button key={a} variant={DESTRUCTIVE.includes(a) ? 'outlined' : 'contained'} color={DESTRUCTIVE.includes(a) ? 'error' : 'primary'} onClick={() => setOpen(a)}>
+        <Button
+          key={a}
+          variant={DESTRUCTIVE.includes(a) ? 'outlined' : 'contained'}
+          color={DESTRUCTIVE.includes(a) ? 'error' : 'primary'}
+          onClick={() => setOpen(a)}
+        >
           {translate(`console.money.action.${a}`)}
         </Button>
       ))}

@@ -22,9 +22,17 @@ function EscrowPage() {
     <Box component="main" sx={{ py: 1 }}>
       <Title title={title} />
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, my: 1, flexWrap: 'wrap' }}>
-        <Typography component="h1" variant="h5">{title}</Typography>
-        <Chip label={word('escrowState', e.state)} color={e.state === 'DISPUTED' ? 'warning' : 'default'} data-escrow-state={e.state} />
-        <Typography variant="h6" component="p">{money(e.amount, e.currency)}</Typography>
+        <Typography component="h1" variant="h5">
+          {title}
+        </Typography>
+        <Chip
+          label={word('escrowState', e.state)}
+          color={e.state === 'DISPUTED' ? 'warning' : 'default'}
+          data-escrow-state={e.state}
+        />
+        <Typography variant="h6" component="p">
+          {money(e.amount, e.currency)}
+        </Typography>
       </Box>
       <Grid container spacing={2}>
         <Grid size={12}>
@@ -38,8 +46,23 @@ function EscrowPage() {
               rows={[
                 [t('status'), word('orderStatus', o.status)],
                 [t('client'), `${o.client.firstName} ${o.client.lastName}`],
-                [t('supplier'), <MuiLink key="s" component={Link} to={filtered({ supplierId: o.supplier.id })} title={t('otherOfSupplier')}>{o.supplier.businessName}</MuiLink>],
-                [t('store'), <MuiLink key="st" component={Link} to={filtered({ storeId: o.store.id })} title={t('otherOfStore')}>{o.store.name}</MuiLink>],
+                [
+                  t('supplier'),
+                  <MuiLink
+                    key="s"
+                    component={Link}
+                    to={filtered({ supplierId: o.supplier.id })}
+                    title={t('otherOfSupplier')}
+                  >
+                    {o.supplier.businessName}
+                  </MuiLink>,
+                ],
+                [
+                  t('store'),
+                  <MuiLink key="st" component={Link} to={filtered({ storeId: o.store.id })} title={t('otherOfStore')}>
+                    {o.store.name}
+                  </MuiLink>,
+                ],
                 [t('createdAt'), when(o.createdAt)],
                 [t('completedAt'), when(o.completedAt)],
                 // What is due while the money is held; what happened once it left.

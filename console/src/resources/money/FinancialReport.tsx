@@ -1,5 +1,18 @@
 import DownloadIcon from '@mui/icons-material/Download';
-import { Alert, Box, Button, Card, CardContent, Table, TableBody, TableCell, TableFooter, TableHead, TableRow, Typography } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Button,
+  Card,
+  CardContent,
+  Table,
+  TableBody,
+  TableCell,
+  TableFooter,
+  TableHead,
+  TableRow,
+  Typography,
+} from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Loading, Title, useLocaleState, useNotify, useTranslate } from 'react-admin';
@@ -46,7 +59,10 @@ export default function FinancialReport() {
   async function download() {
     setDownloading(true);
     try {
-      const call = api.GET('/api/v1/admin/reports/financial', { params: { query: { ...query, format: 'csv' } }, parseAs: 'blob' });
+      const call = api.GET('/api/v1/admin/reports/financial', {
+        params: { query: { ...query, format: 'csv' } },
+        parseAs: 'blob',
+      });
       const blob = (await unwrap(call)) as Blob;
       const name = fileName((await call).response, `financial-report-${range.from}-${range.to}-${range.unit}.csv`);
       save(blob, name);
@@ -61,10 +77,14 @@ export default function FinancialReport() {
   return (
     <Box component="main" sx={{ py: 1 }}>
       <Title title={t('title')} />
-      <Typography component="h1" variant="h5" sx={{ my: 1 }}>{t('title')}</Typography>
+      <Typography component="h1" variant="h5" sx={{ my: 1 }}>
+        {t('title')}
+      </Typography>
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, flexWrap: 'wrap' }}>
         <RangeControls range={range} unitLabel={translate('console.money.groupBy')} />
-        <Button variant="contained" startIcon={<DownloadIcon />} onClick={download} disabled={downloading}>{t('download')}</Button>
+        <Button variant="contained" startIcon={<DownloadIcon />} onClick={download} disabled={downloading}>
+          {t('download')}
+        </Button>
       </Box>
       {report.error && <Alert severity="error">{report.error.message}</Alert>}
       {!r && !report.error && <Loading />}
@@ -74,36 +94,54 @@ export default function FinancialReport() {
             <BarChart
               title={t('chart')}
               labels={r.periods.map((p) => p.period)}
-              series={(['gmv', 'commission', 'refunds'] as const).map((f) => ({ name: t(f), values: r.periods.map((p) => p[f]) }))}
+              series={(['gmv', 'commission', 'refunds'] as const).map((f) => ({
+                name: t(f),
+                values: r.periods.map((p) => p[f]),
+              }))}
               format={money}
             />
             <Table size="small" sx={{ mt: 2 }} aria-label={t('title')}>
               <caption style={{ captionSide: 'top', textAlign: 'left' }}>
-                {t('caption', { from: range.from, to: range.to, unit: translate(`console.money.period.${range.unit}`).toLowerCase(), currency: r.currency })}
+                {t('caption', {
+                  from: range.from,
+                  to: range.to,
+                  unit: translate(`console.money.period.${range.unit}`).toLowerCase(),
+                  currency: r.currency,
+                })}
               </caption>
               <TableHead>
                 <TableRow>
                   <TableCell>{t('period')}</TableCell>
                   {FIGURES.map((f) => (
-                    <TableCell key={f} align="right">{t(f)}</TableCell>
+                    <TableCell key={f} align="right">
+                      {t(f)}
+                    </TableCell>
                   ))}
                 </TableRow>
               </TableHead>
               <TableBody>
                 {r.periods.map((p) => (
                   <TableRow key={p.period}>
-                    <TableCell component="th" scope="row">{p.period}</TableCell>
+                    <TableCell component="th" scope="row">
+                      {p.period}
+                    </TableCell>
                     {FIGURES.map((f) => (
-                      <TableCell key={f} align="right">{money(p[f])}</TableCell>
+                      <TableCell key={f} align="right">
+                        {money(p[f])}
+                      </TableCell>
                     ))}
                   </TableRow>
                 ))}
               </TableBody>
               <TableFooter>
                 <TableRow>
-                  <TableCell component="th" scope="row">{t('total')}</TableCell>
+                  <TableCell component="th" scope="row">
+                    {t('total')}
+                  </TableCell>
                   {FIGURES.map((f) => (
-                    <TableCell key={f} align="right">{money(r.totals[f])}</TableCell>
+                    <TableCell key={f} align="right">
+                      {money(r.totals[f])}
+                    </TableCell>
                   ))}
                 </TableRow>
               </TableFooter>

@@ -1,4 +1,17 @@
-import { Alert, Box, Card, CardContent, CardHeader, Grid, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import {
+  Alert,
+  Box,
+  Card,
+  CardContent,
+  CardHeader,
+  Grid,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  Typography,
+} from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { Loading, Title, useLocaleState, useTranslate } from 'react-admin';
 import { api, unwrap } from '../../api';
@@ -10,7 +23,13 @@ function Panel({ title, children, wide }: { title: string; children: React.React
   return (
     <Grid size={{ xs: 12, lg: wide ? 12 : 6 }}>
       <Card component="section" sx={{ height: '100%' }}>
-        <CardHeader title={<Typography component="h2" variant="h6">{title}</Typography>} />
+        <CardHeader
+          title={
+            <Typography component="h2" variant="h6">
+              {title}
+            </Typography>
+          }
+        />
         <CardContent sx={{ pt: 0 }}>{children}</CardContent>
       </Card>
     </Grid>
@@ -24,7 +43,10 @@ export default function PaymentStatistics() {
   const range = useRange('period');
   const stats = useQuery({
     queryKey: ['payment-statistics', range.query, range.unit],
-    queryFn: () => unwrap(api.GET('/api/v1/admin/payments/statistics', { params: { query: { ...range.query, period: range.unit } } })),
+    queryFn: () =>
+      unwrap(
+        api.GET('/api/v1/admin/payments/statistics', { params: { query: { ...range.query, period: range.unit } } }),
+      ),
   });
   const t = (k: string) => translate(`console.money.statistics.${k}`);
   const word = (prefix: string, v: string) => translate(`console.money.${prefix}.${v}`, { _: v });
@@ -35,7 +57,9 @@ export default function PaymentStatistics() {
     <TableHead>
       <TableRow>
         {cells.map((c) => (
-          <TableCell key={c} align={c === cells[0] ? 'left' : 'right'}>{c}</TableCell>
+          <TableCell key={c} align={c === cells[0] ? 'left' : 'right'}>
+            {c}
+          </TableCell>
         ))}
       </TableRow>
     </TableHead>
@@ -43,14 +67,18 @@ export default function PaymentStatistics() {
   return (
     <Box component="main" sx={{ py: 1 }}>
       <Title title={t('title')} />
-      <Typography component="h1" variant="h5" sx={{ my: 1 }}>{t('title')}</Typography>
+      <Typography component="h1" variant="h5" sx={{ my: 1 }}>
+        {t('title')}
+      </Typography>
       <RangeControls range={range} unitLabel={translate('console.money.periodUnit')} />
       {stats.error && <Alert severity="error">{stats.error.message}</Alert>}
       {!s && !stats.error && <Loading />}
       {s && (
         <Grid container spacing={2}>
           <Panel title={t('totals')}>
-            <Typography variant="h4" component="p" data-total-count>{count(s.totals.count)}</Typography>
+            <Typography variant="h4" component="p" data-total-count>
+              {count(s.totals.count)}
+            </Typography>
             <Typography variant="body1">{`${t('volume')} : ${money(s.totals.volume)}`}</Typography>
           </Panel>
           <Panel title={t('byStatus')}>

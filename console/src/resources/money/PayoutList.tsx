@@ -1,4 +1,14 @@
-import { BooleanInput, Datagrid, FunctionField, List, NumberField, SelectInput, TextField, useTranslate, type RaRecord } from 'react-admin';
+import {
+  BooleanInput,
+  Datagrid,
+  FunctionField,
+  List,
+  NumberField,
+  SelectInput,
+  TextField,
+  useTranslate,
+  type RaRecord,
+} from 'react-admin';
 import { MoneyField, StatusField, WhenField } from '../../fields';
 import { PAYOUT_STATES, StateFilter, SupplierFilter, dayFilters, useChoices } from './filters';
 
@@ -22,8 +32,16 @@ export default function PayoutList() {
         <StatusField source="state" prefix="money.payoutState" sortable={false} />
         <MoneyField source="amount" sortable={false} />
         <TextField source="payee.name" sortable={false} />
-        <FunctionField source="payee.type" sortable={false} render={(p) => translate(`console.money.payeeType.${p.payee.type}`)} />
-        <FunctionField source="mobile" sortable={false} render={(p) => p.mobile ?? (p.waitingReason ? translate('console.money.escrow.waitingNumber') : '—')} />
+        <FunctionField
+          source="payee.type"
+          sortable={false}
+          render={(p) => translate(`console.money.payeeType.${p.payee.type}`)}
+        />
+        <FunctionField
+          source="mobile"
+          sortable={false}
+          render={(p) => p.mobile ?? (p.waitingReason ? translate('console.money.escrow.waitingNumber') : '—')}
+        />
         <NumberField source="attempts" sortable={false} />
         <TextField source="lastError" sortable={false} emptyText="" />
         <WhenField source="succeededAt" sortable={false} />

@@ -7,7 +7,8 @@ export const PAYOUT_STATES = ['PENDING', 'PROCESSING', 'SUCCEEDED', 'FAILED'];
 /** Translated choices of a select: `console.money.<prefix>.<VALUE>`. */
 export function useChoices() {
   const translate = useTranslate();
-  return (values: string[], prefix: string, key: (v: string) => string = (v) => v) => values.map((v) => ({ id: v, name: translate(`console.money.${prefix}.${key(v)}`) }));
+  return (values: string[], prefix: string, key: (v: string) => string = (v) => v) =>
+    values.map((v) => ({ id: v, name: translate(`console.money.${prefix}.${key(v)}`) }));
 }
 
 /** A supplier found by name (every supplier, as the administrators' list has them). */
@@ -32,7 +33,16 @@ export function StoreFilter({ source = 'storeId' }: { source?: string; alwaysOn?
 /** Days of a range: the first included, the last included too (the API's `to` is the next day). */
 export const dayFilters = () => [<DateInput key="from" source="from" />, <DateInput key="to" source="to" />];
 
-export function StateFilter({ source, values, prefix }: { source: string; values: string[]; prefix: string; alwaysOn?: boolean }) {
+export function StateFilter({
+  source,
+  values,
+  prefix,
+}: {
+  source: string;
+  values: string[];
+  prefix: string;
+  alwaysOn?: boolean;
+}) {
   const choices = useChoices();
   return <SelectInput source={source} choices={choices(values, prefix)} />;
 }

@@ -4,7 +4,8 @@ import { given, page, type ResourceApi } from '../resource-api';
 const DAY = 86_400_000;
 
 /** A date input's day (`YYYY-MM-DD`, Dakar's days are UTC's) as the instant it starts. */
-export const dayStart = (day: unknown): string | undefined => (typeof day === 'string' && day ? new Date(`${day.slice(0, 10)}T00:00:00.000Z`).toISOString() : undefined);
+export const dayStart = (day: unknown): string | undefined =>
+  typeof day === 'string' && day ? new Date(`${day.slice(0, 10)}T00:00:00.000Z`).toISOString() : undefined;
 /** The instant after a day, so a range "to" that day includes it (the API's `to` is excluded). */
 export const dayAfter = (day: unknown): string | undefined => {
   const start = dayStart(day);
@@ -28,7 +29,9 @@ export const moneyApis: Record<string, ResourceApi> = {
       return page(await unwrapPage(api.GET('/api/v1/admin/payments/escrow', { params: { query } })), (e) => e.orderId);
     },
     one: async (orderId) => {
-      const detail = await unwrap(api.GET('/api/v1/admin/payments/escrow/{orderId}', { params: { path: { orderId } } }));
+      const detail = await unwrap(
+        api.GET('/api/v1/admin/payments/escrow/{orderId}', { params: { path: { orderId } } }),
+      );
       return { ...detail, id: orderId };
     },
   },
@@ -51,14 +54,24 @@ export const moneyApis: Record<string, ResourceApi> = {
   // Choices of the filters: suppliers by name (every status), stores by name (public ones, of the chosen supplier).
   'money-suppliers': {
     list: async ({ perPage, filter }) => {
-      const query: Query<'/api/v1/admin/suppliers'> = { page: 1, limit: Math.min(perPage, 25), search: given(filter.q), includeDeleted: true };
+      const query: Query<'/api/v1/admin/suppliers'> = {
+        page: 1,
+        limit: Math.min(perPage, 25),
+        search: given(filter.q),
+        includeDeleted: true,
+      };
       return page(await unwrapPage(api.GET('/api/v1/admin/suppliers', { params: { query } })));
     },
     one: async (id) => unwrap(api.GET('/api/v1/suppliers/{id}', { params: { path: { id } } })),
   },
   'money-stores': {
     list: async ({ perPage, filter }) => {
-      const query: Query<'/api/v1/stores'> = { page: 1, limit: Math.min(perPage, 25), q: given(filter.q), supplierId: given(filter.supplierId) };
+      const query: Query<'/api/v1/stores'> = {
+        page: 1,
+        limit: Math.min(perPage, 25),
+        q: given(filter.q),
+        supplierId: given(filter.supplierId),
+      };
       return page(await unwrapPage(api.GET('/api/v1/stores', { params: { query } })));
     },
     one: async (storeId) => unwrap(api.GET('/api/v1/stores/{storeId}', { params: { path: { storeId } } })),

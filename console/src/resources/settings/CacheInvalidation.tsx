@@ -18,7 +18,10 @@ export function CacheInvalidation() {
     setBusy(true);
     try {
       const result = await invalidateCaches();
-      notify(result.allInstances ? 'console.settings.cache.doneEverywhere' : 'console.settings.cache.doneHere', { type: 'success', messageArgs: { caches: result.caches.join(', ') } });
+      notify(result.allInstances ? 'console.settings.cache.doneEverywhere' : 'console.settings.cache.doneHere', {
+        type: 'success',
+        messageArgs: { caches: result.caches.join(', ') },
+      });
     } catch (err) {
       notify(err instanceof Error ? err.message : 'ra.notification.http_error', { type: 'error' });
     } finally {

@@ -1,8 +1,34 @@
-import { Box, Button, Card, CardContent, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Grid, Table, TableBody, TableCell, TableHead, TableRow, TextField, Typography } from '@mui/material';
+import {
+  Box,
+  Button,
+  Card,
+  CardContent,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogContentText,
+  DialogTitle,
+  Grid,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  TextField,
+  Typography,
+} from '@mui/material';
 import { useState } from 'react';
 import { ApiError } from '../../api';
 import { Form, SaveButton, Toolbar, useLocaleState, useNotify, useTranslate } from 'react-admin';
-import { changesOf, keysOf, PAYMENT_METHODS, type SettingChange, type SettingKey, type Settings, type SettingsGroup } from './setting-fields';
+import {
+  changesOf,
+  keysOf,
+  PAYMENT_METHODS,
+  type SettingChange,
+  type SettingKey,
+  type Settings,
+  type SettingsGroup,
+} from './setting-fields';
 import { formatSetting, settingLabel } from './setting-format';
 import { SettingInput } from './SettingInput';
 import { changeSettings } from './settings.api';
@@ -10,7 +36,17 @@ import { changeSettings } from './settings.api';
 /** The changes of a form, said before they apply, with an optional reason for the history. */
 type FieldErrors = Record<string, string> | undefined;
 
-function ConfirmChanges({ group, changes, done, saved }: { group: SettingsGroup; changes: SettingChange[]; done: (errors?: FieldErrors) => void; saved: (settings: Settings) => void }) {
+function ConfirmChanges({
+  group,
+  changes,
+  done,
+  saved,
+}: {
+  group: SettingsGroup;
+  changes: SettingChange[];
+  done: (errors?: FieldErrors) => void;
+  saved: (settings: Settings) => void;
+}) {
   const translate = useTranslate();
   const [locale] = useLocaleState();
   const notify = useNotify();
@@ -29,13 +65,19 @@ function ConfirmChanges({ group, changes, done, saved }: { group: SettingsGroup;
       setBusy(false);
       // A refused key is shown under its input (`body.business.x` is `x` in the business form).
       const details = err instanceof ApiError ? err.details.filter((d) => d.field.startsWith(`body.${group}.`)) : [];
-      done(details.length ? Object.fromEntries(details.map((d) => [d.field.slice(`body.${group}.`.length), d.message])) : undefined);
+      done(
+        details.length
+          ? Object.fromEntries(details.map((d) => [d.field.slice(`body.${group}.`.length), d.message]))
+          : undefined,
+      );
     }
   }
 
   return (
     <Dialog open onClose={() => done()} aria-labelledby="settings-confirm-title" maxWidth="md" fullWidth>
-      <DialogTitle id="settings-confirm-title">{translate('console.settings.confirm.title', { smart_count: changes.length })}</DialogTitle>
+      <DialogTitle id="settings-confirm-title">
+        {translate('console.settings.confirm.title', { smart_count: changes.length })}
+      </DialogTitle>
       <DialogContent>
         <DialogContentText>{translate('console.settings.confirm.body')}</DialogContentText>
         <Table size="small" sx={{ my: 2 }}>
@@ -67,8 +109,12 @@ function ConfirmChanges({ group, changes, done, saved }: { group: SettingsGroup;
         />
       </DialogContent>
       <DialogActions>
-        <Button onClick={() => done()} disabled={busy}>{translate('ra.action.cancel')}</Button>
-        <Button onClick={apply} disabled={busy} variant="contained">{translate('console.settings.confirm.apply')}</Button>
+        <Button onClick={() => done()} disabled={busy}>
+          {translate('ra.action.cancel')}
+        </Button>
+        <Button onClick={apply} disabled={busy} variant="contained">
+          {translate('console.settings.confirm.apply')}
+        </Button>
       </DialogActions>
     </Dialog>
   );
@@ -76,14 +122,23 @@ function ConfirmChanges({ group, changes, done, saved }: { group: SettingsGroup;
 
 function Inputs({ group }: { group: SettingsGroup }) {
   const translate = useTranslate();
-  if (group !== 'mobilemoney') return <Box sx={{ maxWidth: 640 }}>{keysOf(group).map((key) => <SettingInput key={key} settingKey={key} />)}</Box>;
+  if (group !== 'mobilemoney')
+    return (
+      <Box sx={{ maxWidth: 640 }}>
+        {keysOf(group).map((key) => (
+          <SettingInput key={key} settingKey={key} />
+        ))}
+      </Box>
+    );
   return (
     <Grid container spacing={2}>
       {PAYMENT_METHODS.map((method) => (
         <Grid key={method} size={{ xs: 12, md: 6 }}>
           <Card variant="outlined">
             <CardContent>
-              <Typography component="h3" variant="subtitle1" gutterBottom>{translate(`console.settings.methods.${method}`)}</Typography>
+              <Typography component="h3" variant="subtitle1" gutterBottom>
+                {translate(`console.settings.methods.${method}`)}
+              </Typography>
               {(['displayName', 'enabled', 'feeBps'] as const).map((name) => {
                 const key = `mobilemoney.${method}.${name}` as SettingKey;
                 return <SettingInput key={key} settingKey={key} />;
@@ -97,7 +152,15 @@ function Inputs({ group }: { group: SettingsGroup }) {
 }
 
 /** One group of settings as a form: saving lists the changes, which apply once confirmed. */
-export function SettingsGroupForm({ group, values, saved }: { group: SettingsGroup; values: Settings[SettingsGroup]; saved: (settings: Settings) => void }) {
+export function SettingsGroupForm({
+  group,
+  values,
+  saved,
+}: {
+  group: SettingsGroup;
+  values: Settings[SettingsGroup];
+  saved: (settings: Settings) => void;
+}) {
   const translate = useTranslate();
   const notify = useNotify();
   const [pending, setPending] = useState<{ changes: SettingChange[]; done: (errors?: FieldErrors) => void }>();

@@ -27,23 +27,41 @@ export default function SettingsPage() {
     <Box sx={{ mt: 2 }}>
       <Title title={translate('resources.settings.name', { smart_count: 2 })} />
       <Stack direction="row" sx={{ justifyContent: 'space-between', alignItems: 'center', mb: 1 }}>
-        <Typography component="h1" variant="h5">{translate('console.settings.title')}</Typography>
+        <Typography component="h1" variant="h5">
+          {translate('console.settings.title')}
+        </Typography>
         <CacheInvalidation />
       </Stack>
       <Card>
-        <Tabs value={tab} onChange={(_, value: number) => setTab(value)} aria-label={translate('console.settings.groupsLabel')}>
+        <Tabs
+          value={tab}
+          onChange={(_, value: number) => setTab(value)}
+          aria-label={translate('console.settings.groupsLabel')}
+        >
           {SETTINGS_GROUPS.map((g, i) => (
-            <Tab key={g} id={`settings-tab-${g}`} aria-controls={`settings-panel-${g}`} value={i} label={translate(`console.settings.groups.${g}`)} />
+            <Tab
+              key={g}
+              id={`settings-tab-${g}`}
+              aria-controls={`settings-panel-${g}`}
+              value={i}
+              label={translate(`console.settings.groups.${g}`)}
+            />
           ))}
         </Tabs>
         <CardContent role="tabpanel" id={`settings-panel-${group}`} aria-labelledby={`settings-tab-${group}`}>
           <Typography component="h2" variant="subtitle1" color="text.secondary" gutterBottom>
             {translate(`console.settings.groupIntro.${group}`)}
           </Typography>
-          {settings.data ? <SettingsGroupForm key={group} group={group} values={settings.data[group]} saved={saved} /> : <Loading />}
+          {settings.data ? (
+            <SettingsGroupForm key={group} group={group} values={settings.data[group]} saved={saved} />
+          ) : (
+            <Loading />
+          )}
         </CardContent>
       </Card>
-      <Typography component="h2" variant="h6" sx={{ mt: 4 }}>{translate('console.settings.history')}</Typography>
+      <Typography component="h2" variant="h6" sx={{ mt: 4 }}>
+        {translate('console.settings.history')}
+      </Typography>
       <SettingsAudit />
     </Box>
   );

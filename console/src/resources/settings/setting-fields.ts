@@ -23,7 +23,11 @@ export type SettingField =
   | { kind: 'boolean' }
   | { kind: 'text'; minLength: number; maxLength: number };
 
-const method = { displayName: { kind: 'text', minLength: 1, maxLength: 40 }, enabled: { kind: 'boolean' }, feeBps: { kind: 'bps', min: 0, max: 1000 } } as const;
+const method = {
+  displayName: { kind: 'text', minLength: 1, maxLength: 40 },
+  enabled: { kind: 'boolean' },
+  feeBps: { kind: 'bps', min: 0, max: 1000 },
+} as const;
 
 export const SETTING_FIELDS: Record<SettingKey, SettingField> = {
   'business.defaultCommissionBps': { kind: 'bps', min: 0, max: 10_000 },

@@ -7,7 +7,11 @@ export const getSettings = () => unwrap(api.GET('/api/v1/admin/settings'));
 
 /** One PATCH for the changes of a form, with the reason kept in each audit row. */
 export const changeSettings = (changes: SettingChange[], reason: string | undefined) =>
-  unwrap(api.PATCH('/api/v1/admin/settings', { body: { ...patchOf(changes), ...(reason && { reason }) } as Body<'/api/v1/admin/settings', 'patch'> }));
+  unwrap(
+    api.PATCH('/api/v1/admin/settings', {
+      body: { ...patchOf(changes), ...(reason && { reason }) } as Body<'/api/v1/admin/settings', 'patch'>,
+    }),
+  );
 
 export const invalidateCaches = () => unwrap(api.POST('/api/v1/admin/settings/invalidate-cache'));
 
@@ -15,7 +19,9 @@ const DAY = 86_400_000;
 /** A day of the date inputs (Dakar keeps UTC all year) as the start of that day, or of the next one. */
 const dayStart = (day: unknown, next = false) => {
   const value = given<string>(day);
-  return value === undefined ? undefined : new Date(Date.parse(`${value.slice(0, 10)}T00:00:00Z`) + (next ? DAY : 0)).toISOString();
+  return value === undefined
+    ? undefined
+    : new Date(Date.parse(`${value.slice(0, 10)}T00:00:00Z`) + (next ? DAY : 0)).toISOString();
 };
 
 export const settingsApis: Record<string, ResourceApi> = {

@@ -4,7 +4,15 @@ export const settingsMessages = {
       settings: { name: 'Réglage |||| Réglages' },
       'settings-audit': {
         name: 'Historique des réglages',
-        fields: { key: 'Réglage', actorId: 'Administrateur', from: 'Du', to: 'Au (inclus)', createdAt: 'Le', change: 'Changement', reason: 'Raison' },
+        fields: {
+          key: 'Réglage',
+          actorId: 'Administrateur',
+          from: 'Du',
+          to: 'Au (inclus)',
+          createdAt: 'Le',
+          change: 'Changement',
+          reason: 'Raison',
+        },
       },
     },
     console: {
@@ -20,13 +28,17 @@ export const settingsMessages = {
         quoted: '« %{value} »',
         range: 'de %{min} à %{max} %{unit}',
         outOfRange: 'Entre %{min} et %{max} %{unit}, sans décimale de trop',
-        units: { minutes: '%{smart_count} minute |||| %{smart_count} minutes', hours: '%{smart_count} heure |||| %{smart_count} heures' },
+        units: {
+          minutes: '%{smart_count} minute |||| %{smart_count} minutes',
+          hours: '%{smart_count} heure |||| %{smart_count} heures',
+        },
         unitShort: { minutes: 'min', hours: 'h' },
         groups: { business: 'Règles commerciales', mobilemoney: 'Moyens de paiement', features: 'Fonctionnalités' },
         groupIntro: {
           business: 'Commission, délais de paiement et de versement, montant minimum, code de retrait',
           mobilemoney: 'Les trois porte-monnaie mobiles et la carte : nom affiché, activation, frais',
-          features: 'Ce qui est ouvert aux utilisateurs ; une fonctionnalité coupée refuse les nouvelles demandes, ce qui est en cours se termine',
+          features:
+            'Ce qui est ouvert aux utilisateurs ; une fonctionnalité coupée refuse les nouvelles demandes, ce qui est en cours se termine',
         },
         methods: { wave: 'Wave', orangeMoney: 'Orange Money', freeMoney: 'Free Money', card: 'Carte bancaire' },
         keys: {
@@ -48,14 +60,20 @@ export const settingsMessages = {
         },
         help: {
           business: {
-            defaultCommissionBps: 'Taux de départ d’un nouveau fournisseur ; les fournisseurs existants gardent le leur',
+            defaultCommissionBps:
+              'Taux de départ d’un nouveau fournisseur ; les fournisseurs existants gardent le leur',
             paymentTimeoutMinutes: 'Une commande non payée dans ce délai expire et rend son stock',
-            paymentFailureGraceMinutes: 'Après un refus du fournisseur de paiement, la commande garde son stock ce temps pour un nouvel essai',
-            escrowReleaseDelayHours: 'Après le retrait d’une commande, avant que les fonds séquestrés aillent au fournisseur (sauf litige)',
+            paymentFailureGraceMinutes:
+              'Après un refus du fournisseur de paiement, la commande garde son stock ce temps pour un nouvel essai',
+            escrowReleaseDelayHours:
+              'Après le retrait d’une commande, avant que les fonds séquestrés aillent au fournisseur (sauf litige)',
             minimumOrderAmount: '0 : pas de minimum',
             pickupCodeRequired: 'Le fournisseur vérifie le code du client avant de remettre la commande',
           },
-          mobilemoney: { displayName: 'Nom montré aux clients', feeBps: 'Frais d’un paiement, en pourcentage de son montant' },
+          mobilemoney: {
+            displayName: 'Nom montré aux clients',
+            feeBps: 'Frais d’un paiement, en pourcentage de son montant',
+          },
           features: {
             autoApproveVerifiedSupplierProducts: 'Leurs produits et bons plans sont publiés sans modération',
             donationsEnabled: 'Coupé : les nouveaux dons sont refusés',
@@ -90,7 +108,15 @@ export const settingsMessages = {
       settings: { name: 'Setting |||| Settings' },
       'settings-audit': {
         name: 'Settings history',
-        fields: { key: 'Setting', actorId: 'Administrator', from: 'From', to: 'To (included)', createdAt: 'When', change: 'Change', reason: 'Reason' },
+        fields: {
+          key: 'Setting',
+          actorId: 'Administrator',
+          from: 'From',
+          to: 'To (included)',
+          createdAt: 'When',
+          change: 'Change',
+          reason: 'Reason',
+        },
       },
     },
     console: {
@@ -106,7 +132,10 @@ export const settingsMessages = {
         quoted: '“%{value}”',
         range: '%{min} to %{max} %{unit}',
         outOfRange: 'Between %{min} and %{max} %{unit}, without extra decimals',
-        units: { minutes: '%{smart_count} minute |||| %{smart_count} minutes', hours: '%{smart_count} hour |||| %{smart_count} hours' },
+        units: {
+          minutes: '%{smart_count} minute |||| %{smart_count} minutes',
+          hours: '%{smart_count} hour |||| %{smart_count} hours',
+        },
         unitShort: { minutes: 'min', hours: 'h' },
         groups: { business: 'Business rules', mobilemoney: 'Payment methods', features: 'Features' },
         groupIntro: {
@@ -136,12 +165,17 @@ export const settingsMessages = {
           business: {
             defaultCommissionBps: 'Rate a new supplier starts with; existing suppliers keep theirs',
             paymentTimeoutMinutes: 'An order not paid within this time expires and gives its stock back',
-            paymentFailureGraceMinutes: 'After the provider refuses a payment, the order keeps its stock this long for a retry',
-            escrowReleaseDelayHours: 'After an order is collected, before its escrowed funds go to the supplier (unless disputed)',
+            paymentFailureGraceMinutes:
+              'After the provider refuses a payment, the order keeps its stock this long for a retry',
+            escrowReleaseDelayHours:
+              'After an order is collected, before its escrowed funds go to the supplier (unless disputed)',
             minimumOrderAmount: '0: no minimum',
             pickupCodeRequired: 'The supplier checks the client’s code before handing over the order',
           },
-          mobilemoney: { displayName: 'Name shown to clients', feeBps: 'Fee of a payment, as a percentage of its amount' },
+          mobilemoney: {
+            displayName: 'Name shown to clients',
+            feeBps: 'Fee of a payment, as a percentage of its amount',
+          },
           features: {
             autoApproveVerifiedSupplierProducts: 'Their products and deals are published without moderation',
             donationsEnabled: 'Off: new donations are refused',

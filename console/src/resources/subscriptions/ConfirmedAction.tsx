@@ -3,7 +3,23 @@ import { useState, type ReactNode } from 'react';
 import { Confirm, useNotify, useRefresh } from 'react-admin';
 
 /** An icon button of a list's row whose action runs once confirmed; the API's refusal is shown as it says it. */
-export function ConfirmedAction({ label, icon, title, content, done, run, color }: { label: string; icon: ReactNode; title: string; content: string; done: string; run: () => Promise<unknown>; color?: 'error' }) {
+export function ConfirmedAction({
+  label,
+  icon,
+  title,
+  content,
+  done,
+  run,
+  color,
+}: {
+  label: string;
+  icon: ReactNode;
+  title: string;
+  content: string;
+  done: string;
+  run: () => Promise<unknown>;
+  color?: 'error';
+}) {
   const notify = useNotify();
   const refresh = useRefresh();
   const [open, setOpen] = useState(false);
@@ -30,7 +46,14 @@ export function ConfirmedAction({ label, icon, title, content, done, run, color 
           {icon}
         </IconButton>
       </Tooltip>
-      <Confirm isOpen={open} loading={busy} title={title} content={content} onConfirm={confirm} onClose={() => setOpen(false)} />
+      <Confirm
+        isOpen={open}
+        loading={busy}
+        title={title}
+        content={content}
+        onConfirm={confirm}
+        onClose={() => setOpen(false)}
+      />
     </>
   );
 }

@@ -2,7 +2,19 @@ import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
 import { IconButton, Stack, Tooltip } from '@mui/material';
 import { Link } from 'react-router-dom';
-import { BooleanField, CreateButton, Datagrid, FunctionField, List, NumberField, TextField, TopToolbar, useCreatePath, useRecordContext, useTranslate } from 'react-admin';
+import {
+  BooleanField,
+  CreateButton,
+  Datagrid,
+  FunctionField,
+  List,
+  NumberField,
+  TextField,
+  TopToolbar,
+  useCreatePath,
+  useRecordContext,
+  useTranslate,
+} from 'react-admin';
 import { BpsField, MoneyField } from '../../fields';
 import { ConfirmedAction } from './ConfirmedAction';
 import { deletePlan, type Plan } from './subscriptions.api';
@@ -18,7 +30,12 @@ function RowActions() {
   return (
     <Stack direction="row" sx={{ whiteSpace: 'nowrap' }}>
       <Tooltip title={edit}>
-        <IconButton size="small" component={Link} to={createPath({ resource: 'plans', type: 'edit', id: plan.id })} aria-label={edit}>
+        <IconButton
+          size="small"
+          component={Link}
+          to={createPath({ resource: 'plans', type: 'edit', id: plan.id })}
+          aria-label={edit}
+        >
           <EditIcon />
         </IconButton>
       </Tooltip>
@@ -27,7 +44,11 @@ function RowActions() {
         icon={<DeleteIcon />}
         color="error"
         title={remove}
-        content={translate('console.plans.deleteContent', { name: plan.name, code: plan.code, smart_count: plan.subscriberCount })}
+        content={translate('console.plans.deleteContent', {
+          name: plan.name,
+          code: plan.code,
+          smart_count: plan.subscriberCount,
+        })}
         done={translate('console.plans.deleted', { name: plan.name })}
         run={() => deletePlan(plan.id)}
       />
@@ -39,13 +60,32 @@ export default function PlanList() {
   const translate = useTranslate();
   return (
     // The API answers every plan at once: no paging.
-    <List pagination={false} actions={<TopToolbar><CreateButton /></TopToolbar>}>
+    <List
+      pagination={false}
+      actions={
+        <TopToolbar>
+          <CreateButton />
+        </TopToolbar>
+      }
+    >
       <Datagrid bulkActionButtons={false} rowClick={false}>
         <TextField source="code" sortable={false} />
         <TextField source="name" sortable={false} />
         <MoneyField source="priceAmount" sortable={false} />
-        <FunctionField source="periodDays" sortable={false} render={(p: Plan) => (p.periodDays === null ? translate('console.plans.noEnd') : translate('console.plans.days', { smart_count: p.periodDays }))} />
-        <FunctionField source="maxProducts" sortable={false} render={(p: Plan) => p.maxProducts ?? translate('console.plans.unlimited')} />
+        <FunctionField
+          source="periodDays"
+          sortable={false}
+          render={(p: Plan) =>
+            p.periodDays === null
+              ? translate('console.plans.noEnd')
+              : translate('console.plans.days', { smart_count: p.periodDays })
+          }
+        />
+        <FunctionField
+          source="maxProducts"
+          sortable={false}
+          render={(p: Plan) => p.maxProducts ?? translate('console.plans.unlimited')}
+        />
         <BpsField source="commissionDiscountBps" sortable={false} />
         <NumberField source="subscriberCount" sortable={false} />
         <BooleanField source="isPublic" sortable={false} />

@@ -3,7 +3,19 @@ import DownloadIcon from '@mui/icons-material/Download';
 import { Alert, Box, Button, Card, CardContent, Stack, Typography } from '@mui/material';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { Form, NumberInput, SaveButton, TextInput, Title, maxValue, minValue, regex, required, useNotify, useTranslate } from 'react-admin';
+import {
+  Form,
+  NumberInput,
+  SaveButton,
+  TextInput,
+  Title,
+  maxValue,
+  minValue,
+  regex,
+  required,
+  useNotify,
+  useTranslate,
+} from 'react-admin';
 import { batchPath, PROMO_DEFAULTS, PromoFields } from './PromoFields';
 import { createPromoBatch } from './subscriptions.api';
 
@@ -38,9 +50,15 @@ function BatchCreated({ batch, again }: { batch: Batch; again: () => void }) {
           {translate('console.promoCodes.bulk.batch', { id: batch.batchId })}
         </Typography>
         <Stack direction="row" spacing={1} sx={{ my: 2 }}>
-          <Button variant="contained" startIcon={<ContentCopyIcon />} onClick={copy}>{translate('console.promoCodes.bulk.copy')}</Button>
-          <Button variant="outlined" startIcon={<DownloadIcon />} onClick={() => download(batch)}>{translate('console.promoCodes.bulk.download')}</Button>
-          <Button component={Link} to={batchPath(batch.batchId)}>{translate('console.promoCodes.bulk.see')}</Button>
+          <Button variant="contained" startIcon={<ContentCopyIcon />} onClick={copy}>
+            {translate('console.promoCodes.bulk.copy')}
+          </Button>
+          <Button variant="outlined" startIcon={<DownloadIcon />} onClick={() => download(batch)}>
+            {translate('console.promoCodes.bulk.download')}
+          </Button>
+          <Button component={Link} to={batchPath(batch.batchId)}>
+            {translate('console.promoCodes.bulk.see')}
+          </Button>
           <Button onClick={again}>{translate('console.promoCodes.bulk.again')}</Button>
         </Stack>
         <Box
@@ -48,7 +66,9 @@ function BatchCreated({ batch, again }: { batch: Batch; again: () => void }) {
           aria-label={translate('console.promoCodes.bulk.codes')}
           sx={{ fontFamily: 'monospace', columns: '14em', m: 0, pl: 4, maxHeight: 420, overflow: 'auto' }}
         >
-          {batch.codes.map((code) => <li key={code}>{code}</li>)}
+          {batch.codes.map((code) => (
+            <li key={code}>{code}</li>
+          ))}
         </Box>
       </CardContent>
     </Card>
@@ -74,17 +94,25 @@ export default function PromoCodeBulk() {
   return (
     <Box sx={{ mt: 2 }}>
       <Title title={translate('console.promoCodes.bulk.title')} />
-      <Typography component="h1" variant="h5" gutterBottom>{translate('console.promoCodes.bulk.title')}</Typography>
+      <Typography component="h1" variant="h5" gutterBottom>
+        {translate('console.promoCodes.bulk.title')}
+      </Typography>
       {batch ? (
         <BatchCreated batch={batch} again={() => setBatch(undefined)} />
       ) : (
         <Card>
           <CardContent>
-            <Alert severity="info" sx={{ mb: 2 }}>{translate('console.promoCodes.bulk.intro')}</Alert>
+            <Alert severity="info" sx={{ mb: 2 }}>
+              {translate('console.promoCodes.bulk.intro')}
+            </Alert>
             <Form record={{ ...PROMO_DEFAULTS, count: 10 }} onSubmit={submit} resource="promo-codes">
               <Stack sx={{ maxWidth: 720 }}>
                 <NumberInput source="count" validate={[required(), minValue(1), maxValue(1000)]} />
-                <TextInput source="prefix" validate={regex(/^[A-Za-z0-9]{1,12}$/, 'console.promoCodes.help.prefix')} helperText={translate('console.promoCodes.help.prefix')} />
+                <TextInput
+                  source="prefix"
+                  validate={regex(/^[A-Za-z0-9]{1,12}$/, 'console.promoCodes.help.prefix')}
+                  helperText={translate('console.promoCodes.help.prefix')}
+                />
                 <PromoFields />
                 <Box>
                   <SaveButton label="console.promoCodes.bulk.submit" alwaysEnable />

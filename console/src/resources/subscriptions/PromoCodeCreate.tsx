@@ -8,7 +8,11 @@ export default function PromoCodeCreate() {
   return (
     <Create redirect="list" record={PROMO_DEFAULTS}>
       <SimpleForm sx={{ maxWidth: 720 }}>
-        <TextInput source="code" validate={[required(), regex(CODE, 'console.promoCodes.help.code')]} helperText={translate('console.promoCodes.help.code')} />
+        <TextInput
+          source="code"
+          validate={[required(), regex(CODE, 'console.promoCodes.help.code')]}
+          helperText={translate('console.promoCodes.help.code')}
+        />
         <PromoFields />
       </SimpleForm>
     </Create>

@@ -17,7 +17,11 @@ export function EditPromoCode() {
 
   async function submit(values: Record<string, unknown>) {
     try {
-      await update('promo-codes', { id: promo!.id, data: values, previousData: promo }, { mutationMode: 'pessimistic', returnPromise: true });
+      await update(
+        'promo-codes',
+        { id: promo!.id, data: values, previousData: promo },
+        { mutationMode: 'pessimistic', returnPromise: true },
+      );
       notify('ra.notification.updated', { type: 'success', messageArgs: { smart_count: 1 } });
       setOpen(false);
     } catch (err) {

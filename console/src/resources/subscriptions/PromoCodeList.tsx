@@ -101,11 +101,29 @@ export default function PromoCodeList() {
         <TextField source="code" sx={{ fontFamily: 'monospace', whiteSpace: 'nowrap' }} />
         <TextField source="description" sortable={false} />
         <FunctionField source="discount" sortable={false} render={(p: PromoCode) => <Discount promo={p} />} />
-        <FunctionField source="usesCount" render={(p: PromoCode) => (p.maxUses === null ? p.usesCount : `${p.usesCount} / ${p.maxUses}`)} />
+        <FunctionField
+          source="usesCount"
+          render={(p: PromoCode) => (p.maxUses === null ? p.usesCount : `${p.usesCount} / ${p.maxUses}`)}
+        />
         <WhenField source="validUntil" />
-        <FunctionField source="status" sortable={false} render={(p: PromoCode) => <Chip size="small" color={p.disabled ? 'default' : 'success'} variant="outlined" label={translate(`console.promoCodes.status.${p.disabled ? 'disabled' : 'active'}`)} />} />
+        <FunctionField
+          source="status"
+          sortable={false}
+          render={(p: PromoCode) => (
+            <Chip
+              size="small"
+              color={p.disabled ? 'default' : 'success'}
+              variant="outlined"
+              label={translate(`console.promoCodes.status.${p.disabled ? 'disabled' : 'active'}`)}
+            />
+          )}
+        />
         <BooleanField source="isPublic" label="console.promoCodes.publicColumn" sortable={false} />
-        <FunctionField source="batchId" sortable={false} render={(p: PromoCode) => (p.batchId ? <BatchLink id={p.batchId} /> : null)} />
+        <FunctionField
+          source="batchId"
+          sortable={false}
+          render={(p: PromoCode) => (p.batchId ? <BatchLink id={p.batchId} /> : null)}
+        />
         <RowActions />
       </Datagrid>
     </List>

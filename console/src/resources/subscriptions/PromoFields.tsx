@@ -1,4 +1,17 @@
-import { BooleanInput, DateTimeInput, FormDataConsumer, NumberInput, RadioButtonGroupInput, SelectArrayInput, TextInput, maxValue, minValue, required, useGetList, useTranslate } from 'react-admin';
+import {
+  BooleanInput,
+  DateTimeInput,
+  FormDataConsumer,
+  NumberInput,
+  RadioButtonGroupInput,
+  SelectArrayInput,
+  TextInput,
+  maxValue,
+  minValue,
+  required,
+  useGetList,
+  useTranslate,
+} from 'react-admin';
 import { AmountInput, BpsInput } from '../../inputs';
 import type { Plan } from './subscriptions.api';
 
@@ -6,7 +19,8 @@ import type { Plan } from './subscriptions.api';
 export const batchPath = (batchId: string) => `/promo-codes?filter=${encodeURIComponent(JSON.stringify({ batchId }))}`;
 
 /** The kind of discount a record has, for the form's radio buttons. */
-export const discountKindOf = (promo: { discountAmount?: number | null }) => (promo.discountAmount !== null && promo.discountAmount !== undefined ? 'amount' : 'percent');
+export const discountKindOf = (promo: { discountAmount?: number | null }) =>
+  promo.discountAmount !== null && promo.discountAmount !== undefined ? 'amount' : 'percent';
 
 export const PROMO_DEFAULTS = { discountKind: 'percent', planIds: [], firstSubscriptionOnly: false, isPublic: false };
 
@@ -35,11 +49,21 @@ export function PromoFields() {
           )
         }
       </FormDataConsumer>
-      <SelectArrayInput source="planIds" choices={choices} isPending={plans.isPending} helperText={help('planIds')} sx={{ minWidth: 320 }} />
+      <SelectArrayInput
+        source="planIds"
+        choices={choices}
+        isPending={plans.isPending}
+        helperText={help('planIds')}
+        sx={{ minWidth: 320 }}
+      />
       <DateTimeInput source="validFrom" helperText={help('validFrom')} />
       <DateTimeInput source="validUntil" helperText={help('validUntil')} />
       <NumberInput source="maxUses" validate={[minValue(1), maxValue(10_000_000)]} helperText={help('maxUses')} />
-      <NumberInput source="maxUsesPerSupplier" validate={[minValue(1), maxValue(1000)]} helperText={help('maxUsesPerSupplier')} />
+      <NumberInput
+        source="maxUsesPerSupplier"
+        validate={[minValue(1), maxValue(1000)]}
+        helperText={help('maxUsesPerSupplier')}
+      />
       <BooleanInput source="firstSubscriptionOnly" />
       <BooleanInput source="isPublic" helperText={help('isPublic')} />
     </>

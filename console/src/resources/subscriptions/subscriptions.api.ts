@@ -10,8 +10,30 @@ type PromoBody = Body<'/api/v1/admin/subscriptions/promo-codes/{promoCodeId}', '
 type NewPromo = Body<'/api/v1/admin/subscriptions/promo-codes', 'post'>;
 export type PromoBatchBody = Body<'/api/v1/admin/subscriptions/promo-codes/bulk', 'post'>;
 
-const PLAN_FIELDS = ['name', 'description', 'priceAmount', 'periodDays', 'maxProducts', 'commissionDiscountBps', 'features', 'isPublic', 'sortOrder', 'isActive'] as const;
-const PROMO_FIELDS = ['description', 'discountBps', 'discountAmount', 'planIds', 'validFrom', 'validUntil', 'maxUses', 'maxUsesPerSupplier', 'firstSubscriptionOnly', 'isPublic'] as const;
+const PLAN_FIELDS = [
+  'name',
+  'description',
+  'priceAmount',
+  'periodDays',
+  'maxProducts',
+  'commissionDiscountBps',
+  'features',
+  'isPublic',
+  'sortOrder',
+  'isActive',
+] as const;
+const PROMO_FIELDS = [
+  'description',
+  'discountBps',
+  'discountAmount',
+  'planIds',
+  'validFrom',
+  'validUntil',
+  'maxUses',
+  'maxUsesPerSupplier',
+  'firstSubscriptionOnly',
+  'isPublic',
+] as const;
 
 const TEXTS = new Set(['name', 'description']);
 
@@ -28,14 +50,16 @@ export function bodyOf(fields: readonly string[], data: Record<string, unknown>,
   return body;
 }
 
-const isoOrNull = (value: unknown) => (value === null || value === undefined || value === '' ? null : new Date(String(value)).toISOString());
+const isoOrNull = (value: unknown) =>
+  value === null || value === undefined || value === '' ? null : new Date(String(value)).toISOString();
 
 /**
  * A promo code's form values as the API takes them: the discount the form's `discountKind` chose
  * (a code has a percentage or an amount, never both) and times in RFC 3339.
  */
 export function promoValues(data: Record<string, unknown>): Record<string, unknown> {
-  const kind = data.discountKind ?? (data.discountAmount !== null && data.discountAmount !== undefined ? 'amount' : 'percent');
+  const kind =
+    data.discountKind ?? (data.discountAmount !== null && data.discountAmount !== undefined ? 'amount' : 'percent');
   return {
     ...data,
     discountBps: kind === 'percent' ? data.discountBps : undefined,
@@ -51,18 +75,34 @@ const allPlans = () => unwrap(api.GET('/api/v1/admin/subscriptions/plans'));
 export const listPlans = allPlans;
 
 export const enablePromoCode = (id: string) =>
-  unwrap(api.PUT('/api/v1/admin/subscriptions/promo-codes/{promoCodeId}', { params: { path: { promoCodeId: id } }, body: { disabled: false } }));
+  unwrap(
+    api.PUT('/api/v1/admin/subscriptions/promo-codes/{promoCodeId}', {
+      params: { path: { promoCodeId: id } },
+      body: { disabled: false },
+    }),
+  );
 
 export const disablePromoCode = (id: string) =>
-  unwrap(api.POST('/api/v1/admin/subscriptions/promo-codes/{promoCodeId}/disable', { params: { path: { promoCodeId: id } } }));
+  unwrap(
+    api.POST('/api/v1/admin/subscriptions/promo-codes/{promoCodeId}/disable', {
+      params: { path: { promoCodeId: id } },
+    }),
+  );
 
-export const deletePlan = (id: string) => unwrap(api.DELETE('/api/v1/admin/subscriptions/plans/{planId}', { params: { path: { planId: id } } }));
+export const deletePlan = (id: string) =>
+  unwrap(api.DELETE('/api/v1/admin/subscriptions/plans/{planId}', { params: { path: { planId: id } } }));
 
 export const deletePromoCode = (id: string) =>
-  unwrap(api.DELETE('/api/v1/admin/subscriptions/promo-codes/{promoCodeId}', { params: { path: { promoCodeId: id } } }));
+  unwrap(
+    api.DELETE('/api/v1/admin/subscriptions/promo-codes/{promoCodeId}', { params: { path: { promoCodeId: id } } }),
+  );
 
 export function createPromoBatch(data: Record<string, unknown>) {
-  const body = { ...bodyOf(PROMO_FIELDS, promoValues(data)), count: Number(data.count), prefix: given<string>(data.prefix) } as PromoBatchBody;
+  const body = {
+    ...bodyOf(PROMO_FIELDS, promoValues(data)),
+    count: Number(data.count),
+    prefix: given<string>(data.prefix),
+  } as PromoBatchBody;
   return withFieldErrors(unwrap(api.POST('/api/v1/admin/subscriptions/promo-codes/bulk', { body })));
 }
 
@@ -77,11 +117,20 @@ export const subscriptionsApis: Record<string, ResourceApi> = {
       if (!plan) throw new Error('ra.notification.item_doesnt_exist');
       return plan;
     },
-    create: async (data) => withFieldErrors(unwrap(api.POST('/api/v1/admin/subscriptions/plans', { body: { ...bodyOf(PLAN_FIELDS, data), code: String(data.code ?? '') } as NewPlan }))),
+    create: async (data) =>
+      withFieldErrors(
+        unwrap(
+          api.POST('/api/v1/admin/subscriptions/plans', {
+            body: { ...bodyOf(PLAN_FIELDS, data), code: String(data.code ?? '') } as NewPlan,
+          }),
+        ),
+      ),
     update: async (id, data, previous: RaRecord) => {
       const body = bodyOf(PLAN_FIELDS, data, previous) as PlanBody;
       if (Object.keys(body).length === 0) return previous;
-      return withFieldErrors(unwrap(api.PUT('/api/v1/admin/subscriptions/plans/{planId}', { params: { path: { planId: id } }, body })));
+      return withFieldErrors(
+        unwrap(api.PUT('/api/v1/admin/subscriptions/plans/{planId}', { params: { path: { planId: id } }, body })),
+      );
     },
     remove: async (id) => {
       await deletePlan(id);
@@ -99,11 +148,25 @@ export const subscriptionsApis: Record<string, ResourceApi> = {
       };
       return page(await unwrapPage(api.GET('/api/v1/admin/subscriptions/promo-codes', { params: { query } })));
     },
-    create: async (data) => withFieldErrors(unwrap(api.POST('/api/v1/admin/subscriptions/promo-codes', { body: { ...bodyOf(PROMO_FIELDS, promoValues(data)), code: String(data.code ?? '') } as NewPromo }))),
+    create: async (data) =>
+      withFieldErrors(
+        unwrap(
+          api.POST('/api/v1/admin/subscriptions/promo-codes', {
+            body: { ...bodyOf(PROMO_FIELDS, promoValues(data)), code: String(data.code ?? '') } as NewPromo,
+          }),
+        ),
+      ),
     update: async (id, data, previous) => {
       const body = bodyOf([...PROMO_FIELDS, 'disabled'], promoValues(data), previous) as PromoBody;
       if (Object.keys(body).length === 0) return previous;
-      return withFieldErrors(unwrap(api.PUT('/api/v1/admin/subscriptions/promo-codes/{promoCodeId}', { params: { path: { promoCodeId: id } }, body })));
+      return withFieldErrors(
+        unwrap(
+          api.PUT('/api/v1/admin/subscriptions/promo-codes/{promoCodeId}', {
+            params: { path: { promoCodeId: id } },
+            body,
+          }),
+        ),
+      );
     },
     remove: async (id) => {
       await deletePromoCode(id);

@@ -95,7 +95,8 @@ export const subscriptionsMessages = {
         },
         bulk: {
           title: 'Créer des codes en lot',
-          intro: 'Crée d’un coup le nombre de codes demandé, tous avec les mêmes conditions. Tous sont créés, ou aucun.',
+          intro:
+            'Crée d’un coup le nombre de codes demandé, tous avec les mêmes conditions. Tous sont créés, ou aucun.',
           submit: 'Créer les codes',
           created: '%{smart_count} code créé |||| %{smart_count} codes créés',
           batch: 'Lot %{id}',
@@ -163,7 +164,8 @@ export const subscriptionsMessages = {
         edit: 'Edit the plan %{name}',
         delete: 'Delete the plan %{name}',
         deleted: 'Plan %{name} deleted',
-        deleteContent: 'The plan %{name} (%{code}) will be deleted. Deletion is refused while suppliers are subscribed to it: %{smart_count} today.',
+        deleteContent:
+          'The plan %{name} (%{code}) will be deleted. Deletion is refused while suppliers are subscribed to it: %{smart_count} today.',
         help: {
           code: '2 to 32 letters, digits, - or _; stored upper-case, never changed',
           priceAmount: 'Per period; 0 for a free plan',
@@ -191,7 +193,8 @@ export const subscriptionsMessages = {
         enabled: 'Code %{code} enabled',
         delete: 'Delete the code %{code}',
         deleted: 'Code %{code} deleted',
-        deleteContent: 'The code %{code} will be deleted for good. A code already used (%{smart_count} times) cannot be: disable it.',
+        deleteContent:
+          'The code %{code} will be deleted for good. A code already used (%{smart_count} times) cannot be: disable it.',
         help: {
           code: '3 to 40 letters, digits, - or _; unique whatever its case',
           prefix: '1 to 12 letters or digits, followed by a dash and 10 random characters',

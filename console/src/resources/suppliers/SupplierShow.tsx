@@ -1,4 +1,15 @@
-import { Alert, Link as MuiLink, Stack, Table, TableBody, TableCell, TableHead, TableRow, TextField as MuiTextField, Typography } from '@mui/material';
+import {
+  Alert,
+  Link as MuiLink,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  TextField as MuiTextField,
+  Typography,
+} from '@mui/material';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import {
@@ -76,7 +87,11 @@ function CommissionAction({ supplier }: { supplier: Supplier }) {
     <DecisionButton
       label={t('changeCommission')}
       title={t('commissionTitle', { name: supplier.businessName })}
-      body={ready ? t('commissionBody', { from: formatBps(supplier.commissionRateBps, locale), to: formatBps(bps, locale) }) : t('commissionAsk')}
+      body={
+        ready
+          ? t('commissionBody', { from: formatBps(supplier.commissionRateBps, locale), to: formatBps(bps, locale) })
+          : t('commissionAsk')
+      }
       reason={{ required: false }}
       variant="outlined"
       ready={ready}
@@ -142,14 +157,27 @@ function SupplierPage() {
   const owner = supplier.owner;
   return (
     <>
-      <PageHeading aside={<><StatusField source="verificationStatus" prefix="verification" /><StatusField source="kycStatus" prefix="kycStatus" /></>}>
+      <PageHeading
+        aside={
+          <>
+            <StatusField source="verificationStatus" prefix="verification" />
+            <StatusField source="kycStatus" prefix="kycStatus" />
+          </>
+        }
+      >
         {supplier.businessName}
       </PageHeading>
-      {!live && <Alert severity="warning" sx={{ mb: 2 }}>{t('deleted', { at: when(supplier.deletedAt) })}</Alert>}
+      {!live && (
+        <Alert severity="warning" sx={{ mb: 2 }}>
+          {t('deleted', { at: when(supplier.deletedAt) })}
+        </Alert>
+      )}
 
       <Section title={t('verification')} actions={live && <VerificationActions supplier={supplier} />}>
         {live && supplier.verificationStatus === 'PENDING' && supplier.kycStatus !== 'APPROVED' && (
-          <Alert severity="info" sx={{ mb: 2 }}>{t('kycFirst')}</Alert>
+          <Alert severity="info" sx={{ mb: 2 }}>
+            {t('kycFirst')}
+          </Alert>
         )}
         <Facts
           rows={[
@@ -178,7 +206,12 @@ function SupplierPage() {
       <Section title={t('ownerSection')}>
         <Facts
           rows={[
-            [f('owner'), <MuiLink component={Link} to={`/users/${owner.id}/show`}>{[owner.firstName, owner.lastName].filter(Boolean).join(' ') || owner.id}</MuiLink>],
+            [
+              f('owner'),
+              <MuiLink component={Link} to={`/users/${owner.id}/show`}>
+                {[owner.firstName, owner.lastName].filter(Boolean).join(' ') || owner.id}
+              </MuiLink>,
+            ],
             [translate('resources.users.fields.phoneNumber'), owner.phoneNumber],
             [translate('resources.users.fields.email'), owner.email],
             [translate('resources.users.fields.status'), translate(`console.userStatus.${owner.status}`)],
@@ -187,16 +220,28 @@ function SupplierPage() {
       </Section>
 
       <Section title={t('commission')} actions={live && <CommissionAction supplier={supplier} />}>
-        <Typography sx={{ mb: 1 }}>{t('currentRate', { rate: formatBps(supplier.commissionRateBps, locale) })}</Typography>
+        <Typography sx={{ mb: 1 }}>
+          {t('currentRate', { rate: formatBps(supplier.commissionRateBps, locale) })}
+        </Typography>
         <CommissionHistory supplier={supplier} />
       </Section>
 
       {live && (
         <Section title={t('stores')}>
-          <ReferenceManyField reference="supplier-stores" target="supplierId" perPage={10} pagination={<Pagination />} empty={<Typography variant="body2">{t('noStore')}</Typography>}>
+          <ReferenceManyField
+            reference="supplier-stores"
+            target="supplierId"
+            perPage={10}
+            pagination={<Pagination />}
+            empty={<Typography variant="body2">{t('noStore')}</Typography>}
+          >
             <Datagrid bulkActionButtons={false} rowClick={false}>
               <TextField source="name" sortable={false} />
-              <FunctionField source="address" sortable={false} render={(s: Schema<'Store'>) => `${s.address}, ${s.city}`} />
+              <FunctionField
+                source="address"
+                sortable={false}
+                render={(s: Schema<'Store'>) => `${s.address}, ${s.city}`}
+              />
               <TextField source="phone" sortable={false} emptyText="—" />
               <BooleanField source="isActive" sortable={false} />
               <WhenField source="createdAt" sortable={false} />
@@ -206,7 +251,13 @@ function SupplierPage() {
       )}
 
       <Section title={t('kycAttempts')}>
-        <ReferenceManyField reference="kyc-attempts" target="supplierId" perPage={5} pagination={<Pagination />} empty={<Typography variant="body2">{t('noKyc')}</Typography>}>
+        <ReferenceManyField
+          reference="kyc-attempts"
+          target="supplierId"
+          perPage={5}
+          pagination={<Pagination />}
+          empty={<Typography variant="body2">{t('noKyc')}</Typography>}
+        >
           <Datagrid bulkActionButtons={false} rowClick={(id: RaRecord['id']) => `/kyc-attempts/${id}/show`}>
             <StatusField source="status" prefix="kycAttempt" sortable={false} />
             <WhenField source="submittedAt" sortable={false} />

@@ -8,7 +8,14 @@ const PendingSupplierList = lazy(() => import('./SupplierList').then((m) => ({ d
 const SupplierShow = lazy(() => import('./SupplierShow'));
 
 export const suppliersResources = [
-  <Resource key="suppliers" name="suppliers" list={SupplierList} show={SupplierShow} icon={StorefrontIcon} recordRepresentation="businessName" />,
+  <Resource
+    key="suppliers"
+    name="suppliers"
+    list={SupplierList}
+    show={SupplierShow}
+    icon={StorefrontIcon}
+    recordRepresentation="businessName"
+  />,
   <Resource key="suppliers-pending" name="suppliers-pending" list={PendingSupplierList} icon={HourglassTopIcon} />,
   <Resource key="supplier-stores" name="supplier-stores" />,
 ];

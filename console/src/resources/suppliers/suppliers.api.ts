@@ -16,7 +16,13 @@ export const suppliersApis: Record<string, ResourceApi> = {
   suppliers: {
     list: async (q) => {
       const sort = q.sort as Query<'/api/v1/admin/suppliers'>['sort'];
-      const query: Query<'/api/v1/admin/suppliers'> = { page: q.page, limit: q.perPage, sort, ...filters(q), status: given(q.filter.status) };
+      const query: Query<'/api/v1/admin/suppliers'> = {
+        page: q.page,
+        limit: q.perPage,
+        sort,
+        ...filters(q),
+        status: given(q.filter.status),
+      };
       return page(await unwrapPage(api.GET('/api/v1/admin/suppliers', { params: { query } })));
     },
     one,
@@ -34,17 +40,30 @@ export const suppliersApis: Record<string, ResourceApi> = {
   'supplier-stores': {
     list: async ({ page: p, perPage, filter }) => {
       const id = String(filter.supplierId);
-      const query: Query<'/api/v1/admin/suppliers/{id}/stores'> = { page: p, limit: perPage, isActive: given(filter.isActive) };
-      return page(await unwrapPage(api.GET('/api/v1/admin/suppliers/{id}/stores', { params: { path: { id }, query } })));
+      const query: Query<'/api/v1/admin/suppliers/{id}/stores'> = {
+        page: p,
+        limit: perPage,
+        isActive: given(filter.isActive),
+      };
+      return page(
+        await unwrapPage(api.GET('/api/v1/admin/suppliers/{id}/stores', { params: { path: { id }, query } })),
+      );
     },
   },
 };
 
 export const setCommission = (id: string, commissionRateBps: number, reason?: string) =>
-  unwrap(api.PATCH('/api/v1/admin/suppliers/{id}/commission', { params: { path: { id } }, body: { commissionRateBps, reason } }));
+  unwrap(
+    api.PATCH('/api/v1/admin/suppliers/{id}/commission', {
+      params: { path: { id } },
+      body: { commissionRateBps, reason },
+    }),
+  );
 
 export const verifySupplier = (id: string, reason?: string) =>
-  unwrap(api.PATCH('/api/v1/admin/suppliers/{id}/verify', { params: { path: { id } }, body: reason ? { reason } : {} }));
+  unwrap(
+    api.PATCH('/api/v1/admin/suppliers/{id}/verify', { params: { path: { id } }, body: reason ? { reason } : {} }),
+  );
 
 export const rejectSupplier = (id: string, reason: string) =>
   unwrap(api.PATCH('/api/v1/admin/suppliers/{id}/reject', { params: { path: { id } }, body: { reason } }));

@@ -47,7 +47,13 @@ export const suppliersMessages = {
     },
     console: {
       verification: { PENDING: 'À vérifier', VERIFIED: 'Vérifié', REJECTED: 'Refusé' },
-      kycStatus: { NOT_SUBMITTED: 'Non envoyé', PENDING: 'À examiner', APPROVED: 'Approuvé', REJECTED: 'Refusé', RESUBMISSION_REQUESTED: 'À renvoyer' },
+      kycStatus: {
+        NOT_SUBMITTED: 'Non envoyé',
+        PENDING: 'À examiner',
+        APPROVED: 'Approuvé',
+        REJECTED: 'Refusé',
+        RESUBMISSION_REQUESTED: 'À renvoyer',
+      },
       supplierCategory: { FOOD: 'Alimentaire', DEALS: 'Bons plans' },
       suppliers: {
         verification: 'Vérification',
@@ -66,7 +72,8 @@ export const suppliersMessages = {
         verified: 'Commerçant vérifié',
         reject: 'Refuser',
         rejectTitle: 'Refuser %{name} ?',
-        rejectBody: 'Le commerçant est informé du motif ; il pourra corriger son profil, qui reviendra alors en vérification.',
+        rejectBody:
+          'Le commerçant est informé du motif ; il pourra corriger son profil, qui reviendra alors en vérification.',
         withdraw: 'Retirer la vérification',
         withdrawTitle: 'Retirer la vérification de %{name} ?',
         withdrawBody: 'Le commerçant disparaît immédiatement des listes publiques et est informé du motif.',
@@ -75,7 +82,8 @@ export const suppliersMessages = {
         changeCommission: 'Modifier la commission',
         commissionTitle: 'Commission de %{name}',
         commissionAsk: 'Indiquez le nouveau taux.',
-        commissionBody: 'Le taux passera de %{from} à %{to}. Il s’applique aux commandes créées à partir de maintenant ; les commandes existantes gardent leur taux.',
+        commissionBody:
+          'Le taux passera de %{from} à %{to}. Il s’applique aux commandes créées à partir de maintenant ; les commandes existantes gardent leur taux.',
         newRate: 'Nouveau taux (%)',
         rateHelp: 'De 0 à 100, deux décimales au plus (7,5 = 7,5 %).',
         commissionChanged: 'Commission modifiée',
@@ -99,7 +107,13 @@ export const suppliersMessages = {
     },
     console: {
       verification: { PENDING: 'To verify', VERIFIED: 'Verified', REJECTED: 'Rejected' },
-      kycStatus: { NOT_SUBMITTED: 'Not sent', PENDING: 'To review', APPROVED: 'Approved', REJECTED: 'Rejected', RESUBMISSION_REQUESTED: 'To send again' },
+      kycStatus: {
+        NOT_SUBMITTED: 'Not sent',
+        PENDING: 'To review',
+        APPROVED: 'Approved',
+        REJECTED: 'Rejected',
+        RESUBMISSION_REQUESTED: 'To send again',
+      },
       supplierCategory: { FOOD: 'Food', DEALS: 'Deals' },
       suppliers: {
         verification: 'Verification',
@@ -127,7 +141,8 @@ export const suppliersMessages = {
         changeCommission: 'Change the commission',
         commissionTitle: 'Commission of %{name}',
         commissionAsk: 'Enter the new rate.',
-        commissionBody: 'The rate goes from %{from} to %{to}. It applies to orders created from now on; existing orders keep their rate.',
+        commissionBody:
+          'The rate goes from %{from} to %{to}. It applies to orders created from now on; existing orders keep their rate.',
         newRate: 'New rate (%)',
         rateHelp: 'From 0 to 100, at most two decimals (7.5 = 7.5 %).',
         commissionChanged: 'Commission changed',

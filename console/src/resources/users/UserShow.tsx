@@ -7,13 +7,16 @@ import { Facts, PageHeading, Section } from '../../details';
 import { formatWhen } from '../../fields';
 import { grantableRoles, refusalFor } from './roles';
 
-const fullName = (u: User) => [u.profile.firstName, u.profile.lastName].filter(Boolean).join(' ') || u.phoneNumber || u.id;
+const fullName = (u: User) =>
+  [u.profile.firstName, u.profile.lastName].filter(Boolean).join(' ') || u.phoneNumber || u.id;
 
 function StatusActions({ user }: { user: User }) {
   const translate = useTranslate();
   const name = fullName(user);
   const setStatus = (status: 'ACTIVE' | 'SUSPENDED', reason?: string) =>
-    unwrap(api.PATCH('/api/v1/admin/users/{id}/status', { params: { path: { id: user.id } }, body: { status, reason } }));
+    unwrap(
+      api.PATCH('/api/v1/admin/users/{id}/status', { params: { path: { id: user.id } }, body: { status, reason } }),
+    );
   return user.status === 'SUSPENDED' ? (
     <DecisionButton
       label={translate('console.users.reactivate')}
@@ -46,16 +49,37 @@ function RoleAction({ user }: { user: User }) {
     <DecisionButton
       label={translate('console.users.changeRole')}
       title={translate('console.users.changeRoleTitle', { name: fullName(user) })}
-      body={role ? translate('console.users.changeRoleBody', { from: roleName(user.role), to: roleName(role) }) : translate('console.users.chooseRole')}
+      body={
+        role
+          ? translate('console.users.changeRoleBody', { from: roleName(user.role), to: roleName(role) })
+          : translate('console.users.chooseRole')
+      }
       variant="outlined"
       ready={role !== ''}
-      action={() => unwrap(api.PATCH('/api/v1/admin/users/{id}/role', { params: { path: { id: user.id } }, body: { role: role as User['role'] } }))}
+      action={() =>
+        unwrap(
+          api.PATCH('/api/v1/admin/users/{id}/role', {
+            params: { path: { id: user.id } },
+            body: { role: role as User['role'] },
+          }),
+        )
+      }
       done={translate('console.users.roleChanged')}
       onDone={() => setRole('')}
     >
-      <TextField select label={translate('console.users.newRole')} value={role} onChange={(e) => setRole(e.target.value)} fullWidth margin="normal" required>
+      <TextField
+        select
+        label={translate('console.users.newRole')}
+        value={role}
+        onChange={(e) => setRole(e.target.value)}
+        fullWidth
+        margin="normal"
+        required
+      >
         {roles.map((r) => (
-          <MenuItem key={r} value={r}>{roleName(r)}</MenuItem>
+          <MenuItem key={r} value={r}>
+            {roleName(r)}
+          </MenuItem>
         ))}
       </TextField>
     </DecisionButton>
@@ -84,7 +108,11 @@ function UserPage() {
           )
         }
       >
-        {refusal && <Alert severity="info" sx={{ mb: 2 }}>{translate(`console.users.refusal.${refusal}`)}</Alert>}
+        {refusal && (
+          <Alert severity="info" sx={{ mb: 2 }}>
+            {translate(`console.users.refusal.${refusal}`)}
+          </Alert>
+        )}
         <Facts
           rows={[
             [f('role'), translate(`console.roles.${user.role}`)],

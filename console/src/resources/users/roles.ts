@@ -1,5 +1,13 @@
 /** The API's roles and account states, in the order the console offers them. */
-export const ROLES = ['CLIENT', 'SUPPLIER_FOOD', 'SUPPLIER_DEALS', 'ASSOCIATION', 'ADVERTISER', 'ADMIN', 'SUPER_ADMIN'] as const;
+export const ROLES = [
+  'CLIENT',
+  'SUPPLIER_FOOD',
+  'SUPPLIER_DEALS',
+  'ASSOCIATION',
+  'ADVERTISER',
+  'ADMIN',
+  'SUPER_ADMIN',
+] as const;
 export const STATUSES = ['ACTIVE', 'SUSPENDED', 'DELETED'] as const;
 
 /** Roles only a super administrator may grant, remove or act on (src/modules/users). */
@@ -13,7 +21,10 @@ export const grantableRoles = (actorRole: string | undefined) =>
  * Why the signed-in administrator may not change this account, as the API decides it; undefined
  * when he may. Self: no locking oneself out; an administrator's account: super administrators only.
  */
-export function refusalFor(actor: { id: string; role: string } | undefined, target: { id: string; role: string; status: string }) {
+export function refusalFor(
+  actor: { id: string; role: string } | undefined,
+  target: { id: string; role: string; status: string },
+) {
   if (!actor) return 'signedOut';
   if (actor.id === target.id) return 'self';
   if (actor.role !== 'SUPER_ADMIN' && PRIVILEGED.includes(target.role)) return 'adminOnly';

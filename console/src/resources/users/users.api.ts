@@ -1,7 +1,6 @@
 import { api, unwrap, unwrapPage, type Query } from '../../api';
 import { given, page, type ResourceApi } from '../resource-api';
 
-
 export const usersApis: Record<string, ResourceApi> = {
   users: {
     list: async ({ page: p, perPage, filter, sort }) => {

@@ -18,13 +18,22 @@ export const usersMessages = {
       },
     },
     console: {
-      roles: { CLIENT: 'Client', SUPPLIER_FOOD: 'Commerçant', SUPPLIER_DEALS: 'Partenaire bons plans', ASSOCIATION: 'Association', ADVERTISER: 'Annonceur', ADMIN: 'Administrateur', SUPER_ADMIN: 'Super-administrateur' },
+      roles: {
+        CLIENT: 'Client',
+        SUPPLIER_FOOD: 'Commerçant',
+        SUPPLIER_DEALS: 'Partenaire bons plans',
+        ASSOCIATION: 'Association',
+        ADVERTISER: 'Annonceur',
+        ADMIN: 'Administrateur',
+        SUPER_ADMIN: 'Super-administrateur',
+      },
       userStatus: { ACTIVE: 'Actif', SUSPENDED: 'Suspendu', DELETED: 'Supprimé' },
       users: {
         account: 'Compte',
         suspend: 'Suspendre',
         suspendTitle: 'Suspendre le compte de %{name} ?',
-        suspendBody: 'Toutes ses sessions sont fermées immédiatement et il ne pourra plus se connecter tant que le compte est suspendu.',
+        suspendBody:
+          'Toutes ses sessions sont fermées immédiatement et il ne pourra plus se connecter tant que le compte est suspendu.',
         suspended: 'Compte suspendu',
         reactivate: 'Réactiver',
         reactivateTitle: 'Réactiver le compte de %{name} ?',
@@ -32,7 +41,8 @@ export const usersMessages = {
         reactivated: 'Compte réactivé',
         changeRole: 'Changer le rôle',
         changeRoleTitle: 'Changer le rôle de %{name}',
-        changeRoleBody: 'Son rôle passera de « %{from} » à « %{to} ». Ce qu’il peut faire change dès sa prochaine requête.',
+        changeRoleBody:
+          'Son rôle passera de « %{from} » à « %{to} ». Ce qu’il peut faire change dès sa prochaine requête.',
         chooseRole: 'Choisissez le nouveau rôle.',
         newRole: 'Nouveau rôle',
         roleChanged: 'Rôle modifié',
@@ -64,7 +74,15 @@ export const usersMessages = {
       },
     },
     console: {
-      roles: { CLIENT: 'Client', SUPPLIER_FOOD: 'Food supplier', SUPPLIER_DEALS: 'Deals partner', ASSOCIATION: 'Association', ADVERTISER: 'Advertiser', ADMIN: 'Administrator', SUPER_ADMIN: 'Super administrator' },
+      roles: {
+        CLIENT: 'Client',
+        SUPPLIER_FOOD: 'Food supplier',
+        SUPPLIER_DEALS: 'Deals partner',
+        ASSOCIATION: 'Association',
+        ADVERTISER: 'Advertiser',
+        ADMIN: 'Administrator',
+        SUPER_ADMIN: 'Super administrator',
+      },
       userStatus: { ACTIVE: 'Active', SUSPENDED: 'Suspended', DELETED: 'Deleted' },
       users: {
         account: 'Account',
@@ -78,7 +96,8 @@ export const usersMessages = {
         reactivated: 'Account reactivated',
         changeRole: 'Change role',
         changeRoleTitle: 'Change the role of %{name}',
-        changeRoleBody: 'The role goes from “%{from}” to “%{to}”. What the account may do changes from its next request.',
+        changeRoleBody:
+          'The role goes from “%{from}” to “%{to}”. What the account may do changes from its next request.',
         chooseRole: 'Choose the new role.',
         newRole: 'New role',
         roleChanged: 'Role changed',
