@@ -58,34 +58,30 @@ export async function prepareReviews(app: App): Promise<{ reviewedProductIds: st
       };
     });
     await db.insert(reviews).values(made);
-    await db
-      .insert(reviewImages)
-      .values(
-        made
-          .filter((_, i) => i % 10 === 0)
-          .map((r) => ({
-            id: uuidv7(),
-            reviewId: r.id,
-            position: 1,
-            thumbnailKey: `reviews/${r.id}/a-thumb.jpg`,
-            largeKey: `reviews/${r.id}/a-large.jpg`,
-            createdAt: r.createdAt,
-          })),
-      );
+    await db.insert(reviewImages).values(
+      made
+        .filter((_, i) => i % 10 === 0)
+        .map((r) => ({
+          id: uuidv7(),
+          reviewId: r.id,
+          position: 1,
+          thumbnailKey: `reviews/${r.id}/a-thumb.jpg`,
+          largeKey: `reviews/${r.id}/a-large.jpg`,
+          createdAt: r.createdAt,
+        })),
+    );
     const stars = [1, 2, 3, 4, 5].map((n) => made.filter((r) => r.rating === n).length);
     const sum = made.reduce((s, r) => s + r.rating, 0);
-    await db
-      .insert(reviewSummaries)
-      .values({
-        targetId: p.id,
-        reviewCount: made.length,
-        ratingSum: sum,
-        stars1: stars[0]!,
-        stars2: stars[1]!,
-        stars3: stars[2]!,
-        stars4: stars[3]!,
-        stars5: stars[4]!,
-      });
+    await db.insert(reviewSummaries).values({
+      targetId: p.id,
+      reviewCount: made.length,
+      ratingSum: sum,
+      stars1: stars[0]!,
+      stars2: stars[1]!,
+      stars3: stars[2]!,
+      stars4: stars[3]!,
+      stars5: stars[4]!,
+    });
     await db.execute(
       sql`update products set rating_average = ${Math.round((sum / made.length) * 100) / 100}, rating_count = ${made.length} where id = ${p.id}`,
     );

@@ -37,16 +37,14 @@ describe('JSON written by the database', () => {
       name: 'Miche',
       description: tricky,
     });
-    await t.app.ctx.db
-      .insert(productImages)
-      .values({
-        id: uuidv7(),
-        productId: product.id,
-        position: 0,
-        thumbnailKey: 'a-thumb.jpg',
-        largeKey: 'a-large.jpg',
-        createdAt: t.clock.now(),
-      });
+    await t.app.ctx.db.insert(productImages).values({
+      id: uuidv7(),
+      productId: product.id,
+      position: 0,
+      thumbnailKey: 'a-thumb.jpg',
+      largeKey: 'a-large.jpg',
+      createdAt: t.clock.now(),
+    });
     t.app.ctx.listings.changed(['products.']);
     const near = `latitude=${p.latitude}&longitude=${p.longitude}&radiusKm=2`;
     const bodies = [

@@ -282,16 +282,14 @@ describe('validating at the counter', () => {
     const b = (await book(c.token, s.deal.id)).body.data;
     const staff = await createSupplier(t.app);
     const at = t.clock.now();
-    await t.app.ctx.db
-      .insert(storeMembers)
-      .values({
-        id: uuidv7(),
-        storeId: s.store.id,
-        userId: staff.user.id,
-        role: 'STAFF',
-        createdAt: at,
-        updatedAt: at,
-      });
+    await t.app.ctx.db.insert(storeMembers).values({
+      id: uuidv7(),
+      storeId: s.store.id,
+      userId: staff.user.id,
+      role: 'STAFF',
+      createdAt: at,
+      updatedAt: at,
+    });
     const loose = `${b.code.slice(0, 3).toLowerCase()}-${b.code.slice(3)}`;
     const r = await validate(staff.token, { code: loose });
     expect(r.status).toBe(200);

@@ -14,17 +14,15 @@ async function listening(t: TestApp): Promise<string> {
 
 async function seedOne(t: TestApp, userId: string) {
   const id = uuidv7();
-  await t.app.ctx.db
-    .insert(notifications)
-    .values({
-      id,
-      userId,
-      type: 'system_announcement',
-      category: 'system',
-      title: 'Info',
-      body: 'Texte',
-      createdAt: t.clock.now(),
-    });
+  await t.app.ctx.db.insert(notifications).values({
+    id,
+    userId,
+    type: 'system_announcement',
+    category: 'system',
+    title: 'Info',
+    body: 'Texte',
+    createdAt: t.clock.now(),
+  });
   return id;
 }
 

@@ -456,16 +456,14 @@ describe('PATCH /orders/:id/status', () => {
     expect((await setStatus(t, c.token, o.id, { status: 'CONFIRMED' })).status).toBe(403);
     const staff = await createSignedIn(t.app, { role: 'SUPPLIER_FOOD' });
     const at = t.clock.now();
-    await t.app.ctx.db
-      .insert(storeMembers)
-      .values({
-        id: uuidv7(),
-        storeId: shop.store.id,
-        userId: staff.user.id,
-        role: 'STAFF',
-        createdAt: at,
-        updatedAt: at,
-      });
+    await t.app.ctx.db.insert(storeMembers).values({
+      id: uuidv7(),
+      storeId: shop.store.id,
+      userId: staff.user.id,
+      role: 'STAFF',
+      createdAt: at,
+      updatedAt: at,
+    });
     const res = await setStatus(t, staff.token, o.id, { status: 'CONFIRMED' });
     expect(res.status).toBe(200);
     expect(res.body.data.history.at(-1)).toMatchObject({
@@ -475,16 +473,14 @@ describe('PATCH /orders/:id/status', () => {
     });
     // A member with a client account reads the order (not its pickup code); the seller routes need a supplier account.
     const clerk = await newClient(t);
-    await t.app.ctx.db
-      .insert(storeMembers)
-      .values({
-        id: uuidv7(),
-        storeId: shop.store.id,
-        userId: clerk.user.id,
-        role: 'STAFF',
-        createdAt: at,
-        updatedAt: at,
-      });
+    await t.app.ctx.db.insert(storeMembers).values({
+      id: uuidv7(),
+      storeId: shop.store.id,
+      userId: clerk.user.id,
+      role: 'STAFF',
+      createdAt: at,
+      updatedAt: at,
+    });
     const read = await call(t.app, 'GET', `/orders/${o.id}`, { token: clerk.token });
     expect(read.status).toBe(200);
     expect(read.body.data.pickup.code).toBeNull();

@@ -408,9 +408,7 @@ export function createSettlementService(ctx: AppContext, deps: SettlementDeps) {
     refundPayment: refundReceived,
 
     /** The payer came back from the provider: the payment's state as the database (and, if still open, the provider) says. */
-    async returned(
-      ref: string,
-    ): Promise<{
+    async returned(ref: string): Promise<{
       orderId: string | null;
       subjectType: PaymentRecord['subjectType'];
       subjectId: string;

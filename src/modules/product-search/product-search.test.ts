@@ -235,18 +235,16 @@ describe('GET /products/search and /products/expiring-soon', () => {
   it('shows the first picture of each card, in every order and near a point', async () => {
     const id = made['Crème brûlée']!;
     const at = t.clock.now();
-    await t.app.ctx.db
-      .insert(productImages)
-      .values(
-        [1, 0].map((position) => ({
-          id: uuidv7(),
-          productId: id,
-          position,
-          thumbnailKey: `products/${id}/p${position}-thumb.jpg`,
-          largeKey: `products/${id}/p${position}-large.jpg`,
-          createdAt: at,
-        })),
-      );
+    await t.app.ctx.db.insert(productImages).values(
+      [1, 0].map((position) => ({
+        id: uuidv7(),
+        productId: id,
+        position,
+        thumbnailKey: `products/${id}/p${position}-thumb.jpg`,
+        largeKey: `products/${id}/p${position}-large.jpg`,
+        createdAt: at,
+      })),
+    );
     t.app.ctx.listings.changed(['products.']);
     const point = kmNorth(0);
     for (const query of [
