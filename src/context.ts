@@ -14,7 +14,7 @@ import type { FileLinks, FileStorage } from './providers/storage/storage.js';
 import type { CacheRegistry } from './shared/cache-registry.js';
 import type { ImageWork } from './http/image-work.js';
 import type { Clock } from './shared/clock.js';
-import type { ListingCache } from './shared/listing-cache.js';
+import type { ListingCache } from './listings/index.js';
 import type { WorkInProgress } from './shared/work-in-progress.js';
 
 /** What services are built from; assembled once in app.ts. */

@@ -6,7 +6,7 @@ import { createAssociation } from '../src/modules/associations/associations.test
 import { paidOrder, shop } from '../src/modules/escrow/escrow.test-support.js';
 import { productBody, supplierWithStore } from '../src/modules/products/products.test-support.js';
 import { uuidv7 } from '../src/shared/ids.js';
-import { foldText } from '../src/shared/listing-page.js';
+import { foldText } from '../src/listings/index.js';
 import { buildTestApp, type TestApp } from './helpers/app.js';
 import { createSignedIn, createSupplier, createUser } from './helpers/factories.js';
 import { call } from './helpers/http.js';

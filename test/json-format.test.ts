@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { productImages } from '../src/db/schema/products.js';
 import { admin, publishProduct } from '../src/modules/products/products.test-support.js';
 import { uuidv7 } from '../src/shared/ids.js';
-import { compactJson } from '../src/shared/listing-page.js';
+import { compactJson } from '../src/listings/index.js';
 import { buildTestApp, type TestApp } from './helpers/app.js';
 import { createStore, createSupplier } from './helpers/factories.js';
 import { addressOf } from './helpers/http.js';

@@ -1,8 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { stores } from '../src/db/schema/stores.js';
-import { HEAP_PER_JSON_BYTE, ListingCache } from '../src/shared/listing-cache.js';
-import { JsonItems } from '../src/shared/listing-page.js';
+import { HEAP_PER_JSON_BYTE, ListingCache, JsonItems } from '../src/listings/index.js';
 import { buildTestApp, type TestApp } from './helpers/app.js';
 import { createStore, createSupplier } from './helpers/factories.js';
 import { call } from './helpers/http.js';

@@ -4,7 +4,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { Database } from '../db/client.js';
 import type { CacheRegistry } from '../shared/cache-registry.js';
 import { unauthenticated } from '../shared/errors.js';
-import type { ListingCache } from '../shared/listing-cache.js';
+import type { ListingCache } from '../listings/index.js';
 
 // CPU, memory, GC and event loop figures belong to the process, not to an app: collected once per
 // process. prom-client never releases its GC observer and event loop monitor, so collected per app they

@@ -158,7 +158,8 @@ export const DEMO_PRODUCTS: DemoProduct[] = [
  * API. A product of that name already in the store (in any state but deleted) is left as it is.
  */
 export async function seedProducts(s: SeedContext): Promise<void> {
-  const { suppliers, products, productsAdmin, stores } = s.app.services;
+  const { suppliers, products, stores } = s.app.services;
+  const productsAdmin = products.admin;
   for (const demo of DEMO_SUPPLIERS) {
     const owner = await s.app.services.users.findByPhone(normalizePhone(demo.owner.phoneNumber));
     const profile = owner && (await suppliers.findOwnProfile(owner.id));

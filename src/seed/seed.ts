@@ -43,7 +43,8 @@ export interface SeedReport {
 }
 
 export async function runSeed(app: App, seeders: Seeder[] = SEEDERS): Promise<SeedReport> {
-  const { users, sessions } = app.services;
+  const { users } = app.services;
+  const { sessions } = app.services.auth;
   const entries: SeedEntry[] = [];
   const actors = new Map<string, Promise<AuthUser>>();
 

@@ -17,7 +17,8 @@ export async function seedSuppliers(s: SeedContext): Promise<void> {
 }
 
 async function seedSupplier(s: SeedContext, demo: DemoSupplier): Promise<void> {
-  const { suppliers, suppliersAdmin, kyc, stores } = s.app.services;
+  const { suppliers, kyc, stores } = s.app.services;
+  const suppliersAdmin = suppliers.admin;
   const { user: owner, created: ownerCreated } = await s.ensureAccount(demo.owner);
   s.record({ kind: 'account', label: accountLabel(demo.owner), id: owner.id, created: ownerCreated });
 

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { buildApp, type ServiceOptions } from '../../src/app.js';
+import { buildApp } from '../../src/app.js';
+import type { ModuleOptions } from '../../src/modules/module.js';
 import { loadConfig } from '../../src/config.js';
 import type { App } from '../../src/http/types.js';
 import { AdjustableClock } from '../../src/shared/clock.js';
@@ -40,7 +41,7 @@ const migratedTemplate = () =>
 export async function buildTestApp(
   env: Record<string, string> = {},
   logStream?: { write(line: string): void },
-  opts: { beforeStart?: (app: App) => void; role?: 'api' | 'worker'; services?: ServiceOptions } = {},
+  opts: { beforeStart?: (app: App) => void; role?: 'api' | 'worker'; services?: ModuleOptions } = {},
 ): Promise<TestApp> {
   const sms = new FakeTwilio();
   const mail = new FakeSmtp();

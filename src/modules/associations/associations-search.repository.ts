@@ -1,18 +1,17 @@
-import { and, asc, count, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { nameOrderKey } from '../../db/folding.js';
-import { countNearest, earthPoint, listedColumns, searchWords } from '../../db/listing-sql.js';
+import {
+  countNearest,
+  earthPoint,
+  listedColumns,
+  nearestPage,
+  searchList,
+  type ListingMeta,
+  type SearchedList,
+} from '../../listings/index.js';
 import { associations as a, type NeedCategory } from '../../db/schema/associations.js';
 import { users } from '../../db/schema/users.js';
-import {
-  LISTING_TOTAL_CAP,
-  RANKED_CANDIDATES_CAP,
-  listingMeta,
-  metaOf,
-  nearestPage,
-  searchTerms,
-  type ListingMeta,
-} from '../../shared/listing-page.js';
 import type { PageQuery } from '../../shared/schemas.js';
 import { publicAssociationCondition, type ListedAssociation } from './associations.repository.js';
 
@@ -20,18 +19,6 @@ import { publicAssociationCondition, type ListedAssociation } from './associatio
 // the shape of the suppliers' lists (suppliers-search.repository.ts).
 
 const listed = listedColumns(a);
-
-async function countCapped(ex: Executor, where: SQL | undefined, cap = LISTING_TOTAL_CAP): Promise<number> {
-  const sub = ex
-    .select({ one: sql`1`.as('one') })
-    .from(a)
-    .innerJoin(users, eq(users.id, a.userId))
-    .where(where)
-    .limit(cap + 1)
-    .as('c');
-  const [row] = await ex.select({ n: count() }).from(sub);
-  return row?.n ?? 0;
-}
 
 const hasCategory = (category: NeedCategory | undefined) =>
   category ? sql`${a.categories} @> array[${category}]::text[]` : undefined;
@@ -45,70 +32,30 @@ export interface SearchFilter {
 
 type Found = { items: ListedAssociation[]; meta: ListingMeta };
 
-export async function searchPublic(ex: Executor, f: SearchFilter, q: PageQuery): Promise<Found> {
+/** The rows of the public association lists: an association's visibility reads its user's status. */
+const ASSOCIATIONS: SearchedList = {
+  table: a,
+  join: { table: users, on: eq(users.id, a.userId) },
+  fields: listed,
+  words: { vector: a.searchVector, doc: a.searchDoc },
+  nameKey: nameOrderKey(a.name),
+};
+
+export function searchPublic(ex: Executor, f: SearchFilter, q: PageQuery): Promise<Found> {
   const filters = and(
     publicAssociationCondition(),
     f.city ? sql`lower(${a.city}) = lower(${f.city})` : undefined,
     hasCategory(f.category),
   );
-  const terms = f.q === undefined ? null : searchTerms(f.q);
-  if (f.q !== undefined && !terms) return { items: [], meta: metaOf(q, 0, false) };
   // `nulls last` as the index holds it (verified rows always have a verifiedAt).
   const order =
     f.sort === 'newest' ? [sql`${a.verifiedAt} desc nulls last`, desc(a.id)] : [asc(nameOrderKey(a.name)), asc(a.id)];
-  const ordered = async (tx: Executor, match: SQL | undefined): Promise<Found> => {
-    const where = and(filters, match);
-    const items = await tx
-      .select(listed)
-      .from(a)
-      .innerJoin(users, eq(users.id, a.userId))
-      .where(where)
-      .orderBy(...order)
-      .limit(q.limit + 1)
-      .offset((q.page - 1) * q.limit);
-    const meta = await listingMeta(q, items.length, () => countCapped(tx, where));
-    return { items: items.slice(0, q.limit), meta };
-  };
-  if (!terms) return ordered(ex, undefined);
-  return searchWords(
+  return searchList<ListedAssociation>(
     ex,
-    { vector: a.searchVector, doc: a.searchDoc },
-    terms,
-    { relevance: f.sort === 'relevance', wordsOnly: false },
-    {
-      ranked: (tx, match, rank) => rankedPage(tx, and(filters, match), rank, q),
-      count: (tx, match, cap) => countCapped(tx, and(filters, match), cap),
-      ordered,
-    },
+    ASSOCIATIONS,
+    { q: f.q, filters, order, relevance: f.sort === 'relevance', wordsOnly: false },
+    q,
   );
-}
-
-/** One page of the first RANKED_CANDIDATES_CAP matches the index returns, ranked. */
-async function rankedPage(ex: Executor, where: SQL | undefined, rank: SQL, q: PageQuery): Promise<Found> {
-  const cand = ex.$with('cand').as(
-    ex
-      .select({
-        ...listed,
-        rank: sql<number>`${rank}`.as('rank'),
-        nameKey: sql<string>`${nameOrderKey(a.name)}`.as('name_key'),
-      })
-      .from(a)
-      .innerJoin(users, eq(users.id, a.userId))
-      .where(where)
-      .limit(RANKED_CANDIDATES_CAP + 1),
-  );
-  const rows = await ex
-    .with(cand)
-    .select({ ...cand._.selectedFields, counted: sql<number>`(select count(*) from cand)`.mapWith(Number) })
-    .from(cand)
-    .orderBy(desc(cand.rank), asc(cand.nameKey), asc(cand.id))
-    .limit(q.limit + 1)
-    .offset((q.page - 1) * q.limit);
-  const counted = rows[0]?.counted ?? (q.page > 1 ? await countCapped(ex, where, RANKED_CANDIDATES_CAP) : 0);
-  const items = rows
-    .slice(0, q.limit)
-    .map(({ rank: _rank, nameKey: _key, counted: _counted, ...row }) => row as ListedAssociation);
-  return { items, meta: metaOf(q, counted, rows.length > q.limit, RANKED_CANDIDATES_CAP) };
 }
 
 export interface NearbyFilter {

@@ -1,7 +1,7 @@
 import { bodyMayBeEmpty } from '../../http/optional-body.js';
 import type { App } from '../../http/types.js';
 import { readUploads } from '../../http/uploads.js';
-import { OkListing, okListing } from '../../shared/listing-page.js';
+import { OkListing, okListing } from '../../listings/index.js';
 import { Ok, OkPage, ok, okPage } from '../../shared/schemas.js';
 import * as S from './associations.schemas.js';
 import type { AssociationsAdminService } from './associations-admin.service.js';
@@ -73,7 +73,7 @@ export function associationsRoutes(associations: AssociationsService, admin: Ass
     app.post(
       '/associations/register',
       {
-        config: own,
+        config: { ...own, listings: ['associations.'] },
         schema: {
           tags,
           summary: 'Register the association (submitted for verification)',
@@ -102,7 +102,7 @@ export function associationsRoutes(associations: AssociationsService, admin: Ass
     app.put(
       '/associations/me',
       {
-        config: own,
+        config: { ...own, listings: ['associations.'] },
         schema: {
           tags,
           summary: 'Change the profile (a rejected association goes back to review)',
@@ -117,7 +117,7 @@ export function associationsRoutes(associations: AssociationsService, admin: Ass
     app.post(
       '/associations/me/documents',
       {
-        config: own,
+        config: { ...own, listings: ['associations.'] },
         schema: {
           tags,
           summary:
@@ -135,7 +135,7 @@ export function associationsRoutes(associations: AssociationsService, admin: Ass
     app.delete(
       '/associations/me/documents/:documentId',
       {
-        config: own,
+        config: { ...own, listings: ['associations.'] },
         schema: {
           tags,
           summary: 'Remove a document',
@@ -150,7 +150,7 @@ export function associationsRoutes(associations: AssociationsService, admin: Ass
     app.post(
       '/associations/me/reports',
       {
-        config: own,
+        config: { ...own, listings: ['associations.'] },
         schema: {
           tags,
           summary: 'Publish an activity report (public while the association is verified)',
@@ -183,7 +183,7 @@ export function associationsRoutes(associations: AssociationsService, admin: Ass
     app.post(
       '/associations/me/reports/:reportId/pdf',
       {
-        config: own,
+        config: { ...own, listings: ['associations.'] },
         schema: {
           tags,
           summary: 'Attach or replace the PDF of a report: multipart/form-data with one file `pdf` (at most 5 MB)',
@@ -285,7 +285,7 @@ export function associationsRoutes(associations: AssociationsService, admin: Ass
     app.post(
       '/admin/associations/:associationId/verify',
       {
-        config: adm,
+        config: { ...adm, listings: ['associations.'] },
         preValidation: bodyMayBeEmpty,
         schema: {
           tags: adminTags,
@@ -302,7 +302,7 @@ export function associationsRoutes(associations: AssociationsService, admin: Ass
     app.post(
       '/admin/associations/:associationId/reject',
       {
-        config: adm,
+        config: { ...adm, listings: ['associations.'] },
         schema: {
           tags: adminTags,
           summary: 'Reject a pending association or withdraw a verification, with the reason told to it',

@@ -5,7 +5,7 @@ import type { AuthUser } from '../../http/access.js';
 import type { UploadedFile } from '../../http/uploads.js';
 import { AppError, conflict, notFound, validationError } from '../../shared/errors.js';
 import { uuidv7 } from '../../shared/ids.js';
-import { RANKED_CANDIDATES_CAP, assertListingPage } from '../../shared/listing-page.js';
+import { RANKED_CANDIDATES_CAP, assertListingPage } from '../../listings/index.js';
 import { normalizeEmail, normalizePhone } from '../../shared/phone.js';
 import { pageMeta, pageOffset, type PageQuery } from '../../shared/schemas.js';
 import { assertTransition } from '../../shared/state-machine.js';

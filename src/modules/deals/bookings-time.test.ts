@@ -40,7 +40,7 @@ describe('the pickup window', () => {
     const [client2, supplier2] = [await signIn(c), await signIn(s)];
     const passed = await call(t.app, 'POST', '/supplier/deals/bookings/validate', {
       token: supplier2,
-      body: { token: t.app.services.bookings.tokens.sign(missed.id, missed.code) },
+      body: { token: t.app.services.deals.bookings.tokens.sign(missed.id, missed.code) },
     });
     expect(passed.body.error.code).toBe('PICKUP_WINDOW_PASSED');
     await t.app.jobs.drain();

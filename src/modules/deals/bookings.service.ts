@@ -12,7 +12,7 @@ import type { NotificationsService } from '../notifications/notifications.servic
 import { zonedInstant } from '../orders/order-pickup.js';
 import { newPickupCode, PickupTokens } from '../orders/pickup-code.js';
 import type { StoreMembersService } from '../staff/members.service.js';
-import { roleCan } from '../staff/store-permissions.js';
+import { roleCan } from '../stores/index.js';
 import type { StoresService } from '../stores/stores.service.js';
 import type { SuppliersService } from '../suppliers/suppliers.service.js';
 import * as repo from './deals.repository.js';

@@ -27,7 +27,7 @@ const book = (token: string, dealId: string, body: Record<string, unknown> = { q
 const placesLeft = async (dealId: string) =>
   (await call(t.app, 'GET', `/deals/${dealId}`)).body.data.placesLeft as number;
 /** What the booking's QR code holds (the PNG encodes exactly this token). */
-const tokenOf = (b: { id: string; code: string }) => t.app.services.bookings.tokens.sign(b.id, b.code);
+const tokenOf = (b: { id: string; code: string }) => t.app.services.deals.bookings.tokens.sign(b.id, b.code);
 const validate = (token: string, body: Record<string, unknown>) =>
   call(t.app, 'POST', '/supplier/deals/bookings/validate', { token, body });
 

@@ -4,7 +4,7 @@ import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
 import { explainEach } from '../../../test/helpers/plans.js';
 import type { Executor } from '../../db/client.js';
 import { stores } from '../../db/schema/stores.js';
-import { searchTerms } from '../../shared/listing-page.js';
+import { searchTerms } from '../../listings/index.js';
 import { supplierWithStore } from '../products/products.test-support.js';
 import * as repo from './deals-search.repository.js';
 import type { DealSort } from './deals.schemas.js';

@@ -1,17 +1,23 @@
-import { and, asc, count, desc, eq, lte, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, lte, sql, type SQL } from 'drizzle-orm';
 import { literalLimit, opaque, preparedPage, runPage, type Executor } from '../../db/client.js';
-import { chordToMetres, countNearest, earthCube, earthPoint, searchWords } from '../../db/listing-sql.js';
+import {
+  chordToMetres,
+  countCapped,
+  countNearest,
+  earthCube,
+  earthPoint,
+  LISTING_TOTAL_CAP,
+  listingMeta,
+  nearestPage,
+  rankedPage,
+  rankedQuery,
+  searchWords,
+  type ListingMeta,
+  type ListRows,
+  type SearchTerms,
+} from '../../listings/index.js';
 import { deals, type DealKind } from '../../db/schema/deals.js';
 import { stores } from '../../db/schema/stores.js';
-import {
-  LISTING_TOTAL_CAP,
-  RANKED_CANDIDATES_CAP,
-  listingMeta,
-  metaOf,
-  nearestPage,
-  type ListingMeta,
-  type SearchTerms,
-} from '../../shared/listing-page.js';
 import { openAtSql } from '../../shared/opening-hours.js';
 import type { PageQuery } from '../../shared/schemas.js';
 import type { ProductCategory } from '../products/product-catalog.js';
@@ -99,21 +105,8 @@ const ORDERS: Record<Exclude<DealSort, 'relevance' | 'distance'>, SQL[]> = {
   newest: [desc(deals.createdAt), desc(deals.id)],
 };
 
-/** Counts up to `cap + 1` rows, in the list's order when given (read from its index, as the page was). */
-async function countCapped(
-  ex: Executor,
-  where: SQL | undefined,
-  cap = LISTING_TOTAL_CAP,
-  order?: SQL[],
-): Promise<number> {
-  const rows = ex
-    .select({ one: sql`1`.as('one') })
-    .from(deals)
-    .where(where);
-  const sub = (order ? rows.orderBy(...order) : rows).limit(cap + 1).as('c');
-  const [row] = await ex.select({ n: count() }).from(sub);
-  return row?.n ?? 0;
-}
+/** The rows of the public deal list. */
+const DEALS: ListRows = { table: deals };
 
 const distanceTo = (origin: SQL) => sql<number>`(${deals.earth} <-> ${origin})`.mapWith(Number);
 
@@ -154,29 +147,6 @@ const pointOnly = (f: DealFilter) =>
   f.maxPrice === undefined &&
   f.storeId === undefined &&
   f.openNow === undefined;
-
-/** The ranked candidates of words: the first RANKED_CANDIDATES_CAP matches, ranked after the limit. */
-async function rankedPage(ex: Executor, where: SQL, rank: SQL, d: SQL, q: PageQuery) {
-  const cand = ex.$with('cand').as(
-    ex
-      .select({ ...card, d: sql<number | null>`${d}`.as('d'), rank: sql<number>`${rank}`.as('rank') })
-      .from(deals)
-      .where(where)
-      .limit(RANKED_CANDIDATES_CAP + 1),
-  );
-  const rows = await ex
-    .with(cand)
-    .select({ ...cand._.selectedFields, counted: sql<number>`(select count(*) from cand)`.mapWith(Number) })
-    .from(cand)
-    .orderBy(desc(cand.rank), asc(cand.id))
-    .limit(q.limit + 1)
-    .offset((q.page - 1) * q.limit);
-  const counted = rows[0]?.counted ?? (q.page > 1 ? await countCapped(ex, where, RANKED_CANDIDATES_CAP) : 0);
-  return {
-    items: rows.slice(0, q.limit) as (DealCardRow & { d: number | null })[],
-    meta: metaOf(q, counted, rows.length > q.limit, RANKED_CANDIDATES_CAP),
-  };
-}
 
 type Page = { items: (DealCardRow & { d?: number | null })[]; meta: ListingMeta };
 
@@ -241,7 +211,7 @@ export async function searchDeals(
       .limit(q.limit + 1)
       .offset((q.page - 1) * q.limit);
     const meta = await listingMeta(q, rows.length, () =>
-      countCapped(tx, within, LISTING_TOTAL_CAP, radius ? undefined : order),
+      countCapped(tx, DEALS, within, LISTING_TOTAL_CAP, radius ? undefined : order),
     );
     return { items: rows.slice(0, q.limit), meta };
   };
@@ -255,8 +225,14 @@ export async function searchDeals(
       f.terms,
       { relevance: f.sort === 'relevance', wordsOnly: false },
       {
-        ranked: (tx, match, rank) => rankedPage(tx, and(base, radius, match)!, rank, d, q),
-        count: (tx, match, cap) => countCapped(tx, and(base, match), cap),
+        ranked: (tx, match, rank) => {
+          const where = and(base, radius, match);
+          const fields = { ...card, d: sql<number | null>`${d}`.as('d') };
+          return rankedPage<DealCardRow & { d: number | null }>(tx, DEALS, where, q, (take) =>
+            rankedQuery(tx, DEALS, fields, where, rank).limit(take.limit).offset(take.offset),
+          );
+        },
+        count: (tx, match, cap) => countCapped(tx, DEALS, and(base, match), cap),
         ordered,
       },
     );

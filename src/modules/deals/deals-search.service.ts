@@ -6,7 +6,7 @@ import {
   earliestOf,
   searchTerms,
   type ListingMeta,
-} from '../../shared/listing-page.js';
+} from '../../listings/index.js';
 import * as repo from './deals-search.repository.js';
 import type { DealCardView, DealSearchQuery } from './deals.schemas.js';
 

@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, gt, inArray, lte, ne, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { listedColumns } from '../../db/listing-sql.js';
+import { listedColumns } from '../../listings/index.js';
 import { dealBookings, deals, type BookingStatus } from '../../db/schema/deals.js';
 import { stores } from '../../db/schema/stores.js';
 import type { PageQuery } from '../../shared/schemas.js';

@@ -3,7 +3,7 @@ import type { Authenticate } from '../../http/access.js';
 import type { App } from '../../http/types.js';
 import { viewerOf } from '../products/products.routes.js';
 import { readUploads } from '../../http/uploads.js';
-import { OkListing, okListing } from '../../shared/listing-page.js';
+import { OkListing, okListing, SUPPLIER_LISTINGS } from '../../listings/index.js';
 import { MessageSchema, Ok, OkPage, ok, okPage } from '../../shared/schemas.js';
 import type { BookingsService } from './bookings.service.js';
 import type { DealsSearchService } from './deals-search.service.js';
@@ -66,7 +66,7 @@ export function dealsRoutes(
     app.post(
       '/deals/bookings/:bookingId/cancel',
       {
-        config: auth,
+        config: { ...auth, listings: ['deals.'] },
         schema: {
           tags,
           summary: 'Cancel an own booking until its pickup window starts (its places come back)',
@@ -111,7 +111,7 @@ export function dealsRoutes(
     app.post(
       '/deals/:dealId/book',
       {
-        config: auth,
+        config: { ...auth, listings: ['deals.'] },
         schema: {
           tags,
           summary: 'Book places of a deal, paid at the counter; answers the booking with its short code',
@@ -144,7 +144,7 @@ export function dealsRoutes(
     app.post(
       '/supplier/deals',
       {
-        config: sup,
+        config: { ...sup, listings: SUPPLIER_LISTINGS },
         schema: {
           tags,
           summary: 'Create a deal in an active store (PENDING_REVIEW, or ACTIVE with auto-approval)',
@@ -176,7 +176,7 @@ export function dealsRoutes(
     app.post(
       '/supplier/deals/bookings/validate',
       {
-        config: sup,
+        config: { ...sup, listings: SUPPLIER_LISTINGS },
         schema: {
           tags,
           summary: 'Validate a booking at the counter by its QR token or short code: once only',
@@ -191,7 +191,7 @@ export function dealsRoutes(
     app.put(
       '/supplier/deals/:dealId',
       {
-        config: sup,
+        config: { ...sup, listings: SUPPLIER_LISTINGS },
         schema: {
           tags,
           summary: 'Update a deal (back to review unless auto-approval applies)',
@@ -207,7 +207,7 @@ export function dealsRoutes(
     app.post(
       '/supplier/deals/:dealId/toggle-pause',
       {
-        config: sup,
+        config: { ...sup, listings: SUPPLIER_LISTINGS },
         schema: {
           tags,
           summary: 'Pause an ACTIVE deal or resume a PAUSED one',
@@ -222,7 +222,7 @@ export function dealsRoutes(
     app.delete(
       '/supplier/deals/:dealId',
       {
-        config: sup,
+        config: { ...sup, listings: SUPPLIER_LISTINGS },
         schema: {
           tags,
           summary: 'Delete a deal (refused while bookings are to be collected)',
@@ -237,7 +237,7 @@ export function dealsRoutes(
     app.post(
       '/supplier/deals/:dealId/images',
       {
-        config: sup,
+        config: { ...sup, listings: SUPPLIER_LISTINGS },
         schema: {
           tags,
           summary: `Add pictures: multipart/form-data, files in the field "images" (JPEG, PNG or WebP; at most ${S.MAX_DEAL_IMAGES} per deal)`,
@@ -261,7 +261,7 @@ export function dealsRoutes(
     app.delete(
       '/supplier/deals/:dealId/images',
       {
-        config: sup,
+        config: { ...sup, listings: SUPPLIER_LISTINGS },
         schema: {
           tags,
           summary: 'Delete one picture (its id in imageId)',
@@ -295,7 +295,7 @@ export function dealsRoutes(
     app.post(
       '/admin/deals/:dealId/approve',
       {
-        config: adm,
+        config: { ...adm, listings: ['deals.'] },
         schema: {
           tags: atags,
           summary: 'Approve a deal waiting for review (it becomes ACTIVE); the supplier is told',
@@ -310,7 +310,7 @@ export function dealsRoutes(
     app.post(
       '/admin/deals/:dealId/reject',
       {
-        config: adm,
+        config: { ...adm, listings: ['deals.'] },
         schema: {
           tags: atags,
           summary: 'Reject a deal waiting for review, with the reason the supplier sees',

@@ -12,7 +12,7 @@ import { recordAdminAction } from '../audit/audit.service.js';
 import type { NotificationsService } from '../notifications/notifications.service.js';
 import type { SettingsService } from '../settings/settings.service.js';
 import type { StoreMembersService } from '../staff/members.service.js';
-import { assertRoleCan } from '../staff/store-permissions.js';
+import { assertRoleCan } from '../stores/index.js';
 import type { StoresService } from '../stores/stores.service.js';
 import type { SuppliersService } from '../suppliers/suppliers.service.js';
 import { DEAL_TRANSITIONS, MODERATION_TRANSITIONS, PAUSE_TRANSITIONS, effectiveStatus } from './deal-status.js';

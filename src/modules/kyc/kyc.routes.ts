@@ -1,5 +1,6 @@
 import { bodyMayBeEmpty } from '../../http/optional-body.js';
 import { readUploads } from '../../http/uploads.js';
+import { SUPPLIER_LISTINGS } from '../../listings/index.js';
 import type { App } from '../../http/types.js';
 import { IdParamsSchema, Ok, OkPage, ok, okPage } from '../../shared/schemas.js';
 import {
@@ -39,7 +40,7 @@ export function kycRoutes(kyc: KycService) {
     app.post(
       '/suppliers/profile/kyc',
       {
-        config: sup,
+        config: { ...sup, listings: SUPPLIER_LISTINGS },
         schema: {
           tags: supTags,
           summary: 'Submit KYC documents',
@@ -88,7 +89,7 @@ export function kycRoutes(kyc: KycService) {
     app.post(
       '/admin/suppliers/:id/kyc/verify',
       {
-        config: adm,
+        config: { ...adm, listings: SUPPLIER_LISTINGS },
         preValidation: bodyMayBeEmpty,
         schema: {
           tags,
@@ -105,7 +106,7 @@ export function kycRoutes(kyc: KycService) {
     app.post(
       '/admin/suppliers/:id/kyc/reject',
       {
-        config: adm,
+        config: { ...adm, listings: SUPPLIER_LISTINGS },
         schema: {
           tags,
           summary: "Reject the supplier's pending KYC attempt",
@@ -184,7 +185,7 @@ export function kycRoutes(kyc: KycService) {
     app.post(
       '/admin/kyc/attempts/:attemptId/review',
       {
-        config: adm,
+        config: { ...adm, listings: SUPPLIER_LISTINGS },
         schema: {
           tags,
           summary: 'Approve or reject a pending attempt (reason required to reject)',
@@ -200,7 +201,7 @@ export function kycRoutes(kyc: KycService) {
     app.post(
       '/admin/kyc/suppliers/:supplierId/force-verify',
       {
-        config: adm,
+        config: { ...adm, listings: SUPPLIER_LISTINGS },
         schema: {
           tags,
           summary: 'Approve KYC and verify the supplier without review',
@@ -216,7 +217,7 @@ export function kycRoutes(kyc: KycService) {
     app.post(
       '/admin/kyc/suppliers/:supplierId/request-resubmission',
       {
-        config: adm,
+        config: { ...adm, listings: SUPPLIER_LISTINGS },
         schema: {
           tags,
           summary: 'Ask the supplier for new documents',

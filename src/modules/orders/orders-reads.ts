@@ -6,7 +6,7 @@ import type { AuthUser } from '../../http/access.js';
 import { notFound } from '../../shared/errors.js';
 import { CURRENCY } from '../../shared/money.js';
 import { pageMeta } from '../../shared/schemas.js';
-import type { StoreCapability } from '../staff/store-permissions.js';
+import type { StoreCapability } from '../stores/index.js';
 import { toPaymentView } from '../payments/payments.service.js';
 import type { SalesFigures } from '../products/products.views.js';
 import * as stats from './orders-statistics.repository.js';

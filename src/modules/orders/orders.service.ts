@@ -17,7 +17,7 @@ import type { PaymentsService } from '../payments/payments.service.js';
 import type { ProductsService } from '../products/products.service.js';
 import type { SettingsService } from '../settings/settings.service.js';
 import type { StoreMembersService } from '../staff/members.service.js';
-import { roleCan, type StoreCapability } from '../staff/store-permissions.js';
+import { roleCan, type StoreCapability } from '../stores/index.js';
 import type { StoresService } from '../stores/stores.service.js';
 import type { SuppliersService } from '../suppliers/suppliers.service.js';
 import type { UsersService } from '../users/users.service.js';

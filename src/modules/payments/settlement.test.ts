@@ -287,7 +287,7 @@ describe('refunds', () => {
     const p = (await payment(order.payment.transactionId))!;
     expect(p.status).toBe('REFUND_PENDING');
     expect(p.refundFailureReason).toContain('too late to refund');
-    expect((await t.app.services.settlement.refundFailures()).map((x) => x.id)).toContain(p.id);
+    expect((await t.app.services.orders.settlement.refundFailures()).map((x) => x.id)).toContain(p.id);
     // The money waits in refunds_pending for the administrators.
     expect(await balance(refundsPending(p.id))).toBe(-order.itemsTotal);
   });
@@ -322,7 +322,7 @@ describe('escrow refunds', () => {
       sql`update escrows set state = 'DISPUTED', dispute_reason = 'missing item', dispute_opened_at = now() where order_id = ${order.id}`,
     );
     const resolved = await db().transaction((tx) =>
-      t.app.services.settlement.refund(tx, {
+      t.app.services.orders.settlement.refund(tx, {
         orderId: order.id,
         reason: 'dispute lost by the supplier',
         actor: system,
@@ -372,7 +372,7 @@ describe('reconciliation', () => {
     const { c, order, session } = await openOrder();
     t.mobilemoney.expire(session.id);
     t.clock.advance(3 * 60_000);
-    expect(await t.app.services.settlement.reconcile()).toBeGreaterThanOrEqual(1);
+    expect(await t.app.services.orders.settlement.reconcile()).toBeGreaterThanOrEqual(1);
     expect(await payment(order.payment.transactionId)).toMatchObject({ status: 'EXPIRED' });
     expect(await orderOf(c.token, order.id)).toMatchObject({ status: 'PENDING', paymentStatus: 'UNPAID' });
   });

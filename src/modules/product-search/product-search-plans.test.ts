@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
 import { explainEach } from '../../../test/helpers/plans.js';
 import type { Executor } from '../../db/client.js';
-import { searchTerms } from '../../shared/listing-page.js';
+import { searchTerms } from '../../listings/index.js';
 import { supplierWithStore } from '../products/products.test-support.js';
 import { EXPIRING_SOON_HOURS } from './product-search.service.js';
 import * as repo from './product-search.repository.js';

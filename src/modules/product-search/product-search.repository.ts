@@ -1,4 +1,4 @@
-import { and, arrayContains, asc, count, desc, eq, gt, gte, lte, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, arrayContains, asc, desc, eq, gt, gte, lte, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { literalLimit, opaque, preparedPage, rows as queryRows, runPage, type Executor } from '../../db/client.js';
 import {
   countNearest,
@@ -7,23 +7,24 @@ import {
   kmOfChordSql,
   metresToChord,
   textMatch,
-  withBitmapScans,
-} from '../../db/listing-sql.js';
+  JsonItems,
+  LISTING_TOTAL_CAP,
+  RANKED_CANDIDATES_CAP,
+  listingMeta,
+  metaOf,
+  nearestPage,
+  countCapped,
+  rankedPage,
+  searchWords,
+  type ListingMeta,
+  type ListRows,
+  type SearchTerms,
+  type WordMatch,
+} from '../../listings/index.js';
 import { productSearchLexemes, productSearches, products } from '../../db/schema/products.js';
 import { stores } from '../../db/schema/stores.js';
 import type { DietaryTag, ProductCategory } from '../products/product-catalog.js';
 import { isPublicAt, isPublicProduct } from '../products/product-visibility.js';
-import {
-  JsonItems,
-  LISTING_TOTAL_CAP,
-  RANKED_CANDIDATES_CAP,
-  TYPO_FALLBACK_BELOW,
-  listingMeta,
-  metaOf,
-  nearestPage,
-  type ListingMeta,
-  type SearchTerms,
-} from '../../shared/listing-page.js';
 import { openAtSql } from '../../shared/opening-hours.js';
 import type { PageQuery } from '../../shared/schemas.js';
 import type { ProductSort } from './product-search.schemas.js';
@@ -303,21 +304,8 @@ const FILTERS = [
   'openNow',
 ] as const satisfies readonly (keyof ProductFilter)[];
 
-/** Counts up to `cap + 1` rows, in the list's order when given (read from its index, as the page was). */
-async function countCapped(
-  ex: Executor,
-  where: SQL | undefined,
-  cap = LISTING_TOTAL_CAP,
-  order?: SQL[],
-): Promise<number> {
-  const rows = ex
-    .select({ one: sql`1`.as('one') })
-    .from(products)
-    .where(where);
-  const sub = (order ? rows.orderBy(...order) : rows).limit(cap + 1).as('c');
-  const [row] = await ex.select({ n: count() }).from(sub);
-  return row?.n ?? 0;
-}
+/** The rows of the public product lists. */
+const PRODUCTS: ListRows = { table: products };
 
 /**
  * Rows of a list near a point in another order (expiry, popularity, ...) read in that order from
@@ -329,17 +317,13 @@ export const ORDERED_WINDOW = 2000;
 /** A store's products share its position: so many more are read at once for a nearest-first page. */
 const PRODUCTS_AT_ONE_PLACE = 16;
 
-/**
- * A page of a public product list: its cards as JSON texts (`files`: the public files' URL prefix);
- * `match`: the near spellings' condition, when the words alone found too few.
- */
+/** A page of a public product list: its cards as JSON texts (`files`: the public files' URL prefix). */
 export async function searchProducts(
   ex: Executor,
   f: ProductFilter,
   now: Date,
   q: PageQuery,
   files: string,
-  match?: SQL,
 ): Promise<CardPage> {
   const offset = (q.page - 1) * q.limit;
   // A point and nothing else, in the order of expiring soon or trending: the prepared window answers,
@@ -347,7 +331,6 @@ export async function searchProducts(
   const window =
     f.point &&
     pointOnly(f) &&
-    !match &&
     (f.sort === 'expiry'
       ? f.expiresBefore
         ? expiringWindow
@@ -371,7 +354,7 @@ export async function searchProducts(
     const fetched = Math.min(found?.rows ?? 0, n);
     if (fetched >= n) return { items: JsonItems.joined(found!.cards), meta: nearMeta(q, fetched - offset) };
   }
-  let where = filters(f, now);
+  const base = filters(f, now);
   const origin = f.point ? earthPoint(f.point.latitude, f.point.longitude) : undefined;
   const d = origin ? sql<number>`(${products.location} <-> ${origin})` : sql<number>`null::float8`;
   const radius =
@@ -380,100 +363,101 @@ export async function searchProducts(
       sql`earth_box(${origin}, ${f.point.radiusM}::float8) @> ${products.location}`,
       sql`earth_distance(${origin}, ${products.location}) <= ${f.point.radiusM}::float8`,
     );
-  if (f.terms) {
-    const terms = f.terms;
-    const m = textMatch(products.searchVector, products.searchDocument, terms);
-    if (f.sort === 'relevance') {
-      // Words alone: first from the newest WORDS_WINDOW public products (see rankedPage).
-      const windowed = wordsOnly(f) && !match ? await wordsWindowPage(ex, files, terms, now, q) : undefined;
-      const found = windowed ?? (await rankedPage(ex, files, and(where, radius, m.fts)!, d, terms, 'fts', q));
-      if (found.meta.total >= TYPO_FALLBACK_BELOW) return found;
-      const near = await nearSpellings(ex, terms);
-      return near
-        ? withBitmapScans(ex, (tx) => rankedPage(tx, files, and(where, radius, near)!, d, terms, 'typo', q))
-        : found;
+  // The page in the list's order of the rows matching `match` as well (the words, or their near spellings).
+  const ordered = async (ex: Executor, match?: SQL): Promise<CardPage> => {
+    const where = and(base, match)!;
+    if (f.point && f.sort === 'distance') {
+      const point = f.point;
+      const byDistance = (c: Fields) => [asc(c.d)];
+      return nearestPage(
+        q,
+        point.radiusM,
+        async (n) =>
+          (pointOnly(f) && !match
+            ? await runPage(
+                nearestPrepared(ex, n),
+                {
+                  now: now.toISOString(),
+                  origin: earthCube(point.latitude, point.longitude),
+                  files,
+                  from: offset,
+                  to: offset + q.limit + 1,
+                },
+                n,
+              )
+            : await cards(ex, files, innerOf(ex, d).where(where).orderBy(d).limit(n), byDistance)) as (CardRow & {
+            d: number;
+          })[],
+        (k) =>
+          countNearest(
+            ex,
+            ex
+              .select({ d: sql`${d}`.as('d') })
+              .from(products)
+              .where(where)
+              .orderBy(d)
+              .limit(k),
+            point.radiusM,
+          ),
+        PRODUCTS_AT_ONE_PLACE,
+      );
     }
-    if ((await countCapped(ex, and(where, m.fts), TYPO_FALLBACK_BELOW)) < TYPO_FALLBACK_BELOW) {
-      const near = await nearSpellings(ex, terms);
-      if (near) return withBitmapScans(ex, (tx) => searchProducts(tx, { ...f, terms: null }, now, q, files, near));
-    }
-    where = and(where, m.fts)!;
-  }
-  if (match) where = and(where, match)!;
-  if (f.point && f.sort === 'distance') {
-    const point = f.point;
-    const byDistance = (c: Fields) => [asc(c.d)];
-    return nearestPage(
-      q,
-      point.radiusM,
-      async (n) =>
-        (pointOnly(f) && !match
-          ? await runPage(
-              nearestPrepared(ex, n),
-              {
-                now: now.toISOString(),
-                origin: earthCube(point.latitude, point.longitude),
-                files,
-                from: offset,
-                to: offset + q.limit + 1,
-              },
-              n,
-            )
-          : await cards(ex, files, innerOf(ex, d).where(where).orderBy(d).limit(n), byDistance)) as (CardRow & {
-          d: number;
-        })[],
-      (k) =>
-        countNearest(
-          ex,
-          ex
-            .select({ d: sql`${d}`.as('d') })
-            .from(products)
-            .where(where)
-            .orderBy(d)
-            .limit(k),
-          point.radiusM,
-        ),
-      PRODUCTS_AT_ONE_PLACE,
-    );
-  }
-  const order = ORDERS[f.sort as keyof typeof ORDERS] ?? ORDERS.newest;
-  const n = offset + q.limit + 1;
-  let rows: CardRow[] = [];
-  if (f.point && !window) {
-    // In the list's order from its index, the radius (as a cube distance) applied to at most ORDERED_WINDOW rows.
-    const w = innerOf(ex, d)
-      .where(where)
-      .orderBy(...order(products))
-      .limit(ORDERED_WINDOW)
-      .as('w');
-    rows = await cards(
-      ex,
-      files,
-      ex
-        .select()
-        .from(w)
-        .where(sql`${w.d} <= ${metresToChord(f.point.radiusM)}::float8`)
-        .orderBy(...order(w))
-        .limit(n),
-      order,
-    );
-  }
-  if (rows.length < n)
-    rows = await cards(
-      ex,
-      files,
-      innerOf(ex, d)
-        .where(and(where, radius))
+    const order = ORDERS[f.sort as keyof typeof ORDERS] ?? ORDERS.newest;
+    const n = offset + q.limit + 1;
+    let rows: CardRow[] = [];
+    if (f.point && !window) {
+      // In the list's order from its index, the radius (as a cube distance) applied to at most ORDERED_WINDOW rows.
+      const w = innerOf(ex, d)
+        .where(where)
         .orderBy(...order(products))
-        .limit(n),
-      order,
-    );
-  const page = rows.slice(offset);
-  // Near a point, counting the radius' rows would read them all: past the page the total is a lower bound.
-  const meta = f.point
-    ? nearMeta(q, page.length)
-    : await listingMeta(q, page.length, () => countCapped(ex, where, LISTING_TOTAL_CAP, order(products)));
-  return { items: page.slice(0, q.limit), meta };
+        .limit(ORDERED_WINDOW)
+        .as('w');
+      rows = await cards(
+        ex,
+        files,
+        ex
+          .select()
+          .from(w)
+          .where(sql`${w.d} <= ${metresToChord(f.point.radiusM)}::float8`)
+          .orderBy(...order(w))
+          .limit(n),
+        order,
+      );
+    }
+    if (rows.length < n)
+      rows = await cards(
+        ex,
+        files,
+        innerOf(ex, d)
+          .where(and(where, radius))
+          .orderBy(...order(products))
+          .limit(n),
+        order,
+      );
+    const page = rows.slice(offset);
+    // Near a point, counting the radius' rows would read them all: past the page the total is a lower bound.
+    const meta = f.point
+      ? nearMeta(q, page.length)
+      : await listingMeta(q, page.length, () => countCapped(ex, PRODUCTS, where, LISTING_TOTAL_CAP, order(products)));
+    return { items: page.slice(0, q.limit), meta };
+  };
+  if (!f.terms) return ordered(ex);
+  const terms = f.terms;
+  return searchWords<CardPage>(
+    ex,
+    { vector: products.searchVector, doc: products.searchDocument },
+    terms,
+    { relevance: f.sort === 'relevance', wordsOnly: wordsOnly(f) },
+    {
+      // Words alone: first from the newest WORDS_WINDOW public products (see rankedCards).
+      ranked: async (tx, match, _rank, how) =>
+        (how.tsquery ? await wordsWindowPage(tx, files, terms, now, q) : undefined) ??
+        rankedCards(tx, files, and(base, radius, match)!, d, terms, how.typo ? 'typo' : 'fts', q),
+      count: (tx, match, cap) => countCapped(tx, PRODUCTS, and(base, match), cap),
+      ordered,
+      nearSpellings: (tx) => nearSpellings(tx, terms),
+    },
+  );
 }
 
 /** The meta of a page near a point in another order: exact when the page ends the list, else at least one more row. */
@@ -498,7 +482,7 @@ function nearMeta(q: PageQuery, fetched: number): ListingMeta {
  * document after document were most of the words search's work, for queries of words that are all
  * there but never together. One lookup of each word in the catalog's words (product_search_lexemes).
  */
-async function nearSpellings(ex: Executor, terms: SearchTerms): Promise<SQL | undefined> {
+async function nearSpellings(ex: Executor, terms: SearchTerms): Promise<WordMatch | undefined> {
   const last = terms.words.length - 1;
   const l = productSearchLexemes.lexeme;
   // The last word as a prefix: the key's range from it to it followed by the last character there is.
@@ -510,7 +494,8 @@ async function nearSpellings(ex: Executor, terms: SearchTerms): Promise<SQL | un
   const [row] = await queryRows<{ found: boolean[] }>(ex, sql`select array[${sql.join(has, sql`, `)}] as found`);
   const spelt = new Set(terms.words.filter((_, i) => row?.found[i]));
   if (spelt.size === terms.words.length) return undefined;
-  return textMatch(products.searchVector, products.searchDocument, terms, spelt).typo;
+  const m = textMatch(products.searchVector, products.searchDocument, terms, spelt);
+  return { match: m.typo, rank: m.typoRank };
 }
 
 /** A page of cards: its rows (each card's JSON in `card`) in order, or the cards already joined, and its meta. */
@@ -523,7 +508,7 @@ export type CardPage = { items: { card: string }[] | JsonItems; meta: ListingMet
  * matches the indexes give, in no order: reading the newest index for a near spelling would test
  * every row.
  */
-async function rankedPage(
+function rankedCards(
   ex: Executor,
   files: string,
   where: SQL,
@@ -532,19 +517,13 @@ async function rankedPage(
   match: 'fts' | 'typo',
   q: PageQuery,
 ): Promise<RankedPage> {
-  const rows = (await rankedQuery(ex, files, where, d, terms, match, {
-    limit: q.limit + 1,
-    offset: (q.page - 1) * q.limit,
-  })) as unknown as CardRow[];
-  const counted = rows[0]?.counted ?? (q.page > 1 ? await countCapped(ex, where, RANKED_CANDIDATES_CAP) : 0);
-  return {
-    items: rows.slice(0, q.limit),
-    meta: metaOf(q, Number(counted), rows.length > q.limit, RANKED_CANDIDATES_CAP),
-  };
+  return rankedPage<CardRow>(ex, PRODUCTS, where, q, (take) =>
+    rankedCardsQuery(ex, files, where, d, terms, match, take),
+  );
 }
 
-/** rankedPage's query: `take` the page's rows (its limit and offset, values or placeholders). */
-function rankedQuery(
+/** rankedCards' query: `take` the page's rows (its limit and offset, values or placeholders). */
+function rankedCardsQuery(
   ex: Executor,
   files: unknown,
   where: SQL,
@@ -619,7 +598,7 @@ function rankedQuery(
 }
 
 /**
- * Words alone among the newest WORDS_WINDOW public products (rankedPage with `visible`), prepared:
+ * Words alone among the newest WORDS_WINDOW public products (rankedCards with `visible`), prepared:
  * building and planning this nested query on every search cost the server and PostgreSQL more than
  * running it. The words come as their tsquery text (`tsquery`), the page's offset as `offset`.
  */
@@ -628,7 +607,7 @@ const wordsWindowPrepared = preparedPage((ex, rows) => {
   // folded into a constant and was parsed again for every row of the window.
   const tsq = opaque(sql`to_tsquery('simple', ${sql.placeholder('tsquery')}::text)`);
   const words: SearchTerms = { words: [], tsquery: '', normalised: '' };
-  return rankedQuery(
+  return rankedCardsQuery(
     ex,
     files,
     isPublicProduct(at),
@@ -663,7 +642,7 @@ async function wordsWindowPage(
 }
 type RankedPage = { items: CardRow[]; meta: ListingMeta };
 
-/** Public products in the newest order whose words are matched first for a search of words alone (rankedPage). */
+/** Public products in the newest order whose words are matched first for a search of words alone (rankedCards). */
 export const WORDS_WINDOW = 20_000;
 
 /** True when the filter is words and nothing else. */

@@ -1,5 +1,5 @@
 import type { App } from '../../http/types.js';
-import { OkListing, sendJsonListing } from '../../shared/listing-page.js';
+import { OkListing, sendJsonListing } from '../../listings/index.js';
 import { Ok, ok } from '../../shared/schemas.js';
 import * as S from './product-search.schemas.js';
 import type { ProductSearchService } from './product-search.service.js';

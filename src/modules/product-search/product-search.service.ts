@@ -6,7 +6,7 @@ import {
   assertListingPage,
   searchTerms,
   type ListingMeta,
-} from '../../shared/listing-page.js';
+} from '../../listings/index.js';
 import { DIETARY_TAGS, type DietaryTag } from '../products/product-catalog.js';
 import { recomputePopularity, utcDay } from '../products/products.repository.js';
 import * as repo from './product-search.repository.js';

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, getTableColumns, inArray, ne, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { opaque, preparedPer, together, type Executor } from '../../db/client.js';
 import { nameOrderKey } from '../../db/folding.js';
-import { isoSql, listedColumns } from '../../db/listing-sql.js';
+import { isoSql, listedColumns } from '../../listings/index.js';
 import { byteOrderKey, toOrderBy, type SortKey } from '../../db/sorting.js';
 import {
   productActivityDaily,

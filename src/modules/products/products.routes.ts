@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Authenticate } from '../../http/access.js';
 import type { App } from '../../http/types.js';
 import { readUploads } from '../../http/uploads.js';
-import { sendJsonData } from '../../shared/listing-page.js';
+import { sendJsonData } from '../../listings/index.js';
 import { MessageSchema, Ok, OkPage, ok, okPage } from '../../shared/schemas.js';
 import { MAX_PRODUCT_IMAGES } from './product-catalog.js';
 import type { ProductsAdminService } from './products-admin.service.js';
@@ -86,7 +86,7 @@ export function productsRoutes(products: ProductsService, admin: ProductsAdminSe
     app.post(
       '/products',
       {
-        config: sup,
+        config: { ...sup, listings: ['products.'] },
         schema: {
           tags,
           summary: 'Create a product (PENDING_REVIEW, or ACTIVE with auto-approval); limited by the plan',
@@ -101,7 +101,7 @@ export function productsRoutes(products: ProductsService, admin: ProductsAdminSe
     app.put(
       '/products/:id',
       {
-        config: sup,
+        config: { ...sup, listings: ['products.'] },
         schema: {
           tags,
           summary: 'Update a product (the owner, or store staff allowed to manage products)',
@@ -117,7 +117,7 @@ export function productsRoutes(products: ProductsService, admin: ProductsAdminSe
     app.delete(
       '/products/:id',
       {
-        config: sup,
+        config: { ...sup, listings: ['products.'] },
         schema: {
           tags,
           summary: 'Delete a product for good (refused while orders on it are in progress)',
@@ -132,7 +132,7 @@ export function productsRoutes(products: ProductsService, admin: ProductsAdminSe
     app.patch(
       '/products/:id/stock',
       {
-        config: sup,
+        config: { ...sup, listings: ['products.'] },
         schema: {
           tags,
           summary: 'Set ({quantity}) or correct ({delta}) the available stock; never below zero',
@@ -148,7 +148,7 @@ export function productsRoutes(products: ProductsService, admin: ProductsAdminSe
     app.post(
       '/products/:id/images',
       {
-        config: sup,
+        config: { ...sup, listings: ['products.'] },
         schema: {
           tags,
           summary: `Add pictures: multipart/form-data, files in the field "images" (JPEG, PNG or WebP; at most ${MAX_PRODUCT_IMAGES} per product)`,
@@ -172,7 +172,7 @@ export function productsRoutes(products: ProductsService, admin: ProductsAdminSe
     app.delete(
       '/products/:id/images',
       {
-        config: sup,
+        config: { ...sup, listings: ['products.'] },
         schema: {
           tags,
           summary: 'Delete one picture (its id in imageId)',
@@ -188,7 +188,7 @@ export function productsRoutes(products: ProductsService, admin: ProductsAdminSe
     app.post(
       '/products/:id/favorite',
       {
-        config: auth,
+        config: { ...auth, listings: ['products.'] },
         schema: {
           tags,
           summary: "Add a public product to the caller's favourites (idempotent)",
@@ -203,7 +203,7 @@ export function productsRoutes(products: ProductsService, admin: ProductsAdminSe
     app.delete(
       '/products/:id/favorite',
       {
-        config: auth,
+        config: { ...auth, listings: ['products.'] },
         schema: {
           tags,
           summary: "Remove a product from the caller's favourites (idempotent)",
@@ -217,7 +217,7 @@ export function productsRoutes(products: ProductsService, admin: ProductsAdminSe
     app.post(
       '/stores/:storeId/follow',
       {
-        config: auth,
+        config: { ...auth, listings: ['stores.', 'products.', 'deals.'] },
         schema: {
           tags: ['stores'],
           summary: 'Follow a public store: hear when it publishes a product (idempotent)',
@@ -232,7 +232,7 @@ export function productsRoutes(products: ProductsService, admin: ProductsAdminSe
     app.delete(
       '/stores/:storeId/follow',
       {
-        config: auth,
+        config: { ...auth, listings: ['stores.', 'products.', 'deals.'] },
         schema: {
           tags: ['stores'],
           summary: 'Stop following a store (idempotent)',
@@ -282,7 +282,7 @@ export function productsRoutes(products: ProductsService, admin: ProductsAdminSe
     app.patch(
       '/admin/products/:id/approve',
       {
-        config: adm,
+        config: { ...adm, listings: ['products.'] },
         schema: {
           tags: atags,
           summary: 'Approve a product waiting for review (it becomes ACTIVE)',
@@ -297,7 +297,7 @@ export function productsRoutes(products: ProductsService, admin: ProductsAdminSe
     app.patch(
       '/admin/products/:id/reject',
       {
-        config: adm,
+        config: { ...adm, listings: ['products.'] },
         schema: {
           tags: atags,
           summary: 'Reject a product waiting for review, with the reason the supplier sees',
@@ -313,7 +313,7 @@ export function productsRoutes(products: ProductsService, admin: ProductsAdminSe
     app.patch(
       '/admin/products/:id/status',
       {
-        config: adm,
+        config: { ...adm, listings: ['products.'] },
         schema: {
           tags: atags,
           summary: 'Deactivate an ACTIVE product or reactivate an INACTIVE one',
@@ -329,7 +329,7 @@ export function productsRoutes(products: ProductsService, admin: ProductsAdminSe
     app.delete(
       '/admin/products/:id',
       {
-        config: adm,
+        config: { ...adm, listings: ['products.'] },
         schema: {
           tags: atags,
           summary:
@@ -346,7 +346,7 @@ export function productsRoutes(products: ProductsService, admin: ProductsAdminSe
     app.post(
       '/admin/products/bulk-approve',
       {
-        config: adm,
+        config: { ...adm, listings: ['products.'] },
         schema: {
           tags: atags,
           summary: 'Approve up to 100 products waiting for review: all or none',

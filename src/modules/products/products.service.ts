@@ -8,7 +8,7 @@ import { uuidv7 } from '../../shared/ids.js';
 import { pageMeta } from '../../shared/schemas.js';
 import { assertTransition } from '../../shared/state-machine.js';
 import type { SettingsService } from '../settings/settings.service.js';
-import { assertRoleCan } from '../staff/store-permissions.js';
+import { assertRoleCan } from '../stores/index.js';
 import type { StoresService } from '../stores/stores.service.js';
 import type { SubscriptionsService } from '../subscriptions/subscriptions.service.js';
 import type { SuppliersService } from '../suppliers/suppliers.service.js';

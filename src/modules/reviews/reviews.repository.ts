@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, gt, inArray, isNull, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import { opaque, preparedPage, type Executor } from '../../db/client.js';
-import { isoSql } from '../../db/listing-sql.js';
+import { isoSql } from '../../listings/index.js';
 import { reviewHelpfulVotes, reviewImages, reviewReports, reviews, reviewSummaries } from '../../db/schema/reviews.js';
 import type { PageQuery } from '../../shared/schemas.js';
 import { pageOffset } from '../../shared/schemas.js';

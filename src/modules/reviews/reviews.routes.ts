@@ -13,6 +13,8 @@ const pub = { access: 'Public', cache: 'directory' } as const;
 const auth = { access: 'Auth' } as const;
 const sup = { access: 'SUP' } as const;
 const adm = { access: 'ADM' } as const;
+// Reviews change the ratings product and supplier lists show; marks, answers and pictures do not.
+const RATINGS = ['products.', 'suppliers.'] as const;
 /** Marks per address and minute: the anonymous once-a-day rule is per device, which a client names itself. */
 export const HELPFUL_RATE_LIMIT = { max: 20, timeWindow: '1 minute' };
 const DEVICE_ID = /^[A-Za-z0-9_-]{8,64}$/;
@@ -92,7 +94,7 @@ export function reviewsRoutes(
     app.post(
       '/reviews',
       {
-        config: auth,
+        config: { ...auth, listings: RATINGS },
         schema: {
           tags,
           summary:
@@ -125,7 +127,7 @@ export function reviewsRoutes(
     app.put(
       '/reviews/:id',
       {
-        config: auth,
+        config: { ...auth, listings: RATINGS },
         schema: {
           tags,
           summary: "Edit one's review (rating, title, comment; null removes a text)",
@@ -141,7 +143,7 @@ export function reviewsRoutes(
     app.delete(
       '/reviews/:id',
       {
-        config: auth,
+        config: { ...auth, listings: RATINGS },
         schema: {
           tags,
           summary: "Delete one's review",
@@ -156,7 +158,7 @@ export function reviewsRoutes(
     app.post(
       '/reviews/:id/report',
       {
-        config: auth,
+        config: { ...auth, listings: RATINGS },
         schema: {
           tags,
           summary: `Report a review, once per user; ${3} different reporters hide it until an administrator decides`,
@@ -246,7 +248,7 @@ export function reviewsRoutes(
     app.patch(
       '/admin/reviews/:id/clear-report',
       {
-        config: adm,
+        config: { ...adm, listings: RATINGS },
         preValidation: bodyMayBeEmpty,
         schema: {
           tags: atags,
@@ -263,7 +265,7 @@ export function reviewsRoutes(
     app.delete(
       '/admin/reviews/:id',
       {
-        config: adm,
+        config: { ...adm, listings: RATINGS },
         schema: {
           tags: atags,
           summary: 'Delete a review, with an optional reason for the audit; the rating summary follows',

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { REPORT_REASONS, REVIEW_TARGETS } from '../../db/schema/reviews.js';
-import { ListingMetaSchema } from '../../shared/listing-page.js';
+import { ListingMetaSchema } from '../../listings/index.js';
 import { IdSchema, Nullable, PageQuerySchema, StringEnum, TimestampSchema } from '../../shared/schemas.js';
 import { RatingDetailSchema } from '../products/products.schemas.js';
 

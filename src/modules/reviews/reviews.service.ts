@@ -4,7 +4,7 @@ import type { AuthUser } from '../../http/access.js';
 import { storeImageSizes, type UploadedFile } from '../../http/uploads.js';
 import { AppError, conflict, forbidden, notFound, validationError } from '../../shared/errors.js';
 import { uuidv7 } from '../../shared/ids.js';
-import { assertListingPage, metaOf } from '../../shared/listing-page.js';
+import { assertListingPage, metaOf } from '../../listings/index.js';
 import { pageMeta, type PageQuery } from '../../shared/schemas.js';
 import type { NotificationsService } from '../notifications/notifications.service.js';
 import type { OrdersService } from '../orders/orders.service.js';

@@ -1,7 +1,12 @@
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/client.js';
 import * as repo from './staff.repository.js';
-import { roleCan, type StoreCapability } from './store-permissions.js';
+import { roleCan, type StoreCapability, type StoreMemberRole } from '../stores/index.js';
+import type { StoreMemberRole as TableRole } from '../../db/schema/staff.js';
+
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
+/** The member roles the stores module answers for are exactly the ones this module's table holds. */
+export const MEMBER_ROLES_MATCH: Same<TableRole, StoreMemberRole> = true;
 
 export type StoreMembersService = ReturnType<typeof createStoreMembersService>;
 

@@ -10,7 +10,7 @@ import {
   TimestampSchema,
 } from '../../shared/schemas.js';
 import { StoreSchema } from '../stores/stores.schemas.js';
-import { STORE_CAPABILITIES } from './store-permissions.js';
+import { STORE_CAPABILITIES } from '../stores/index.js';
 
 export const StoreRoleSchema = StringEnum(['OWNER', ...STORE_MEMBER_ROLES] as const);
 const MemberRoleSchema = StringEnum(STORE_MEMBER_ROLES);

@@ -24,7 +24,7 @@ import type {
   MyStoreView,
   StaffList,
 } from './staff.schemas.js';
-import { STORE_ROLE_CAPABILITIES, type StoreCapability } from './store-permissions.js';
+import { STORE_ROLE_CAPABILITIES, type StoreCapability } from '../stores/index.js';
 
 export const INVITATION_TTL_MS = 7 * 86_400_000;
 /** Members plus pending invitations of one store: keeps the staff list short and invitations from being sprayed. */

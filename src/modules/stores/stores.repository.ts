@@ -1,17 +1,18 @@
 import { and, asc, count, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { literalLimit, opaque, preparedPage, preparedPer, rows, runPage, type Executor } from '../../db/client.js';
 import { nameOrderKey } from '../../db/folding.js';
-import { countNearest, earthCube, earthPoint, kmOfChordSql, listedColumns, searchWords } from '../../db/listing-sql.js';
 import {
-  LISTING_TOTAL_CAP,
-  RANKED_CANDIDATES_CAP,
-  listingMeta,
-  metaOf,
+  countNearest,
+  earthCube,
+  earthPoint,
+  kmOfChordSql,
+  listedColumns,
   nearestPage,
-  searchTerms,
-  type ListingMeta,
+  rankedQuery,
+  searchList,
   type NearbyJsonRow,
-} from '../../shared/listing-page.js';
+  type SearchedList,
+} from '../../listings/index.js';
 import type { PageQuery } from '../../shared/schemas.js';
 import { stores } from '../../db/schema/stores.js';
 import { openAtSql } from '../../shared/opening-hours.js';
@@ -179,69 +180,34 @@ function searchFilters(s: StoreSearch, now: Date): SQL {
   )!;
 }
 
-/** Counts the rows matching `where`, stopping past LISTING_TOTAL_CAP. */
-async function countCapped(ex: Executor, where: SQL | undefined, cap = LISTING_TOTAL_CAP): Promise<number> {
-  const sub = ex
-    .select({ one: sql`1`.as('one') })
-    .from(stores)
-    .where(where)
-    .limit(cap + 1)
-    .as('c');
-  const [row] = await ex.select({ n: count() }).from(sub);
-  return row?.n ?? 0;
-}
+/** The rows of the public store lists. */
+const STORES: SearchedList = {
+  table: stores,
+  fields: listed,
+  words: { vector: stores.searchVector, doc: stores.searchDoc },
+  wordsOnly: (ex, tsquery, take) => wordsPrepared(ex).execute({ tsquery, rows: take.limit, offset: take.offset }),
+};
 
 /**
  * Text search over the stored document (DESIGN section 8): the words (the last one as a prefix)
  * from the GIN tsvector index; when they find too little, words spelt nearly alike from the
  * trigram index as well (each word must match). Relevance ranks only the capped candidates.
  */
-export async function searchPublicStores(ex: Executor, s: StoreSearch, now: Date, q: PageQuery) {
-  const filters = searchFilters(s, now);
-  const terms = s.q === undefined ? null : searchTerms(s.q);
-  if (s.q !== undefined && !terms) return { items: [], meta: metaOf(q, 0, false) };
+export function searchPublicStores(ex: Executor, s: StoreSearch, now: Date, q: PageQuery) {
   const order =
     s.sort === 'name' ? [asc(nameOrderKey(stores.name)), asc(stores.id)] : [desc(stores.createdAt), desc(stores.id)];
-  const ordered = async (tx: Executor, match: SQL | undefined) => {
-    const where = and(filters, match);
-    const items = await tx
-      .select(listed)
-      .from(stores)
-      .where(where)
-      .orderBy(...order)
-      .limit(q.limit + 1)
-      .offset((q.page - 1) * q.limit);
-    const meta = await listingMeta(q, items.length, () => countCapped(tx, where));
-    return { items: items.slice(0, q.limit), meta };
-  };
-  if (!terms) return ordered(ex, undefined);
-  return searchWords(
+  return searchList<ListedStore>(
     ex,
-    { vector: stores.searchVector, doc: stores.searchDoc },
-    terms,
-    { relevance: s.sort === 'relevance', wordsOnly: !s.city && !s.supplierId && s.openNow === undefined },
+    STORES,
     {
-      ranked: (tx, match, rank, tsquery) => rankedPage(tx, and(filters, match), rank, q, tsquery),
-      count: (tx, match, cap) => countCapped(tx, and(filters, match), cap),
-      ordered,
+      q: s.q,
+      filters: searchFilters(s, now),
+      order,
+      relevance: s.sort === 'relevance',
+      wordsOnly: !s.city && !s.supplierId && s.openNow === undefined,
     },
+    q,
   );
-}
-
-/** The ranked candidates: the first RANKED_CANDIDATES_CAP matches, with the listed columns. */
-function rankedQuery(ex: Executor, where: SQL | undefined, rank: SQL) {
-  const cand = ex.$with('cand').as(
-    ex
-      .select({ ...listed, rank: sql<number>`${rank}`.as('rank') })
-      .from(stores)
-      .where(where)
-      .limit(RANKED_CANDIDATES_CAP + 1),
-  );
-  return ex
-    .with(cand)
-    .select({ ...cand._.selectedFields, counted: sql<number>`(select count(*) from cand)`.mapWith(Number) })
-    .from(cand)
-    .orderBy(desc(cand.rank), asc(cand.id));
 }
 
 // The common word search (words only, no other filter), prepared once per connection: planning
@@ -250,6 +216,8 @@ const wordsPrepared = preparedPer((ex) => {
   const tsq = sql`to_tsquery('simple', ${sql.placeholder('tsquery')})`;
   return rankedQuery(
     ex,
+    STORES,
+    listed,
     and(listedStore, sql`${stores.searchVector} @@ ${tsq}`),
     sql`ts_rank(${stores.searchVector}, ${tsq})`,
   )
@@ -257,28 +225,6 @@ const wordsPrepared = preparedPer((ex) => {
     .offset(sql.placeholder('offset'))
     .prepare('stores_words_page');
 });
-
-/**
- * One page of the ranked candidates (see rankedQuery); the candidates carry the listed columns, so
- * the page is not joined back to the table. `prepared` runs the words-only query instead.
- */
-async function rankedPage(
-  ex: Executor,
-  where: SQL | undefined,
-  rank: SQL,
-  q: PageQuery,
-  prepared?: string,
-): Promise<{ items: ListedStore[]; meta: ListingMeta }> {
-  const offset = (q.page - 1) * q.limit;
-  const rows = prepared
-    ? await wordsPrepared(ex).execute({ tsquery: prepared, rows: q.limit + 1, offset })
-    : await rankedQuery(ex, where, rank)
-        .limit(q.limit + 1)
-        .offset(offset);
-  const counted = rows[0]?.counted ?? (q.page > 1 ? await countCapped(ex, where, RANKED_CANDIDATES_CAP) : 0);
-  const items = rows.slice(0, q.limit).map(({ rank: _rank, counted: _counted, ...store }) => store as ListedStore);
-  return { items, meta: metaOf(q, counted, rows.length > q.limit, RANKED_CANDIDATES_CAP) };
-}
 
 export interface NearbySearch {
   latitude: number;

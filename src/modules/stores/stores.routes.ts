@@ -1,6 +1,6 @@
 import type { App } from '../../http/types.js';
 import { IdParamsSchema, MessageSchema, Ok, OkPage, ok, okPage } from '../../shared/schemas.js';
-import { OkListing, okListing, sendJsonListing } from '../../shared/listing-page.js';
+import { OkListing, okListing, sendJsonListing, SUPPLIER_LISTINGS } from '../../listings/index.js';
 import * as S from './stores.schemas.js';
 import type { StoresService } from './stores.service.js';
 
@@ -95,7 +95,7 @@ export function storesRoutes(stores: StoresService) {
     app.post(
       '/supplier/stores',
       {
-        config: sup,
+        config: { ...sup, listings: SUPPLIER_LISTINGS },
         schema: {
           tags: own,
           summary: 'Create a store',
@@ -110,7 +110,7 @@ export function storesRoutes(stores: StoresService) {
     app.put(
       '/supplier/stores/:storeId',
       {
-        config: sup,
+        config: { ...sup, listings: SUPPLIER_LISTINGS },
         schema: {
           tags: own,
           summary: 'Update a store (only the given fields)',
@@ -125,7 +125,7 @@ export function storesRoutes(stores: StoresService) {
     app.delete(
       '/supplier/stores/:storeId',
       {
-        config: sup,
+        config: { ...sup, listings: SUPPLIER_LISTINGS },
         schema: {
           tags: own,
           summary: 'Delete a store (kept for the records; refused while work is in progress)',
@@ -154,7 +154,7 @@ export function storesRoutes(stores: StoresService) {
     app.post(
       '/supplier/stores/:storeId/temporary-closure',
       {
-        config: sup,
+        config: { ...sup, listings: SUPPLIER_LISTINGS },
         schema: {
           tags: own,
           summary: 'Set or clear a temporary closure (owner or manager)',
@@ -169,7 +169,7 @@ export function storesRoutes(stores: StoresService) {
     app.post(
       '/supplier/stores/:storeId/toggle-active',
       {
-        config: sup,
+        config: { ...sup, listings: SUPPLIER_LISTINGS },
         schema: {
           tags: own,
           summary: 'Activate or deactivate a store',

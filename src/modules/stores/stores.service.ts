@@ -4,10 +4,9 @@ import type { AuthUser } from '../../http/access.js';
 import { AppError, conflict, forbidden, notFound, type ErrorDetail } from '../../shared/errors.js';
 import { uuidv7 } from '../../shared/ids.js';
 import { normalizePhone } from '../../shared/phone.js';
-import { JsonItems, RANKED_CANDIDATES_CAP, assertListingPage, type ListingMeta } from '../../shared/listing-page.js';
+import { JsonItems, RANKED_CANDIDATES_CAP, assertListingPage, type ListingMeta } from '../../listings/index.js';
 import { pageMeta, pageOffset } from '../../shared/schemas.js';
-import type { StoreMembersService } from '../staff/members.service.js';
-import { assertRoleCan, type StoreCapability, type StoreRole } from '../staff/store-permissions.js';
+import { assertRoleCan, type StoreCapability, type StoreRole } from './store-permissions.js';
 import type { SuppliersService } from '../suppliers/suppliers.service.js';
 import { checkOpeningHours, isWithinOpeningHours, normalizeOpeningHours } from '../../shared/opening-hours.js';
 import { resolveTimezone, unknownTimezone } from '../../shared/time-zones.js';
@@ -119,11 +118,13 @@ async function storeFields(
 
 export type StoresService = ReturnType<typeof createStoresService>;
 
-export function createStoresService(
-  ctx: AppContext,
-  deps: { suppliers: SuppliersService; members: StoreMembersService },
-) {
+/** A member's role on a store (null: none); registered by the staff module. */
+export type MemberRole = (ex: Executor, storeId: string, userId: string) => Promise<StoreRole | null>;
+
+export function createStoresService(ctx: AppContext, deps: { suppliers: SuppliersService }) {
   const now = () => ctx.clock.now();
+  // The staff module (built after stores) answers the roles of invited members.
+  let memberRole: MemberRole = async () => null;
   const collectors = new Map<string, StatisticsCollector>();
   const deletionHooks: StoreDeletedHook[] = [];
 
@@ -131,7 +132,7 @@ export function createStoresService(
   async function roleOn(ex: Executor, userId: string, store: StoreRecord): Promise<StoreRole | null> {
     const own = await deps.suppliers.findOwnProfile(userId, ex);
     if (own?.id === store.supplierId) return 'OWNER';
-    return deps.members.roleOf(ex, store.id, userId);
+    return memberRole(ex, store.id, userId);
   }
 
   /**
@@ -216,8 +217,13 @@ export function createStoresService(
       deletionHooks.push(hook);
     },
 
+    /** The staff module's answer to "which role does this member hold on this store". */
+    registerMemberRoles(roleOf: MemberRole): void {
+      memberRole = roleOf;
+    },
+
     registerStatistics(section: string, collect: StatisticsCollector): void {
-      if (section === 'store' || section === 'staff' || collectors.has(section))
+      if (section === 'store' || collectors.has(section))
         throw new Error(`statistics section ${section} already exists`);
       collectors.set(section, collect);
     },
@@ -330,7 +336,6 @@ export function createStoresService(
       await ctx.db.transaction(async (tx) => {
         await authorize(tx, user.id, storeId, 'store.delete', { change: true, lock: true });
         await ctx.workInProgress.assertNone(tx, { storeId }, 'The store');
-        await deps.members.revokePendingInvitations(tx, storeId);
         const t = now();
         for (const hook of deletionHooks) await hook(tx, storeId, t);
         await repo.updateStore(tx, storeId, { deletedAt: t, updatedAt: t });
@@ -352,8 +357,7 @@ export function createStoresService(
           createdAt: view.createdAt,
           daysActive: Math.max(0, Math.floor((at.getTime() - store.createdAt.getTime()) / DAY_MS)),
         },
-        staff: await deps.members.staffCounts(ctx.db, storeId),
-      };
+      } as StoreStatistics;
       for (const [section, collect] of collectors)
         (stats as Record<string, unknown>)[section] = await collect(ctx.db, storeId);
       return stats;

@@ -10,7 +10,6 @@ import type { LockedSubject } from '../payments/payment-subjects.js';
 import { toPaymentView, type PaymentsService } from '../payments/payments.service.js';
 import type { PaymentRecord } from '../payments/payments.repository.js';
 import type { SettingsService } from '../settings/settings.service.js';
-import type { SuppliersService } from '../suppliers/suppliers.service.js';
 import type { PlansService } from './plans.service.js';
 import type { PromoCodesService } from './promo-codes.service.js';
 import * as repo from './subscriptions.repository.js';
@@ -32,8 +31,19 @@ export interface BillingDeps {
   promos: PromoCodesService;
   payments: PaymentsService;
   settings: SettingsService;
-  suppliers: SuppliersService;
+  suppliers: SupplierDirectory;
   notifications: NotificationsService;
+}
+
+/** What billing reads of supplier profiles; the suppliers module (built after this one) provides it. */
+export interface SupplierDirectory {
+  lockProfile(ex: Executor, by: { userId: string }): Promise<SupplierRef | undefined>;
+  findProfile(id: string, ex?: Executor): Promise<SupplierRef | undefined>;
+  findOwnProfile(userId: string): Promise<SupplierRef | undefined>;
+}
+interface SupplierRef {
+  id: string;
+  userId: string;
 }
 
 export type BillingService = ReturnType<typeof createBillingService>;

@@ -1,5 +1,6 @@
 import { bodyMayBeEmpty } from '../../http/optional-body.js';
 import type { App } from '../../http/types.js';
+import { SUPPLIER_LISTINGS } from '../../listings/index.js';
 import { IdParamsSchema, Ok, OkPage, ok, okPage } from '../../shared/schemas.js';
 import * as S from './suppliers.schemas.js';
 import type { SuppliersAdminService } from './suppliers-admin.service.js';
@@ -60,7 +61,7 @@ export function suppliersAdminRoutes(admin: SuppliersAdminService) {
     app.patch(
       '/admin/suppliers/:id/verify',
       {
-        config: adm,
+        config: { ...adm, listings: SUPPLIER_LISTINGS },
         preValidation: bodyMayBeEmpty,
         schema: {
           tags,
@@ -77,7 +78,7 @@ export function suppliersAdminRoutes(admin: SuppliersAdminService) {
     app.patch(
       '/admin/suppliers/:id/reject',
       {
-        config: adm,
+        config: { ...adm, listings: SUPPLIER_LISTINGS },
         schema: {
           tags,
           summary: 'Reject a pending supplier or withdraw a verification',
@@ -93,7 +94,7 @@ export function suppliersAdminRoutes(admin: SuppliersAdminService) {
     app.patch(
       '/admin/suppliers/:id/commission',
       {
-        config: adm,
+        config: { ...adm, listings: SUPPLIER_LISTINGS },
         schema: {
           tags,
           summary: 'Change the commission rate; answers with the change history',
@@ -108,7 +109,7 @@ export function suppliersAdminRoutes(admin: SuppliersAdminService) {
     app.post(
       '/admin/suppliers/bulk-verify',
       {
-        config: adm,
+        config: { ...adm, listings: SUPPLIER_LISTINGS },
         schema: {
           tags,
           summary: 'Verify up to 100 suppliers; each id succeeds or is skipped on its own',

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { literalLimit, opaque, preparedPage, preparedPer, runPage, type Executor } from '../../db/client.js';
 import { nameOrderKey } from '../../db/folding.js';
 import {
@@ -8,20 +8,15 @@ import {
   isoSql,
   kmOfChordSql,
   listedColumns,
-  searchWords,
-} from '../../db/listing-sql.js';
-import { supplierProfiles as sp } from '../../db/schema/suppliers.js';
-import { users } from '../../db/schema/users.js';
-import {
-  LISTING_TOTAL_CAP,
-  RANKED_CANDIDATES_CAP,
-  listingMeta,
-  metaOf,
   nearestPage,
-  searchTerms,
+  rankedQuery,
+  searchList,
   type ListingMeta,
   type NearbyJsonRow,
-} from '../../shared/listing-page.js';
+  type SearchedList,
+} from '../../listings/index.js';
+import { supplierProfiles as sp } from '../../db/schema/suppliers.js';
+import { users } from '../../db/schema/users.js';
 import { openAtSql } from '../../shared/opening-hours.js';
 import type { PageQuery } from '../../shared/schemas.js';
 import type { ListedSupplier } from './suppliers.repository.js';
@@ -32,19 +27,6 @@ import { publicSupplierCondition } from './supplier-visibility.js';
 
 /** A supplier as the public lists read it: every column but the stored search ones. */
 const listed = listedColumns(sp);
-
-/** Counts the public suppliers matching `where`, stopping past LISTING_TOTAL_CAP. */
-async function countCapped(ex: Executor, where: SQL | undefined, cap = LISTING_TOTAL_CAP): Promise<number> {
-  const sub = ex
-    .select({ one: sql`1`.as('one') })
-    .from(sp)
-    .innerJoin(users, eq(users.id, sp.userId))
-    .where(where)
-    .limit(cap + 1)
-    .as('c');
-  const [row] = await ex.select({ n: count() }).from(sub);
-  return row?.n ?? 0;
-}
 
 export interface SearchFilter {
   q?: string;
@@ -57,7 +39,17 @@ export interface SearchFilter {
 
 type Found = { items: ListedSupplier[]; meta: ListingMeta };
 
-export async function searchPublic(ex: Executor, f: SearchFilter, q: PageQuery): Promise<Found> {
+/** The rows of the public supplier lists: a supplier's visibility reads its user's status. */
+const SUPPLIERS: SearchedList = {
+  table: sp,
+  join: { table: users, on: eq(users.id, sp.userId) },
+  fields: listed,
+  words: { vector: sp.searchVector, doc: sp.searchDoc },
+  nameKey: nameOrderKey(sp.businessName),
+  wordsOnly: (ex, tsquery, take) => wordsPrepared(ex).execute({ tsquery, rows: take.limit, offset: take.offset }),
+};
+
+export function searchPublic(ex: Executor, f: SearchFilter, q: PageQuery): Promise<Found> {
   const filters = and(
     publicSupplierCondition(),
     f.city ? sql`lower(${sp.city}) = lower(${f.city})` : undefined,
@@ -66,56 +58,20 @@ export async function searchPublic(ex: Executor, f: SearchFilter, q: PageQuery):
       ? undefined
       : sql`${f.openNow ? sql`` : sql`not `}${openAtSql(sp.openingHours, sp.timezone, f.now)}`,
   );
-  const terms = f.q === undefined ? null : searchTerms(f.q);
-  if (f.q !== undefined && !terms) return { items: [], meta: metaOf(q, 0, false) };
   const order =
     f.sort === 'newest' ? [desc(sp.createdAt), desc(sp.id)] : [asc(nameOrderKey(sp.businessName)), asc(sp.id)];
-  const ordered = async (tx: Executor, match: SQL | undefined): Promise<Found> => {
-    const where = and(filters, match);
-    const items = await tx
-      .select(listed)
-      .from(sp)
-      .innerJoin(users, eq(users.id, sp.userId))
-      .where(where)
-      .orderBy(...order)
-      .limit(q.limit + 1)
-      .offset((q.page - 1) * q.limit);
-    const meta = await listingMeta(q, items.length, () => countCapped(tx, where));
-    return { items: items.slice(0, q.limit), meta };
-  };
-  if (!terms) return ordered(ex, undefined);
-  return searchWords(
+  return searchList<ListedSupplier>(
     ex,
-    { vector: sp.searchVector, doc: sp.searchDoc },
-    terms,
-    { relevance: f.sort === 'relevance', wordsOnly: !f.city && !f.category && f.openNow === undefined },
+    SUPPLIERS,
     {
-      ranked: (tx, match, rank, tsquery) => rankedPage(tx, and(filters, match), rank, q, tsquery),
-      count: (tx, match, cap) => countCapped(tx, and(filters, match), cap),
-      ordered,
+      q: f.q,
+      filters,
+      order,
+      relevance: f.sort === 'relevance',
+      wordsOnly: !f.city && !f.category && f.openNow === undefined,
     },
+    q,
   );
-}
-
-/** The ranked candidates: the first RANKED_CANDIDATES_CAP matches, with the listed columns. */
-function rankedQuery(ex: Executor, where: SQL | undefined, rank: SQL) {
-  const cand = ex.$with('cand').as(
-    ex
-      .select({
-        ...listed,
-        rank: sql<number>`${rank}`.as('rank'),
-        nameKey: sql<string>`${nameOrderKey(sp.businessName)}`.as('name_key'),
-      })
-      .from(sp)
-      .innerJoin(users, eq(users.id, sp.userId))
-      .where(where)
-      .limit(RANKED_CANDIDATES_CAP + 1),
-  );
-  return ex
-    .with(cand)
-    .select({ ...cand._.selectedFields, counted: sql<number>`(select count(*) from cand)`.mapWith(Number) })
-    .from(cand)
-    .orderBy(desc(cand.rank), asc(cand.nameKey), asc(cand.id));
 }
 
 // The common word search (words only, no other filter), prepared once per connection.
@@ -123,34 +79,16 @@ const wordsPrepared = preparedPer((ex) => {
   const tsq = sql`to_tsquery('simple', ${sql.placeholder('tsquery')})`;
   return rankedQuery(
     ex,
+    SUPPLIERS,
+    listed,
     and(publicSupplierCondition(), sql`${sp.searchVector} @@ ${tsq}`),
     sql`ts_rank(${sp.searchVector}, ${tsq})`,
+    nameOrderKey(sp.businessName),
   )
     .limit(sql.placeholder('rows'))
     .offset(sql.placeholder('offset'))
     .prepare('suppliers_words_page');
 });
-
-/** One page of the ranked candidates; `prepared` runs the words-only query instead. */
-async function rankedPage(
-  ex: Executor,
-  where: SQL | undefined,
-  rank: SQL,
-  q: PageQuery,
-  prepared?: string,
-): Promise<Found> {
-  const offset = (q.page - 1) * q.limit;
-  const rows = prepared
-    ? await wordsPrepared(ex).execute({ tsquery: prepared, rows: q.limit + 1, offset })
-    : await rankedQuery(ex, where, rank)
-        .limit(q.limit + 1)
-        .offset(offset);
-  const counted = rows[0]?.counted ?? (q.page > 1 ? await countCapped(ex, where, RANKED_CANDIDATES_CAP) : 0);
-  const items = rows
-    .slice(0, q.limit)
-    .map(({ rank: _rank, nameKey: _key, counted: _counted, ...profile }) => profile as ListedSupplier);
-  return { items, meta: metaOf(q, counted, rows.length > q.limit, RANKED_CANDIDATES_CAP) };
-}
 
 export interface NearbyFilter {
   latitude: number;

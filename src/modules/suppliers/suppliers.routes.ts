@@ -2,7 +2,7 @@ import type { App } from '../../http/types.js';
 import { readUploads } from '../../http/uploads.js';
 import { IdParamsSchema, Ok, ok } from '../../shared/schemas.js';
 import { ChangePlanBodySchema, LimitsSchema } from '../subscriptions/subscriptions.schemas.js';
-import { OkListing, okListing, sendJsonListing } from '../../shared/listing-page.js';
+import { OkListing, okListing, sendJsonListing, SUPPLIER_LISTINGS } from '../../listings/index.js';
 import * as S from './suppliers.schemas.js';
 import type { SuppliersService } from './suppliers.service.js';
 
@@ -50,7 +50,7 @@ export function suppliersRoutes(suppliers: SuppliersService) {
     app.post(
       '/suppliers/profile',
       {
-        config: sup,
+        config: { ...sup, listings: SUPPLIER_LISTINGS },
         schema: {
           tags,
           summary: 'Create the supplier profile (submitted for verification)',
@@ -79,7 +79,7 @@ export function suppliersRoutes(suppliers: SuppliersService) {
     app.put(
       '/suppliers/profile',
       {
-        config: sup,
+        config: { ...sup, listings: SUPPLIER_LISTINGS },
         schema: {
           tags,
           summary: 'Change the profile (a rejected profile goes back to review)',
@@ -94,7 +94,7 @@ export function suppliersRoutes(suppliers: SuppliersService) {
     app.delete(
       '/suppliers/profile',
       {
-        config: sup,
+        config: { ...sup, listings: SUPPLIER_LISTINGS },
         schema: {
           tags,
           summary: 'Delete the profile (refused while work is in progress)',
@@ -108,7 +108,7 @@ export function suppliersRoutes(suppliers: SuppliersService) {
     app.post(
       '/suppliers/profile/logo',
       {
-        config: sup,
+        config: { ...sup, listings: SUPPLIER_LISTINGS },
         schema: {
           tags,
           summary:
@@ -125,7 +125,7 @@ export function suppliersRoutes(suppliers: SuppliersService) {
     app.delete(
       '/suppliers/profile/logo',
       {
-        config: sup,
+        config: { ...sup, listings: SUPPLIER_LISTINGS },
         schema: { tags, summary: 'Remove the logo', errors: [404], response: { 200: Ok(S.OwnSupplierSchema) } },
       },
       async (req) => ok(await suppliers.removeLogo(req.user)),
@@ -148,7 +148,7 @@ export function suppliersRoutes(suppliers: SuppliersService) {
     app.post(
       '/suppliers/subscription',
       {
-        config: sup,
+        config: { ...sup, listings: SUPPLIER_LISTINGS },
         schema: {
           tags,
           summary: 'Switch to another subscription plan (free plans only for now)',

@@ -13,7 +13,7 @@ import type { SubscriptionsService } from '../subscriptions/subscriptions.servic
 import { checkOpeningHours } from '../../shared/opening-hours.js';
 import { resolveTimezone, unknownTimezone } from '../../shared/time-zones.js';
 import * as search from './suppliers-search.repository.js';
-import { JsonItems, RANKED_CANDIDATES_CAP, assertListingPage } from '../../shared/listing-page.js';
+import { JsonItems, RANKED_CANDIDATES_CAP, assertListingPage } from '../../listings/index.js';
 import * as repo from './suppliers.repository.js';
 import * as figures from './suppliers.figures.js';
 import type { NewSupplier, SupplierRecord } from './suppliers.repository.js';

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import type { App } from '../../http/types.js';
+import { SUPPLIER_LISTINGS } from '../../listings/index.js';
 import { IdParamsSchema, Ok, OkPage, ok, okPage } from '../../shared/schemas.js';
 import {
   AdminCreateUserBodySchema,
@@ -12,6 +13,8 @@ import type { UsersService } from './users.service.js';
 
 const tags = ['admin: users'];
 const adm = { access: 'ADM' } as const;
+// A user's status, role or deletion shows or hides the supplier or association they are.
+const EVERY_LISTING = [...SUPPLIER_LISTINGS, 'associations.'] as const;
 
 export function usersRoutes(users: UsersService) {
   return async (app: App) => {
@@ -35,7 +38,7 @@ export function usersRoutes(users: UsersService) {
     app.post(
       '/admin/users',
       {
-        config: adm,
+        config: { ...adm, listings: EVERY_LISTING },
         schema: {
           tags,
           summary: 'Create a verified, active user of any role',
@@ -56,7 +59,7 @@ export function usersRoutes(users: UsersService) {
     app.patch(
       '/admin/users/:id/status',
       {
-        config: adm,
+        config: { ...adm, listings: EVERY_LISTING },
         schema: {
           tags,
           summary: 'Activate or suspend (suspending ends every session)',
@@ -72,7 +75,7 @@ export function usersRoutes(users: UsersService) {
     app.patch(
       '/admin/users/:id/role',
       {
-        config: adm,
+        config: { ...adm, listings: EVERY_LISTING },
         schema: {
           tags,
           summary: 'Change role',
@@ -88,7 +91,7 @@ export function usersRoutes(users: UsersService) {
     app.patch(
       '/admin/users/:id/verify',
       {
-        config: adm,
+        config: { ...adm, listings: EVERY_LISTING },
         schema: {
           tags,
           summary: 'Mark the account verified',
@@ -103,7 +106,7 @@ export function usersRoutes(users: UsersService) {
     app.delete(
       '/admin/users/:id',
       {
-        config: adm,
+        config: { ...adm, listings: EVERY_LISTING },
         schema: {
           tags,
           summary: 'Delete: the user can no longer sign in; records are kept',

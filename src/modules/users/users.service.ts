@@ -10,8 +10,6 @@ import { normalizeEmail, normalizePhone } from '../../shared/phone.js';
 import { pageMeta, pageOffset } from '../../shared/schemas.js';
 import { assertTransition } from '../../shared/state-machine.js';
 import { recordAdminAction } from '../audit/audit.service.js';
-import type { OtpService } from '../auth/otp.service.js';
-import type { SessionsService } from '../auth/sessions.service.js';
 import * as repo from './users.repository.js';
 import * as figures from './users.figures.js';
 import type { UserRecord } from './users.repository.js';
@@ -51,8 +49,22 @@ export interface NewAccount {
 
 export type UsersService = ReturnType<typeof createUsersService>;
 
-export function createUsersService(ctx: AppContext, deps: { sessions: SessionsService; otp: OtpService }) {
+/**
+ * What the sign-in side registers on users (it is built after them): ending an account's sessions
+ * when it stops being active, and whether a registration code is still open.
+ */
+export interface AccountHooks {
+  endSessions(tx: Executor, userId: string, reason: string): Promise<void>;
+  hasOpenRegistrationCode(ex: Executor, phoneNumber: string, userId: string): Promise<boolean>;
+}
+
+export function createUsersService(ctx: AppContext) {
   const now = () => ctx.clock.now();
+  let hooks: AccountHooks | undefined;
+  const account = (): AccountHooks => {
+    if (!hooks) throw new Error('users: the account hooks are not registered');
+    return hooks;
+  };
 
   async function load(ex: Executor, id: string): Promise<UserRecord> {
     const user = await repo.lockUser(ex, id);
@@ -88,8 +100,7 @@ export function createUsersService(ctx: AppContext, deps: { sessions: SessionsSe
   /** Registered, never verified, and its registration code is gone: nobody will finish it. */
   async function isAbandoned(ex: Executor, u: UserRecord): Promise<boolean> {
     if (u.verifiedAt || u.status !== 'ACTIVE' || !u.phoneNumber) return false;
-    const code = { channel: 'sms', destination: u.phoneNumber, purpose: 'registration' } as const;
-    return !(await deps.otp.hasOpenCode(ex, code, u.id));
+    return !(await account().hasOpenRegistrationCode(ex, u.phoneNumber, u.id));
   }
 
   /**
@@ -129,6 +140,10 @@ export function createUsersService(ctx: AppContext, deps: { sessions: SessionsSe
   }
 
   return {
+    /** Registered once by the auth module. */
+    registerAccountHooks(h: AccountHooks): void {
+      hooks = h;
+    },
     /** Counts and growth for the administrators' dashboard (analytics module). */
     figures,
     findById: (id: string, ex: Executor = ctx.db) => repo.findUserById(ex, id),
@@ -183,7 +198,7 @@ export function createUsersService(ctx: AppContext, deps: { sessions: SessionsSe
         assertMayManage(actor, target);
         if (target.status === status) return target;
         assertTransition(USER_STATUS_TRANSITIONS, target.status, status, 'User status');
-        if (status !== 'ACTIVE') await deps.sessions.revokeAllForUser(tx, id, `status_${status.toLowerCase()}`);
+        if (status !== 'ACTIVE') await account().endSessions(tx, id, `status_${status.toLowerCase()}`);
         const patch: Partial<repo.NewUser> = { status, updatedAt: now() };
         if (status === 'DELETED') patch.deletedAt = now();
         await audit(tx, actor, 'user.status_changed', id, { from: target.status, to: status }, reason);

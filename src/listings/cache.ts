@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { Clock } from './clock.js';
+import type { Clock } from '../shared/clock.js';
 
 const CHANNEL = 'foodsave:listings:changed';
 /** What the cache may hold: bytes of heap, estimated from the answers' JSON (HEAP_PER_JSON_BYTE). */
@@ -27,7 +27,10 @@ interface Measured {
 }
 const isMeasured = (v: unknown): v is Measured => typeof v === 'object' && v !== null && JSON_LENGTH in v;
 
-/** About the length of an answer's JSON, the measured parts of an object by their own length (JSON.stringify would call their toJSON). */
+/**
+ * About the length of an answer's JSON, the measured parts of an object by their own length
+ * (JSON.stringify would call their toJSON).
+ */
 function jsonLength(answer: unknown): number {
   if (isMeasured(answer)) return answer[JSON_LENGTH]();
   if (typeof answer !== 'object' || answer === null || Array.isArray(answer))
@@ -151,7 +154,10 @@ export class ListingCache {
     await this.subscriber?.quit().catch(() => undefined);
   }
 
-  /** The JSON length of an answer: measured for the first of a scope and one in MEASURE_EVERY, else the scope's average. */
+  /**
+   * The JSON length of an answer: measured for the first of a scope and one in MEASURE_EVERY, else the
+   * scope's average.
+   */
   private weigh(scope: string, answer: unknown): number {
     let w = this.weights.get(scope);
     if (!w) this.weights.set(scope, (w = { answers: 0, measured: 0, bytes: 0 }));

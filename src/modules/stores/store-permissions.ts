@@ -1,7 +1,10 @@
-import type { StoreMemberRole } from '../../db/schema/staff.js';
 import { forbidden } from '../../shared/errors.js';
 
-/** A user's role on a store: the supplier who owns it, or a member invited by the owner. */
+/**
+ * A user's role on a store: the supplier who owns it, or a member invited by the owner (the roles of
+ * the staff module's members, which checks that its table holds these).
+ */
+export type StoreMemberRole = 'MANAGER' | 'STAFF';
 export type StoreRole = 'OWNER' | StoreMemberRole;
 
 export const STORE_CAPABILITIES = [

@@ -1,0 +1,34 @@
+import { defineModule } from '../module.js';
+import { createAdvertisingAdminService, type AdvertisingAdminService } from './advertising-admin.service.js';
+import { advertisingRoutes } from './advertising.routes.js';
+import { createAdvertisingService, type AdvertisingService } from './advertising.service.js';
+
+export type { AdvertisingService } from './advertising.service.js';
+
+/** Advertisers' campaigns, their moderation, serving ads to the apps and counting views and clicks. */
+export type AdvertisingApi = AdvertisingService & { admin: AdvertisingAdminService };
+
+declare module '../module.js' {
+  interface ModuleApis {
+    advertising: AdvertisingApi;
+  }
+}
+
+export const advertisingModule = defineModule({
+  name: 'advertising',
+  needs: ['notifications', 'settings', 'products', 'stores', 'suppliers'],
+  build(ctx, { notifications, settings, products, stores, suppliers }, env) {
+    const advertising = createAdvertisingService(ctx, {
+      notifications,
+      settings,
+      apiPrefix: env.apiPrefix,
+      targets: { product: products.isPublic, store: stores.isPublic, supplier: suppliers.isPublic },
+    });
+    const admin = createAdvertisingAdminService(ctx, advertising, { notifications });
+    return {
+      api: Object.assign(advertising, { admin }),
+      routes: advertisingRoutes(advertising, admin),
+      close: () => advertising.close(),
+    };
+  },
+});

@@ -1,0 +1,31 @@
+import { defineModule } from '../module.js';
+import { type BookingsService, createBookingsService } from './bookings.service.js';
+import { type DealsSearchService, createDealsSearchService } from './deals-search.service.js';
+import { dealsRoutes } from './deals.routes.js';
+import { createDealsService, type DealsService } from './deals.service.js';
+
+export type { DealsService } from './deals.service.js';
+
+/** Suppliers' deals, clients' bookings with a QR code shown at pickup, the deals lists. */
+export type DealsApi = DealsService & { bookings: BookingsService; search: DealsSearchService };
+
+declare module '../module.js' {
+  interface ModuleApis {
+    deals: DealsApi;
+  }
+}
+
+export const dealsModule = defineModule({
+  name: 'deals',
+  needs: ['settings', 'suppliers', 'stores', 'staff', 'notifications', 'auth'],
+  build(ctx, { settings, suppliers, stores, staff, notifications, auth }) {
+    const { members } = staff;
+    const deals = createDealsService(ctx, { settings, suppliers, stores, members, notifications });
+    const bookings = createBookingsService(ctx, { stores, members, suppliers, notifications });
+    const search = createDealsSearchService(ctx);
+    return {
+      api: Object.assign(deals, { bookings, search }),
+      routes: dealsRoutes(deals, bookings, search, auth.sessions.authenticate),
+    };
+  },
+});

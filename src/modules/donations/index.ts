@@ -1,0 +1,37 @@
+import { defineModule } from '../module.js';
+import { createDocumentsService, type DocumentsService } from './documents.service.js';
+import { donationsRoutes } from './donations.routes.js';
+import { createDonationsService, type DonationsService } from './donations.service.js';
+import { createFinancialService, type FinancialService } from './financial.service.js';
+
+export type { DonationsService } from './donations.service.js';
+
+/** Food given by suppliers to associations, money given by anyone (a payment subject), their receipts. */
+export type DonationsApi = DonationsService & { financial: FinancialService; documents: DocumentsService };
+
+declare module '../module.js' {
+  interface ModuleApis {
+    donations: DonationsApi;
+  }
+}
+
+export const donationsModule = defineModule({
+  name: 'donations',
+  needs: ['products', 'suppliers', 'associations', 'notifications', 'payments', 'payouts', 'settings', 'users'],
+  build(ctx, { products, suppliers, associations, notifications, payments, payouts, settings, users }) {
+    const financial = createFinancialService(ctx, { associations, notifications, payments, payouts, settings });
+    const donations = createDonationsService(ctx, {
+      products,
+      suppliers,
+      associations,
+      notifications,
+      financial,
+      settings,
+    });
+    const documents = createDocumentsService(ctx, { associations, users });
+    return {
+      api: Object.assign(donations, { financial, documents }),
+      routes: donationsRoutes(donations, financial, documents),
+    };
+  },
+});

@@ -1,0 +1,21 @@
+import { defineModule } from '../module.js';
+import { createLedgerService, type LedgerService } from './ledger.service.js';
+
+export type { LedgerService } from './ledger.service.js';
+
+/** Double-entry ledger: every money movement is one balanced transaction posted here. */
+export type LedgerApi = LedgerService;
+
+declare module '../module.js' {
+  interface ModuleApis {
+    ledger: LedgerApi;
+  }
+}
+
+export const ledgerModule = defineModule({
+  name: 'ledger',
+  needs: [],
+  build(ctx) {
+    return { api: createLedgerService(ctx) };
+  },
+});

@@ -1,0 +1,26 @@
+import type { App } from '../../http/types.js';
+import { defineModule } from '../module.js';
+import { payoutsAdminRoutes } from './payouts-admin.routes.js';
+import { createPayoutsAdminService, type PayoutsAdminService } from './payouts-admin.service.js';
+import { createPayoutsService, type PayoutsService } from './payouts.service.js';
+
+export type { PayoutsService } from './payouts.service.js';
+
+/** Money sent out to suppliers and associations: payouts, their attempts at the provider, the admin list. */
+export type PayoutsApi = PayoutsService & { admin: PayoutsAdminService };
+
+declare module '../module.js' {
+  interface ModuleApis {
+    payouts: PayoutsApi;
+  }
+}
+
+export const payoutsModule = defineModule({
+  name: 'payouts',
+  needs: ['ledger', 'suppliers', 'notifications'],
+  build(ctx, { ledger, suppliers, notifications }) {
+    const payouts = createPayoutsService(ctx, { ledger, suppliers, notifications });
+    const admin = createPayoutsAdminService(ctx);
+    return { api: Object.assign(payouts, { admin }), routes: payoutsAdminRoutes(admin) as (app: App) => Promise<void> };
+  },
+});

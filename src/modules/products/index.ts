@@ -1,0 +1,32 @@
+import { defineModule } from '../module.js';
+import { createProductsAdminService, type ProductsAdminService } from './products-admin.service.js';
+import { productsRoutes } from './products.routes.js';
+import { createProductsService, type ProductsService } from './products.service.js';
+
+export type { ProductsService } from './products.service.js';
+
+/** The catalogue: suppliers' products, stock, pictures, moderation, public pages and lists. */
+export type ProductsApi = ProductsService & { admin: ProductsAdminService };
+
+declare module '../module.js' {
+  interface ModuleApis {
+    products: ProductsApi;
+  }
+}
+
+export const productsModule = defineModule({
+  name: 'products',
+  needs: ['settings', 'suppliers', 'stores', 'subscriptions', 'notifications', 'auth'],
+  build(ctx, { settings, suppliers, stores, subscriptions, notifications, auth }) {
+    const products = createProductsService(ctx, { settings, suppliers, stores, subscriptions });
+    const admin = createProductsAdminService(ctx, products, { suppliers, stores });
+    return {
+      api: Object.assign(products, { admin }),
+      routes: productsRoutes(products, admin, auth.sessions.authenticate),
+      // Suppliers hear of moderation, followers of new products: told through notifications.
+      connect: () =>
+        notifications.subscribeToCatalogEvents({ product: products.announcementOf, followersOf: products.followersOf }),
+      close: () => products.close(),
+    };
+  },
+});

@@ -1,0 +1,23 @@
+import { defineModule } from '../module.js';
+import { settingsRoutes } from './settings.routes.js';
+import { createSettingsService, type SettingsService } from './settings.service.js';
+
+export type { SettingsService } from './settings.service.js';
+
+/** Platform settings: read by every module through `settings.get(group)`, changed by administrators. */
+export type SettingsApi = SettingsService;
+
+declare module '../module.js' {
+  interface ModuleApis {
+    settings: SettingsApi;
+  }
+}
+
+export const settingsModule = defineModule({
+  name: 'settings',
+  needs: [],
+  build(ctx) {
+    const settings = createSettingsService(ctx);
+    return { api: settings, routes: settingsRoutes(settings) };
+  },
+});
