@@ -28,6 +28,11 @@ export default tseslint.config(
     },
   },
   {
+    // dependency-cruiser's configuration is CommonJS: the package is an ES module, its loader takes .cjs.
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { module: 'writable' } },
+  },
+  {
     files: ['test/**', 'bench/**', 'scripts/**', '**/*.test.ts', 'vitest.config.ts', 'src/config.ts'],
     rules: { 'no-restricted-properties': 'off' },
   },
