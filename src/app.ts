@@ -12,8 +12,7 @@ import { installListingDrops } from './listings/index.js';
 import type { EventBus } from './jobs/events.js';
 import type { JobQueue } from './jobs/queue.js';
 import { type Clock, systemClock } from './shared/clock.js';
-import { healthRoutes } from './modules/health/health.routes.js';
-import { createReadiness } from './modules/health/readiness.js';
+import { healthRoutes, createReadiness } from './modules/health/index.js';
 import { MODULES } from './modules/index.js';
 import { assemble, type ModuleApis, type ModuleOptions } from './modules/module.js';
 

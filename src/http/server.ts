@@ -41,6 +41,9 @@ export function createServer(config: Config, logStream?: { write(line: string): 
     },
     trustProxy: config.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
+    // Registering some 250 routes with their schemas takes longer than Fastify's 10 s on a busy machine; a slow
+    // start is not a hung plugin.
+    pluginTimeout: 60_000,
     requestIdHeader: false,
     frameworkErrors: (err, req, reply) => {
       const tooLong = err.code === 'FST_ERR_MAX_PARAM_LENGTH';

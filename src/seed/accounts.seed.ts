@@ -1,11 +1,10 @@
-import type { AdminCreateUserBody } from '../modules/users/users.schemas.js';
-import type { SeedContext } from './seed.js';
+import type { DemoAccount, SeedContext } from './seed-context.js';
+
+export type { DemoAccount } from './seed-context.js';
 
 // Demo accounts. Their numbers are in the +221 77 000 xx xx block so they are easy to tell apart
 // (and the README's walkthrough registers numbers outside it). The passwords are printed by the
 // seed and written in the README: the seed refuses to run in production.
-
-export type DemoAccount = AdminCreateUserBody & { password: string };
 
 export const DEMO_PASSWORD = 'Teranga-Demo-2024';
 

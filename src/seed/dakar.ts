@@ -1,6 +1,6 @@
-import type { OpeningHours } from '../db/schema/suppliers.js';
-import type { CreateStoreBody } from '../modules/stores/stores.schemas.js';
-import type { CreateProfileBody } from '../modules/suppliers/suppliers.schemas.js';
+import type { OpeningHours } from '../shared/opening-hours.js';
+import type { CreateStoreBody } from '../modules/stores/index.js';
+import type { CreateProfileBody } from '../modules/suppliers/index.js';
 import { DEMO_PASSWORD, type DemoAccount } from './accounts.seed.js';
 
 // Demo suppliers around Dakar: invented businesses at real places (street, neighbourhood and

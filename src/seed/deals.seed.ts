@@ -1,8 +1,8 @@
 import type { AuthUser } from '../http/access.js';
-import type { CreateDealBody } from '../modules/deals/deals.schemas.js';
+import type { CreateDealBody } from '../modules/deals/index.js';
 import { normalizePhone } from '../shared/phone.js';
 import { DEMO_SUPPLIERS } from './dakar.js';
-import type { SeedContext } from './seed.js';
+import type { SeedContext } from './seed-context.js';
 
 const DAY = 86_400_000;
 

@@ -1,9 +1,8 @@
 import type { AuthUser } from '../http/access.js';
-import type { ProductCategory } from '../modules/products/product-catalog.js';
-import type { CreateProductBody } from '../modules/products/products.schemas.js';
+import type { ProductCategory, CreateProductBody } from '../modules/products/index.js';
 import { normalizePhone } from '../shared/phone.js';
 import { DEMO_SUPPLIERS } from './dakar.js';
-import type { SeedContext } from './seed.js';
+import type { SeedContext } from './seed-context.js';
 
 const HOUR = 3_600_000;
 

@@ -1,40 +1,20 @@
 import type { AuthUser } from '../http/access.js';
 import type { App } from '../http/types.js';
-import type { UserRecord } from '../modules/users/users.repository.js';
+import type { UserRecord } from '../modules/users/index.js';
 import { normalizePhone } from '../shared/phone.js';
-import { accountLabel, DEMO_ADMIN, seedClients, type DemoAccount } from './accounts.seed.js';
+import { accountLabel, DEMO_ADMIN, seedClients } from './accounts.seed.js';
 import { seedDeals } from './deals.seed.js';
 import { seedProducts } from './products.seed.js';
 import { seedSuppliers } from './suppliers.seed.js';
+import type { SeedContext, SeedEntry, Seeder } from './seed-context.js';
+
+export type { SeedContext, SeedEntry, Seeder } from './seed-context.js';
 
 // Demo data for a new installation: what the docs page and the README's walkthroughs show.
 // Everything goes through the services, so the same rules hold as for data made through the API,
 // and every step first looks for what it would create, so running the seed again adds nothing.
 
-export interface SeedEntry {
-  kind: 'account' | 'supplier' | 'store' | (string & {});
-  /** What a person recognises it by: a name, with a phone number and password for accounts. */
-  label: string;
-  id: string;
-  created: boolean;
-}
-
-export interface SeedContext {
-  app: App;
-  /**
-   * Signs in as the account for the seed's own calls, once per account and only when something
-   * is to be done (a run with nothing to create opens no session); the sessions end with the seed.
-   */
-  actAs(user: UserRecord): Promise<AuthUser>;
-  /** The demo super administrator, signed in: the actor of every administrative step. */
-  asAdmin(): Promise<AuthUser>;
-  /** The account with this phone number, created by the administrator (as POST /admin/users) when missing. */
-  ensureAccount(account: DemoAccount): Promise<{ user: UserRecord; created: boolean }>;
-  record(entry: SeedEntry): void;
-}
-
 /** One domain's demo data. A new domain adds its function here, after the ones it builds on. */
-export type Seeder = (s: SeedContext) => Promise<void>;
 export const SEEDERS: Seeder[] = [seedClients, seedSuppliers, seedProducts, seedDeals];
 
 export interface SeedReport {

@@ -1,10 +1,10 @@
 import sharp from 'sharp';
 import type { UploadedFile } from '../http/uploads.js';
-import type { StoreView } from '../modules/stores/stores.schemas.js';
-import type { UserRecord } from '../modules/users/users.repository.js';
+import type { StoreView } from '../modules/stores/index.js';
+import type { UserRecord } from '../modules/users/index.js';
 import { accountLabel } from './accounts.seed.js';
 import { DEMO_SUPPLIERS, type DemoSupplier } from './dakar.js';
-import type { SeedContext } from './seed.js';
+import type { SeedContext } from './seed-context.js';
 
 // Each demo supplier goes the way a real one does: profile, KYC documents, KYC approved and
 // profile verified by the administrator, then its stores. Each step runs only when the supplier

@@ -1,7 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { Type } from 'typebox';
-import type { OpeningHours } from '../db/schema/suppliers.js';
 import type { ErrorDetail } from './errors.js';
 
 // Weekly opening hours of a supplier or a store: per weekday ("0" = Sunday) a list of
@@ -10,6 +9,8 @@ import type { ErrorDetail } from './errors.js';
 
 export const WEEKDAYS = ['0', '1', '2', '3', '4', '5', '6'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
+/** Per weekday (0 = Sunday) a list of "HH:MM-HH:MM" ranges in the place's local time. */
+export type OpeningHours = Partial<Record<Weekday, string[]>>;
 /** "HH:MM-HH:MM"; the end may be 24:00 (midnight at the end of the day). */
 export const TIME_RANGE_PATTERN = '^([01][0-9]|2[0-3]):[0-5][0-9]-(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$';
 export const MAX_RANGES_PER_DAY = 6;

@@ -13,7 +13,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import type { PaymentMethod } from '../../providers/payments/types.js';
+import type { PaymentMethod } from '../../shared/payment-methods.js';
 import { products } from './products.js';
 import { stores } from './stores.js';
 import { supplierProfiles } from './suppliers.js';

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import type { PaymentMethod } from '../../providers/payments/types.js';
+import type { PaymentMethod } from '../../shared/payment-methods.js';
 import { orders } from './orders.js';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });

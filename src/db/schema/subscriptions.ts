@@ -11,7 +11,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import type { PaymentMethod } from '../../providers/payments/types.js';
+import type { PaymentMethod } from '../../shared/payment-methods.js';
 import { supplierProfiles } from './suppliers.js';
 import { users } from './users.js';
 

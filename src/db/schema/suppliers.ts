@@ -13,6 +13,7 @@ import {
 import { nameOrderKey } from '../folding.js';
 import { cube, earthOf, foldedDocument, tsvector, weightedVector } from '../search-columns.js';
 import { users } from './users.js';
+import type { OpeningHours } from '../../shared/opening-hours.js';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
@@ -22,8 +23,7 @@ export type VerificationStatus = (typeof VERIFICATION_STATUSES)[number];
 export const KYC_STATUSES = ['NOT_SUBMITTED', 'PENDING', 'APPROVED', 'REJECTED', 'RESUBMISSION_REQUESTED'] as const;
 export type KycStatus = (typeof KYC_STATUSES)[number];
 
-/** Opening hours: per weekday (0 = Sunday) a list of "HH:MM-HH:MM" ranges in the place's local time. */
-export type OpeningHours = Partial<Record<'0' | '1' | '2' | '3' | '4' | '5' | '6', string[]>>;
+export type { OpeningHours } from '../../shared/opening-hours.js';
 
 export const supplierProfiles = pgTable(
   'supplier_profiles',

@@ -1,7 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { AppContext } from '../../context.js';
-import { isEnabled } from '../settings/feature-flags.js';
-import type { SettingsReader } from '../settings/settings.service.js';
+import { isEnabled, type SettingsReader } from '../settings/index.js';
 import type { CampaignRecord } from './advertising.repository.js';
 import { AppError, notFound } from '../../shared/errors.js';
 import { CachedValue } from '../../shared/cached-value.js';

@@ -10,7 +10,7 @@ import {
   StringEnum,
   TimestampSchema,
 } from '../../shared/schemas.js';
-import { PRODUCT_CATEGORIES } from '../products/product-catalog.js';
+import { PRODUCT_CATEGORIES } from '../products/index.js';
 
 const HttpsUrl = Type.String({ format: 'uri', pattern: '^https://', maxLength: 2000, description: 'An https:// URL' });
 const Money = (description: string) =>

@@ -1,5 +1,5 @@
 import { together, type Executor } from '../../db/client.js';
-import type { PeriodUnit } from '../ledger/ledger.repository.js';
+import type { PeriodUnit } from '../ledger/index.js';
 
 /** A time window of the dashboard: from its start (a UTC midnight) to the moment of the answer. */
 export interface Window {

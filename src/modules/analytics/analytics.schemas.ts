@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { ROLES } from '../../db/schema/users.js';
+import { ROLES } from '../users/index.js';
 import { IdSchema, StringEnum, TimestampSchema } from '../../shared/schemas.js';
 
 const opt = Type.Optional;

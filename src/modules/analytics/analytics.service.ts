@@ -1,12 +1,11 @@
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/client.js';
-import { ROLES, type Role } from '../../db/schema/users.js';
 import { CachedValue } from '../../shared/cached-value.js';
 import { notFound } from '../../shared/errors.js';
 import type { OrdersService } from '../orders/orders.service.js';
-import { periodsOf, periodStart, rangeOf } from '../reports/periods.js';
-import type { SuppliersService } from '../suppliers/suppliers.service.js';
-import type { UsersService } from '../users/users.service.js';
+import { periodsOf, periodStart, rangeOf } from '../reports/index.js';
+import type { SuppliersService } from '../suppliers/index.js';
+import { ROLES, type Role, type UsersService } from '../users/index.js';
 import { AnalyticsRegistry, type DashboardScope } from './analytics-registry.js';
 import type {
   DashboardStats,

@@ -1,9 +1,9 @@
 import { together } from '../../db/client.js';
-import type { AdvertisingService } from '../advertising/advertising.service.js';
-import type { AssociationsService } from '../associations/associations.service.js';
-import type { DealsService } from '../deals/deals.service.js';
-import type { DonationsService } from '../donations/donations.service.js';
-import type { ReviewsService } from '../reviews/reviews.service.js';
+import type { AdvertisingService } from '../advertising/index.js';
+import type { AssociationsService } from '../associations/index.js';
+import type { DealsService } from '../deals/index.js';
+import type { DonationsService } from '../donations/index.js';
+import type { ReviewsService } from '../reviews/index.js';
 import type { AnalyticsService } from './analytics.service.js';
 
 export interface ModuleFigureModules {

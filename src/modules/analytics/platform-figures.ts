@@ -1,9 +1,9 @@
-import type { KycService } from '../kyc/kyc.service.js';
-import type { LedgerService } from '../ledger/ledger.service.js';
+import type { KycService } from '../kyc/index.js';
+import type { LedgerService } from '../ledger/index.js';
 import type { OrdersService } from '../orders/orders.service.js';
-import type { ProductsService } from '../products/products.service.js';
-import type { SuppliersService } from '../suppliers/suppliers.service.js';
-import type { UsersService } from '../users/users.service.js';
+import type { ProductsService } from '../products/index.js';
+import type { SuppliersService } from '../suppliers/index.js';
+import type { UsersService } from '../users/index.js';
 import type { AnalyticsService } from './analytics.service.js';
 
 export interface PlatformFigureModules {

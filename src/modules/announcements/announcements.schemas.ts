@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { ANNOUNCEMENT_STATUSES } from '../../db/schema/announcements.js';
-import { ROLES } from '../../db/schema/users.js';
+import { ROLES } from '../users/index.js';
 import { IdSchema, Nullable, PageQuerySchema, StringEnum, TimestampSchema } from '../../shared/schemas.js';
 
 export const AnnouncementBodySchema = Type.Object(

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { ASSOCIATION_DOCUMENT_KINDS, ASSOCIATION_STATUSES, NEED_CATEGORIES } from '../../db/schema/associations.js';
-import { USER_STATUSES } from '../../db/schema/users.js';
+import { USER_STATUSES } from '../users/index.js';
 import {
   EmailSchema,
   IdSchema,

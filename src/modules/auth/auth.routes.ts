@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { perAccountLimit } from '../../http/rate-limits.js';
 import type { App } from '../../http/types.js';
 import { Ok, ok } from '../../shared/schemas.js';
-import { RegisterBodySchema, UserSchema } from '../users/users.schemas.js';
+import { RegisterBodySchema, UserSchema } from '../users/index.js';
 import * as S from './auth.schemas.js';
 import type { AuthService } from './auth.service.js';
 import type { IdpService } from './idp.service.js';

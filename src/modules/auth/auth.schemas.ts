@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { OTP_PURPOSES, SELF_REGISTRATION_ROLES } from '../../db/schema/users.js';
 import { EmailSchema, IdSchema, MessageSchema, Ok, PhoneSchema, StringEnum } from '../../shared/schemas.js';
-import { PasswordSchema, UserSchema } from '../users/users.schemas.js';
+import { PasswordSchema, UserSchema } from '../users/index.js';
 
 const strict = { additionalProperties: false } as const;
 const CodeSchema = Type.String({ pattern: '^[0-9]{6}$', description: 'the 6-digit code received' });

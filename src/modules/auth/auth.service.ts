@@ -6,9 +6,7 @@ import { AppError, badRequest, conflict, forbidden, validationError } from '../.
 import { assertPasswordPolicy } from '../../shared/password-policy.js';
 import { hashPassword, verifyPassword } from '../../shared/passwords.js';
 import { normalizeEmail, normalizePhone } from '../../shared/phone.js';
-import type { UserRecord } from '../users/users.repository.js';
-import type { RegisterBody } from '../users/users.schemas.js';
-import { toUserView, type UsersService } from '../users/users.service.js';
+import { type UserRecord, type RegisterBody, toUserView, type UsersService } from '../users/index.js';
 import type { AuthResult, ForgotPasswordBody, ResetPasswordBody, VerifyResult } from './auth.schemas.js';
 import type { OtpService } from './otp.service.js';
 import type { ClientInfo, SessionsService } from './sessions.service.js';

@@ -4,7 +4,7 @@ import type { Config } from '../../config.js';
 import type { App } from '../../http/types.js';
 import { forbidden, unauthenticated } from '../../shared/errors.js';
 import { Ok, ok } from '../../shared/schemas.js';
-import { UserSchema } from '../users/users.schemas.js';
+import { UserSchema } from '../users/index.js';
 import * as S from './auth.schemas.js';
 import type { AuthResult } from './auth.schemas.js';
 import type { AuthService } from './auth.service.js';

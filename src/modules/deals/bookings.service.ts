@@ -8,13 +8,12 @@ import { AppError, conflict, notFound, validationError } from '../../shared/erro
 import { uuidv7 } from '../../shared/ids.js';
 import { localParts } from '../../shared/opening-hours.js';
 import { pageMeta } from '../../shared/schemas.js';
-import type { NotificationsService } from '../notifications/notifications.service.js';
+import type { NotificationsService } from '../notifications/index.js';
 import { zonedInstant } from '../orders/order-pickup.js';
 import { newPickupCode, PickupTokens } from '../orders/pickup-code.js';
-import type { StoreMembersService } from '../staff/members.service.js';
-import { roleCan } from '../stores/index.js';
-import type { StoresService } from '../stores/stores.service.js';
-import type { SuppliersService } from '../suppliers/suppliers.service.js';
+import type { StoreMembersService } from '../staff/index.js';
+import { roleCan, type StoresService } from '../stores/index.js';
+import type { SuppliersService } from '../suppliers/index.js';
 import * as repo from './deals.repository.js';
 import type { BookingRecord, DealRecord } from './deals.repository.js';
 import type { BookBody, BookingView, MyBookingsQuery, StoreBookingsQuery, ValidateBody } from './deals.schemas.js';

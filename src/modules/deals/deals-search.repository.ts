@@ -20,7 +20,7 @@ import { deals, type DealKind } from '../../db/schema/deals.js';
 import { stores } from '../../db/schema/stores.js';
 import { openAtSql } from '../../shared/opening-hours.js';
 import type { PageQuery } from '../../shared/schemas.js';
-import type { ProductCategory } from '../products/product-catalog.js';
+import type { ProductCategory } from '../products/index.js';
 import { hasPlaces, isPublicDeal } from './deals.repository.js';
 import type { DealSort } from './deals.schemas.js';
 

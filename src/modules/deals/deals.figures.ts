@@ -1,8 +1,8 @@
 import { and, count, eq, sql } from 'drizzle-orm';
 import { rows, type Executor } from '../../db/client.js';
 import { deals } from '../../db/schema/deals.js';
-import type { PeriodUnit } from '../ledger/ledger.repository.js';
-import { DEFAULT_UNIT_WEIGHT_GRAMS, type ProductCategory } from '../products/product-catalog.js';
+import type { PeriodUnit } from '../ledger/index.js';
+import { DEFAULT_UNIT_WEIGHT_GRAMS, type ProductCategory } from '../products/index.js';
 
 /*
  * The deals' figures for the administrators' dashboard and impact report, from the deals tables

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import type { Authenticate } from '../../http/access.js';
 import type { App } from '../../http/types.js';
-import { viewerOf } from '../products/products.routes.js';
+import { viewerOf } from '../products/index.js';
 import { readUploads } from '../../http/uploads.js';
 import { OkListing, okListing, SUPPLIER_LISTINGS } from '../../listings/index.js';
 import { MessageSchema, Ok, OkPage, ok, okPage } from '../../shared/schemas.js';

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { BOOKING_STATUSES, DEAL_KINDS } from '../../db/schema/deals.js';
 import { IdSchema, Nullable, PageQuerySchema, StringEnum, TimestampSchema } from '../../shared/schemas.js';
-import { PRODUCT_CATEGORIES } from '../products/product-catalog.js';
+import { PRODUCT_CATEGORIES } from '../products/index.js';
 import { DEAL_VIEW_STATUSES } from './deal-status.js';
 
 const opt = Type.Optional;

@@ -5,6 +5,7 @@ import { dealsRoutes } from './deals.routes.js';
 import { createDealsService, type DealsService } from './deals.service.js';
 
 export type { DealsService } from './deals.service.js';
+export type { CreateDealBody } from './deals.schemas.js';
 
 /** Suppliers' deals, clients' bookings with a QR code shown at pickup, the deals lists. */
 export type DealsApi = DealsService & { bookings: BookingsService; search: DealsSearchService };

@@ -6,8 +6,8 @@ import { donationDocumentCounters, donationDocuments, type DonationDocumentKind 
 import type { AuthUser } from '../../http/access.js';
 import { conflict, notFound } from '../../shared/errors.js';
 import { uuidv7 } from '../../shared/ids.js';
-import type { AssociationsService } from '../associations/associations.service.js';
-import type { UsersService } from '../users/users.service.js';
+import type { AssociationsService } from '../associations/index.js';
+import type { UsersService } from '../users/index.js';
 import * as repo from './donations.repository.js';
 import type { DonationRecord } from './donations.repository.js';
 import { renderDocument } from './documents.pdf.js';

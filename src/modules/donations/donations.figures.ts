@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { rows, type Executor } from '../../db/client.js';
-import type { PeriodUnit } from '../ledger/ledger.repository.js';
+import type { PeriodUnit } from '../ledger/index.js';
 
 /**
  * Food of donations collected by their association in [from, to), per UTC period: each donation

@@ -2,8 +2,11 @@ import { Type, type Static } from 'typebox';
 import { DONATION_KINDS, DONATION_STATUSES } from '../../db/schema/donations.js';
 import { PAYMENT_METHODS } from '../../providers/payments/types.js';
 import { PaymentSchema } from '../orders/orders.schemas.js';
-import { MAX_DONATION_AMOUNT, MIN_DONATION_AMOUNT } from './financial.service.js';
 import { IdSchema, Nullable, PageQuerySchema, StringEnum, TimestampSchema } from '../../shared/schemas.js';
+
+/** Bounds of a financial donation, in XOF (no minor unit). */
+export const MIN_DONATION_AMOUNT = 100;
+export const MAX_DONATION_AMOUNT = 5_000_000;
 
 const opt = Type.Optional;
 

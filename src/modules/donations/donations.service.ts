@@ -6,13 +6,12 @@ import { AppError, conflict, notFound, validationError, type ErrorDetail } from 
 import { uuidv7 } from '../../shared/ids.js';
 import { pageMeta, pageOffset, type PageQuery } from '../../shared/schemas.js';
 import { assertTransition } from '../../shared/state-machine.js';
-import type { AssociationsService } from '../associations/associations.service.js';
-import type { NotificationsService } from '../notifications/notifications.service.js';
+import type { AssociationsService } from '../associations/index.js';
+import type { NotificationsService } from '../notifications/index.js';
 import type { FinancialService } from './financial.service.js';
-import type { ProductsService } from '../products/products.service.js';
-import type { SuppliersService } from '../suppliers/suppliers.service.js';
-import { requireFeature } from '../settings/feature-flags.js';
-import type { SettingsReader } from '../settings/settings.service.js';
+import type { ProductsService } from '../products/index.js';
+import type { SuppliersService } from '../suppliers/index.js';
+import { requireFeature, type SettingsReader } from '../settings/index.js';
 import {
   FOOD_DONATION_TRANSITIONS,
   GIVES_STOCK_BACK,

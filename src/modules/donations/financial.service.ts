@@ -6,14 +6,13 @@ import type { TransactionalKey } from '../../http/idempotency.js';
 import { AppError, conflict, notFound, validationError } from '../../shared/errors.js';
 import { uuidv7 } from '../../shared/ids.js';
 import { assertTransition, canTransition } from '../../shared/state-machine.js';
-import type { AssociationsService } from '../associations/associations.service.js';
-import { associationPayable } from '../ledger/accounts.js';
-import type { NotificationsService } from '../notifications/notifications.service.js';
+import type { AssociationsService } from '../associations/index.js';
+import { associationPayable } from '../ledger/index.js';
+import type { NotificationsService } from '../notifications/index.js';
 import type { LockedSubject } from '../payments/payment-subjects.js';
 import { toPaymentView, type PaymentsService } from '../payments/payments.service.js';
-import type { PayoutsService } from '../payouts/payouts.service.js';
-import type { SettingsService } from '../settings/settings.service.js';
-import { requireFeature } from '../settings/feature-flags.js';
+import type { PayoutsService } from '../payouts/index.js';
+import { type SettingsService, requireFeature } from '../settings/index.js';
 import { FINANCIAL_DONATION_TRANSITIONS } from './donation-status.js';
 import * as repo from './donations.repository.js';
 import type { DonationRecord } from './donations.repository.js';
@@ -21,9 +20,6 @@ import type { CreateFinancialBody } from './donations.schemas.js';
 
 /** Closes a financial donation still waiting for its payment at its deadline. */
 export const PAYMENT_TIMEOUT_JOB = 'donations.payment-timeout';
-/** Bounds of a financial donation, in XOF (no minor unit). */
-export const MIN_DONATION_AMOUNT = 100;
-export const MAX_DONATION_AMOUNT = 5_000_000;
 export const DONATION_CURRENCY = 'XOF';
 
 export interface FinancialDeps {

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { ESCROW_STATES } from '../../db/schema/escrow.js';
-import { PAYOUT_STATES } from '../../db/schema/payouts.js';
+import { PAYOUT_STATES } from '../payouts/index.js';
 import {
   IdSchema,
   Nullable,

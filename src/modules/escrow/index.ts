@@ -5,6 +5,8 @@ import { createEscrowReleases, type EscrowReleases } from './escrow-release.js';
 import { createEscrowService, type EscrowService } from './escrow.service.js';
 
 export type { EscrowService } from './escrow.service.js';
+export { ESCROW_STATES } from '../../db/schema/escrow.js';
+export type { EscrowState } from '../../db/schema/escrow.js';
 
 /** Money held for an order until it is done: hold, release to the supplier, refund, disputes. */
 export type EscrowApi = EscrowService & { releases: EscrowReleases; admin: EscrowAdminService };

@@ -1,5 +1,5 @@
 import type { KycAttemptStatus } from '../../db/schema/kyc.js';
-import type { KycStatus } from '../../db/schema/suppliers.js';
+import type { KycStatus } from '../suppliers/index.js';
 import type { TransitionTable } from '../../shared/state-machine.js';
 
 /**

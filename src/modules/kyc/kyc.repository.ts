@@ -3,7 +3,7 @@ import type { Executor } from '../../db/client.js';
 import { kycAttempts, kycDocuments, type KycAttemptStatus } from '../../db/schema/kyc.js';
 import { byteOrderKey, toOrderBy, type SortKey } from '../../db/sorting.js';
 import type { SortOf } from '../../shared/schemas.js';
-import { isLiveSupplier } from '../suppliers/supplier-visibility.js';
+import { isLiveSupplier } from '../suppliers/index.js';
 import type { AttemptSortField } from './kyc.schemas.js';
 
 export type AttemptRecord = typeof kycAttempts.$inferSelect;

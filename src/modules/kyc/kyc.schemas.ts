@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { KYC_ATTEMPT_STATUSES, KYC_DOCUMENT_KINDS, KYC_ID_DOCUMENT_TYPES } from '../../db/schema/kyc.js';
-import { KYC_STATUSES, VERIFICATION_STATUSES } from '../../db/schema/suppliers.js';
+import { KYC_STATUSES, VERIFICATION_STATUSES } from '../suppliers/index.js';
 import {
   IdSchema,
   Nullable,

@@ -1,8 +1,8 @@
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/client.js';
 import { KYC_DOCUMENT_KINDS } from '../../db/schema/kyc.js';
-import { listAdminActions } from '../audit/audit.service.js';
-import type { SuppliersService } from '../suppliers/suppliers.service.js';
+import { listAdminActions } from '../audit/index.js';
+import type { SuppliersService } from '../suppliers/index.js';
 import type { AttemptRecord, DocumentRecord } from './kyc.repository.js';
 import type { AttemptDetailView, AttemptSummaryView, DecisionView, OwnAttemptView } from './kyc.schemas.js';
 

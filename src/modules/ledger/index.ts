@@ -2,6 +2,17 @@ import { defineModule } from '../module.js';
 import { createLedgerService, type LedgerService } from './ledger.service.js';
 
 export type { LedgerService } from './ledger.service.js';
+export {
+  associationPayable,
+  escrow,
+  platformCommission,
+  platformSubscriptions,
+  providerClearing,
+  refundsPending,
+  supplierPayable,
+} from './accounts.js';
+export type { PeriodUnit } from './ledger.repository.js';
+export type { LedgerTransaction } from './ledger.service.js';
 
 /** Double-entry ledger: every money movement is one balanced transaction posted here. */
 export type LedgerApi = LedgerService;

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
 import { PushRetryableError } from '../../providers/push/push.js';
-import type { UsersService } from '../users/users.service.js';
+import type { UsersService } from '../users/index.js';
 import * as repo from './notifications.repository.js';
 import type { NotificationRecord } from './notifications.repository.js';
 

@@ -4,6 +4,8 @@ import { createPaymentsService, type PaymentsService } from './payments.service.
 export type { PaymentsService } from './payments.service.js';
 export { createSettlementService, type SettlementService } from './settlement.service.js';
 export { paymentsRoutes } from './payments.routes.js';
+export { PAYMENT_STATUSES } from '../../db/schema/payments.js';
+export type { PaymentStatus } from '../../db/schema/payments.js';
 
 /**
  * Payments of any subject (an order, a subscription charge, a donation): sessions at the provider,

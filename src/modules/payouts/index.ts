@@ -5,6 +5,10 @@ import { createPayoutsAdminService, type PayoutsAdminService } from './payouts-a
 import { createPayoutsService, type PayoutsService } from './payouts.service.js';
 
 export type { PayoutsService } from './payouts.service.js';
+export type { PayoutRecord } from './payouts.repository.js';
+export { toPayoutView } from './payouts.service.js';
+export { PAYOUT_STATES } from '../../db/schema/payouts.js';
+export type { PayoutState } from '../../db/schema/payouts.js';
 
 /** Money sent out to suppliers and associations: payouts, their attempts at the provider, the admin list. */
 export type PayoutsApi = PayoutsService & { admin: PayoutsAdminService };

@@ -2,10 +2,9 @@ import type { AppContext } from '../../context.js';
 import { together, type Executor } from '../../db/client.js';
 import { PaymentProviderError, type Payout } from '../../providers/payments/types.js';
 import { uuidv7 } from '../../shared/ids.js';
-import { associationPayable, providerClearing, supplierPayable } from '../ledger/accounts.js';
-import type { LedgerService } from '../ledger/ledger.service.js';
-import type { NotificationsService } from '../notifications/notifications.service.js';
-import type { SuppliersService } from '../suppliers/suppliers.service.js';
+import { associationPayable, providerClearing, supplierPayable, type LedgerService } from '../ledger/index.js';
+import type { NotificationsService } from '../notifications/index.js';
+import type { SuppliersService } from '../suppliers/index.js';
 import * as repo from './payouts.repository.js';
 import type { PayoutRecord } from './payouts.repository.js';
 

@@ -23,8 +23,7 @@ import {
 } from '../../listings/index.js';
 import { productSearchLexemes, productSearches, products } from '../../db/schema/products.js';
 import { stores } from '../../db/schema/stores.js';
-import type { DietaryTag, ProductCategory } from '../products/product-catalog.js';
-import { isPublicAt, isPublicProduct } from '../products/product-visibility.js';
+import { type DietaryTag, type ProductCategory, isPublicAt, isPublicProduct } from '../products/index.js';
 import { openAtSql } from '../../shared/opening-hours.js';
 import type { PageQuery } from '../../shared/schemas.js';
 import type { ProductSort } from './product-search.schemas.js';

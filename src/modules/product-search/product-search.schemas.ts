@@ -1,6 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { DIETARY_TAGS, PRODUCT_CATEGORIES } from '../products/product-catalog.js';
-import { productCardFields } from '../products/products.schemas.js';
+import { DIETARY_TAGS, PRODUCT_CATEGORIES, productCardFields } from '../products/index.js';
 import { IdSchema, Nullable, PageQuerySchema, StringEnum } from '../../shared/schemas.js';
 
 const opt = Type.Optional;

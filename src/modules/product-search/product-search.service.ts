@@ -7,8 +7,7 @@ import {
   searchTerms,
   type ListingMeta,
 } from '../../listings/index.js';
-import { DIETARY_TAGS, type DietaryTag } from '../products/product-catalog.js';
-import { recomputePopularity, utcDay } from '../products/products.repository.js';
+import { DIETARY_TAGS, type DietaryTag, recomputePopularity, utcDay } from '../products/index.js';
 import * as repo from './product-search.repository.js';
 import type {
   ExpiringSoonQuery,

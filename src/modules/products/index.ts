@@ -4,6 +4,13 @@ import { productsRoutes } from './products.routes.js';
 import { createProductsService, type ProductsService } from './products.service.js';
 
 export type { ProductsService } from './products.service.js';
+export { DEFAULT_UNIT_WEIGHT_GRAMS, DIETARY_TAGS, PRODUCT_CATEGORIES } from './product-catalog.js';
+export type { Allergen, DietaryTag, ProductCategory } from './product-catalog.js';
+export { isPublicAt, isPublicProduct } from './product-visibility.js';
+export { recomputePopularity, utcDay } from './products.repository.js';
+export { viewerOf } from './products.routes.js';
+export { RatingDetailSchema, productCardFields } from './products.schemas.js';
+export type { CreateProductBody, RatingDetail } from './products.schemas.js';
 
 /** The catalogue: suppliers' products, stock, pictures, moderation, public pages and lists. */
 export type ProductsApi = ProductsService & { admin: ProductsAdminService };

@@ -4,7 +4,7 @@ import type { AuthUser } from '../../http/access.js';
 import { AppError, notFound } from '../../shared/errors.js';
 import { pageMeta } from '../../shared/schemas.js';
 import { assertTransition } from '../../shared/state-machine.js';
-import { recordAdminAction } from '../audit/audit.service.js';
+import { recordAdminAction } from '../audit/index.js';
 import { MODERATION_TRANSITIONS, STATUS_TOGGLE_TRANSITIONS } from './product-status.js';
 import * as repo from './products.repository.js';
 import type { ProductRecord } from './products.repository.js';

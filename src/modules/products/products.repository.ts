@@ -17,9 +17,9 @@ import type { PageQuery, SortOf } from '../../shared/schemas.js';
 import { pageOffset } from '../../shared/schemas.js';
 import { foldText } from './product-search-document.js';
 import { COUNTED_STATUSES } from './product-status.js';
-import { isPublicSupplier } from '../suppliers/supplier-visibility.js';
+import { isPublicSupplier } from '../suppliers/index.js';
 import { isPublicProduct } from './product-visibility.js';
-import { storeViewPairs } from '../stores/store-view-sql.js';
+import { storeViewPairs } from '../stores/index.js';
 import type { ProductSortField } from './products.schemas.js';
 
 // Every column but the stored position and search words, which only queries read.

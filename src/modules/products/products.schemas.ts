@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { PRODUCT_STATUSES } from '../../db/schema/products.js';
-import { VERIFICATION_STATUSES } from '../../db/schema/suppliers.js';
+import { VERIFICATION_STATUSES } from '../suppliers/index.js';
 import {
   IdSchema,
   Nullable,
@@ -9,7 +9,7 @@ import {
   StringEnum,
   TimestampSchema,
 } from '../../shared/schemas.js';
-import { StoreSchema } from '../stores/stores.schemas.js';
+import { StoreSchema } from '../stores/index.js';
 import { ALLERGENS, DIETARY_TAGS, MAX_PRODUCT_IMAGES, PRODUCT_CATEGORIES } from './product-catalog.js';
 import { ADMIN_SETTABLE_STATUSES } from './product-status.js';
 

@@ -7,11 +7,10 @@ import { AppError, conflict, forbidden, notFound, validationError, type ErrorDet
 import { uuidv7 } from '../../shared/ids.js';
 import { pageMeta } from '../../shared/schemas.js';
 import { assertTransition } from '../../shared/state-machine.js';
-import type { SettingsService } from '../settings/settings.service.js';
-import { assertRoleCan } from '../stores/index.js';
-import type { StoresService } from '../stores/stores.service.js';
-import type { SubscriptionsService } from '../subscriptions/subscriptions.service.js';
-import type { SuppliersService } from '../suppliers/suppliers.service.js';
+import type { SettingsService } from '../settings/index.js';
+import { assertRoleCan, type StoresService } from '../stores/index.js';
+import type { SubscriptionsService } from '../subscriptions/index.js';
+import type { SuppliersService } from '../suppliers/index.js';
 import { DEFAULT_UNIT_WEIGHT_GRAMS, MAX_PRODUCT_IMAGES } from './product-catalog.js';
 import { buildSearchDocument } from './product-search-document.js';
 import { PRODUCT_TRANSITIONS, STATUS_TOGGLE_TRANSITIONS } from './product-status.js';

@@ -4,6 +4,7 @@ import { reportsRoutes } from './reports.routes.js';
 import { createReportsService, type ReportsService } from './reports.service.js';
 import { supplierMoneyRoutes } from './supplier-money.routes.js';
 import { createSupplierMoneyService, type SupplierMoneyService } from './supplier-money.service.js';
+export { periodStart, periodsOf, rangeOf } from './periods.js';
 
 /** Financial reports for administrators, and a supplier's own money (balance, payouts, statement). */
 export type ReportsApi = ReportsService & { supplierMoney: SupplierMoneyService };

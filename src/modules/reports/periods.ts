@@ -1,5 +1,5 @@
 import { validationError } from '../../shared/errors.js';
-import type { PeriodUnit } from '../ledger/ledger.repository.js';
+import type { PeriodUnit } from '../ledger/index.js';
 
 const DAY = 86_400_000;
 /** More periods than this in one answer is a mistake of range or grouping. */

@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { rows, type Executor } from '../../db/client.js';
-import type { PeriodUnit } from '../ledger/ledger.repository.js';
-import { supplierPayable } from '../ledger/accounts.js';
+import { type PeriodUnit, supplierPayable } from '../ledger/index.js';
 
 /*
  * Administrators' figures over several modules' tables: read-only aggregates in one query each

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { PAYMENT_STATUSES } from '../../db/schema/payments.js';
+import { PAYMENT_STATUSES } from '../payments/index.js';
 import { IdSchema, StringEnum, TimestampSchema } from '../../shared/schemas.js';
 
 const opt = Type.Optional;

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
-import { PAYMENT_STATUSES, type PaymentStatus } from '../../db/schema/payments.js';
-import type { LedgerService } from '../ledger/ledger.service.js';
+import { PAYMENT_STATUSES, type PaymentStatus } from '../payments/index.js';
+import type { LedgerService } from '../ledger/index.js';
 import type { OrdersService } from '../orders/orders.service.js';
 import { PAYMENT_METHODS } from '../../providers/payments/types.js';
 import { periodsOf, rangeOf } from './periods.js';

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { rows, type Executor } from '../../db/client.js';
-import type { EscrowState } from '../../db/schema/escrow.js';
-import type { PayoutState } from '../../db/schema/payouts.js';
-import { supplierPayable } from '../ledger/accounts.js';
+import type { EscrowState } from '../escrow/index.js';
+import type { PayoutState } from '../payouts/index.js';
+import { supplierPayable } from '../ledger/index.js';
 
 /*
  * A supplier's own money, read from the ledger lines (docs/ledger.md) as the administrators' financial

@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.js';
 import type { AuthUser } from '../../http/access.js';
 import { notFound, validationError } from '../../shared/errors.js';
 import { pageMeta, pageOffset, type PageQuery } from '../../shared/schemas.js';
-import type { SuppliersService } from '../suppliers/suppliers.service.js';
+import type { SuppliersService } from '../suppliers/index.js';
 import { rangeOf } from './periods.js';
 import * as repo from './supplier-money.repository.js';
 import type { BalanceQuery, SettlementLine, StatementQuery } from './supplier-money.schemas.js';

@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.js';
 import type { AuthUser } from '../../http/access.js';
 import { conflict, notFound } from '../../shared/errors.js';
 import { pageMeta, type PageQuery } from '../../shared/schemas.js';
-import { recordAdminAction } from '../audit/audit.service.js';
+import { recordAdminAction } from '../audit/index.js';
 import * as repo from './reviews.repository.js';
 import type { ReviewsService } from './reviews.service.js';
 import { toReportedView } from './reviews.views.js';

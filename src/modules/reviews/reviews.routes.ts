@@ -3,7 +3,7 @@ import { bodyMayBeEmpty } from '../../http/optional-body.js';
 import type { App } from '../../http/types.js';
 import { readUploads } from '../../http/uploads.js';
 import { IdParamsSchema, MessageSchema, Ok, OkPage, ok, okPage } from '../../shared/schemas.js';
-import { viewerOf } from '../products/products.routes.js';
+import { viewerOf } from '../products/index.js';
 import type { ReviewsModerationService } from './reviews-moderation.service.js';
 import * as S from './reviews.schemas.js';
 import type { ReviewsService } from './reviews.service.js';

@@ -2,7 +2,7 @@ import { Type, type Static } from 'typebox';
 import { REPORT_REASONS, REVIEW_TARGETS } from '../../db/schema/reviews.js';
 import { ListingMetaSchema } from '../../listings/index.js';
 import { IdSchema, Nullable, PageQuerySchema, StringEnum, TimestampSchema } from '../../shared/schemas.js';
-import { RatingDetailSchema } from '../products/products.schemas.js';
+import { RatingDetailSchema } from '../products/index.js';
 
 const opt = Type.Optional;
 export const TITLE_MAX = 120;

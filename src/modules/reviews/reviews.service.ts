@@ -6,11 +6,11 @@ import { AppError, conflict, forbidden, notFound, validationError } from '../../
 import { uuidv7 } from '../../shared/ids.js';
 import { assertListingPage, metaOf } from '../../listings/index.js';
 import { pageMeta, type PageQuery } from '../../shared/schemas.js';
-import type { NotificationsService } from '../notifications/notifications.service.js';
+import type { NotificationsService } from '../notifications/index.js';
 import type { OrdersService } from '../orders/orders.service.js';
-import type { ProductsService } from '../products/products.service.js';
-import type { SettingsService } from '../settings/settings.service.js';
-import type { SuppliersService } from '../suppliers/suppliers.service.js';
+import type { ProductsService } from '../products/index.js';
+import type { SettingsService } from '../settings/index.js';
+import type { SuppliersService } from '../suppliers/index.js';
 import * as figures from './reviews.figures.js';
 import * as repo from './reviews.repository.js';
 import type { ReviewRecord, Stars } from './reviews.repository.js';

@@ -1,5 +1,5 @@
 import type { FileLinks } from '../../providers/storage/storage.js';
-import type { RatingDetail } from '../products/products.schemas.js';
+import type { RatingDetail } from '../products/index.js';
 import type { ImageRecord, ListedReview, ReportRecord, ReviewRecord, SummaryRecord } from './reviews.repository.js';
 import type { OwnReviewView, ReportedReviewView, ReviewView } from './reviews.schemas.js';
 

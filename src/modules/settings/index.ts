@@ -3,6 +3,8 @@ import { settingsRoutes } from './settings.routes.js';
 import { createSettingsService, type SettingsService } from './settings.service.js';
 
 export type { SettingsService } from './settings.service.js';
+export { isEnabled, requireFeature } from './feature-flags.js';
+export type { SettingsReader } from './settings.service.js';
 
 /** Platform settings: read by every module through `settings.get(group)`, changed by administrators. */
 export type SettingsApi = SettingsService;

@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, gt, inArray, isNull, lte, or, sql, type SQL 
 import type { Executor } from '../../db/client.js';
 import { staffInvitations, storeMembers, type StoreMemberRole } from '../../db/schema/staff.js';
 import { stores } from '../../db/schema/stores.js';
-import { isLiveSupplier } from '../suppliers/supplier-visibility.js';
+import { isLiveSupplier } from '../suppliers/index.js';
 
 export type InvitationRecord = typeof staffInvitations.$inferSelect;
 export type MemberRecord = typeof storeMembers.$inferSelect;

@@ -9,8 +9,7 @@ import {
   StringEnum,
   TimestampSchema,
 } from '../../shared/schemas.js';
-import { StoreSchema } from '../stores/stores.schemas.js';
-import { STORE_CAPABILITIES } from '../stores/index.js';
+import { StoreSchema, STORE_CAPABILITIES } from '../stores/index.js';
 
 export const StoreRoleSchema = StringEnum(['OWNER', ...STORE_MEMBER_ROLES] as const);
 const MemberRoleSchema = StringEnum(STORE_MEMBER_ROLES);

@@ -8,9 +8,9 @@ import { uuidv7 } from '../../shared/ids.js';
 import { normalizeEmail, normalizePhone } from '../../shared/phone.js';
 import { pageMeta, pageOffset, type PageQuery } from '../../shared/schemas.js';
 import { assertTransition } from '../../shared/state-machine.js';
-import type { StoresService } from '../stores/stores.service.js';
-import type { SuppliersService } from '../suppliers/suppliers.service.js';
-import type { UsersService } from '../users/users.service.js';
+import { type StoresService, STORE_ROLE_CAPABILITIES, type StoreCapability } from '../stores/index.js';
+import type { SuppliersService } from '../suppliers/index.js';
+import type { UsersService } from '../users/index.js';
 import { INVITATION_TRANSITIONS } from './invitation-status.js';
 import type { StoreMembersService } from './members.service.js';
 import * as repo from './staff.repository.js';
@@ -24,7 +24,6 @@ import type {
   MyStoreView,
   StaffList,
 } from './staff.schemas.js';
-import { STORE_ROLE_CAPABILITIES, type StoreCapability } from '../stores/index.js';
 
 export const INVITATION_TTL_MS = 7 * 86_400_000;
 /** Members plus pending invitations of one store: keeps the staff list short and invitations from being sprayed. */

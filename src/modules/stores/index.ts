@@ -14,6 +14,9 @@ export {
 } from './store-permissions.js';
 /** When the next store opens or closes (the listing cache's answers expire then). */
 export { nextClosureChange } from './stores.repository.js';
+export { storeViewPairs } from './store-view-sql.js';
+export { StoreSchema } from './stores.schemas.js';
+export type { CreateStoreBody, StoreView } from './stores.schemas.js';
 
 /** Suppliers' stores: opening hours, closures, who may do what on a store; their deletion hooks and statistics. */
 export type StoresApi = StoresService;

@@ -16,7 +16,7 @@ import {
 import type { PageQuery } from '../../shared/schemas.js';
 import { stores } from '../../db/schema/stores.js';
 import { openAtSql } from '../../shared/opening-hours.js';
-import { isLiveSupplier, isPublicSupplier } from '../suppliers/supplier-visibility.js';
+import { isLiveSupplier, isPublicSupplier } from '../suppliers/index.js';
 import { storeViewPairs } from './store-view-sql.js';
 import type { StoreSort } from './stores.schemas.js';
 

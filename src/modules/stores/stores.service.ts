@@ -7,7 +7,7 @@ import { normalizePhone } from '../../shared/phone.js';
 import { JsonItems, RANKED_CANDIDATES_CAP, assertListingPage, type ListingMeta } from '../../listings/index.js';
 import { pageMeta, pageOffset } from '../../shared/schemas.js';
 import { assertRoleCan, type StoreCapability, type StoreRole } from './store-permissions.js';
-import type { SuppliersService } from '../suppliers/suppliers.service.js';
+import type { SuppliersService } from '../suppliers/index.js';
 import { checkOpeningHours, isWithinOpeningHours, normalizeOpeningHours } from '../../shared/opening-hours.js';
 import { resolveTimezone, unknownTimezone } from '../../shared/time-zones.js';
 import * as repo from './stores.repository.js';

@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.js';
 import type { AuthUser } from '../../http/access.js';
 import { AppError, conflict, notFound, validationError } from '../../shared/errors.js';
 import { uuidv7 } from '../../shared/ids.js';
-import { recordAdminAction } from '../audit/audit.service.js';
+import { recordAdminAction } from '../audit/index.js';
 import * as repo from './subscriptions.repository.js';
 import type { PlanRecord } from './subscriptions.repository.js';
 import type { AdminPlanView, CreatePlanBody, PlanView, UpdatePlanBody } from './subscriptions.schemas.js';

@@ -6,7 +6,7 @@ import { AppError, notFound, validationError } from '../../shared/errors.js';
 import { uuidv7 } from '../../shared/ids.js';
 import { commissionOf } from '../../shared/money.js';
 import { pageMeta, pageOffset } from '../../shared/schemas.js';
-import { recordAdminAction } from '../audit/audit.service.js';
+import { recordAdminAction } from '../audit/index.js';
 import * as promoRepo from './promo-codes.repository.js';
 import type { PromoRecord } from './promo-codes.repository.js';
 import * as repo from './subscriptions.repository.js';

@@ -11,6 +11,10 @@ import {
 } from './suppliers.service.js';
 
 export type { SuppliersService } from './suppliers.service.js';
+export { isLiveSupplier, isPublicSupplier } from './supplier-visibility.js';
+export type { CreateProfileBody } from './suppliers.schemas.js';
+export { KYC_STATUSES, VERIFICATION_STATUSES } from '../../db/schema/suppliers.js';
+export type { KycStatus } from '../../db/schema/suppliers.js';
 
 /** Supplier profiles: creation, verification, visibility, commission; their deletion hooks. */
 export type SuppliersApi = SuppliersService & {

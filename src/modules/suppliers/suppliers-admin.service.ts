@@ -6,7 +6,7 @@ import { AppError, conflict, notFound } from '../../shared/errors.js';
 import { uuidv7 } from '../../shared/ids.js';
 import { pageMeta, pageOffset, type SortOf } from '../../shared/schemas.js';
 import { assertTransition } from '../../shared/state-machine.js';
-import { recordAdminAction } from '../audit/audit.service.js';
+import { recordAdminAction } from '../audit/index.js';
 import * as repo from './suppliers.repository.js';
 import type { SupplierRecord } from './suppliers.repository.js';
 import type { AdminListQuery, BulkVerifyResult, PendingQuery, SupplierSortField } from './suppliers.schemas.js';

@@ -1,7 +1,7 @@
 import type { App } from '../../http/types.js';
 import { readUploads } from '../../http/uploads.js';
 import { IdParamsSchema, Ok, ok } from '../../shared/schemas.js';
-import { ChangePlanBodySchema, LimitsSchema } from '../subscriptions/subscriptions.schemas.js';
+import { ChangePlanBodySchema, LimitsSchema } from '../subscriptions/index.js';
 import { OkListing, okListing, sendJsonListing, SUPPLIER_LISTINGS } from '../../listings/index.js';
 import * as S from './suppliers.schemas.js';
 import type { SuppliersService } from './suppliers.service.js';

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { KYC_STATUSES, SUPPLIER_CATEGORIES, VERIFICATION_STATUSES } from '../../db/schema/suppliers.js';
-import { USER_STATUSES } from '../../db/schema/users.js';
+import { USER_STATUSES } from '../users/index.js';
 import {
   EmailSchema,
   IdSchema,
@@ -11,7 +11,7 @@ import {
   StringEnum,
   TimestampSchema,
 } from '../../shared/schemas.js';
-import { LimitsSchema } from '../subscriptions/subscriptions.schemas.js';
+import { LimitsSchema } from '../subscriptions/index.js';
 import { OpeningHoursSchema } from '../../shared/opening-hours.js';
 import { TimezoneSchema } from '../../shared/time-zones.js';
 

@@ -1,15 +1,15 @@
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/client.js';
 import type { KycStatus } from '../../db/schema/suppliers.js';
-import type { Role } from '../../db/schema/users.js';
+import type { Role } from '../users/index.js';
 import type { AuthUser } from '../../http/access.js';
 import { loadSharp, type UploadedFile } from '../../http/uploads.js';
 import { AppError, conflict, notFound, type ErrorDetail } from '../../shared/errors.js';
 import { uuidv7 } from '../../shared/ids.js';
 import { normalizeEmail, normalizePhone } from '../../shared/phone.js';
 import { assertTransition } from '../../shared/state-machine.js';
-import type { SettingsReader } from '../settings/settings.service.js';
-import type { SubscriptionsService } from '../subscriptions/subscriptions.service.js';
+import type { SettingsReader } from '../settings/index.js';
+import type { SubscriptionsService } from '../subscriptions/index.js';
 import { checkOpeningHours } from '../../shared/opening-hours.js';
 import { resolveTimezone, unknownTimezone } from '../../shared/time-zones.js';
 import * as search from './suppliers-search.repository.js';

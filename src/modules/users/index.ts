@@ -3,6 +3,12 @@ import { usersRoutes } from './users.routes.js';
 import { createUsersService, type UsersService } from './users.service.js';
 
 export type { AccountHooks, UsersService } from './users.service.js';
+export type { UserRecord } from './users.repository.js';
+export { PasswordSchema, RegisterBodySchema, UserSchema } from './users.schemas.js';
+export type { AdminCreateUserBody, RegisterBody } from './users.schemas.js';
+export { toUserView } from './users.service.js';
+export { ROLES, USER_STATUSES } from '../../db/schema/users.js';
+export type { Role } from '../../db/schema/users.js';
 
 /** Accounts: profiles, roles, statuses; the sign-in side registers its hooks on it. */
 export type UsersApi = UsersService;

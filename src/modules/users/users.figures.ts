@@ -1,7 +1,7 @@
 import { count, sql } from 'drizzle-orm';
 import { rows, type Executor } from '../../db/client.js';
 import { ROLES, USER_STATUSES, users, type Role, type UserStatus } from '../../db/schema/users.js';
-import type { PeriodUnit } from '../ledger/ledger.repository.js';
+import type { PeriodUnit } from '../ledger/index.js';
 
 /*
  * The users' figures of the administrators' dashboard and growth report, from the users table

@@ -9,7 +9,7 @@ import { hashPassword } from '../../shared/passwords.js';
 import { normalizeEmail, normalizePhone } from '../../shared/phone.js';
 import { pageMeta, pageOffset } from '../../shared/schemas.js';
 import { assertTransition } from '../../shared/state-machine.js';
-import { recordAdminAction } from '../audit/audit.service.js';
+import { recordAdminAction } from '../audit/index.js';
 import * as repo from './users.repository.js';
 import * as figures from './users.figures.js';
 import type { UserRecord } from './users.repository.js';

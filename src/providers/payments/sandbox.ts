@@ -1,7 +1,7 @@
 import { and, eq, gt, sql } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
 import { placeholders, preparedPer, type Db, type Executor } from '../../db/client.js';
-import { sandboxCheckoutSessions as sessions, sandboxPayouts as payouts } from '../../db/schema/index.js';
+import { sandboxCheckoutSessions as sessions, sandboxPayouts as payouts } from '../../db/schema/sandbox-payments.js';
 import type { Clock } from '../../shared/clock.js';
 import {
   PaymentProviderError,

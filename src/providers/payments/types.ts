@@ -5,10 +5,9 @@
  * Amounts are integers in the currency's minor unit; the wire format's strings stay in the adapter.
  */
 import type { Executor } from '../../db/client.js';
+import type { PaymentMethod } from '../../shared/payment-methods.js';
 
-/** The methods offered to clients; their names, fees and switches are the `mobilemoney` settings. */
-export const PAYMENT_METHODS = ['wave', 'orangeMoney', 'freeMoney', 'card'] as const;
-export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+export { PAYMENT_METHODS, type PaymentMethod } from '../../shared/payment-methods.js';
 
 export type CheckoutStatus = 'open' | 'complete' | 'expired';
 export type SessionPaymentStatus = 'processing' | 'cancelled' | 'succeeded';

@@ -1,0 +1,1 @@
+export { listAdminActions, recordAdminAction } from './audit.service.js';
