@@ -4,6 +4,7 @@ import type { ICruiseResult } from 'dependency-cruiser';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BEGIN, cruiseTree, END, renderModuleGraph } from '../scripts/boundaries.js';
 import { checkModuleGraph, readKnownModuleCycles } from '../scripts/check-module-graph.js';
+import { FACES_BEGIN, FACES_END, renderFaces } from '../scripts/module-faces.js';
 
 // Each fixture is a small tree laid out like the project's, cruised with the project's own rules
 // (.dependency-cruiser.cjs), as `npm run lint:boundaries` cruises the real one.
@@ -80,5 +81,12 @@ describe('module boundaries: the project', () => {
     const drawn = doc.slice(doc.indexOf(BEGIN), doc.indexOf(END) + END.length);
     // When this fails, run `npm run docs:modules` and commit the result.
     expect(drawn).toBe(renderModuleGraph(result));
+  });
+
+  it("lists each module's needs and what its face offers in docs/architecture.md as they are", () => {
+    const doc = readFileSync(new URL('../docs/architecture.md', import.meta.url), 'utf8');
+    const table = doc.slice(doc.indexOf(FACES_BEGIN), doc.indexOf(FACES_END) + FACES_END.length);
+    // When this fails, run `npm run docs:modules` and commit the result.
+    expect(table).toBe(renderFaces());
   });
 });
