@@ -4,7 +4,7 @@ import { createEscrowAdminService, type EscrowAdminService } from './escrow-admi
 import { createEscrowReleases, type EscrowReleases } from './escrow-release.js';
 import { createEscrowService, type EscrowService } from './escrow.service.js';
 
-export type { EscrowService } from './escrow.service.js';
+export type { EscrowActor, EscrowRefund, EscrowService } from './escrow.service.js';
 
 /** Money held for an order until it is done: hold, release to the supplier, refund, disputes. */
 export type EscrowApi = EscrowService & { releases: EscrowReleases; admin: EscrowAdminService };

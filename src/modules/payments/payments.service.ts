@@ -297,6 +297,11 @@ export function createPaymentsService(ctx: AppContext, deps: PaymentsDeps) {
       return latest && this.openAfterCommit(latest);
     },
 
+    /** Closes a payment's provider session by a job after commit (a session already closed is no error). */
+    expireSession: async (tx: Executor, paymentId: string): Promise<void> => {
+      await ctx.jobs.send(EXPIRE_SESSION_JOB, { paymentId }, { tx });
+    },
+
     /** Closes the subject's waiting payment; its provider session, if any, is expired by a job after commit. */
     closeForSubject,
     /** `closeForSubject` an order. */

@@ -5,9 +5,9 @@ import { addressOf, call } from '../../../test/helpers/http.js';
 import { assertMoneyInvariants } from '../../../test/helpers/money-invariants.js';
 import { rows } from '../../db/client.js';
 import { escrow as escrowAccount, refundsPending } from '../ledger/accounts.js';
-import { admin, newClient, orderOk, shopWithProducts } from '../orders/orders.test-support.js';
-import { payThroughWebhook } from './payments.test-support.js';
-import { RECONCILE_JOB } from './settlement.service.js';
+import { payThroughWebhook } from '../payments/payments.test-support.js';
+import { RECONCILE_JOB } from '../payments/settlement.service.js';
+import { admin, newClient, orderOk, shopWithProducts } from './orders.test-support.js';
 
 let t: TestApp;
 let adminToken: string;
@@ -287,7 +287,7 @@ describe('refunds', () => {
     const p = (await payment(order.payment.transactionId))!;
     expect(p.status).toBe('REFUND_PENDING');
     expect(p.refundFailureReason).toContain('too late to refund');
-    expect((await t.app.services.orders.settlement.refundFailures()).map((x) => x.id)).toContain(p.id);
+    expect((await t.app.services.payments.settlement.refundFailures()).map((x) => x.id)).toContain(p.id);
     // The money waits in refunds_pending for the administrators.
     expect(await balance(refundsPending(p.id))).toBe(-order.itemsTotal);
   });
@@ -372,7 +372,7 @@ describe('reconciliation', () => {
     const { c, order, session } = await openOrder();
     t.mobilemoney.expire(session.id);
     t.clock.advance(3 * 60_000);
-    expect(await t.app.services.orders.settlement.reconcile()).toBeGreaterThanOrEqual(1);
+    expect(await t.app.services.payments.settlement.reconcile()).toBeGreaterThanOrEqual(1);
     expect(await payment(order.payment.transactionId)).toMatchObject({ status: 'EXPIRED' });
     expect(await orderOf(c.token, order.id)).toMatchObject({ status: 'PENDING', paymentStatus: 'UNPAID' });
   });
