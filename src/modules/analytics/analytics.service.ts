@@ -3,7 +3,7 @@ import type { Executor } from '../../db/client.js';
 import { ROLES, type Role } from '../../db/schema/users.js';
 import { CachedValue } from '../../shared/cached-value.js';
 import { notFound } from '../../shared/errors.js';
-import type { OrdersService } from '../orders/orders.service.js';
+import type { OrdersService } from '../orders/index.js';
 import { periodsOf, periodStart, rangeOf } from '../reports/periods.js';
 import type { SuppliersService } from '../suppliers/suppliers.service.js';
 import type { UsersService } from '../users/users.service.js';

@@ -1,6 +1,6 @@
 import type { KycService } from '../kyc/kyc.service.js';
-import type { LedgerService } from '../ledger/ledger.service.js';
-import type { OrdersService } from '../orders/orders.service.js';
+import type { LedgerService } from '../ledger/index.js';
+import type { OrdersService } from '../orders/index.js';
 import type { ProductsService } from '../products/products.service.js';
 import type { SuppliersService } from '../suppliers/suppliers.service.js';
 import type { UsersService } from '../users/users.service.js';

@@ -1,7 +1,16 @@
 import { defineModule } from '../module.js';
 import { createLedgerService, type LedgerService } from './ledger.service.js';
 
-export type { LedgerService } from './ledger.service.js';
+export type { LedgerService, LedgerTransaction } from './ledger.service.js';
+export {
+  associationPayable,
+  escrow,
+  platformCommission,
+  platformSubscriptions,
+  providerClearing,
+  refundsPending,
+  supplierPayable,
+} from './accounts.js';
 
 /** Double-entry ledger: every money movement is one balanced transaction posted here. */
 export type LedgerApi = LedgerService;

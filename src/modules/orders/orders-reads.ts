@@ -7,7 +7,7 @@ import { notFound } from '../../shared/errors.js';
 import { CURRENCY } from '../../shared/money.js';
 import { pageMeta } from '../../shared/schemas.js';
 import type { StoreCapability } from '../stores/index.js';
-import { toPaymentView } from '../payments/payments.service.js';
+import { toPaymentView } from '../payments/index.js';
 import type { SalesFigures } from '../products/products.views.js';
 import * as stats from './orders-statistics.repository.js';
 import * as repo from './orders.repository.js';

@@ -15,8 +15,7 @@ import {
 import { WireFormatError } from '../../providers/payments/wire.js';
 import { AppError, notFound, unauthenticated, validationError } from '../../shared/errors.js';
 import { canTransition } from '../../shared/state-machine.js';
-import { providerClearing, refundsPending } from '../ledger/accounts.js';
-import type { LedgerService } from '../ledger/ledger.service.js';
+import { providerClearing, refundsPending, type LedgerService } from '../ledger/index.js';
 import type { NotificationsService } from '../notifications/notifications.service.js';
 import { paymentLedgerKeys, type LockedSubject, type PaymentSubjectHandler } from './payment-subjects.js';
 import { OPEN_PAYMENT_STATUSES, PAYMENT_TRANSITIONS, REFUND_ON_SUCCESS } from './payment-status.js';

@@ -5,6 +5,7 @@ import { createPayoutsAdminService, type PayoutsAdminService } from './payouts-a
 import { createPayoutsService, type PayoutsService } from './payouts.service.js';
 
 export type { PayoutsService } from './payouts.service.js';
+export { toPayoutView } from './payouts.service.js';
 export type { PayoutRecord } from './payouts.repository.js';
 
 /** Money sent out to suppliers and associations: payouts, their attempts at the provider, the admin list. */
