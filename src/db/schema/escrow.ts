@@ -1,7 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { orders } from './orders.js';
+import { orders, type OrderActorRole } from './orders.js';
 import { payments } from './payments.js';
+
+/** Who moves an escrow: the roles that move orders, since an escrow moves with its order. */
+export type EscrowActorRole = OrderActorRole;
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 

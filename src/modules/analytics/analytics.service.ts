@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/client.js';
 import { CachedValue } from '../../shared/cached-value.js';
 import { notFound } from '../../shared/errors.js';
-import type { OrdersService } from '../orders/orders.service.js';
+import type { OrdersService } from '../orders/index.js';
 import { periodsOf, periodStart, rangeOf } from '../reports/index.js';
 import type { SuppliersService } from '../suppliers/index.js';
 import { ROLES, type Role, type UsersService } from '../users/index.js';

@@ -1,6 +1,6 @@
 import type { KycService } from '../kyc/index.js';
 import type { LedgerService } from '../ledger/index.js';
-import type { OrdersService } from '../orders/orders.service.js';
+import type { OrdersService } from '../orders/index.js';
 import type { ProductsService } from '../products/index.js';
 import type { SuppliersService } from '../suppliers/index.js';
 import type { UsersService } from '../users/index.js';

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { DONATION_KINDS, DONATION_STATUSES } from '../../db/schema/donations.js';
 import { PAYMENT_METHODS } from '../../providers/payments/types.js';
-import { PaymentSchema } from '../orders/orders.schemas.js';
+import { PaymentSchema } from '../payments/index.js';
 import { IdSchema, Nullable, PageQuerySchema, StringEnum, TimestampSchema } from '../../shared/schemas.js';
 
 /** Bounds of a financial donation, in XOF (no minor unit). */

@@ -8,7 +8,7 @@ import { assertTransition } from '../../shared/state-machine.js';
 import { listAdminActions, recordAdminAction } from '../audit/index.js';
 import type { LedgerService, LedgerTransaction } from '../ledger/index.js';
 import type { NotificationsService } from '../notifications/index.js';
-import type { PaymentsService } from '../payments/payments.service.js';
+import type { PaymentsService } from '../payments/index.js';
 import type { SuppliersService } from '../suppliers/index.js';
 import * as repo from './escrow-admin.repository.js';
 import type { EscrowListQuery } from './escrow-admin.schemas.js';

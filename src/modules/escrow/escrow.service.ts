@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/client.js';
-import type { OrderActorRole } from '../../db/schema/orders.js';
+import type { EscrowActorRole } from '../../db/schema/escrow.js';
 import { notFound } from '../../shared/errors.js';
 import { assertTransition } from '../../shared/state-machine.js';
 import { escrow as escrowAccount, providerClearing, refundsPending, type LedgerService } from '../ledger/index.js';
@@ -13,7 +13,7 @@ export type { EscrowRecord };
 /** Who moves an escrow: an administrator, the order's people, or the platform (webhook, jobs). */
 export interface EscrowActor {
   userId: string | null;
-  role: OrderActorRole;
+  role: EscrowActorRole;
 }
 
 /** What a refund out of escrow hands to the payments module, inside the same transaction. */

@@ -7,6 +7,7 @@ import { createEscrowService, type EscrowService } from './escrow.service.js';
 export type { EscrowService } from './escrow.service.js';
 export { ESCROW_STATES } from '../../db/schema/escrow.js';
 export type { EscrowState } from '../../db/schema/escrow.js';
+export type { EscrowActor, EscrowRefund } from './escrow.service.js';
 
 /** Money held for an order until it is done: hold, release to the supplier, refund, disputes. */
 export type EscrowApi = EscrowService & { releases: EscrowReleases; admin: EscrowAdminService };

@@ -1,7 +1,7 @@
 import { defineModule } from '../module.js';
 import { createLedgerService, type LedgerService } from './ledger.service.js';
 
-export type { LedgerService } from './ledger.service.js';
+export type { LedgerService, LedgerTransaction } from './ledger.service.js';
 export {
   associationPayable,
   escrow,
@@ -12,7 +12,6 @@ export {
   supplierPayable,
 } from './accounts.js';
 export type { PeriodUnit } from './ledger.repository.js';
-export type { LedgerTransaction } from './ledger.service.js';
 
 /** Double-entry ledger: every money movement is one balanced transaction posted here. */
 export type LedgerApi = LedgerService;

@@ -1,13 +1,16 @@
 import type { App } from '../../http/types.js';
-import { createSettlementService, paymentsRoutes, type SettlementService } from '../payments/index.js';
 import { defineModule } from '../module.js';
+import { orderPaymentsRoutes } from './order-payments.routes.js';
+import { createOrderSettlement, type OrderSettlement } from './order-settlement.js';
 import { ordersRoutes } from './orders.routes.js';
 import { createOrdersService, type OrdersService } from './orders.service.js';
 
 export type { OrdersService } from './orders.service.js';
+export { zonedInstant } from './order-pickup.js';
+export { PickupTokens, newPickupCode } from './pickup-code.js';
 
-/** Clients' orders: stock held, payment, escrow, pickup code, the order's life; the provider's money events. */
-export type OrdersApi = OrdersService & { settlement: SettlementService };
+/** Clients' orders: stock held, payment, escrow, pickup code, the order's life; the order as a payment subject. */
+export type OrdersApi = OrdersService & { settlement: OrderSettlement };
 
 declare module '../module.js' {
   interface ModuleApis {
@@ -17,21 +20,9 @@ declare module '../module.js' {
 
 export const ordersModule = defineModule({
   name: 'orders',
-  needs: [
-    'settings',
-    'products',
-    'stores',
-    'staff',
-    'suppliers',
-    'users',
-    'notifications',
-    'payments',
-    'escrow',
-    'ledger',
-    'payouts',
-  ],
+  needs: ['settings', 'products', 'stores', 'staff', 'suppliers', 'users', 'notifications', 'payments', 'escrow'],
   build(ctx, d) {
-    const { settings, products, stores, suppliers, users, notifications, payments, escrow, ledger, payouts } = d;
+    const { settings, products, stores, suppliers, users, notifications, payments, escrow } = d;
     const members = d.staff.members;
     const orders = createOrdersService(ctx, {
       settings,
@@ -43,24 +34,14 @@ export const ordersModule = defineModule({
       notifications,
       payments,
     });
-    const settlement = createSettlementService(ctx, {
-      payments,
-      orders,
-      escrow,
-      ledger,
-      notifications,
-      provider: () => ctx.payments,
-    });
-    // The provider's payout webhooks settle payouts; one we never sent is recorded as unknown.
-    settlement.onPayoutEvent(async (tx, ev) => {
-      const outcome = await payouts.applyProviderPayout(tx, ev.payout);
-      return outcome === 'unknown_payout' ? 'unknown_payment' : outcome;
-    });
+    const settlement = createOrderSettlement(ctx, { payments, orders, escrow, notifications });
     return {
       api: Object.assign(orders, { settlement }),
       routes: async (app: App) => {
         await app.register(ordersRoutes(orders));
-        await app.register(paymentsRoutes(orders, settlement, { appReturnUrl: ctx.config.APP_RETURN_URL }));
+        await app.register(orderPaymentsRoutes(orders, settlement));
+        // The payments module's own routes (return pages, webhook) follow, as the API document lists them.
+        await app.register(payments.providerRoutes);
       },
     };
   },

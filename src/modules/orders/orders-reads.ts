@@ -7,13 +7,13 @@ import { notFound } from '../../shared/errors.js';
 import { CURRENCY } from '../../shared/money.js';
 import { pageMeta } from '../../shared/schemas.js';
 import type { StoreCapability } from '../stores/index.js';
-import { toPaymentView } from '../payments/payments.service.js';
-import type { SalesFigures } from '../products/products.views.js';
+import { toPaymentView } from '../payments/index.js';
+import type { SalesFigures } from '../products/index.js';
 import * as stats from './orders-statistics.repository.js';
 import * as repo from './orders.repository.js';
 import type { OrderRecord } from './orders.repository.js';
 import type { MyOrdersQuery, OrderDetailView, SupplierOrdersQuery, SupplierStatisticsQuery } from './orders.schemas.js';
-import type { OrderActor, OrdersDeps } from './orders.service.js';
+import type { OrderActor, OrdersDeps } from './orders.types.js';
 import { toHistoryView, toOrderView } from './orders.views.js';
 import type { PickupTokens } from './pickup-code.js';
 

@@ -1,7 +1,7 @@
 import { and, eq, gte, lt, sql } from 'drizzle-orm';
 import { rows, together, type Executor } from '../../db/client.js';
 import { orders, type OrderActorRole } from '../../db/schema/orders.js';
-import type { PeriodUnit } from '../ledger/ledger.repository.js';
+import type { PeriodUnit } from '../ledger/index.js';
 import { salesTotals } from './orders-statistics.repository.js';
 
 /*

@@ -4,7 +4,7 @@ import { orderItems, orders, orderStatusHistory, type OrderStatus } from '../../
 import type { PageQuery } from '../../shared/schemas.js';
 import { pageOffset } from '../../shared/schemas.js';
 import type { WorkScope } from '../../shared/work-in-progress.js';
-import { planDiscountBps } from '../subscriptions/commission-discount.js';
+import { planDiscountBps } from '../subscriptions/index.js';
 import { FINAL_ORDER_STATUSES } from './order-status.js';
 
 export type OrderRecord = typeof orders.$inferSelect;

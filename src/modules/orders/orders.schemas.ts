@@ -1,8 +1,8 @@
 import { Type, type Static } from 'typebox';
 import { ORDER_ACTOR_ROLES, ORDER_PAYMENT_STATUSES, ORDER_STATUSES } from '../../db/schema/orders.js';
-import { PAYMENT_STATUSES } from '../../db/schema/payments.js';
 import { PAYMENT_METHODS } from '../../providers/payments/types.js';
 import { IdSchema, Nullable, PageQuerySchema, PhoneSchema, StringEnum, TimestampSchema } from '../../shared/schemas.js';
+import { PaymentSchema } from '../payments/index.js';
 import { PERIODS } from './orders-statistics.repository.js';
 
 export const MAX_ORDER_ITEMS = 20;
@@ -88,32 +88,6 @@ export const SupplierStatisticsQuerySchema = Type.Object(
   strict,
 );
 export type SupplierStatisticsQuery = Static<typeof SupplierStatisticsQuerySchema>;
-
-export const PaymentSchema = Type.Object(
-  {
-    transactionId: IdSchema,
-    method: Type.String(),
-    status: StringEnum(PAYMENT_STATUSES),
-    amount: Type.Integer(),
-    currency: Type.String(),
-    attempt: Type.Integer(),
-    redirectUrl: Nullable(
-      Type.String({
-        description: 'the provider page the client opens to pay; null once closed or while it is being opened',
-      }),
-    ),
-    retryAfterSeconds: Nullable(
-      Type.Integer({
-        description:
-          'while PENDING without redirectUrl (the page is being opened): seconds after which to read the payment again; null otherwise',
-      }),
-    ),
-    expiresAt: TimestampSchema,
-    paidAt: Nullable(TimestampSchema),
-    failureReason: Nullable(Type.String()),
-  },
-  { title: 'Payment' },
-);
 
 const ItemSchema = Type.Object(
   {

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { together, type Executor } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import { orders, type OrderActorRole, type OrderStatus } from '../../db/schema/orders.js';
+import { orders, type OrderStatus } from '../../db/schema/orders.js';
 import type { AuthUser } from '../../http/access.js';
 import type { TransactionalKey } from '../../http/idempotency.js';
 import { AppError, conflict, notFound, validationError, type ErrorDetail } from '../../shared/errors.js';
@@ -11,16 +11,8 @@ import { uuidv7 } from '../../shared/ids.js';
 import { CURRENCY } from '../../shared/money.js';
 import { normalizePhone } from '../../shared/phone.js';
 import { assertTransition } from '../../shared/state-machine.js';
-import type { NotificationsService } from '../notifications/notifications.service.js';
-import type { PaymentRecord } from '../payments/payments.repository.js';
-import type { PaymentsService } from '../payments/payments.service.js';
-import type { ProductsService } from '../products/products.service.js';
-import type { SettingsService } from '../settings/settings.service.js';
-import type { StoreMembersService } from '../staff/members.service.js';
+import type { PaymentRecord } from '../payments/index.js';
 import { roleCan, type StoreCapability } from '../stores/index.js';
-import type { StoresService } from '../stores/stores.service.js';
-import type { SuppliersService } from '../suppliers/suppliers.service.js';
-import type { UsersService } from '../users/users.service.js';
 import { commonWindow, pickupInstants } from './order-pickup.js';
 import {
   OPEN_ORDER_STATUSES,
@@ -35,6 +27,9 @@ import * as figures from './orders.figures.js';
 import type { OrderItemRecord, OrderRecord } from './orders.repository.js';
 import type { CreateOrderBody, StatusBody } from './orders.schemas.js';
 import { createOrderReads } from './orders-reads.js';
+import type { OrderActor, OrdersDeps } from './orders.types.js';
+
+export type { OrderActor, OrdersDeps } from './orders.types.js';
 import { newPickupCode, pickupCodeMatches, PickupTokens } from './pickup-code.js';
 import { toOrderView } from './orders.views.js';
 
@@ -43,22 +38,6 @@ export const PAYMENT_TIMEOUT_JOB = 'orders.payment-timeout';
 /** Cancels an unpaid order whose payment failed, once the grace for a retry has passed (scheduled at the failure). */
 export const PAYMENT_FAILED_JOB = 'orders.payment-failed';
 
-export interface OrdersDeps {
-  settings: SettingsService;
-  products: ProductsService;
-  stores: StoresService;
-  members: StoreMembersService;
-  suppliers: SuppliersService;
-  users: UsersService;
-  notifications: NotificationsService;
-  payments: PaymentsService;
-}
-
-/** Who acts on an order and in which capacity. */
-export interface OrderActor {
-  userId: string | null;
-  role: OrderActorRole;
-}
 const SYSTEM: OrderActor = { userId: null, role: 'SYSTEM' };
 
 /** What `POST /orders` answers: the new order, its payment and how to pay it. */

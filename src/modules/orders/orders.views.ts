@@ -1,5 +1,4 @@
-import { toPaymentView } from '../payments/payments.service.js';
-import type { PaymentRecord } from '../payments/payments.repository.js';
+import { toPaymentView, type PaymentRecord } from '../payments/index.js';
 import type { HistoryRecord, OrderItemRecord, OrderRecord } from './orders.repository.js';
 import type { OrderView } from './orders.schemas.js';
 

@@ -1,17 +1,34 @@
 import { defineModule } from '../module.js';
+import { paymentsRoutes } from './payments.routes.js';
 import { createPaymentsService, type PaymentsService } from './payments.service.js';
+import { createSettlementService, type SettlementService } from './settlement.service.js';
 
 export type { PaymentsService } from './payments.service.js';
 export { createSettlementService, type SettlementService } from './settlement.service.js';
 export { paymentsRoutes } from './payments.routes.js';
 export { PAYMENT_STATUSES } from '../../db/schema/payments.js';
 export type { PaymentStatus } from '../../db/schema/payments.js';
+export type { PaymentStart, PaymentView } from './payments.service.js';
+export { toPaymentView } from './payments.service.js';
+export type { PaymentRecord, PaymentSubject } from './payments.repository.js';
+export type { LockedSubject, PaymentSubjectHandler } from './payment-subjects.js';
+export type { PayoutEvent, PayoutHandler } from './settlement.service.js';
+export { PaymentSchema } from './payments.schemas.js';
 
 /**
  * Payments of any subject (an order, a subscription charge, a donation): sessions at the provider,
- * their states, the subjects other modules register (`registerSubject`).
+ * their states, the subjects other modules register (`registerSubject`), and `settlement`: the
+ * provider's events applied through the subject's handler, reconciliation, refunds, the payer's return.
  */
-export type PaymentsApi = PaymentsService;
+export type PaymentsApi = PaymentsService & {
+  settlement: SettlementService;
+  /**
+   * The routes the provider and the payer coming back from it call: the return pages and the webhook.
+   * This module registers no routes itself: the orders module registers these after the order's own
+   * payment routes, where the API document has always listed them.
+   */
+  providerRoutes: ReturnType<typeof paymentsRoutes>;
+};
 
 declare module '../module.js' {
   interface ModuleApis {
@@ -21,14 +38,21 @@ declare module '../module.js' {
 
 export const paymentsModule = defineModule({
   name: 'payments',
-  needs: ['settings'],
-  build(ctx, { settings }, env) {
+  needs: ['settings', 'ledger', 'notifications'],
+  build(ctx, { settings, ledger, notifications }, env) {
     const base = `${ctx.config.PUBLIC_BASE_URL}${env.apiPrefix}/payments/mobilemoney`;
     const payments = createPaymentsService(ctx, {
       settings,
       provider: () => ctx.payments,
       returnUrls: (id) => ({ successUrl: `${base}/success?ref=${id}`, errorUrl: `${base}/error?ref=${id}` }),
     });
-    return { api: payments };
+    const settlement = createSettlementService(ctx, {
+      payments,
+      ledger,
+      notifications,
+      provider: () => ctx.payments,
+    });
+    const providerRoutes = paymentsRoutes(settlement, { appReturnUrl: ctx.config.APP_RETURN_URL });
+    return { api: Object.assign(payments, { settlement, providerRoutes }) };
   },
 });

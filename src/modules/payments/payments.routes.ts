@@ -1,11 +1,8 @@
 import { Type } from 'typebox';
-import { transactionalKey } from '../../http/idempotency.js';
 import type { App } from '../../http/types.js';
 import { PROVIDER_EVENT_OUTCOMES } from '../../db/schema/payments.js';
 import { SIGNATURE_HEADER } from '../../providers/payments/signature.js';
 import { IdSchema, Ok, StringEnum, ok } from '../../shared/schemas.js';
-import { OrderIdParamsSchema, PaymentSchema, PaymentStatusSchema } from '../orders/orders.schemas.js';
-import type { OrdersService } from '../orders/orders.service.js';
 import { returnPage } from './return-page.js';
 import type { SettlementService } from './settlement.service.js';
 
@@ -13,7 +10,6 @@ const WebhookAnswerSchema = Type.Object(
   { received: Type.Literal(true), outcome: StringEnum([...PROVIDER_EVENT_OUTCOMES, 'duplicate'] as const) },
   { title: 'WebhookAnswer' },
 );
-const RetryAnswerSchema = Type.Object({ orderId: IdSchema, payment: PaymentSchema }, { title: 'PaymentRetry' });
 const ReturnQuerySchema = Type.Object({ ref: IdSchema }, { additionalProperties: true });
 const Html = Type.String({ description: 'a small HTML page showing the payment state' });
 // Deliveries are small session or payout objects.
@@ -22,41 +18,10 @@ const WEBHOOK_BODY_LIMIT = 64 * 1024;
 // the other routes would turn its backlog away. Unsigned requests cost one HMAC each to refuse.
 const WEBHOOK_RATE_LIMIT = { max: 3000, timeWindow: '1 minute' };
 
-export function paymentsRoutes(orders: OrdersService, settlement: SettlementService, opts: { appReturnUrl?: string }) {
+/** The routes of every subject's payments: where the provider sends the payer back, and its webhook. */
+export function paymentsRoutes(settlement: SettlementService, opts: { appReturnUrl?: string }) {
   return async (app: App) => {
     const tags = ['payments'];
-    app.get(
-      '/payments/status/:orderId',
-      {
-        config: { access: 'Auth' },
-        schema: {
-          tags,
-          summary: "Payment status of an order: its latest attempt (the order's client, seller or an administrator)",
-          params: OrderIdParamsSchema,
-          errors: [404],
-          response: { 200: Ok(PaymentStatusSchema) },
-        },
-      },
-      async (req) => ok(await orders.paymentStatusByOrder(req.user, req.params.orderId)),
-    );
-
-    app.post(
-      '/payments/retry/:orderId',
-      {
-        config: { access: 'Auth', idempotency: 'in-transaction' },
-        schema: {
-          tags,
-          summary:
-            'A new payment attempt for a PENDING order whose latest attempt FAILED or EXPIRED (open payment.redirectUrl)',
-          params: OrderIdParamsSchema,
-          errors: [404, 409],
-          response: { 201: Ok(RetryAnswerSchema) },
-        },
-      },
-      async (req, reply) =>
-        reply.code(201).send(ok(await settlement.retry(req.user, req.params.orderId, transactionalKey(req, reply)))),
-    );
-
     for (const outcome of ['success', 'error'] as const) {
       app.get(
         `/payments/mobilemoney/${outcome}`,

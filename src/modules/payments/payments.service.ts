@@ -9,7 +9,7 @@ import {
   type PaymentProvider,
 } from '../../providers/payments/types.js';
 import { uuidv7 } from '../../shared/ids.js';
-import type { SettingsService } from '../settings/settings.service.js';
+import type { SettingsService } from '../settings/index.js';
 import { PaymentSubjects } from './payment-subjects.js';
 import * as repo from './payments.repository.js';
 import type { NewPayment, PaymentRecord, PaymentSubject } from './payments.repository.js';
@@ -295,6 +295,11 @@ export function createPaymentsService(ctx: AppContext, deps: PaymentsDeps) {
     async latestOpened(subject: PaymentSubject): Promise<PaymentRecord | undefined> {
       const [latest] = await repo.listOfSubject(ctx.db, subject);
       return latest && this.openAfterCommit(latest);
+    },
+
+    /** Closes a payment's provider session by a job after commit (a session already closed is no error). */
+    expireSession: async (tx: Executor, paymentId: string): Promise<void> => {
+      await ctx.jobs.send(EXPIRE_SESSION_JOB, { paymentId }, { tx });
     },
 
     /** Closes the subject's waiting payment; its provider session, if any, is expired by a job after commit. */

@@ -13,23 +13,15 @@ import {
   type ProviderEvent,
 } from '../../providers/payments/types.js';
 import { WireFormatError } from '../../providers/payments/wire.js';
-import { AppError, conflict, notFound, unauthenticated, validationError } from '../../shared/errors.js';
-import { uuidv7 } from '../../shared/ids.js';
+import { AppError, notFound, unauthenticated, validationError } from '../../shared/errors.js';
 import { canTransition } from '../../shared/state-machine.js';
-import type { AuthUser } from '../../http/access.js';
-import type { TransactionalKey } from '../../http/idempotency.js';
-import type { EscrowActor, EscrowRefund, EscrowService } from '../escrow/escrow.service.js';
-import { providerClearing, refundsPending } from '../ledger/accounts.js';
-import type { LedgerService } from '../ledger/ledger.service.js';
-import type { NotificationsService } from '../notifications/notifications.service.js';
-import type { OrdersService } from '../orders/orders.service.js';
-import * as orderRepo from './order-payment.repository.js';
-import { orderPaymentSubject } from './order-subject.js';
+import { providerClearing, refundsPending, type LedgerService } from '../ledger/index.js';
+import type { NotificationsService } from '../notifications/index.js';
 import { paymentLedgerKeys, type LockedSubject, type PaymentSubjectHandler } from './payment-subjects.js';
 import { OPEN_PAYMENT_STATUSES, PAYMENT_TRANSITIONS, REFUND_ON_SUCCESS } from './payment-status.js';
 import * as repo from './payments.repository.js';
 import type { PaymentRecord } from './payments.repository.js';
-import { EXPIRE_SESSION_JOB, toPaymentView, type PaymentsService } from './payments.service.js';
+import { toPaymentView, type PaymentsService } from './payments.service.js';
 
 /** Sends a refund to the provider; retried with backoff while the provider is unreachable. */
 export const REFUND_JOB = 'payments.refund';
@@ -39,7 +31,6 @@ export const RECONCILE_JOB = 'payments.reconcile';
 const REFUND_RETRIES = { retryLimit: 12, retryDelaySeconds: 30 };
 const RECONCILE_AFTER_MS = 2 * 60_000;
 const RECONCILE_BATCH = 100;
-const SYSTEM: EscrowActor = { userId: null, role: 'SYSTEM' };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 type SessionEvent = Extract<ProviderEvent, { session: CheckoutSession }>;
@@ -51,8 +42,6 @@ export type PayoutHandler = (tx: Executor, event: PayoutEvent) => Promise<Provid
 
 export interface SettlementDeps {
   payments: PaymentsService;
-  orders: OrdersService;
-  escrow: EscrowService;
   ledger: LedgerService;
   notifications: NotificationsService;
   provider: () => PaymentProvider;
@@ -62,15 +51,14 @@ export type SettlementService = ReturnType<typeof createSettlementService>;
 
 /**
  * Money coming in and going back: the provider's webhook, reconciliation (the same code path, fed
- * by reading the session), refunds through the provider, payment retries and the payer's return.
+ * by reading the session), refunds through the provider and the payer's return.
  * Every provider event is recorded under its id in the transaction applying it, so each applies once.
- * What a payment's money does is its subject's business (payment-subjects.ts): orders are declared
- * here, other modules declare theirs through `payments.registerSubject`.
+ * What a payment's money does is its subject's business (payment-subjects.ts): the module owning a
+ * subject declares it through `payments.registerSubject`, and everything here goes through that handler.
  */
 export function createSettlementService(ctx: AppContext, deps: SettlementDeps) {
   const now = () => ctx.clock.now();
   let payoutHandler: PayoutHandler | null = null;
-  deps.payments.registerSubject('order', orderPaymentSubject(deps));
 
   async function applyEvent(
     tx: Executor,
@@ -248,12 +236,6 @@ export function createSettlementService(ctx: AppContext, deps: SettlementDeps) {
     await ctx.jobs.send(REFUND_JOB, { paymentId, ledgerTransactionId }, { tx });
   }
 
-  // A refund out of escrow: the payment waits for the provider, the job asks it.
-  deps.escrow.onRefund(async (tx: Executor, r: EscrowRefund) => {
-    await beginRefund(tx, r.paymentId, r.ledgerTransactionId);
-    if (!r.extra) await orderRepo.setOrderPaymentStatus(tx, r.orderId, 'REFUND_PENDING', now());
-  });
-
   ctx.jobs.work(
     REFUND_JOB,
     async (job: { paymentId: string; ledgerTransactionId: string }) => {
@@ -303,17 +285,6 @@ export function createSettlementService(ctx: AppContext, deps: SettlementDeps) {
       currency: p.currency,
     });
   }
-
-  // A paid order cancelled (by its client, the seller or an administrator): its money goes back.
-  ctx.events.subscribe('orders.cancelled', 'payments-refund', async (e) => {
-    if (!e.paid) return;
-    await ctx.db.transaction(async (tx) => {
-      await orderRepo.lockOrder(tx, e.orderId);
-      const held = await deps.escrow.find(tx, e.orderId);
-      if (held?.state !== 'HELD' && held?.state !== 'DISPUTED') return;
-      await deps.escrow.refund(tx, e.orderId, `ORDER_CANCELLED: ${e.reason}`.slice(0, 500), SYSTEM);
-    });
-  });
 
   /** The session as it stands, as the event the webhook would have brought; null when there is nothing to apply. */
   function eventFromSession(p: PaymentRecord, s: CheckoutSession): SettlementEvent | null {
@@ -394,18 +365,17 @@ export function createSettlementService(ctx: AppContext, deps: SettlementDeps) {
     reconcile,
 
     /**
-     * The client refunded through the escrow (`HELD` or `DISPUTED` -> refunded). The provider is
-     * asked by a job after commit.
-     */
-    refund: (tx: Executor, r: { orderId: string; reason: string; actor: EscrowActor }) =>
-      deps.escrow.refund(tx, r.orderId, r.reason, r.actor),
-
-    /**
      * A succeeded payment of a subject declared with a `creditAccount` is sent back to its payer
      * (`from` that account, through refunds_pending and the provider job). Orders refund through
-     * their escrow (`refund` above) instead.
+     * their escrow instead, whose refund hook calls `beginRefund`.
      */
     refundPayment: refundReceived,
+
+    /**
+     * A succeeded payment whose money was already moved to refunds_pending:<paymentId> (by ledger
+     * transaction `ledgerTransactionId`) goes to REFUND_PENDING; the provider is asked by a job after commit.
+     */
+    beginRefund,
 
     /** The payer came back from the provider: the payment's state as the database (and, if still open, the provider) says. */
     async returned(ref: string): Promise<{
@@ -431,47 +401,6 @@ export function createSettlementService(ctx: AppContext, deps: SettlementDeps) {
         paymentId: p.id,
         status: p.status,
       };
-    },
-
-    /** A new attempt for a PENDING order whose latest attempt FAILED or EXPIRED. */
-    async retry(user: AuthUser, orderId: string, idempotency?: TransactionalKey) {
-      // The same request, whose attempt committed but whose answer was lost with its process: that attempt.
-      const made = idempotency?.madeBefore();
-      const known = made && (await deps.payments.find(ctx.db, made));
-      if (known) return { orderId, payment: toPaymentView(await deps.payments.openAfterCommit(known)) };
-      const id = uuidv7(now().getTime());
-      const payment = await ctx.db.transaction(async (tx) => {
-        // The key commits with the attempt (a concurrent request with it waits here, then is answered by the key).
-        await idempotency?.claim(tx, id);
-        const o = await orderRepo.lockOrder(tx, orderId);
-        if (!o || o.clientId !== user.id) throw notFound('Order');
-        if (o.status !== 'PENDING' || o.paymentDeadline <= now())
-          throw conflict(
-            'ORDER_NOT_PENDING',
-            `The order is ${o.status === 'PENDING' ? 'past its payment deadline' : o.status}: it can no longer be paid`,
-          );
-        const latest = (await repo.latestOfOrders(tx, [orderId])).get(orderId)?.payment;
-        if (!latest || (latest.status !== 'FAILED' && latest.status !== 'EXPIRED')) {
-          throw conflict(
-            'PAYMENT_NOT_RETRYABLE',
-            `The latest payment is ${latest?.status ?? 'missing'}: only a FAILED or EXPIRED payment can be retried`,
-          );
-        }
-        const next = await deps.payments.start(tx, {
-          id,
-          orderId,
-          method: o.paymentMethod,
-          amount: o.itemsTotal,
-          currency: o.currency,
-          payerPhone: o.payerPhone,
-          expiresAt: o.paymentDeadline,
-        });
-        // The failed attempt's session could still be paid: close it (a payment on it anyway is refunded).
-        if (latest.status === 'FAILED' && latest.providerSessionId)
-          await ctx.jobs.send(EXPIRE_SESSION_JOB, { paymentId: latest.id }, { tx });
-        return next;
-      });
-      return { orderId, payment: toPaymentView(await deps.payments.openAfterCommit(payment)) };
     },
 
     /** Refunds the provider refused for good, newest first: administrators settle them by hand. */

@@ -21,9 +21,14 @@ declare module '../module.js' {
 
 export const payoutsModule = defineModule({
   name: 'payouts',
-  needs: ['ledger', 'suppliers', 'notifications'],
-  build(ctx, { ledger, suppliers, notifications }) {
+  needs: ['ledger', 'suppliers', 'notifications', 'payments'],
+  build(ctx, { ledger, suppliers, notifications, payments }) {
     const payouts = createPayoutsService(ctx, { ledger, suppliers, notifications });
+    // The provider's payout webhooks settle payouts; one we never sent is recorded as unknown.
+    payments.settlement.onPayoutEvent(async (tx, ev) => {
+      const outcome = await payouts.applyProviderPayout(tx, ev.payout);
+      return outcome === 'unknown_payout' ? 'unknown_payment' : outcome;
+    });
     const admin = createPayoutsAdminService(ctx);
     return { api: Object.assign(payouts, { admin }), routes: payoutsAdminRoutes(admin) as (app: App) => Promise<void> };
   },

@@ -11,6 +11,7 @@ export { recomputePopularity, utcDay } from './products.repository.js';
 export { viewerOf } from './products.routes.js';
 export { RatingDetailSchema, productCardFields } from './products.schemas.js';
 export type { CreateProductBody, RatingDetail } from './products.schemas.js';
+export type { SalesFigures } from './products.views.js';
 
 /** The catalogue: suppliers' products, stock, pictures, moderation, public pages and lists. */
 export type ProductsApi = ProductsService & { admin: ProductsAdminService };

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.js';
 import { PAYMENT_STATUSES, type PaymentStatus } from '../payments/index.js';
 import type { LedgerService } from '../ledger/index.js';
-import type { OrdersService } from '../orders/orders.service.js';
+import type { OrdersService } from '../orders/index.js';
 import { PAYMENT_METHODS } from '../../providers/payments/types.js';
 import { periodsOf, rangeOf } from './periods.js';
 import * as repo from './reports.repository.js';

@@ -7,7 +7,7 @@ import { uuidv7 } from '../../shared/ids.js';
 import { assertListingPage, metaOf } from '../../listings/index.js';
 import { pageMeta, type PageQuery } from '../../shared/schemas.js';
 import type { NotificationsService } from '../notifications/index.js';
-import type { OrdersService } from '../orders/orders.service.js';
+import type { OrdersService } from '../orders/index.js';
 import type { ProductsService } from '../products/index.js';
 import type { SettingsService } from '../settings/index.js';
 import type { SuppliersService } from '../suppliers/index.js';

@@ -9,6 +9,7 @@ import { createSubscriptionsService, type SubscriptionsService } from './subscri
 export type { SubscriptionsService } from './subscriptions.service.js';
 export type { SupplierDirectory } from './billing.service.js';
 export { ChangePlanBodySchema, LimitsSchema } from './subscriptions.schemas.js';
+export { planDiscountBps } from './commission-discount.js';
 
 /**
  * Plans, promo codes, a supplier's subscription and paying for it (billing, a payment subject).

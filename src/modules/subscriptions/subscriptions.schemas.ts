@@ -9,7 +9,7 @@ import {
   StringEnum,
   TimestampSchema,
 } from '../../shared/schemas.js';
-import { PaymentSchema } from '../orders/orders.schemas.js';
+import { PaymentSchema } from '../payments/index.js';
 
 const MAX_PRICE = 100_000_000;
 

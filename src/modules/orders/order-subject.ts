@@ -1,8 +1,8 @@
-import type { EscrowActor, EscrowService } from '../escrow/escrow.service.js';
-import type { NotificationsService } from '../notifications/notifications.service.js';
-import type { OrdersService } from '../orders/orders.service.js';
+import type { EscrowActor, EscrowService } from '../escrow/index.js';
+import type { NotificationsService } from '../notifications/index.js';
+import type { LockedSubject, PaymentSubjectHandler } from '../payments/index.js';
 import * as orderRepo from './order-payment.repository.js';
-import type { LockedSubject, PaymentSubjectHandler } from './payment-subjects.js';
+import type { OrdersService } from './orders.service.js';
 
 const SYSTEM: EscrowActor = { userId: null, role: 'SYSTEM' };
 

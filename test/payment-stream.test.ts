@@ -1,15 +1,15 @@
 import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
-import { createSignedIn } from '../../../test/helpers/factories.js';
-import { call } from '../../../test/helpers/http.js';
-import { assertMoneyInvariants } from '../../../test/helpers/money-invariants.js';
-import { openSse, type SseEvent } from '../../../test/helpers/sse.js';
-import { associations } from '../../db/schema/associations.js';
-import { createAssociation } from '../associations/associations.test-support.js';
-import { admin, newClient, orderOk, shopWithProducts } from '../orders/orders.test-support.js';
-import { deliverWebhook } from './payments.test-support.js';
+import { buildTestApp, type TestApp } from './helpers/app.js';
+import { createSignedIn } from './helpers/factories.js';
+import { call } from './helpers/http.js';
+import { assertMoneyInvariants } from './helpers/money-invariants.js';
+import { openSse, type SseEvent } from './helpers/sse.js';
+import { associations } from '../src/db/schema/associations.js';
+import { createAssociation } from '../src/modules/associations/associations.test-support.js';
+import { admin, newClient, orderOk, shopWithProducts } from '../src/modules/orders/orders.test-support.js';
+import { deliverWebhook } from '../src/modules/payments/payments.test-support.js';
 
 let t: TestApp;
 let url: string;

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
 import { call } from '../../../test/helpers/http.js';
 import { assertMoneyInvariants } from '../../../test/helpers/money-invariants.js';
-import { admin, newClient, orderOk, shopWithProducts } from '../orders/orders.test-support.js';
+import { admin, newClient, orderOk, shopWithProducts } from './orders.test-support.js';
 
 // With APP_RETURN_URL the return pages send the payer back to the app, with the state read here.
 let t: TestApp;
