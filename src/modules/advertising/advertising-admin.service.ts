@@ -4,7 +4,7 @@ import { notFound } from '../../shared/errors.js';
 import { pageMeta, type PageQuery } from '../../shared/schemas.js';
 import { assertTransition } from '../../shared/state-machine.js';
 import { recordAdminAction } from '../audit/index.js';
-import type { NotificationsService } from '../notifications/index.js';
+import type { NotificationsApi } from '../notifications/index.js';
 import type { AdvertisingService } from './advertising.service.js';
 import * as repo from './advertising.repository.js';
 import type { AdminCampaignsQuery, AdvertisersQuery, CampaignView } from './advertising.schemas.js';
@@ -15,7 +15,7 @@ import { CAMPAIGN_TRANSITIONS } from './campaign-status.js';
 export function createAdvertisingAdminService(
   ctx: AppContext,
   advertising: AdvertisingService,
-  deps: { notifications: NotificationsService },
+  deps: { notifications: NotificationsApi },
 ) {
   const now = () => ctx.clock.now();
 

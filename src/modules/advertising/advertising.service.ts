@@ -8,7 +8,7 @@ import { uuidv7 } from '../../shared/ids.js';
 import { normalizeEmail, normalizePhone } from '../../shared/phone.js';
 import { pageMeta } from '../../shared/schemas.js';
 import { assertTransition } from '../../shared/state-machine.js';
-import type { NotificationsService } from '../notifications/index.js';
+import type { NotificationsApi } from '../notifications/index.js';
 import { requireFeature, type SettingsReader } from '../settings/index.js';
 import { platformDay } from './ad-pacing.js';
 import { CLICK_WINDOW_MS, createAdServing } from './ad-serving.js';
@@ -30,7 +30,7 @@ import { ADVERTISER_TRANSITIONS, BACK_TO_REVIEW, CAMPAIGN_TRANSITIONS, EDITABLE 
 import { checkFields, decodeImage, mergeFields, type TargetChecks } from './campaign-input.js';
 
 export interface AdvertisingDeps {
-  notifications: NotificationsService;
+  notifications: NotificationsApi;
   settings: SettingsReader;
   targets: TargetChecks;
   apiPrefix: string;

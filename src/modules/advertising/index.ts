@@ -1,12 +1,15 @@
 import { defineModule } from '../module.js';
-import { createAdvertisingAdminService, type AdvertisingAdminService } from './advertising-admin.service.js';
+import { createAdvertisingAdminService } from './advertising-admin.service.js';
 import { advertisingRoutes } from './advertising.routes.js';
 import { createAdvertisingService, type AdvertisingService } from './advertising.service.js';
 
-export type { AdvertisingService } from './advertising.service.js';
-
 /** Advertisers' campaigns, their moderation, serving ads to the apps and counting views and clicks. */
-export type AdvertisingApi = AdvertisingService & { admin: AdvertisingAdminService };
+export interface AdvertisingApi {
+  figures: AdvertisingService['figures'];
+  isAdvertiser: AdvertisingService['isAdvertiser'];
+  serve: AdvertisingService['serve'];
+  serving: AdvertisingService['serving'];
+}
 
 declare module '../module.js' {
   interface ModuleApis {

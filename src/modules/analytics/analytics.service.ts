@@ -2,10 +2,10 @@ import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/client.js';
 import { CachedValue } from '../../shared/cached-value.js';
 import { notFound } from '../../shared/errors.js';
-import type { OrdersService } from '../orders/index.js';
+import type { OrdersApi } from '../orders/index.js';
 import { periodsOf, periodStart, rangeOf } from '../reports/index.js';
-import type { SuppliersService } from '../suppliers/index.js';
-import { ROLES, type Role, type UsersService } from '../users/index.js';
+import type { SuppliersApi } from '../suppliers/index.js';
+import { ROLES, type Role, type UsersApi } from '../users/index.js';
 import { AnalyticsRegistry, type DashboardScope } from './analytics-registry.js';
 import type {
   DashboardStats,
@@ -21,9 +21,9 @@ export const DASHBOARD_CACHE_SECONDS = 30;
 const DAY = 86_400_000;
 
 export interface AnalyticsDeps {
-  users: UsersService;
-  suppliers: SuppliersService;
-  orders: OrdersService;
+  users: UsersApi;
+  suppliers: SuppliersApi;
+  orders: OrdersApi;
 }
 
 export type AnalyticsService = ReturnType<typeof createAnalyticsService>;

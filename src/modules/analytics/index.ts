@@ -8,7 +8,12 @@ import { registerPlatformFigures } from './platform-figures.js';
  * The administrators' dashboard, the impact report and suppliers' performance: figures read through
  * the faces of the modules owning them (it stands above them all and nothing needs it).
  */
-export type AnalyticsApi = AnalyticsService;
+export interface AnalyticsApi {
+  registerFigures: AnalyticsService['registerFigures'];
+  registerImpactSource: AnalyticsService['registerImpactSource'];
+  registerSupplierRating: AnalyticsService['registerSupplierRating'];
+  stats: AnalyticsService['stats'];
+}
 
 declare module '../module.js' {
   interface ModuleApis {

@@ -1,17 +1,17 @@
 import { together } from '../../db/client.js';
-import type { AdvertisingService } from '../advertising/index.js';
-import type { AssociationsService } from '../associations/index.js';
-import type { DealsService } from '../deals/index.js';
-import type { DonationsService } from '../donations/index.js';
-import type { ReviewsService } from '../reviews/index.js';
+import type { AdvertisingApi } from '../advertising/index.js';
+import type { AssociationsApi } from '../associations/index.js';
+import type { DealsApi } from '../deals/index.js';
+import type { DonationsApi } from '../donations/index.js';
+import type { ReviewsApi } from '../reviews/index.js';
 import type { AnalyticsService } from './analytics.service.js';
 
 export interface ModuleFigureModules {
-  reviews: ReviewsService;
-  deals: DealsService;
-  associations: AssociationsService;
-  donations: DonationsService;
-  advertising: AdvertisingService;
+  reviews: ReviewsApi;
+  deals: DealsApi;
+  associations: AssociationsApi;
+  donations: DonationsApi;
+  advertising: AdvertisingApi;
 }
 
 /**

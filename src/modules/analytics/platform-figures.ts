@@ -1,18 +1,18 @@
-import type { KycService } from '../kyc/index.js';
-import type { LedgerService } from '../ledger/index.js';
-import type { OrdersService } from '../orders/index.js';
-import type { ProductsService } from '../products/index.js';
-import type { SuppliersService } from '../suppliers/index.js';
-import type { UsersService } from '../users/index.js';
+import type { KycApi } from '../kyc/index.js';
+import type { LedgerApi } from '../ledger/index.js';
+import type { OrdersApi } from '../orders/index.js';
+import type { ProductsApi } from '../products/index.js';
+import type { SuppliersApi } from '../suppliers/index.js';
+import type { UsersApi } from '../users/index.js';
 import type { AnalyticsService } from './analytics.service.js';
 
 export interface PlatformFigureModules {
-  users: UsersService;
-  suppliers: SuppliersService;
-  kyc: KycService;
-  products: ProductsService;
-  orders: OrdersService;
-  ledger: LedgerService;
+  users: UsersApi;
+  suppliers: SuppliersApi;
+  kyc: KycApi;
+  products: ProductsApi;
+  orders: OrdersApi;
+  ledger: LedgerApi;
 }
 
 /**

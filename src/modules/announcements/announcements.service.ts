@@ -6,8 +6,8 @@ import { uuidv7 } from '../../shared/ids.js';
 import { pageMeta, pageOffset } from '../../shared/schemas.js';
 import { assertTransition } from '../../shared/state-machine.js';
 import { recordAdminAction } from '../audit/index.js';
-import type { NotificationsService } from '../notifications/index.js';
-import type { UsersService } from '../users/index.js';
+import type { NotificationsApi } from '../notifications/index.js';
+import type { UsersApi } from '../users/index.js';
 import { ANNOUNCEMENT_TRANSITIONS } from './announcement-status.js';
 import * as repo from './announcements.repository.js';
 import type { AnnouncementRecord } from './announcements.repository.js';
@@ -49,7 +49,7 @@ const toView = (a: AnnouncementRecord): AnnouncementView => ({
  */
 export function createAnnouncementsService(
   ctx: AppContext,
-  deps: { users: UsersService; notifications: NotificationsService },
+  deps: { users: UsersApi; notifications: NotificationsApi },
   opts: AnnouncementsOptions = {},
 ) {
   const batchSize = opts.batchSize ?? DEFAULT_BATCH_SIZE;

@@ -1,15 +1,11 @@
 import { defineModule } from '../module.js';
 import { announcementsRoutes } from './announcements.routes.js';
-import {
-  type AnnouncementsOptions,
-  type AnnouncementsService,
-  createAnnouncementsService,
-} from './announcements.service.js';
+import { type AnnouncementsOptions, createAnnouncementsService } from './announcements.service.js';
 
 export type { AnnouncementsOptions } from './announcements.service.js';
 
 /** Administrators' messages to every user or one role, sent in batches through notifications. */
-export type AnnouncementsApi = AnnouncementsService;
+export type AnnouncementsApi = Record<never, never>;
 
 declare module '../module.js' {
   interface ModuleApis {

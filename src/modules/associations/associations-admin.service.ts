@@ -6,7 +6,7 @@ import { conflict, notFound } from '../../shared/errors.js';
 import { pageMeta, pageOffset, type SortOf } from '../../shared/schemas.js';
 import { assertTransition } from '../../shared/state-machine.js';
 import { recordAdminAction } from '../audit/index.js';
-import type { NotificationsService } from '../notifications/index.js';
+import type { NotificationsApi } from '../notifications/index.js';
 import { ASSOCIATION_TRANSITIONS } from './association-status.js';
 import * as repo from './associations.repository.js';
 import type { AdminListQuery, AdminStatsView, AssociationSortField, PendingQuery } from './associations.schemas.js';
@@ -18,7 +18,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export type AssociationsAdminService = ReturnType<typeof createAssociationsAdminService>;
 
 /** Administrators' decisions on associations: audited and told to the association in their transaction. */
-export function createAssociationsAdminService(ctx: AppContext, deps: { notifications: NotificationsService }) {
+export function createAssociationsAdminService(ctx: AppContext, deps: { notifications: NotificationsApi }) {
   async function documentsOf(ex: Executor, ids: string[]) {
     const rows = await repo.listDocumentsOf(ex, ids);
     return (id: string) => rows.filter((d) => d.associationId === id);

@@ -1,12 +1,15 @@
 import { defineModule } from '../module.js';
-import { createAssociationsAdminService, type AssociationsAdminService } from './associations-admin.service.js';
+import { createAssociationsAdminService } from './associations-admin.service.js';
 import { associationsRoutes } from './associations.routes.js';
 import { createAssociationsService, type AssociationsService } from './associations.service.js';
 
-export type { AssociationsService } from './associations.service.js';
-
 /** Charities: their profiles and documents, verification by administrators, the public directory. */
-export type AssociationsApi = AssociationsService & { admin: AssociationsAdminService };
+export interface AssociationsApi {
+  figures: AssociationsService['figures'];
+  findById: AssociationsService['findById'];
+  requireOwn: AssociationsService['requireOwn'];
+  requirePublic: AssociationsService['requirePublic'];
+}
 
 declare module '../module.js' {
   interface ModuleApis {

@@ -6,7 +6,7 @@ import { AppError, badRequest, conflict, forbidden, validationError } from '../.
 import { assertPasswordPolicy } from '../../shared/password-policy.js';
 import { hashPassword, verifyPassword } from '../../shared/passwords.js';
 import { normalizeEmail, normalizePhone } from '../../shared/phone.js';
-import { type UserRecord, type RegisterBody, toUserView, type UsersService } from '../users/index.js';
+import { type UserRecord, type RegisterBody, toUserView, type UsersApi } from '../users/index.js';
 import type { AuthResult, ForgotPasswordBody, ResetPasswordBody, VerifyResult } from './auth.schemas.js';
 import type { OtpService } from './otp.service.js';
 import type { ClientInfo, SessionsService } from './sessions.service.js';
@@ -34,7 +34,7 @@ export type AuthService = ReturnType<typeof createAuthService>;
 
 export function createAuthService(
   ctx: AppContext,
-  deps: { users: UsersService; otp: OtpService; sessions: SessionsService },
+  deps: { users: UsersApi; otp: OtpService; sessions: SessionsService },
 ) {
   const { users, otp, sessions } = deps;
   const now = () => ctx.clock.now();

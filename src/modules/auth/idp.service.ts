@@ -4,14 +4,14 @@ import type { AuthUser } from '../../http/access.js';
 import { IdpUnavailable, InvalidIdToken, type IdpIdentity } from '../../providers/idp/idp.js';
 import { AppError, conflict, forbidden, notFound, serviceUnavailable, unauthenticated } from '../../shared/errors.js';
 import { uuidv7 } from '../../shared/ids.js';
-import type { UserRecord, UsersService } from '../users/index.js';
+import type { UserRecord, UsersApi } from '../users/index.js';
 import type { AuthService } from './auth.service.js';
 import * as repo from './identities.repository.js';
 import type { ClientInfo } from './sessions.service.js';
 
 export type IdpService = ReturnType<typeof createIdpService>;
 
-export function createIdpService(ctx: AppContext, deps: { users: UsersService; auth: AuthService }) {
+export function createIdpService(ctx: AppContext, deps: { users: UsersApi; auth: AuthService }) {
   const { users, auth } = deps;
 
   async function verify(idToken: string): Promise<IdpIdentity> {

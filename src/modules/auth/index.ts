@@ -3,12 +3,15 @@ import { defineModule } from '../module.js';
 import { authRoutes } from './auth.routes.js';
 import { createAuthService, type AuthService } from './auth.service.js';
 import { consoleSessionRoutes } from './console-session.routes.js';
-import { createIdpService, type IdpService } from './idp.service.js';
-import { createOtpService, type OtpService } from './otp.service.js';
+import { createIdpService } from './idp.service.js';
+import { createOtpService } from './otp.service.js';
 import { createSessionsService, type SessionsService } from './sessions.service.js';
 
 /** Sign-in, tokens and sessions, one-time codes, the identity provider, the console's session. */
-export type AuthApi = AuthService & { sessions: SessionsService; otp: OtpService; idp: IdpService };
+export interface AuthApi {
+  signIn: AuthService['signIn'];
+  sessions: Pick<SessionsService, 'authenticate' | 'onRevoked' | 'open' | 'revoke'>;
+}
 
 declare module '../module.js' {
   interface ModuleApis {

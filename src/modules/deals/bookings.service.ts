@@ -8,11 +8,11 @@ import { AppError, conflict, notFound, validationError } from '../../shared/erro
 import { uuidv7 } from '../../shared/ids.js';
 import { localParts } from '../../shared/opening-hours.js';
 import { pageMeta } from '../../shared/schemas.js';
-import type { NotificationsService } from '../notifications/index.js';
+import type { NotificationsApi } from '../notifications/index.js';
 import { zonedInstant, newPickupCode, PickupTokens } from '../orders/index.js';
-import type { StoreMembersService } from '../staff/index.js';
-import { roleCan, type StoresService } from '../stores/index.js';
-import type { SuppliersService } from '../suppliers/index.js';
+import type { StaffApi } from '../staff/index.js';
+import { roleCan, type StoresApi } from '../stores/index.js';
+import type { SuppliersApi } from '../suppliers/index.js';
 import * as repo from './deals.repository.js';
 import type { BookingRecord, DealRecord } from './deals.repository.js';
 import type { BookBody, BookingView, MyBookingsQuery, StoreBookingsQuery, ValidateBody } from './deals.schemas.js';
@@ -24,10 +24,10 @@ export const NO_SHOW_JOB = 'deals.booking-no-show';
 export const NO_SHOW_SWEEP_JOB = 'deals.no-show-sweep';
 
 export interface BookingsDeps {
-  stores: StoresService;
-  members: StoreMembersService;
-  suppliers: SuppliersService;
-  notifications: NotificationsService;
+  stores: StoresApi;
+  members: StaffApi['members'];
+  suppliers: SuppliersApi;
+  notifications: NotificationsApi;
 }
 
 const DAY_MS = 86_400_000;

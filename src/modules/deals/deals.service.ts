@@ -9,11 +9,11 @@ import { isWithinOpeningHours } from '../../shared/opening-hours.js';
 import { pageMeta } from '../../shared/schemas.js';
 import { assertTransition } from '../../shared/state-machine.js';
 import { recordAdminAction } from '../audit/index.js';
-import type { NotificationsService } from '../notifications/index.js';
-import type { SettingsService } from '../settings/index.js';
-import type { StoreMembersService } from '../staff/index.js';
-import { assertRoleCan, type StoresService } from '../stores/index.js';
-import type { SuppliersService } from '../suppliers/index.js';
+import type { NotificationsApi } from '../notifications/index.js';
+import type { SettingsApi } from '../settings/index.js';
+import type { StaffApi } from '../staff/index.js';
+import { assertRoleCan, type StoresApi } from '../stores/index.js';
+import type { SuppliersApi } from '../suppliers/index.js';
 import { DEAL_TRANSITIONS, MODERATION_TRANSITIONS, PAUSE_TRANSITIONS, effectiveStatus } from './deal-status.js';
 import * as figures from './deals.figures.js';
 import * as repo from './deals.repository.js';
@@ -30,11 +30,11 @@ import { MAX_DEAL_IMAGES } from './deals.schemas.js';
 import { toDealView } from './deals.views.js';
 
 export interface DealsDeps {
-  settings: SettingsService;
-  suppliers: SuppliersService;
-  stores: StoresService;
-  members: StoreMembersService;
-  notifications: NotificationsService;
+  settings: SettingsApi;
+  suppliers: SuppliersApi;
+  stores: StoresApi;
+  members: StaffApi['members'];
+  notifications: NotificationsApi;
 }
 
 /** Deletes the picture files of deleted deals and pictures, after the deletion committed. */

@@ -1,14 +1,19 @@
 import { defineModule } from '../module.js';
 import { type BookingsService, createBookingsService } from './bookings.service.js';
-import { type DealsSearchService, createDealsSearchService } from './deals-search.service.js';
+import { createDealsSearchService } from './deals-search.service.js';
 import { dealsRoutes } from './deals.routes.js';
 import { createDealsService, type DealsService } from './deals.service.js';
 
-export type { DealsService } from './deals.service.js';
 export type { CreateDealBody } from './deals.schemas.js';
 
 /** Suppliers' deals, clients' bookings with a QR code shown at pickup, the deals lists. */
-export type DealsApi = DealsService & { bookings: BookingsService; search: DealsSearchService };
+export interface DealsApi {
+  approve: DealsService['approve'];
+  create: DealsService['create'];
+  figures: DealsService['figures'];
+  listOfSupplier: DealsService['listOfSupplier'];
+  bookings: Pick<BookingsService, 'tokens'>;
+}
 
 declare module '../module.js' {
   interface ModuleApis {

@@ -6,8 +6,8 @@ import { donationDocumentCounters, donationDocuments, type DonationDocumentKind 
 import type { AuthUser } from '../../http/access.js';
 import { conflict, notFound } from '../../shared/errors.js';
 import { uuidv7 } from '../../shared/ids.js';
-import type { AssociationsService } from '../associations/index.js';
-import type { UsersService } from '../users/index.js';
+import type { AssociationsApi } from '../associations/index.js';
+import type { UsersApi } from '../users/index.js';
 import * as repo from './donations.repository.js';
 import type { DonationRecord } from './donations.repository.js';
 import { renderDocument } from './documents.pdf.js';
@@ -19,8 +19,8 @@ const PREFIX: Record<DonationDocumentKind, string> = { RECEIPT: 'REC', CERTIFICA
 const ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
 
 export interface DocumentsDeps {
-  associations: AssociationsService;
-  users: UsersService;
+  associations: AssociationsApi;
+  users: UsersApi;
 }
 
 type DocumentRecord = typeof donationDocuments.$inferSelect;

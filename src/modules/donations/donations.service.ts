@@ -6,11 +6,11 @@ import { AppError, conflict, notFound, validationError, type ErrorDetail } from 
 import { uuidv7 } from '../../shared/ids.js';
 import { pageMeta, pageOffset, type PageQuery } from '../../shared/schemas.js';
 import { assertTransition } from '../../shared/state-machine.js';
-import type { AssociationsService } from '../associations/index.js';
-import type { NotificationsService } from '../notifications/index.js';
+import type { AssociationsApi } from '../associations/index.js';
+import type { NotificationsApi } from '../notifications/index.js';
 import type { FinancialService } from './financial.service.js';
-import type { ProductsService } from '../products/index.js';
-import type { SuppliersService } from '../suppliers/index.js';
+import type { ProductsApi } from '../products/index.js';
+import type { SuppliersApi } from '../suppliers/index.js';
 import { requireFeature, type SettingsReader } from '../settings/index.js';
 import {
   FOOD_DONATION_TRANSITIONS,
@@ -33,10 +33,10 @@ export const CO2E_KG_PER_KG = 2.5;
 const MAX_WINDOW_LEAD_MS = 30 * 24 * 60 * 60 * 1000;
 
 export interface DonationsDeps {
-  products: ProductsService;
-  suppliers: SuppliersService;
-  associations: AssociationsService;
-  notifications: NotificationsService;
+  products: ProductsApi;
+  suppliers: SuppliersApi;
+  associations: AssociationsApi;
+  notifications: NotificationsApi;
   financial: FinancialService;
   settings: SettingsReader;
 }

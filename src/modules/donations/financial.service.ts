@@ -6,12 +6,12 @@ import type { TransactionalKey } from '../../http/idempotency.js';
 import { AppError, conflict, notFound, validationError } from '../../shared/errors.js';
 import { uuidv7 } from '../../shared/ids.js';
 import { assertTransition, canTransition } from '../../shared/state-machine.js';
-import type { AssociationsService } from '../associations/index.js';
+import type { AssociationsApi } from '../associations/index.js';
 import { associationPayable } from '../ledger/index.js';
-import type { NotificationsService } from '../notifications/index.js';
-import { type LockedSubject, toPaymentView, type PaymentsService } from '../payments/index.js';
-import type { PayoutsService } from '../payouts/index.js';
-import { type SettingsService, requireFeature } from '../settings/index.js';
+import type { NotificationsApi } from '../notifications/index.js';
+import { type LockedSubject, toPaymentView, type PaymentsApi } from '../payments/index.js';
+import type { PayoutsApi } from '../payouts/index.js';
+import { requireFeature, type SettingsApi } from '../settings/index.js';
 import { FINANCIAL_DONATION_TRANSITIONS } from './donation-status.js';
 import * as repo from './donations.repository.js';
 import type { DonationRecord } from './donations.repository.js';
@@ -22,11 +22,11 @@ export const PAYMENT_TIMEOUT_JOB = 'donations.payment-timeout';
 export const DONATION_CURRENCY = 'XOF';
 
 export interface FinancialDeps {
-  associations: AssociationsService;
-  notifications: NotificationsService;
-  payments: PaymentsService;
-  payouts: PayoutsService;
-  settings: SettingsService;
+  associations: AssociationsApi;
+  notifications: NotificationsApi;
+  payments: PaymentsApi;
+  payouts: PayoutsApi;
+  settings: SettingsApi;
 }
 
 interface LockedDonation extends LockedSubject {

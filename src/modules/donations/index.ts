@@ -1,13 +1,13 @@
 import { defineModule } from '../module.js';
-import { createDocumentsService, type DocumentsService } from './documents.service.js';
+import { createDocumentsService } from './documents.service.js';
 import { donationsRoutes } from './donations.routes.js';
 import { createDonationsService, type DonationsService } from './donations.service.js';
-import { createFinancialService, type FinancialService } from './financial.service.js';
-
-export type { DonationsService } from './donations.service.js';
+import { createFinancialService } from './financial.service.js';
 
 /** Food given by suppliers to associations, money given by anyone (a payment subject), their receipts. */
-export type DonationsApi = DonationsService & { financial: FinancialService; documents: DocumentsService };
+export interface DonationsApi {
+  figures: DonationsService['figures'];
+}
 
 declare module '../module.js' {
   interface ModuleApis {

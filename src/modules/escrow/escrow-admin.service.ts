@@ -1,15 +1,15 @@
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/client.js';
-import { type PayoutRecord, type PayoutState, toPayoutView, type PayoutsService } from '../payouts/index.js';
+import { type PayoutRecord, type PayoutState, toPayoutView, type PayoutsApi } from '../payouts/index.js';
 import type { AuthUser } from '../../http/access.js';
 import { notFound } from '../../shared/errors.js';
 import { pageMeta, pageOffset } from '../../shared/schemas.js';
 import { assertTransition } from '../../shared/state-machine.js';
 import { listAdminActions, recordAdminAction } from '../audit/index.js';
-import type { LedgerService, LedgerTransaction } from '../ledger/index.js';
-import type { NotificationsService } from '../notifications/index.js';
-import type { PaymentsService } from '../payments/index.js';
-import type { SuppliersService } from '../suppliers/index.js';
+import type { LedgerTransaction, LedgerApi } from '../ledger/index.js';
+import type { NotificationsApi } from '../notifications/index.js';
+import type { PaymentsApi } from '../payments/index.js';
+import type { SuppliersApi } from '../suppliers/index.js';
 import * as repo from './escrow-admin.repository.js';
 import type { EscrowListQuery } from './escrow-admin.schemas.js';
 import { splitOf, type EscrowReleases } from './escrow-release.js';
@@ -19,11 +19,11 @@ import type { EscrowRecord, EscrowService } from './escrow.service.js';
 export interface EscrowAdminDeps {
   escrow: EscrowService;
   releases: EscrowReleases;
-  ledger: LedgerService;
-  payouts: PayoutsService;
-  payments: PaymentsService;
-  suppliers: SuppliersService;
-  notifications: NotificationsService;
+  ledger: LedgerApi;
+  payouts: PayoutsApi;
+  payments: PaymentsApi;
+  suppliers: SuppliersApi;
+  notifications: NotificationsApi;
 }
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;

@@ -4,10 +4,10 @@ import type { EscrowState } from '../../db/schema/escrow.js';
 import { conflict, notFound } from '../../shared/errors.js';
 import { commissionOf } from '../../shared/money.js';
 import { assertTransition } from '../../shared/state-machine.js';
-import { escrow as escrowAccount, platformCommission, supplierPayable, type LedgerService } from '../ledger/index.js';
-import type { NotificationsService } from '../notifications/index.js';
-import type { SuppliersService } from '../suppliers/index.js';
-import type { PayoutsService } from '../payouts/index.js';
+import { escrow as escrowAccount, platformCommission, supplierPayable, type LedgerApi } from '../ledger/index.js';
+import type { NotificationsApi } from '../notifications/index.js';
+import type { SuppliersApi } from '../suppliers/index.js';
+import type { PayoutsApi } from '../payouts/index.js';
 import type { SettingsReader } from '../settings/index.js';
 import * as admin from './escrow-admin.repository.js';
 import { ESCROW_TRANSITIONS } from './escrow-status.js';
@@ -21,11 +21,11 @@ export const RELEASE_DUE_JOB = 'escrow.release-due';
 const RELEASE_DUE_BATCH = 100;
 
 export interface ReleaseDeps {
-  ledger: LedgerService;
-  payouts: PayoutsService;
+  ledger: LedgerApi;
+  payouts: PayoutsApi;
   settings: SettingsReader;
-  suppliers: SuppliersService;
-  notifications: NotificationsService;
+  suppliers: SuppliersApi;
+  notifications: NotificationsApi;
 }
 
 export interface Release {

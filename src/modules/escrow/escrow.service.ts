@@ -3,7 +3,7 @@ import type { Executor } from '../../db/client.js';
 import type { EscrowActorRole } from '../../db/schema/escrow.js';
 import { notFound } from '../../shared/errors.js';
 import { assertTransition } from '../../shared/state-machine.js';
-import { escrow as escrowAccount, providerClearing, refundsPending, type LedgerService } from '../ledger/index.js';
+import { escrow as escrowAccount, providerClearing, refundsPending, type LedgerApi } from '../ledger/index.js';
 import { ESCROW_TRANSITIONS, REFUND_TARGET } from './escrow-status.js';
 import * as repo from './escrow.repository.js';
 import type { EscrowRecord } from './escrow.repository.js';
@@ -32,7 +32,7 @@ export interface EscrowRefund {
 export type RefundListener = (tx: Executor, refund: EscrowRefund) => Promise<void>;
 
 export interface EscrowDeps {
-  ledger: LedgerService;
+  ledger: LedgerApi;
 }
 
 export type EscrowService = ReturnType<typeof createEscrowService>;

@@ -1,16 +1,21 @@
 import { defineModule } from '../module.js';
 import { escrowAdminRoutes } from './escrow-admin.routes.js';
-import { createEscrowAdminService, type EscrowAdminService } from './escrow-admin.service.js';
-import { createEscrowReleases, type EscrowReleases } from './escrow-release.js';
+import { createEscrowAdminService } from './escrow-admin.service.js';
+import { createEscrowReleases } from './escrow-release.js';
 import { createEscrowService, type EscrowService } from './escrow.service.js';
 
-export type { EscrowService } from './escrow.service.js';
 export { ESCROW_STATES } from '../../db/schema/escrow.js';
 export type { EscrowState } from '../../db/schema/escrow.js';
 export type { EscrowActor, EscrowRefund } from './escrow.service.js';
 
 /** Money held for an order until it is done: hold, release to the supplier, refund, disputes. */
-export type EscrowApi = EscrowService & { releases: EscrowReleases; admin: EscrowAdminService };
+export interface EscrowApi {
+  find: EscrowService['find'];
+  hold: EscrowService['hold'];
+  onRefund: EscrowService['onRefund'];
+  refund: EscrowService['refund'];
+  refundExtra: EscrowService['refundExtra'];
+}
 
 declare module '../module.js' {
   interface ModuleApis {

@@ -2,10 +2,12 @@ import { defineModule } from '../module.js';
 import { kycRoutes } from './kyc.routes.js';
 import { createKycService, type KycService } from './kyc.service.js';
 
-export type { KycService } from './kyc.service.js';
-
 /** Suppliers' identity checks: attempts, private documents, administrators' decisions. */
-export type KycApi = KycService;
+export interface KycApi {
+  approveSupplier: KycService['approveSupplier'];
+  figures: KycService['figures'];
+  submit: KycService['submit'];
+}
 
 declare module '../module.js' {
   interface ModuleApis {

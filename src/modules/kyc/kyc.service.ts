@@ -10,7 +10,7 @@ import { uuidv7 } from '../../shared/ids.js';
 import { pageMeta, pageOffset, type PageQuery } from '../../shared/schemas.js';
 import { assertTransition, canTransition } from '../../shared/state-machine.js';
 import { recordAdminAction } from '../audit/index.js';
-import type { KycStatus, SuppliersService } from '../suppliers/index.js';
+import type { KycStatus, SuppliersApi } from '../suppliers/index.js';
 import { KYC_ATTEMPT_TRANSITIONS, SUPPLIER_KYC_TRANSITIONS } from './kyc-status.js';
 import * as repo from './kyc.repository.js';
 import * as figures from './kyc.figures.js';
@@ -43,7 +43,7 @@ function assertCanSubmit(status: KycStatus): void {
   }
 }
 
-export function createKycService(ctx: AppContext, deps: { suppliers: SuppliersService }) {
+export function createKycService(ctx: AppContext, deps: { suppliers: SuppliersApi }) {
   const { suppliers } = deps;
 
   /** The live profile, row-locked: a deletion of the profile waits for the decision, or the decision for it. */
@@ -110,7 +110,7 @@ export function createKycService(ctx: AppContext, deps: { suppliers: SuppliersSe
 
   async function summaries(items: AttemptRecord[]) {
     const ids = [...new Set(items.map((a) => a.supplierId))];
-    const profiles = new Map<string, Awaited<ReturnType<SuppliersService['findProfile']>>>();
+    const profiles = new Map<string, Awaited<ReturnType<SuppliersApi['findProfile']>>>();
     for (const id of ids) profiles.set(id, await suppliers.findProfile(id));
     return items.map((a) => toSummaryView(a, profiles.get(a.supplierId)));
   }

@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/client.js';
 import { KYC_DOCUMENT_KINDS } from '../../db/schema/kyc.js';
 import { listAdminActions } from '../audit/index.js';
-import type { SuppliersService } from '../suppliers/index.js';
+import type { SuppliersApi } from '../suppliers/index.js';
 import type { AttemptRecord, DocumentRecord } from './kyc.repository.js';
 import type { AttemptDetailView, AttemptSummaryView, DecisionView, OwnAttemptView } from './kyc.schemas.js';
 
@@ -10,7 +10,7 @@ import type { AttemptDetailView, AttemptSummaryView, DecisionView, OwnAttemptVie
 export const DOCUMENT_LINK_TTL_SECONDS = 300;
 
 type Profile = Pick<
-  NonNullable<Awaited<ReturnType<SuppliersService['findProfile']>>>,
+  NonNullable<Awaited<ReturnType<SuppliersApi['findProfile']>>>,
   'id' | 'businessName' | 'kycStatus' | 'verificationStatus'
 >;
 

@@ -1,7 +1,7 @@
 import { defineModule } from '../module.js';
 import { createLedgerService, type LedgerService } from './ledger.service.js';
 
-export type { LedgerService, LedgerTransaction } from './ledger.service.js';
+export type { LedgerTransaction } from './ledger.service.js';
 export {
   associationPayable,
   escrow,
@@ -14,7 +14,17 @@ export {
 export type { PeriodUnit } from './ledger.repository.js';
 
 /** Double-entry ledger: every money movement is one balanced transaction posted here. */
-export type LedgerApi = LedgerService;
+export interface LedgerApi {
+  balance: LedgerService['balance'];
+  balances: LedgerService['balances'];
+  escrowHeldAt: LedgerService['escrowHeldAt'];
+  figures: LedgerService['figures'];
+  flowsByPeriod: LedgerService['flowsByPeriod'];
+  post: LedgerService['post'];
+  sumOfAllAccounts: LedgerService['sumOfAllAccounts'];
+  totalsByCurrency: LedgerService['totalsByCurrency'];
+  transactionsFor: LedgerService['transactionsFor'];
+}
 
 declare module '../module.js' {
   interface ModuleApis {

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
 import { PushRetryableError } from '../../providers/push/push.js';
-import type { UsersService } from '../users/index.js';
+import type { UsersApi } from '../users/index.js';
 import * as repo from './notifications.repository.js';
 import type { NotificationRecord } from './notifications.repository.js';
 
@@ -29,7 +29,7 @@ function pushData(n: NotificationRecord): Record<string, string> {
  * The jobs that carry a notification out of the process, registered once at start. Each loads
  * the notification when it runs: one the user deleted meanwhile is not sent.
  */
-export function registerDeliveryJobs(ctx: AppContext, users: UsersService): void {
+export function registerDeliveryJobs(ctx: AppContext, users: UsersApi): void {
   ctx.jobs.work(PUSH_JOB, async (job: PushJob) => {
     const n = await repo.findNotification(ctx.db, job.notificationId);
     if (!n) return;

@@ -7,7 +7,7 @@ import { notificationsRoutes } from './notifications.routes.js';
 import { createNotificationsService, type NotificationsService } from './notifications.service.js';
 
 export type { NotificationType } from './notification-types.js';
-export type { NotificationsService, NotifyOptions } from './notifications.service.js';
+export type { NotifyOptions } from './notifications.service.js';
 export type { CatalogLookup } from './catalog-events.js';
 
 /**
@@ -15,9 +15,11 @@ export type { CatalogLookup } from './catalog-events.js';
  * live events to open streams, and the catalog's events (the products module subscribes them with
  * its lookups, being the one that knows products).
  */
-export type NotificationsApi = NotificationsService & {
+export interface NotificationsApi {
+  live: NotificationsService['live'];
+  notify: NotificationsService['notify'];
   subscribeToCatalogEvents(lookup: CatalogLookup): void;
-};
+}
 
 declare module '../module.js' {
   interface ModuleApis {

@@ -6,7 +6,7 @@ import { AppError, notFound, type ErrorDetail } from '../../shared/errors.js';
 import { uuidv7 } from '../../shared/ids.js';
 import { pageMeta, pageOffset } from '../../shared/schemas.js';
 import { resolveTimezone, unknownTimezone } from '../../shared/time-zones.js';
-import type { UsersService } from '../users/index.js';
+import type { UsersApi } from '../users/index.js';
 import { EMAIL_JOB, PUSH_JOB, registerDeliveryJobs, SMS_JOB, type PushJob } from './delivery.js';
 import { CATEGORIES, CHANNELS, definitionOf, isNotificationType, type NotificationType } from './notification-types.js';
 import { InboxCache } from './inbox-cache.js';
@@ -59,7 +59,7 @@ export interface NotifyOptions {
   sourceKey?: string;
 }
 
-export function createNotificationsService(ctx: AppContext, deps: { users: UsersService; stream: NotificationStream }) {
+export function createNotificationsService(ctx: AppContext, deps: { users: UsersApi; stream: NotificationStream }) {
   const { stream } = deps;
   const now = () => ctx.clock.now();
   registerDeliveryJobs(ctx, deps.users);

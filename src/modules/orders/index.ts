@@ -5,12 +5,18 @@ import { createOrderSettlement, type OrderSettlement } from './order-settlement.
 import { ordersRoutes } from './orders.routes.js';
 import { createOrdersService, type OrdersService } from './orders.service.js';
 
-export type { OrdersService } from './orders.service.js';
 export { zonedInstant } from './order-pickup.js';
 export { PickupTokens, newPickupCode } from './pickup-code.js';
 
 /** Clients' orders: stock held, payment, escrow, pickup code, the order's life; the order as a payment subject. */
-export type OrdersApi = OrdersService & { settlement: OrderSettlement };
+export interface OrdersApi {
+  figures: OrdersService['figures'];
+  hasCompletedPurchase: OrdersService['hasCompletedPurchase'];
+  markPaid: OrdersService['markPaid'];
+  registerBalances: OrdersService['registerBalances'];
+  tokens: OrdersService['tokens'];
+  settlement: OrderSettlement;
+}
 
 declare module '../module.js' {
   interface ModuleApis {

@@ -4,8 +4,8 @@ import type { AuthUser } from '../../http/access.js';
 import type { TransactionalKey } from '../../http/idempotency.js';
 import { conflict, notFound } from '../../shared/errors.js';
 import { uuidv7 } from '../../shared/ids.js';
-import type { EscrowActor, EscrowRefund, EscrowService } from '../escrow/index.js';
-import type { NotificationsService } from '../notifications/index.js';
+import type { EscrowActor, EscrowRefund, EscrowApi } from '../escrow/index.js';
+import type { NotificationsApi } from '../notifications/index.js';
 import { toPaymentView, type PaymentsApi } from '../payments/index.js';
 import * as orderRepo from './order-payment.repository.js';
 import { orderPaymentSubject } from './order-subject.js';
@@ -16,8 +16,8 @@ const SYSTEM: EscrowActor = { userId: null, role: 'SYSTEM' };
 export interface OrderSettlementDeps {
   payments: PaymentsApi;
   orders: OrdersService;
-  escrow: EscrowService;
-  notifications: NotificationsService;
+  escrow: EscrowApi;
+  notifications: NotificationsApi;
 }
 
 export type OrderSettlement = ReturnType<typeof createOrderSettlement>;

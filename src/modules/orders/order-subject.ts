@@ -1,5 +1,5 @@
-import type { EscrowActor, EscrowService } from '../escrow/index.js';
-import type { NotificationsService } from '../notifications/index.js';
+import type { EscrowActor, EscrowApi } from '../escrow/index.js';
+import type { NotificationsApi } from '../notifications/index.js';
 import type { LockedSubject, PaymentSubjectHandler } from '../payments/index.js';
 import * as orderRepo from './order-payment.repository.js';
 import type { OrdersService } from './orders.service.js';
@@ -15,8 +15,8 @@ type LockedOrder = LockedSubject & { order: orderRepo.OrderMoneyFacts };
  */
 export function orderPaymentSubject(deps: {
   orders: OrdersService;
-  escrow: EscrowService;
-  notifications: NotificationsService;
+  escrow: EscrowApi;
+  notifications: NotificationsApi;
 }): PaymentSubjectHandler<LockedOrder> {
   return {
     async lock(tx, orderId) {

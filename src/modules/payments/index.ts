@@ -3,8 +3,7 @@ import { paymentsRoutes } from './payments.routes.js';
 import { createPaymentsService, type PaymentsService } from './payments.service.js';
 import { createSettlementService, type SettlementService } from './settlement.service.js';
 
-export type { PaymentsService } from './payments.service.js';
-export { createSettlementService, type SettlementService } from './settlement.service.js';
+export { createSettlementService } from './settlement.service.js';
 export { paymentsRoutes } from './payments.routes.js';
 export { PAYMENT_STATUSES } from '../../db/schema/payments.js';
 export type { PaymentStatus } from '../../db/schema/payments.js';
@@ -20,15 +19,29 @@ export { PaymentSchema } from './payments.schemas.js';
  * their states, the subjects other modules register (`registerSubject`), and `settlement`: the
  * provider's events applied through the subject's handler, reconciliation, refunds, the payer's return.
  */
-export type PaymentsApi = PaymentsService & {
-  settlement: SettlementService;
+export interface PaymentsApi {
+  closeForOrder: PaymentsService['closeForOrder'];
+  closeForSubject: PaymentsService['closeForSubject'];
+  expireSession: PaymentsService['expireSession'];
+  find: PaymentsService['find'];
+  latestOfOrders: PaymentsService['latestOfOrders'];
+  latestOpened: PaymentsService['latestOpened'];
+  listOfOrder: PaymentsService['listOfOrder'];
+  listOfSubject: PaymentsService['listOfSubject'];
+  methods: PaymentsService['methods'];
+  openAfterCommit: PaymentsService['openAfterCommit'];
+  recordSucceeded: PaymentsService['recordSucceeded'];
+  registerSubject: PaymentsService['registerSubject'];
+  start: PaymentsService['start'];
+  startFor: PaymentsService['startFor'];
+  settlement: Pick<SettlementService, 'beginRefund' | 'onPayoutEvent' | 'reconcile' | 'refundFailures'>;
   /**
    * The routes the provider and the payer coming back from it call: the return pages and the webhook.
    * This module registers no routes itself: the orders module registers these after the order's own
    * payment routes, where the API document has always listed them.
    */
   providerRoutes: ReturnType<typeof paymentsRoutes>;
-};
+}
 
 declare module '../module.js' {
   interface ModuleApis {

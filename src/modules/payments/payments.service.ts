@@ -9,7 +9,7 @@ import {
   type PaymentProvider,
 } from '../../providers/payments/types.js';
 import { uuidv7 } from '../../shared/ids.js';
-import type { SettingsService } from '../settings/index.js';
+import type { SettingsApi } from '../settings/index.js';
 import { PaymentSubjects } from './payment-subjects.js';
 import * as repo from './payments.repository.js';
 import type { NewPayment, PaymentRecord, PaymentSubject } from './payments.repository.js';
@@ -26,7 +26,7 @@ const SESSION_JOB_RETRIES = { retryLimit: 10, retryDelaySeconds: 5 };
 const INLINE_SESSION_WAIT_MS = 3_000;
 
 export interface PaymentsDeps {
-  settings: SettingsService;
+  settings: SettingsApi;
   /** The payment provider in use (null while none is configured: sessions wait in the job). */
   provider: () => PaymentProvider | null;
   /** Where the provider sends the payer back, per payment. */

@@ -15,8 +15,8 @@ import {
 import { WireFormatError } from '../../providers/payments/wire.js';
 import { AppError, notFound, unauthenticated, validationError } from '../../shared/errors.js';
 import { canTransition } from '../../shared/state-machine.js';
-import { providerClearing, refundsPending, type LedgerService } from '../ledger/index.js';
-import type { NotificationsService } from '../notifications/index.js';
+import { providerClearing, refundsPending, type LedgerApi } from '../ledger/index.js';
+import type { NotificationsApi } from '../notifications/index.js';
 import { paymentLedgerKeys, type LockedSubject, type PaymentSubjectHandler } from './payment-subjects.js';
 import { OPEN_PAYMENT_STATUSES, PAYMENT_TRANSITIONS, REFUND_ON_SUCCESS } from './payment-status.js';
 import * as repo from './payments.repository.js';
@@ -42,8 +42,8 @@ export type PayoutHandler = (tx: Executor, event: PayoutEvent) => Promise<Provid
 
 export interface SettlementDeps {
   payments: PaymentsService;
-  ledger: LedgerService;
-  notifications: NotificationsService;
+  ledger: LedgerApi;
+  notifications: NotificationsApi;
   provider: () => PaymentProvider;
 }
 

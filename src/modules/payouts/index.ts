@@ -1,17 +1,22 @@
 import type { App } from '../../http/types.js';
 import { defineModule } from '../module.js';
 import { payoutsAdminRoutes } from './payouts-admin.routes.js';
-import { createPayoutsAdminService, type PayoutsAdminService } from './payouts-admin.service.js';
+import { createPayoutsAdminService } from './payouts-admin.service.js';
 import { createPayoutsService, type PayoutsService } from './payouts.service.js';
 
-export type { PayoutsService } from './payouts.service.js';
 export type { PayoutRecord } from './payouts.repository.js';
 export { toPayoutView } from './payouts.service.js';
 export { PAYOUT_STATES } from '../../db/schema/payouts.js';
 export type { PayoutState } from '../../db/schema/payouts.js';
 
 /** Money sent out to suppliers and associations: payouts, their attempts at the provider, the admin list. */
-export type PayoutsApi = PayoutsService & { admin: PayoutsAdminService };
+export interface PayoutsApi {
+  createForDonation: PayoutsService['createForDonation'];
+  createForRelease: PayoutsService['createForRelease'];
+  ofDonations: PayoutsService['ofDonations'];
+  ofOrders: PayoutsService['ofOrders'];
+  setAssociationPayee: PayoutsService['setAssociationPayee'];
+}
 
 declare module '../module.js' {
   interface ModuleApis {

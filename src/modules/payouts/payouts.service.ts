@@ -2,9 +2,9 @@ import type { AppContext } from '../../context.js';
 import { together, type Executor } from '../../db/client.js';
 import { PaymentProviderError, type Payout } from '../../providers/payments/types.js';
 import { uuidv7 } from '../../shared/ids.js';
-import { associationPayable, providerClearing, supplierPayable, type LedgerService } from '../ledger/index.js';
-import type { NotificationsService } from '../notifications/index.js';
-import type { SuppliersService } from '../suppliers/index.js';
+import { associationPayable, providerClearing, supplierPayable, type LedgerApi } from '../ledger/index.js';
+import type { NotificationsApi } from '../notifications/index.js';
+import type { SuppliersApi } from '../suppliers/index.js';
 import * as repo from './payouts.repository.js';
 import type { PayoutRecord } from './payouts.repository.js';
 
@@ -21,9 +21,9 @@ const CHECK_RETRIES = { retryLimit: 10, retryDelaySeconds: 60 };
 const CHECK_DELAY_S = 60;
 
 export interface PayoutsDeps {
-  ledger: LedgerService;
-  suppliers: SuppliersService;
-  notifications: NotificationsService;
+  ledger: LedgerApi;
+  suppliers: SuppliersApi;
+  notifications: NotificationsApi;
 }
 
 export type PayoutOutcome = 'applied' | 'ignored' | 'unknown_payout';

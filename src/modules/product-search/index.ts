@@ -1,9 +1,9 @@
 import { defineModule } from '../module.js';
 import { productSearchRoutes } from './product-search.routes.js';
-import { createProductSearchService, type ProductSearchService } from './product-search.service.js';
+import { createProductSearchService } from './product-search.service.js';
 
 /** Searching products by words, place and filters; the searches people type (top searches). */
-export type ProductSearchApi = ProductSearchService;
+export type ProductSearchApi = Record<never, never>;
 
 declare module '../module.js' {
   interface ModuleApis {

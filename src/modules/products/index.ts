@@ -3,7 +3,6 @@ import { createProductsAdminService, type ProductsAdminService } from './product
 import { productsRoutes } from './products.routes.js';
 import { createProductsService, type ProductsService } from './products.service.js';
 
-export type { ProductsService } from './products.service.js';
 export { DEFAULT_UNIT_WEIGHT_GRAMS, DIETARY_TAGS, PRODUCT_CATEGORIES } from './product-catalog.js';
 export type { Allergen, DietaryTag, ProductCategory } from './product-catalog.js';
 export { isPublicAt, isPublicProduct } from './product-visibility.js';
@@ -14,7 +13,24 @@ export type { CreateProductBody, RatingDetail } from './products.schemas.js';
 export type { SalesFigures } from './products.views.js';
 
 /** The catalogue: suppliers' products, stock, pictures, moderation, public pages and lists. */
-export type ProductsApi = ProductsService & { admin: ProductsAdminService };
+export interface ProductsApi {
+  create: ProductsService['create'];
+  figures: ProductsService['figures'];
+  findForOrder: ProductsService['findForOrder'];
+  findLive: ProductsService['findLive'];
+  flushViews: ProductsService['flushViews'];
+  followersOf: ProductsService['followersOf'];
+  isPublic: ProductsService['isPublic'];
+  listOfSupplier: ProductsService['listOfSupplier'];
+  markDonated: ProductsService['markDonated'];
+  markSold: ProductsService['markSold'];
+  registerReviews: ProductsService['registerReviews'];
+  registerSalesFigures: ProductsService['registerSalesFigures'];
+  releaseStock: ProductsService['releaseStock'];
+  reserveStock: ProductsService['reserveStock'];
+  setRating: ProductsService['setRating'];
+  admin: Pick<ProductsAdminService, 'approve'>;
+}
 
 declare module '../module.js' {
   interface ModuleApis {

@@ -7,10 +7,10 @@ import { AppError, conflict, forbidden, notFound, validationError, type ErrorDet
 import { uuidv7 } from '../../shared/ids.js';
 import { pageMeta } from '../../shared/schemas.js';
 import { assertTransition } from '../../shared/state-machine.js';
-import type { SettingsService } from '../settings/index.js';
-import { assertRoleCan, type StoresService } from '../stores/index.js';
-import type { SubscriptionsService } from '../subscriptions/index.js';
-import type { SuppliersService } from '../suppliers/index.js';
+import type { SettingsApi } from '../settings/index.js';
+import { assertRoleCan, type StoresApi } from '../stores/index.js';
+import type { SubscriptionsApi } from '../subscriptions/index.js';
+import type { SuppliersApi } from '../suppliers/index.js';
 import { DEFAULT_UNIT_WEIGHT_GRAMS, MAX_PRODUCT_IMAGES } from './product-catalog.js';
 import { buildSearchDocument } from './product-search-document.js';
 import { PRODUCT_TRANSITIONS, STATUS_TOGGLE_TRANSITIONS } from './product-status.js';
@@ -29,10 +29,10 @@ import type {
 import { NO_SALES, toProductView, type SalesFigures } from './products.views.js';
 
 export interface ProductsDeps {
-  settings: SettingsService;
-  suppliers: SuppliersService;
-  stores: StoresService;
-  subscriptions: SubscriptionsService;
+  settings: SettingsApi;
+  suppliers: SuppliersApi;
+  stores: StoresApi;
+  subscriptions: SubscriptionsApi;
 }
 
 /** Sales figures of products, by id (the orders module registers one; zero until then). */

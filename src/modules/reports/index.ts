@@ -1,13 +1,13 @@
 import type { App } from '../../http/types.js';
 import { defineModule } from '../module.js';
 import { reportsRoutes } from './reports.routes.js';
-import { createReportsService, type ReportsService } from './reports.service.js';
+import { createReportsService } from './reports.service.js';
 import { supplierMoneyRoutes } from './supplier-money.routes.js';
-import { createSupplierMoneyService, type SupplierMoneyService } from './supplier-money.service.js';
+import { createSupplierMoneyService } from './supplier-money.service.js';
 export { periodStart, periodsOf, rangeOf } from './periods.js';
 
 /** Financial reports for administrators, and a supplier's own money (balance, payouts, statement). */
-export type ReportsApi = ReportsService & { supplierMoney: SupplierMoneyService };
+export type ReportsApi = Record<never, never>;
 
 declare module '../module.js' {
   interface ModuleApis {

@@ -1,15 +1,15 @@
 import type { AppContext } from '../../context.js';
 import { PAYMENT_STATUSES, type PaymentStatus } from '../payments/index.js';
-import type { LedgerService } from '../ledger/index.js';
-import type { OrdersService } from '../orders/index.js';
+import type { LedgerApi } from '../ledger/index.js';
+import type { OrdersApi } from '../orders/index.js';
 import { PAYMENT_METHODS } from '../../providers/payments/types.js';
 import { periodsOf, rangeOf } from './periods.js';
 import * as repo from './reports.repository.js';
 import type { FinancialQuery, FinancialReport, StatisticsQuery, TopProductsQuery } from './reports.schemas.js';
 
 export interface ReportsDeps {
-  ledger: LedgerService;
-  orders: OrdersService;
+  ledger: LedgerApi;
+  orders: OrdersApi;
 }
 
 const TOP_DAYS = { day: 1, week: 7, month: 30, year: 365 } as const;

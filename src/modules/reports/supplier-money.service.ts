@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.js';
 import type { AuthUser } from '../../http/access.js';
 import { notFound, validationError } from '../../shared/errors.js';
 import { pageMeta, pageOffset, type PageQuery } from '../../shared/schemas.js';
-import type { SuppliersService } from '../suppliers/index.js';
+import type { SuppliersApi } from '../suppliers/index.js';
 import { rangeOf } from './periods.js';
 import * as repo from './supplier-money.repository.js';
 import type { BalanceQuery, SettlementLine, StatementQuery } from './supplier-money.schemas.js';
@@ -48,7 +48,7 @@ export type SupplierMoneyService = ReturnType<typeof createSupplierMoneyService>
  * The supplier's own money (balance, payouts, per-order statement), from the ledger lines as the
  * administrators' financial report reads them, so the two always agree.
  */
-export function createSupplierMoneyService(ctx: AppContext, deps: { suppliers: SuppliersService }) {
+export function createSupplierMoneyService(ctx: AppContext, deps: { suppliers: SuppliersApi }) {
   async function supplierIdOf(user: AuthUser): Promise<string> {
     const s = await deps.suppliers.findOwnProfile(user.id);
     if (!s) throw notFound('Supplier profile');

@@ -1,12 +1,12 @@
 import { defineModule } from '../module.js';
-import { createReviewsModerationService, type ReviewsModerationService } from './reviews-moderation.service.js';
+import { createReviewsModerationService } from './reviews-moderation.service.js';
 import { reviewsRoutes } from './reviews.routes.js';
 import { createReviewsService, type ReviewsService } from './reviews.service.js';
 
-export type { ReviewsService } from './reviews.service.js';
-
 /** Reviews of products and suppliers by clients who bought, their replies, reports and moderation. */
-export type ReviewsApi = ReviewsService & { moderation: ReviewsModerationService };
+export interface ReviewsApi {
+  figures: ReviewsService['figures'];
+}
 
 declare module '../module.js' {
   interface ModuleApis {

@@ -6,11 +6,11 @@ import { AppError, conflict, forbidden, notFound, validationError } from '../../
 import { uuidv7 } from '../../shared/ids.js';
 import { assertListingPage, metaOf } from '../../listings/index.js';
 import { pageMeta, type PageQuery } from '../../shared/schemas.js';
-import type { NotificationsService } from '../notifications/index.js';
-import type { OrdersService } from '../orders/index.js';
-import type { ProductsService } from '../products/index.js';
-import type { SettingsService } from '../settings/index.js';
-import type { SuppliersService } from '../suppliers/index.js';
+import type { NotificationsApi } from '../notifications/index.js';
+import type { OrdersApi } from '../orders/index.js';
+import type { ProductsApi } from '../products/index.js';
+import type { SettingsApi } from '../settings/index.js';
+import type { SuppliersApi } from '../suppliers/index.js';
 import * as figures from './reviews.figures.js';
 import * as repo from './reviews.repository.js';
 import type { ReviewRecord, Stars } from './reviews.repository.js';
@@ -24,11 +24,11 @@ import {
 import { averageOf, toListedView, toOwnView, toRatingDetail } from './reviews.views.js';
 
 export interface ReviewsDeps {
-  settings: SettingsService;
-  products: ProductsService;
-  suppliers: SuppliersService;
-  orders: OrdersService;
-  notifications: NotificationsService;
+  settings: SettingsApi;
+  products: ProductsApi;
+  suppliers: SuppliersApi;
+  orders: OrdersApi;
+  notifications: NotificationsApi;
 }
 
 /** Who marks a review helpful: a signed-in user, or an anonymous device (its header) or address. */

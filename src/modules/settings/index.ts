@@ -2,12 +2,13 @@ import { defineModule } from '../module.js';
 import { settingsRoutes } from './settings.routes.js';
 import { createSettingsService, type SettingsService } from './settings.service.js';
 
-export type { SettingsService } from './settings.service.js';
 export { isEnabled, requireFeature } from './feature-flags.js';
 export type { SettingsReader } from './settings.service.js';
 
 /** Platform settings: read by every module through `settings.get(group)`, changed by administrators. */
-export type SettingsApi = SettingsService;
+export interface SettingsApi {
+  get: SettingsService['get'];
+}
 
 declare module '../module.js' {
   interface ModuleApis {

@@ -3,10 +3,11 @@ import { createStoreMembersService, type StoreMembersService } from './members.s
 import { staffRoutes } from './staff.routes.js';
 import { createStaffService, type StaffService } from './staff.service.js';
 
-export type { StoreMembersService } from './members.service.js';
-
 /** A store's invited members and their roles; it answers the stores module's role questions. */
-export type StaffApi = StaffService & { members: StoreMembersService };
+export interface StaffApi {
+  assertStoreCapability: StaffService['assertStoreCapability'];
+  members: Pick<StoreMembersService, 'roleOf' | 'storesWhere'>;
+}
 
 declare module '../module.js' {
   interface ModuleApis {

@@ -8,9 +8,9 @@ import { uuidv7 } from '../../shared/ids.js';
 import { normalizeEmail, normalizePhone } from '../../shared/phone.js';
 import { pageMeta, pageOffset, type PageQuery } from '../../shared/schemas.js';
 import { assertTransition } from '../../shared/state-machine.js';
-import { type StoresService, STORE_ROLE_CAPABILITIES, type StoreCapability } from '../stores/index.js';
-import type { SuppliersService } from '../suppliers/index.js';
-import type { UsersService } from '../users/index.js';
+import { STORE_ROLE_CAPABILITIES, type StoreCapability, type StoresApi } from '../stores/index.js';
+import type { SuppliersApi } from '../suppliers/index.js';
+import type { UsersApi } from '../users/index.js';
 import { INVITATION_TRANSITIONS } from './invitation-status.js';
 import type { StoreMembersService } from './members.service.js';
 import * as repo from './staff.repository.js';
@@ -64,7 +64,7 @@ export type StaffService = ReturnType<typeof createStaffService>;
 
 export function createStaffService(
   ctx: AppContext,
-  deps: { stores: StoresService; users: UsersService; suppliers: SuppliersService; members: StoreMembersService },
+  deps: { stores: StoresApi; users: UsersApi; suppliers: SuppliersApi; members: StoreMembersService },
 ) {
   const now = () => ctx.clock.now();
   deps.suppliers.onProfileDeleted((tx, supplierId, at) =>

@@ -2,7 +2,7 @@ import { defineModule } from '../module.js';
 import { storesRoutes } from './stores.routes.js';
 import { createStoresService, type StoresService } from './stores.service.js';
 
-export type { MemberRole, StoresService } from './stores.service.js';
+export type { MemberRole } from './stores.service.js';
 export {
   assertRoleCan,
   roleCan,
@@ -19,7 +19,23 @@ export { StoreSchema } from './stores.schemas.js';
 export type { CreateStoreBody, StoreView } from './stores.schemas.js';
 
 /** Suppliers' stores: opening hours, closures, who may do what on a store; their deletion hooks and statistics. */
-export type StoresApi = StoresService;
+export interface StoresApi {
+  acceptingOrders: StoresService['acceptingOrders'];
+  assertAcceptingOrders: StoresService['assertAcceptingOrders'];
+  authorize: StoresService['authorize'];
+  countBySupplier: StoresService['countBySupplier'];
+  create: StoresService['create'];
+  findStore: StoresService['findStore'];
+  getPublic: StoresService['getPublic'];
+  isPublic: StoresService['isPublic'];
+  listOwn: StoresService['listOwn'];
+  onStoreDeleted: StoresService['onStoreDeleted'];
+  registerMemberRoles: StoresService['registerMemberRoles'];
+  registerStatistics: StoresService['registerStatistics'];
+  resolveRole: StoresService['resolveRole'];
+  search: StoresService['search'];
+  viewsByIds: StoresService['viewsByIds'];
+}
 
 declare module '../module.js' {
   interface ModuleApis {

@@ -7,7 +7,7 @@ import { normalizePhone } from '../../shared/phone.js';
 import { JsonItems, RANKED_CANDIDATES_CAP, assertListingPage, type ListingMeta } from '../../listings/index.js';
 import { pageMeta, pageOffset } from '../../shared/schemas.js';
 import { assertRoleCan, type StoreCapability, type StoreRole } from './store-permissions.js';
-import type { SuppliersService } from '../suppliers/index.js';
+import type { SuppliersApi } from '../suppliers/index.js';
 import { checkOpeningHours, isWithinOpeningHours, normalizeOpeningHours } from '../../shared/opening-hours.js';
 import { resolveTimezone, unknownTimezone } from '../../shared/time-zones.js';
 import * as repo from './stores.repository.js';
@@ -121,7 +121,7 @@ export type StoresService = ReturnType<typeof createStoresService>;
 /** A member's role on a store (null: none); registered by the staff module. */
 export type MemberRole = (ex: Executor, storeId: string, userId: string) => Promise<StoreRole | null>;
 
-export function createStoresService(ctx: AppContext, deps: { suppliers: SuppliersService }) {
+export function createStoresService(ctx: AppContext, deps: { suppliers: SuppliersApi }) {
   const now = () => ctx.clock.now();
   // The staff module (built after stores) answers the roles of invited members.
   let memberRole: MemberRole = async () => null;

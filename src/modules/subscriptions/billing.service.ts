@@ -5,9 +5,9 @@ import type { PaymentMethod } from '../../providers/payments/types.js';
 import { AppError, conflict, validationError } from '../../shared/errors.js';
 import { uuidv7 } from '../../shared/ids.js';
 import { platformSubscriptions } from '../ledger/index.js';
-import type { NotificationsService } from '../notifications/index.js';
-import { type LockedSubject, toPaymentView, type PaymentsService, type PaymentRecord } from '../payments/index.js';
-import type { SettingsService } from '../settings/index.js';
+import type { NotificationsApi } from '../notifications/index.js';
+import { type LockedSubject, toPaymentView, type PaymentRecord, type PaymentsApi } from '../payments/index.js';
+import type { SettingsApi } from '../settings/index.js';
 import type { PlansService } from './plans.service.js';
 import type { PromoCodesService } from './promo-codes.service.js';
 import * as repo from './subscriptions.repository.js';
@@ -27,10 +27,10 @@ export interface BillingDeps {
   subscriptions: SubscriptionsService;
   plans: PlansService;
   promos: PromoCodesService;
-  payments: PaymentsService;
-  settings: SettingsService;
+  payments: PaymentsApi;
+  settings: SettingsApi;
   suppliers: SupplierDirectory;
-  notifications: NotificationsService;
+  notifications: NotificationsApi;
 }
 
 /** What billing reads of supplier profiles; the suppliers module (built after this one) provides it. */

@@ -1,12 +1,11 @@
 import type { App } from '../../http/types.js';
 import { defineModule } from '../module.js';
-import { type BillingService, createBillingService, type SupplierDirectory } from './billing.service.js';
-import { createPlansService, type PlansService } from './plans.service.js';
-import { createPromoCodesService, type PromoCodesService } from './promo-codes.service.js';
+import { createBillingService, type SupplierDirectory } from './billing.service.js';
+import { createPlansService } from './plans.service.js';
+import { createPromoCodesService } from './promo-codes.service.js';
 import { subscriptionsRoutes } from './subscriptions.routes.js';
 import { createSubscriptionsService, type SubscriptionsService } from './subscriptions.service.js';
 
-export type { SubscriptionsService } from './subscriptions.service.js';
 export type { SupplierDirectory } from './billing.service.js';
 export { ChangePlanBodySchema, LimitsSchema } from './subscriptions.schemas.js';
 export { planDiscountBps } from './commission-discount.js';
@@ -15,12 +14,13 @@ export { planDiscountBps } from './commission-discount.js';
  * Plans, promo codes, a supplier's subscription and paying for it (billing, a payment subject).
  * Suppliers are built after this module: they register what billing reads of them (`useSuppliers`).
  */
-export type SubscriptionsApi = SubscriptionsService & {
-  plans: PlansService;
-  promos: PromoCodesService;
-  billing: BillingService;
+export interface SubscriptionsApi {
+  cancelAll: SubscriptionsService['cancelAll'];
+  changePlan: SubscriptionsService['changePlan'];
+  getLimits: SubscriptionsService['getLimits'];
+  registerProductCounter: SubscriptionsService['registerProductCounter'];
   useSuppliers(directory: SupplierDirectory): void;
-};
+}
 
 declare module '../module.js' {
   interface ModuleApis {

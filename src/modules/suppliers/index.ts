@@ -10,18 +10,29 @@ import {
   type SuppliersService,
 } from './suppliers.service.js';
 
-export type { SuppliersService } from './suppliers.service.js';
 export { isLiveSupplier, isPublicSupplier } from './supplier-visibility.js';
 export type { CreateProfileBody } from './suppliers.schemas.js';
 export { KYC_STATUSES, VERIFICATION_STATUSES } from '../../db/schema/suppliers.js';
 export type { KycStatus } from '../../db/schema/suppliers.js';
 
 /** Supplier profiles: creation, verification, visibility, commission; their deletion hooks. */
-export type SuppliersApi = SuppliersService & {
-  admin: SuppliersAdminService;
+export interface SuppliersApi {
+  create: SuppliersService['create'];
+  figures: SuppliersService['figures'];
+  findOwnProfile: SuppliersService['findOwnProfile'];
+  findProfile: SuppliersService['findProfile'];
+  forceVerification: SuppliersService['forceVerification'];
+  isPublic: SuppliersService['isPublic'];
+  lockProfile: SuppliersService['lockProfile'];
+  onProfileDeleted: SuppliersService['onProfileDeleted'];
+  requireOwnProfile: SuppliersService['requireOwnProfile'];
+  setKycStatus: SuppliersService['setKycStatus'];
+  setRating: SuppliersService['setRating'];
+  summariesByIds: SuppliersService['summariesByIds'];
+  admin: Pick<SuppliersAdminService, 'verify'>;
   /** The stores module counts a supplier's stores (it is built after this one). */
   registerStoreCounter(counter: StoreCounter): void;
-};
+}
 
 declare module '../module.js' {
   interface ModuleApis {

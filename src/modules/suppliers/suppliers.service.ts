@@ -9,7 +9,7 @@ import { uuidv7 } from '../../shared/ids.js';
 import { normalizeEmail, normalizePhone } from '../../shared/phone.js';
 import { assertTransition } from '../../shared/state-machine.js';
 import type { SettingsReader } from '../settings/index.js';
-import type { SubscriptionsService } from '../subscriptions/index.js';
+import type { SubscriptionsApi } from '../subscriptions/index.js';
 import { checkOpeningHours } from '../../shared/opening-hours.js';
 import { resolveTimezone, unknownTimezone } from '../../shared/time-zones.js';
 import * as search from './suppliers-search.repository.js';
@@ -41,7 +41,7 @@ export interface StoreCounter {
 export type ProfileDeletedHook = (tx: Executor, supplierId: string, at: Date) => Promise<void>;
 
 export interface SuppliersDeps {
-  subscriptions: SubscriptionsService;
+  subscriptions: SubscriptionsApi;
   settings: SettingsReader;
   /**
    * Read at call time, not at construction: the stores service is built after this one (it

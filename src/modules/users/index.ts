@@ -2,7 +2,7 @@ import { defineModule } from '../module.js';
 import { usersRoutes } from './users.routes.js';
 import { createUsersService, type UsersService } from './users.service.js';
 
-export type { AccountHooks, UsersService } from './users.service.js';
+export type { AccountHooks } from './users.service.js';
 export type { UserRecord } from './users.repository.js';
 export { PasswordSchema, RegisterBodySchema, UserSchema } from './users.schemas.js';
 export type { AdminCreateUserBody, RegisterBody } from './users.schemas.js';
@@ -11,7 +11,20 @@ export { ROLES, USER_STATUSES } from '../../db/schema/users.js';
 export type { Role } from '../../db/schema/users.js';
 
 /** Accounts: profiles, roles, statuses; the sign-in side registers its hooks on it. */
-export type UsersApi = UsersService;
+export interface UsersApi {
+  adminCreate: UsersService['adminCreate'];
+  claimEmail: UsersService['claimEmail'];
+  countReachable: UsersService['countReachable'];
+  create: UsersService['create'];
+  ensureSuperAdmin: UsersService['ensureSuperAdmin'];
+  figures: UsersService['figures'];
+  findByEmail: UsersService['findByEmail'];
+  findById: UsersService['findById'];
+  findByPhone: UsersService['findByPhone'];
+  reachableIdsAfter: UsersService['reachableIdsAfter'];
+  registerAccountHooks: UsersService['registerAccountHooks'];
+  update: UsersService['update'];
+}
 
 declare module '../module.js' {
   interface ModuleApis {
