@@ -11,6 +11,8 @@ import {
 } from './suppliers.service.js';
 
 export type { SuppliersService } from './suppliers.service.js';
+/** The supplier's summary as PostgreSQL writes it (a product's page embeds it). */
+export { supplierSummaryJson } from './suppliers.json-sql.js';
 
 /** Supplier profiles: creation, verification, visibility, commission; their deletion hooks. */
 export type SuppliersApi = SuppliersService & {
