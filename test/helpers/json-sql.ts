@@ -3,11 +3,14 @@ import type { TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 import { expect } from 'vitest';
 import { EARTH_RADIUS_M, chordToMetres } from '../../src/listings/index.js';
-import type { OpeningHours } from '../../src/db/schema/suppliers.js';
+import type { Weekday } from '../../src/shared/opening-hours.js';
 
 // What the property tests of the JSON PostgreSQL writes share (src/modules/*/<m>.json-sql.test.ts):
 // arbitraries for the awkward values of a row, a bounded run with a fixed seed, and a schema check
 // that names every error.
+
+/** Opening hours as stores and suppliers keep them: ranges `HH:MM-HH:MM` per weekday. */
+type OpeningHours = Partial<Record<Weekday, string[]>>;
 
 /** The seed of every run (FC_SEED overrides it to replay one): fast-check prints it with the counterexample. */
 export const SEED = Number(process.env.FC_SEED ?? 20_250_611);
