@@ -1,7 +1,15 @@
 // The listings' face: what every public list shares (docs/listings.md). Modules import from here only.
 
 export { HEAP_PER_JSON_BYTE, ListingCache, type NextChange } from './cache.js';
-export { chordToMetres, countNearest, earthCube, earthPoint, kmOfChordSql, metresToChord } from './earth.js';
+export {
+  chordToMetres,
+  countNearest,
+  EARTH_RADIUS_M,
+  earthCube,
+  earthPoint,
+  kmOfChordSql,
+  metresToChord,
+} from './earth.js';
 export {
   compactJson,
   earliestOf,

@@ -4,7 +4,6 @@ import {
   countNearest,
   earthCube,
   earthPoint,
-  kmOfChordSql,
   metresToChord,
   textMatch,
   JsonItems,
@@ -27,6 +26,7 @@ import { type DietaryTag, type ProductCategory, isPublicAt, isPublicProduct } fr
 import { openAtSql } from '../../shared/opening-hours.js';
 import type { PageQuery } from '../../shared/schemas.js';
 import type { ProductSort } from './product-search.schemas.js';
+import { cardJson } from './product-search.json-sql.js';
 
 // Public product lists over the stored columns (DESIGN section 8, docs/product-search.md). Every
 // page is read in two steps: an inner query over `products` alone (the visibility rule is a column
@@ -55,15 +55,6 @@ export interface CardRow {
   card: string;
   counted?: number;
 }
-
-/**
- * The card of the product row `"p"` as JSON text: the stored card (its own fields and its store's
- * name, written with the row: migration 0034) with the first picture's URL and the distance in km
- * from the cube distance `d` (as chordToMetres, rounded to the metre) added. `files`: the public
- * files' URL prefix.
- */
-const cardJson = (files: unknown, d: SQL) =>
-  sql<string>`left("p"."card", -1) || ', "thumbnailUrl" : ' || coalesce(to_json(${files}::text || "p"."thumbnail_key")::text, 'null') || ', "distanceKm" : ' || coalesce((${kmOfChordSql(d)})::text, 'null') || '}'`;
 
 export interface ProductFilter {
   terms: SearchTerms | null;

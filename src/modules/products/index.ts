@@ -20,6 +20,7 @@ export interface ProductsApi {
   findLive: ProductsService['findLive'];
   flushViews: ProductsService['flushViews'];
   followersOf: ProductsService['followersOf'];
+  getPublic: ProductsService['getPublic'];
   isPublic: ProductsService['isPublic'];
   listOfSupplier: ProductsService['listOfSupplier'];
   markDonated: ProductsService['markDonated'];

@@ -1,7 +1,7 @@
-import { and, asc, count, desc, eq, getTableColumns, inArray, ne, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import { opaque, preparedPer, together, type Executor } from '../../db/client.js';
 import { nameOrderKey } from '../../db/folding.js';
-import { isoSql, listedColumns } from '../../listings/index.js';
+import { listedColumns } from '../../listings/index.js';
 import { byteOrderKey, toOrderBy, type SortKey } from '../../db/sorting.js';
 import {
   productActivityDaily,
@@ -19,7 +19,7 @@ import { foldText } from './product-search-document.js';
 import { COUNTED_STATUSES } from './product-status.js';
 import { isPublicSupplier } from '../suppliers/index.js';
 import { isPublicProduct } from './product-visibility.js';
-import { storeViewPairs } from '../stores/index.js';
+import { productPageJson, type ProductPageReviews } from './products.json-sql.js';
 import type { ProductSortField } from './products.schemas.js';
 
 // Every column but the stored position and search words, which only queries read.
@@ -238,11 +238,6 @@ export const publicDetailStatement = (reviews?: ProductPageReviews) =>
   preparedPer((ex) => {
     const at = opaque(sql`${sql.placeholder('now')}::timestamptz`);
     const files = sql`${sql.placeholder('files')}::text`;
-    // Without the reviews module: the rating stored on the product and no reviews.
-    const reviewPairs = reviews
-      ? reviews(products.id)
-      : sql`'rating', json_build_object('average', ${products.ratingAverage}, 'count', ${products.ratingCount},
-          'distribution', json_build_object('1', 0, '2', 0, '3', 0, '4', 0, '5', 0)), 'latestReviews', '[]'::json`;
     return ex
       .select({
         // The page as its view shows it (ProductDetailSchema: productFieldsView, the store's
@@ -250,23 +245,7 @@ export const publicDetailStatement = (reviews?: ProductPageReviews) =>
         // by the database and sent as it is: parsing it, copying it into the view and serializing it
         // again cost the server more than the query did. The decayed popularity (popularityAt) is
         // added by the application, from the stored score. A null user (anonymous) is never a favourite's.
-        page: sql<string>`json_build_object(
-          'id', ${products.id}, 'supplierId', ${products.supplierId}, 'storeId', ${products.storeId}, 'name', ${products.name},
-          'description', ${products.description}, 'category', ${products.category}, 'originalPrice', ${products.originalPrice},
-          'discountedPrice', ${products.discountedPrice}, 'discountPercent', ${products.discountPercent}, 'currency', ${products.currency},
-          'quantity', ${products.quantity}, 'unitWeightGrams', ${products.unitWeightGrams}, 'expiresAt', ${isoSql(products.expiresAt)},
-          'pickupStart', ${products.pickupStart}, 'pickupEnd', ${products.pickupEnd}, 'dietaryTags', ${products.dietaryTags},
-          'allergens', ${products.allergens}, 'viewsCount', ${products.viewsCount}, 'favoritesCount', ${products.favoritesCount},
-          'salesCount', ${products.salesCount}, 'publishedAt', ${isoSql(products.publishedAt)},
-          'createdAt', ${isoSql(products.createdAt)}, 'updatedAt', ${isoSql(products.updatedAt)},
-          'images', coalesce((
-            select json_agg(json_build_object('id', i.id, 'position', i.position, 'thumbnailUrl', ${files} || i.thumbnail_key, 'largeUrl', ${files} || i.large_key) order by i.position)
-            from ${productImages} i where i.product_id = ${products.id}), '[]'::json),
-          'store', json_build_object(${storeViewPairs(at)}),
-          'supplier', json_build_object('id', ${supplierProfiles.id}, 'businessName', ${supplierProfiles.businessName},
-            'city', ${supplierProfiles.city}, 'logoUrl', ${files} || ${supplierProfiles.logoKey}, 'verified', ${supplierProfiles.verificationStatus} = 'VERIFIED'),
-          ${reviewPairs},
-          'isFavorite', exists (select 1 from ${productFavorites} f where f.product_id = ${products.id} and f.user_id = ${sql.placeholder('userId')}::uuid))::text`,
+        page: productPageJson(at, files, reviews),
         popularityScore: products.popularityScore,
       })
       .from(products)
@@ -276,8 +255,7 @@ export const publicDetailStatement = (reviews?: ProductPageReviews) =>
       .limit(1)
       .prepare('product_public_page');
   });
-/** The product page's `rating` and `latestReviews` as JSON pairs of the product `productId` (the reviews module's). */
-export type ProductPageReviews = (productId: SQLWrapper) => SQL;
+export type { ProductPageReviews } from './products.json-sql.js';
 
 /** The product page as JSON text (without its popularity) and the stored popularity score: one query. */
 export async function findPublicDetail(

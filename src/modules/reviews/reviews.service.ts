@@ -22,6 +22,7 @@ import {
   type UpdateReviewBody,
 } from './reviews.schemas.js';
 import { averageOf, toListedView, toOwnView, toRatingDetail } from './reviews.views.js';
+import { productPagePairs } from './reviews.json-sql.js';
 
 export interface ReviewsDeps {
   settings: SettingsApi;
@@ -63,7 +64,7 @@ export function createReviewsService(ctx: AppContext, deps: ReviewsDeps) {
       : null;
 
   // The product page shows the summary and the latest reviews.
-  deps.products.registerReviews((productId) => repo.productPagePairs(productId, LATEST_ON_PRODUCT_PAGE));
+  deps.products.registerReviews((productId) => productPagePairs(productId, LATEST_ON_PRODUCT_PAGE));
 
   /**
    * Moves one visible review of `remove` stars to `add` stars in its target's summary, and stores the

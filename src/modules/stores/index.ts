@@ -12,9 +12,10 @@ export {
   type StoreMemberRole,
   type StoreRole,
 } from './store-permissions.js';
+/** The store as its view shows it, written by PostgreSQL (a product's page embeds it). */
+export { storeViewPairs } from './stores.json-sql.js';
 /** When the next store opens or closes (the listing cache's answers expire then). */
 export { nextClosureChange } from './stores.repository.js';
-export { storeViewPairs } from './store-view-sql.js';
 export { StoreSchema } from './stores.schemas.js';
 export type { CreateStoreBody, StoreView } from './stores.schemas.js';
 

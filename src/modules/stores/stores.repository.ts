@@ -5,7 +5,6 @@ import {
   countNearest,
   earthCube,
   earthPoint,
-  kmOfChordSql,
   listedColumns,
   nearestPage,
   rankedQuery,
@@ -17,7 +16,7 @@ import type { PageQuery } from '../../shared/schemas.js';
 import { stores } from '../../db/schema/stores.js';
 import { openAtSql } from '../../shared/opening-hours.js';
 import { isLiveSupplier, isPublicSupplier } from '../suppliers/index.js';
-import { storeViewPairs } from './store-view-sql.js';
+import { nearbyStoreJson } from './stores.json-sql.js';
 import type { StoreSort } from './stores.schemas.js';
 
 export type StoreRecord = typeof stores.$inferSelect;
@@ -245,7 +244,7 @@ function nearbyParts(n: NearbySearch, now: Date) {
 
 /** A nearby page's columns: the store as `NearbyStoreSchema` shows it at `at` (toStoreView with its distance), as JSON. */
 function nearbyColumns(at: SQL, d: SQL) {
-  const card = sql<string>`json_build_object(${storeViewPairs(at)}, 'distanceKm', ${kmOfChordSql(d)})::text`;
+  const card = nearbyStoreJson(at, d);
   return { id: stores.id, d: d.mapWith(Number).as('d'), card: card.as('card') };
 }
 

@@ -14,6 +14,8 @@ export { isLiveSupplier, isPublicSupplier } from './supplier-visibility.js';
 export type { CreateProfileBody } from './suppliers.schemas.js';
 export { KYC_STATUSES, VERIFICATION_STATUSES } from '../../db/schema/suppliers.js';
 export type { KycStatus } from '../../db/schema/suppliers.js';
+/** The supplier's summary as PostgreSQL writes it (a product's page embeds it). */
+export { supplierSummaryJson } from './suppliers.json-sql.js';
 
 /** Supplier profiles: creation, verification, visibility, commission; their deletion hooks. */
 export interface SuppliersApi {

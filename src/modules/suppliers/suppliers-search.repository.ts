@@ -5,8 +5,6 @@ import {
   countNearest,
   earthCube,
   earthPoint,
-  isoSql,
-  kmOfChordSql,
   listedColumns,
   nearestPage,
   rankedQuery,
@@ -21,6 +19,7 @@ import { openAtSql } from '../../shared/opening-hours.js';
 import type { PageQuery } from '../../shared/schemas.js';
 import type { ListedSupplier } from './suppliers.repository.js';
 import { publicSupplierCondition } from './supplier-visibility.js';
+import { nearbySupplierJson } from './suppliers.json-sql.js';
 
 // Public lists of suppliers over the stored search columns (DESIGN section 8): the same shape as
 // the stores' lists (stores.repository.ts).
@@ -102,13 +101,7 @@ export interface NearbyFilter {
  * with its distance), as JSON. `files`: the public files' URL prefix.
  */
 function nearbyColumns(at: SQL, d: SQL, files: unknown) {
-  const card = sql<string>`json_build_object(
-    'id', ${sp.id}, 'businessName', ${sp.businessName}, 'description', ${sp.description}, 'category', ${sp.category},
-    'address', ${sp.address}, 'city', ${sp.city}, 'latitude', ${sp.latitude}, 'longitude', ${sp.longitude},
-    'contactPhone', ${sp.contactPhone}, 'contactEmail', ${sp.contactEmail}, 'logoUrl', ${files}::text || ${sp.logoKey},
-    'openingHours', ${sp.openingHours}, 'timezone', ${sp.timezone}, 'isOpenNow', ${openAtSql(sp.openingHours, sp.timezone, at)},
-    'verifiedAt', ${isoSql(sp.verifiedAt)}, 'rating', json_build_object('average', ${sp.ratingAverage}, 'count', ${sp.ratingCount}),
-    'createdAt', ${isoSql(sp.createdAt)}, 'distanceKm', ${kmOfChordSql(d)})::text`;
+  const card = nearbySupplierJson(at, d, files);
   return { id: sp.id, d: d.mapWith(Number).as('d'), card: card.as('card') };
 }
 

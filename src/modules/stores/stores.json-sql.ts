@@ -1,7 +1,10 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { isoSql } from '../../listings/index.js';
+import { isoSql, kmOfChordSql } from '../../listings/index.js';
 import { stores } from '../../db/schema/stores.js';
 import { openAtSql } from '../../shared/opening-hours.js';
+
+// The store views PostgreSQL writes as JSON (docs/architecture.md, "JSON written by the database"):
+// stores.json-sql.test.ts checks them against toStoreView and the routes' response schemas.
 
 /**
  * The store as `toStoreView` shows it at `at`, as the arguments of a `json_build_object` over the
@@ -19,3 +22,7 @@ export function storeViewPairs(at: SQL): SQL {
       'startsAt', ${isoSql(stores.closureStartsAt)}, 'endsAt', ${isoSql(stores.closureEndsAt)}, 'reason', ${stores.closureReason}, 'inEffect', ${inEffect}) end,
     'createdAt', ${isoSql(stores.createdAt)}, 'updatedAt', ${isoSql(stores.updatedAt)}`;
 }
+
+/** A nearby page's card: the store as `NearbyStoreSchema` shows it at `at` (toStoreView with its distance `d`, a chord), as JSON text. */
+export const nearbyStoreJson = (at: SQL, d: SQL) =>
+  sql<string>`json_build_object(${storeViewPairs(at)}, 'distanceKm', ${kmOfChordSql(d)})::text`;
