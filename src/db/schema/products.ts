@@ -53,7 +53,7 @@ export const products = pgTable(
     // Derived, stored so lists can filter and sort on it through an index.
     discountPercent: integer('discount_percent')
       .notNull()
-      .generatedAlwaysAs(sql`((original_price - discounted_price) * 100 / original_price)`),
+      .generatedAlwaysAs(sql`((original_price - discounted_price)::bigint * 100 / original_price)::integer`),
     // Available stock; units in open orders are moved to reserved, then to sold at pickup.
     quantity: integer('quantity').notNull(),
     reservedQuantity: integer('reserved_quantity').notNull().default(0),

@@ -7,6 +7,12 @@ import { PERIODS } from './orders-statistics.repository.js';
 
 export const MAX_ORDER_ITEMS = 20;
 export const MAX_ITEM_QUANTITY = 100;
+/** The most one order may come to, in XOF: the ceiling of one payment on the platform, as a financial donation's. */
+export const MAX_ORDER_AMOUNT = 5_000_000;
+/** Amounts are recorded in 32-bit columns: the value before discounts must fit too. */
+const MAX_RECORDED_AMOUNT = 2_147_483_647;
+export const orderAmountTooLarge = (itemsTotal: number, originalTotal: number) =>
+  itemsTotal > MAX_ORDER_AMOUNT || originalTotal > MAX_RECORDED_AMOUNT;
 
 const Status = StringEnum(ORDER_STATUSES);
 const Method = StringEnum(PAYMENT_METHODS, {

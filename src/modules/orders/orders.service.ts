@@ -25,7 +25,7 @@ import * as stats from './orders-statistics.repository.js';
 import * as repo from './orders.repository.js';
 import * as figures from './orders.figures.js';
 import type { OrderItemRecord, OrderRecord } from './orders.repository.js';
-import type { CreateOrderBody, StatusBody } from './orders.schemas.js';
+import { MAX_ORDER_AMOUNT, orderAmountTooLarge, type CreateOrderBody, type StatusBody } from './orders.schemas.js';
 import { createOrderReads } from './orders-reads.js';
 import type { OrderActor, OrdersDeps } from './orders.types.js';
 
@@ -291,6 +291,13 @@ export function createOrdersService(ctx: AppContext, deps: OrdersDeps) {
         const itemsTotal = rows.reduce((s, r) => s + r.product.discountedPrice * r.item.quantity, 0);
         const originalTotal = rows.reduce((s, r) => s + r.product.originalPrice * r.item.quantity, 0);
         const itemsWeightGrams = rows.reduce((s, r) => s + r.product.unitWeightGrams * r.item.quantity, 0);
+        if (orderAmountTooLarge(itemsTotal, originalTotal)) {
+          throw conflict(
+            'ORDER_ABOVE_MAXIMUM',
+            `An order may come to at most ${MAX_ORDER_AMOUNT} ${CURRENCY}; this one comes to ${itemsTotal} ` +
+              `(${originalTotal} before discounts): order fewer units`,
+          );
+        }
         if (itemsTotal < business.minimumOrderAmount) {
           throw conflict(
             'ORDER_BELOW_MINIMUM',

@@ -147,6 +147,23 @@ describe('POST /orders', () => {
     expect(await productState(t, p)).toEqual({ quantity: 10, reserved: 0, sold: 0 });
   });
 
+  it('takes a product priced at the top of its range, and refuses an order above the maximum by name', async () => {
+    // 100,000,000 XOF: its discount overflowed 32-bit arithmetic in the database (a 500) before migration 0040.
+    const shop = await shopWithProducts(t, adminToken, 1, { originalPrice: 100_000_000, quantity: 100 });
+    const product = shop.products[0]!;
+    const page = await call(t.app, 'GET', `/products/${product.id}`);
+    expect(page.status).toBe(200);
+    expect(page.body.data).toMatchObject({ originalPrice: 100_000_000, discountPercent: expect.any(Number) });
+    const c = await newClient(t);
+    const big = await placeOrder(t, c.token, [{ productId: product.id, quantity: 100 }]);
+    expect(big.status).toBe(409);
+    expect(big.body.error.code).toBe('ORDER_ABOVE_MAXIMUM');
+    expect(big.body.error.message).toMatch(/at most 5000000 XOF/);
+    // Nothing was held: the same units can still be ordered within the maximum.
+    const stock = await call(t.app, 'GET', `/products/${product.id}`);
+    expect(stock.body.data.quantity).toBe(100);
+  });
+
   it('refuses a method switched off in the settings, and an order under the minimum amount', async () => {
     // Settings are shared by the test files on PostgreSQL: a minimum under every other file's orders
     // (600 and more), a method no other file pays with.
