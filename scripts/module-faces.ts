@@ -14,7 +14,11 @@ export function faceExports(source: string): string[] {
   const names = new Set<string>();
   for (const m of source.matchAll(/export (?:type )?\{([^}]*)\}/g))
     for (const part of m[1]!.split(',')) {
-      const name = part.trim().replace(/^type /, '').split(/\s+as\s+/).pop();
+      const name = part
+        .trim()
+        .replace(/^type /, '')
+        .split(/\s+as\s+/)
+        .pop();
       if (name) names.add(name);
     }
   for (const m of source.matchAll(/export (?:type|interface|const|function|async function|class) (\w+)/g)) {
