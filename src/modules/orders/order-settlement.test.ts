@@ -1,11 +1,11 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
-import { addressOf, call } from '../../../test/helpers/http.js';
+import { call } from '../../../test/helpers/http.js';
 import { assertMoneyInvariants } from '../../../test/helpers/money-invariants.js';
 import { rows } from '../../db/client.js';
 import { escrow as escrowAccount, refundsPending } from '../ledger/accounts.js';
-import { payThroughWebhook } from '../payments/payments.test-support.js';
+import { payThroughWebhook, postWebhook, type WebhookDelivery } from '../payments/payments.test-support.js';
 import { RECONCILE_JOB } from '../payments/settlement.service.js';
 import { admin, newClient, orderOk, shopWithProducts } from './orders.test-support.js';
 
@@ -22,24 +22,8 @@ afterAll(() => t.close());
 afterEach(() => assertMoneyInvariants(t.app));
 
 const db = () => t.app.ctx.db;
-const nowSeconds = () => Math.floor(t.clock.now().getTime() / 1000);
 
-/** Posts `event` to the webhook as the provider does, signed at the application clock's time unless told otherwise. */
-async function deliver(event: unknown, opts: { signature?: string | null; unixSeconds?: number; raw?: string } = {}) {
-  const raw = opts.raw ?? JSON.stringify(event);
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (opts.signature !== null)
-    headers['wave-signature'] = opts.signature ?? t.mobilemoney.sign(raw, opts.unixSeconds ?? nowSeconds());
-  // From the app's own address (as `call`): on Redis the webhook's per-address limit is shared by every file of the run.
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/v1/payments/mobilemoney/webhook',
-    headers,
-    payload: raw,
-    remoteAddress: addressOf(t.app),
-  });
-  return { status: res.statusCode, body: res.json() };
-}
+const deliver = (event: unknown, opts?: WebhookDelivery) => postWebhook(t, event, opts);
 
 /** A client with a fresh order whose payment session is open at the fake provider. */
 async function openOrder() {

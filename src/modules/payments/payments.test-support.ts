@@ -1,21 +1,40 @@
 import type { TestApp } from '../../../test/helpers/app.js';
+import { addressOf } from '../../../test/helpers/http.js';
 import { SIGNATURE_HEADER } from '../../providers/payments/signature.js';
 import { WEBHOOK_PATH } from '../payments-sandbox/sandbox-webhook.js';
 
-/** Posts `event` to the webhook route signed as the provider does, at the application clock's time; answers its outcome. */
-export async function deliverWebhook(t: TestApp, event: unknown): Promise<{ outcome: string }> {
-  const raw = JSON.stringify(event);
+export interface WebhookDelivery {
+  /** `null`: no signature header; a string: that header instead of a valid signature. */
+  signature?: string | null;
+  /** The signature's time (default: the application clock's). */
+  unixSeconds?: number;
+  /** The body as sent, instead of `event` serialized. */
+  raw?: string;
+}
+
+/** Posts `event` to the webhook route as the provider does, signed at the application clock's time unless told otherwise. */
+export async function postWebhook(t: TestApp, event: unknown, opts: WebhookDelivery = {}) {
+  const raw = opts.raw ?? JSON.stringify(event);
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (opts.signature !== null)
+    headers[SIGNATURE_HEADER] =
+      opts.signature ?? t.mobilemoney.sign(raw, opts.unixSeconds ?? Math.floor(t.clock.now().getTime() / 1000));
+  // From the app's own address (as `call`): on Redis the webhook's per-address limit is shared by every file of the run.
   const res = await t.app.inject({
     method: 'POST',
     url: WEBHOOK_PATH,
-    headers: {
-      'content-type': 'application/json',
-      [SIGNATURE_HEADER]: t.mobilemoney.sign(raw, Math.floor(t.clock.now().getTime() / 1000)),
-    },
+    headers,
     payload: raw,
+    remoteAddress: addressOf(t.app),
   });
-  if (res.statusCode !== 200) throw new Error(`webhook refused: ${res.statusCode} ${res.body}`);
-  return (res.json() as { data: { outcome: string } }).data;
+  return { status: res.statusCode, body: res.json() };
+}
+
+/** Delivers a signed `event` that must be taken; answers its outcome. */
+export async function deliverWebhook(t: TestApp, event: unknown): Promise<{ outcome: string }> {
+  const res = await postWebhook(t, event);
+  if (res.status !== 200) throw new Error(`webhook refused: ${res.status} ${JSON.stringify(res.body)}`);
+  return (res.body as { data: { outcome: string } }).data;
 }
 
 /**

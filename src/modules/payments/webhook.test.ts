@@ -2,11 +2,12 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers/app.js';
 import { createSignedIn } from '../../../test/helpers/factories.js';
-import { addressOf, call } from '../../../test/helpers/http.js';
+import { call } from '../../../test/helpers/http.js';
 import { assertMoneyInvariants } from '../../../test/helpers/money-invariants.js';
 import { rows } from '../../db/client.js';
 import { associations } from '../../db/schema/associations.js';
 import { createAssociation } from '../associations/associations.test-support.js';
+import { postWebhook, type WebhookDelivery } from './payments.test-support.js';
 
 // The provider's way in, whatever a payment pays for: the subject here is a financial donation.
 let t: TestApp;
@@ -21,22 +22,7 @@ const nowSeconds = () => Math.floor(t.clock.now().getTime() / 1000);
 const providerEvents = async () =>
   (await rows<{ n: number }>(db(), sql`select count(*)::int as n from provider_events`))[0]!.n;
 
-/** Posts `event` to the webhook as the provider does, signed at the application clock's time unless told otherwise. */
-async function deliver(event: unknown, opts: { signature?: string | null; unixSeconds?: number; raw?: string } = {}) {
-  const raw = opts.raw ?? JSON.stringify(event);
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (opts.signature !== null)
-    headers['wave-signature'] = opts.signature ?? t.mobilemoney.sign(raw, opts.unixSeconds ?? nowSeconds());
-  // From the app's own address (as `call`): on Redis the webhook's per-address limit is shared by every file of the run.
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/api/v1/payments/mobilemoney/webhook',
-    headers,
-    payload: raw,
-    remoteAddress: addressOf(t.app),
-  });
-  return { status: res.statusCode, body: res.json() };
-}
+const deliver = (event: unknown, opts?: WebhookDelivery) => postWebhook(t, event, opts);
 
 /** A donor's financial donation whose payment session is open at the fake provider. */
 async function openDonation() {
