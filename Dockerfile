@@ -3,7 +3,7 @@
 # Run: docker run --env-file .env -p 3000:3000 -v foodsave-data:/data foodsave-api
 # (or docker compose up, with PostgreSQL and Redis: see docker-compose.yml).
 
-ARG NODE_VERSION=20.20
+ARG NODE_VERSION=24.21
 
 # --- build: every dependency, then the TypeScript compiled to dist/ and the console to console/dist --
 FROM node:${NODE_VERSION}-bookworm-slim AS build

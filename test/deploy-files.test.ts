@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { validate } from 'dockerfile-utils';
+import semver from 'semver';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from './helpers/child-server.js';
 
@@ -13,6 +14,7 @@ const buildStage = dockerfile.slice(
   dockerfile.indexOf('\nFROM ', dockerfile.indexOf('\nFROM ') + 1),
 );
 const pkg = JSON.parse(readFileSync(`${projectRoot}/package.json`, 'utf8')) as {
+  engines: { node: string };
   scripts: Record<string, string>;
   dependencies: Record<string, string>;
   devDependencies: Record<string, string>;
@@ -73,5 +75,19 @@ describe('package.json', () => {
   it('builds the console with `npm run build`, and with `npm start` when it is missing or stale', () => {
     expect(pkg.scripts.build).toContain('node scripts/build-console.mjs');
     expect(pkg.scripts.start).toMatch(/node scripts\/build-console\.mjs --if-stale && exec node /);
+  });
+});
+
+describe('Node.js versions', () => {
+  const lts = readFileSync(`${projectRoot}/.nvmrc`, 'utf8').trim();
+
+  it('builds the image on the LTS of .nvmrc, which the engines field admits with the Node running here', () => {
+    expect(dockerfile).toMatch(new RegExp(`^ARG NODE_VERSION=${lts.replaceAll('.', '\\.')}$`, 'm'));
+    expect(semver.satisfies(`${lts}.0`, pkg.engines.node), pkg.engines.node).toBe(true);
+    expect(semver.satisfies(process.version, pkg.engines.node), process.version).toBe(true);
+  });
+
+  it('has CI run the suite once more under that LTS', () => {
+    expect(readFileSync(`${projectRoot}/.ci/run`, 'utf8')).toMatch(/^env [^\n]*scripts\/with-node-lts\.sh npm test$/m);
   });
 });
