@@ -101,7 +101,6 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
     await jobs.stop();
     // Batched writes (product views, ad counts) go in before the database closes.
     for (const { close } of built) await close?.();
-    await ctx.listings.close();
     await ctx.caches.close();
     ctx.email.close();
     await database.close();

@@ -81,10 +81,15 @@ export async function createContext(o: {
     images: new ImageWork(config.IMAGE_CONCURRENCY, config.IMAGE_QUEUE_MAX),
     links: new FileLinks(config.FILES_SIGNING_SECRET ?? derived(config.JWT_ACCESS_SECRET, 'file-links'), o.apiPrefix),
     workInProgress: new WorkInProgress(),
-    listings: new ListingCache(clock, redis, undefined, (now) => nextClosureChange(database.db, now)),
+    listings: new ListingCache(
+      clock,
+      redis,
+      undefined,
+      (now) => nextClosureChange(database.db, now),
+      (err) => log.warn({ err }, 'listing versions not shared through Redis'),
+    ),
     caches: new CacheRegistry(redis),
   };
-  await ctx.listings.start((err) => log.warn({ err }, 'redis subscriber error'));
   ctx.caches.register('listings', () => ctx.listings.dropLocal());
   installDependencyMetrics(metrics, { database, redis, listings: ctx.listings, caches: ctx.caches });
   await ctx.caches.start((err) => log.warn({ err }, 'redis subscriber error'));

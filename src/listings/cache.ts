@@ -1,7 +1,14 @@
 import type { Redis } from 'ioredis';
 import type { Clock } from '../shared/clock.js';
 
-const CHANNEL = 'foodsave:listings:changed';
+/**
+ * With Redis, a counter per listing domain (`products.`), and `*` for everything, raised by each
+ * write before its client hears back and read by each listing read: an instance drops what another
+ * changed before it serves its next list, not when a message reaches it.
+ */
+const VERSIONS = 'foodsave:listings:versions';
+const ALL = '*';
+const domainOf = (scope: string) => scope.slice(0, scope.indexOf('.') + 1);
 /** What the cache may hold: bytes of heap, estimated from the answers' JSON (HEAP_PER_JSON_BYTE). */
 export const LISTING_CACHE_BYTES = 16 * 1024 * 1024;
 /**
@@ -59,7 +66,7 @@ export type NextChange = (now: Date) => Promise<number>;
  * the data behind them changes. Answers are kept per query for the current minute (so "open now"
  * is right to the minute) within a byte budget (the oldest go first), and a write drops only the
  * scopes it can change (`stores.` drops `stores.search` and `stores.nearby`); with Redis the other
- * instances hear of it too. Concurrent identical queries share one database round. An answer is
+ * instances drop them at their next read (VERSIONS). Concurrent identical queries share one database round. An answer is
  * never served past the earliest instant it stops being true: the earliest expiry among its items
  * (`until` of `get`) and the next closure's start or end (`nextChange`, read once until it passes or a
  * write drops answers), so an item leaves a cached list the second it leaves the database's.
@@ -70,7 +77,8 @@ export class ListingCache {
   private hits = 0;
   private misses = 0;
   private minute = -1;
-  private subscriber: Redis | null = null;
+  /** The last version of each VERSIONS field this instance has seen. */
+  private seen = new Map<string, number>();
   private weights = new Map<string, { answers: number; measured: number; bytes: number }>();
   private horizon: { at: Promise<number>; known?: number } | null = null;
 
@@ -79,21 +87,19 @@ export class ListingCache {
     private readonly redis: Redis | null,
     private readonly maxBytes = LISTING_CACHE_BYTES,
     private readonly nextChange: NextChange = async () => Infinity,
+    private readonly onError: (err: unknown) => void = () => undefined,
   ) {}
-
-  async start(onError: (err: unknown) => void): Promise<void> {
-    if (!this.redis) return;
-    this.subscriber = this.redis.duplicate();
-    this.subscriber.on('error', onError);
-    this.subscriber.on('message', (_channel, message: string) => this.drop(message ? message.split(',') : undefined));
-    await this.subscriber.subscribe(CHANNEL);
-  }
 
   /**
    * The answer of `load` for these params, cached. `until`: the instant (ms) the answer stops being
    * true by itself (its earliest item's expiry), Infinity when none.
    */
-  get<T>(scope: string, params: object, load: () => Promise<T>, until?: (answer: T) => number): Promise<T> {
+  async get<T>(scope: string, params: object, load: () => Promise<T>, until?: (answer: T) => number): Promise<T> {
+    if (!(await this.catchUp(scope))) return load();
+    return this.local(scope, params, load, until);
+  }
+
+  private local<T>(scope: string, params: object, load: () => Promise<T>, until?: (answer: T) => number): Promise<T> {
     const now = this.clock.now();
     const minute = Math.floor(now.getTime() / 60_000);
     if (minute !== this.minute) {
@@ -144,14 +150,41 @@ export class ListingCache {
     this.drop(scopes);
   }
 
-  /** Drops the answers of these scopes (all without) here and, through Redis, on the other instances. */
-  changed(scopes?: readonly string[]): void {
+  /**
+   * Drops the answers of these scopes (all without) here and, through Redis, on the other instances
+   * at their next read. Without Redis for a moment the others keep theirs until the minute turns.
+   */
+  async changed(scopes?: readonly string[]): Promise<void> {
     this.drop(scopes);
-    this.redis?.publish(CHANNEL, scopes ? scopes.join(',') : '').catch(() => undefined);
+    if (!this.redis) return;
+    const tx = this.redis.multi();
+    for (const field of scopes ? new Set(scopes.map(domainOf)) : [ALL]) tx.hincrby(VERSIONS, field, 1);
+    await tx.exec().catch(this.onError);
   }
 
-  async close(): Promise<void> {
-    await this.subscriber?.quit().catch(() => undefined);
+  /**
+   * Drops what writes elsewhere changed since this instance last looked. False for a read older than
+   * one already answered (its versions came back late): it loads without the cache.
+   */
+  private async catchUp(scope: string): Promise<boolean> {
+    if (!this.redis) return true;
+    const domain = domainOf(scope);
+    const versions = await this.redis.hmget(VERSIONS, ALL, domain).catch((err: unknown) => {
+      this.onError(err);
+      return null;
+    });
+    if (!versions) return true;
+    const [all, mine] = versions.map(Number);
+    return this.advance(ALL, all!, undefined) && this.advance(domain, mine!, [domain]);
+  }
+
+  private advance(field: string, version: number, scopes: readonly string[] | undefined): boolean {
+    const last = this.seen.get(field) ?? 0;
+    if (version > last) {
+      this.seen.set(field, version);
+      this.drop(scopes);
+    }
+    return version >= last;
   }
 
   /**

@@ -41,7 +41,7 @@ export function installListingDrops(app: FastifyInstance, cache: ListingCache): 
   writesOf.set(app, writes);
   // onSend runs after the handler, so after its transaction committed, and before the client hears back.
   const drop: onSendHookHandler = async (req, reply) => {
-    if (reply.statusCode < 400) cache.changed(req.routeOptions.config.listings);
+    if (reply.statusCode < 400) await cache.changed(req.routeOptions.config.listings);
   };
   app.addHook('onRoute', (route) => {
     const listings = route.config?.listings ?? [];

@@ -65,7 +65,7 @@ export function createProductSearchService(ctx: AppContext) {
 
   ctx.jobs.work(TRENDING_JOB, async () => {
     await ctx.db.transaction((tx) => recomputePopularity(tx, ctx.clock.now()));
-    ctx.listings.changed(['products.trending', 'products.search']);
+    await ctx.listings.changed(['products.trending', 'products.search']);
   });
   ctx.jobs.schedule(TRENDING_JOB, '*/10 * * * *');
 
