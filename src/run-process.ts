@@ -49,6 +49,9 @@ async function main(role: 'api' | 'worker'): Promise<void> {
     );
     // Stop waiting after 25 s so an orchestrator's kill timeout is not reached with work half done.
     const timer = setTimeout(() => process.exit(1), 25_000).unref();
+    // A keep-alive connection whose request ends after the close began would stay open until its
+    // keep-alive timeout (72 s) and hold the exit: closed as soon as it is idle.
+    setInterval(() => app.server.closeIdleConnections(), 100).unref();
     app.close().then(
       () => {
         clearTimeout(timer);

@@ -1,12 +1,13 @@
 import sharp from 'sharp';
 import type { TestApp } from '../../../test/helpers/app.js';
+import type { Clock } from '../../shared/clock.js';
 import { createSignedIn, createStore, createSupplier, type SupplierOptions } from '../../../test/helpers/factories.js';
 import { call } from '../../../test/helpers/http.js';
 
 export const HOUR = 3_600_000;
 
 /** A valid creation body for the store, expiring in a day. */
-export const productBody = (t: TestApp, storeId: string, over: Record<string, unknown> = {}) => ({
+export const productBody = (t: { clock: Clock }, storeId: string, over: Record<string, unknown> = {}) => ({
   storeId,
   name: 'Pain de campagne',
   description: 'Miche au levain du jour, à emporter avant la fermeture',
