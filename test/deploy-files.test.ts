@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { validate } from 'dockerfile-utils';
+import { spawnSync } from 'node:child_process';
 import semver from 'semver';
+import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from './helpers/child-server.js';
 
@@ -89,5 +91,46 @@ describe('Node.js versions', () => {
 
   it('has CI run the suite once more under that LTS', () => {
     expect(readFileSync(`${projectRoot}/.ci/run`, 'utf8')).toMatch(/^env [^\n]*scripts\/with-node-lts\.sh npm test$/m);
+  });
+});
+
+describe('docker-compose.yml', () => {
+  type Service = {
+    command?: string[];
+    environment?: Record<string, string>;
+    deploy?: { replicas?: number };
+    ports?: string[];
+    volumes?: string[];
+  };
+  const compose = parse(readFileSync(`${projectRoot}/docker-compose.yml`, 'utf8'), { merge: true }) as {
+    services: Record<string, Service>;
+  };
+  const { api, worker, proxy } = compose.services;
+
+  it('runs two API replicas without jobs behind the proxy, and one worker, sharing the database, Redis and bucket', () => {
+    expect(api!.deploy?.replicas).toBe(2);
+    expect(api!.environment).toMatchObject({ WORKERS: 'off', TRUST_PROXY: 'true' });
+    expect(api!.ports).toBeUndefined();
+    expect(worker!.command).toContain('dist/src/worker.js');
+    for (const s of [api!, worker!])
+      expect(Object.keys(s.environment ?? {})).toEqual(
+        expect.arrayContaining(['DATABASE_URL', 'REDIS_URL', 'FILES_STORAGE', 'S3_ENDPOINT', 'S3_BUCKET']),
+      );
+    expect(proxy!.ports).toEqual(['3000:80']);
+    expect(proxy!.volumes).toContain('./deploy/nginx.conf:/etc/nginx/conf.d/default.conf:ro');
+  });
+
+  it('has a proxy that follows the replicas, passes uploads and leaves the event stream unbuffered', () => {
+    const nginx = readFileSync(`${projectRoot}/deploy/nginx.conf`, 'utf8');
+    expect(nginx).toMatch(/server api:3000 resolve;/);
+    expect(nginx).toMatch(/client_max_body_size 30m;/);
+    expect(nginx).toMatch(/location \/api\/v1\/notifications\/stream \{[^}]*proxy_buffering off;/);
+  });
+
+  const cli = spawnSync('docker', ['compose', 'version'], { encoding: 'utf8' });
+  it.skipIf(cli.status !== 0)('is valid for `docker compose config`', () => {
+    const run = spawnSync('docker', ['compose', 'config', '--quiet'], { cwd: projectRoot, encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
   });
 });
