@@ -86,10 +86,11 @@ export async function buildApp(opts: BuildOptions): Promise<App> {
   await app.register(healthRoutes(createReadiness(database.db, database.kind, redis)), { prefix: API_PREFIX });
   if (opts.role !== 'worker') {
     for (const { routes } of built) if (routes) await app.register(routes, { prefix: API_PREFIX });
-    // The operators' console beside the reference page (/api/v1/docs); pictures come from where public files are.
-    await app.register(
-      consoleRoutes({ dir: config.CONSOLE_DIR, imageOrigins: foreignOrigins(ctx.links.publicPrefix) }),
-    );
+    // The operators' console beside the reference page (/api/v1/docs); pictures come from where public files
+    // are, and private documents from the bucket the API's signed links redirect to.
+    const bucketUrl = await ctx.storage.presignedUrl?.('private', 'origin.pdf', 60).catch(() => undefined);
+    const imageOrigins = foreignOrigins(ctx.links.publicPrefix, bucketUrl ?? '');
+    await app.register(consoleRoutes({ dir: config.CONSOLE_DIR, imageOrigins }));
   }
 
   // Handlers and subscriptions are all registered by now: the queue starts with the app.

@@ -88,7 +88,20 @@ const ConfigSchema = Type.Object({
   // The operators' console as Vite built it (served at /console); default console/dist of the installation.
   CONSOLE_DIR: Opt(),
 
+  // Uploaded files: on the local disk (FILES_DIR) or in an S3-compatible bucket (S3_*).
+  FILES_STORAGE: Type.Union([Type.Literal('local'), Type.Literal('s3')], { default: 'local' }),
   FILES_DIR: Opt(),
+  // Where public files are reachable without the API (a CDN in front of the bucket's public/ prefix).
+  FILES_PUBLIC_BASE_URL: Opt(),
+  S3_ENDPOINT: Opt(),
+  S3_REGION: Str('us-east-1'),
+  S3_BUCKET: Opt(),
+  S3_ACCESS_KEY_ID: Opt(),
+  S3_SECRET_ACCESS_KEY: Opt(),
+  S3_FORCE_PATH_STYLE: Type.Boolean({ default: false }),
+  S3_CHECKSUMS: Type.Union([Type.Literal('when_supported'), Type.Literal('when_required')], {
+    default: 'when_supported',
+  }),
   // Picture decoding and resizing at once per instance, and waiting; each running one holds a thread of
   // libuv's pool (UV_THREADPOOL_SIZE, read by Node at start), which also hashes passwords.
   IMAGE_CONCURRENCY: Int(2, 1, 64),
@@ -160,6 +173,23 @@ function paymentProblems(cfg: Static<typeof ConfigSchema>, prod: boolean): strin
   return problems;
 }
 
+const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+
+function storageProblems(cfg: Static<typeof ConfigSchema>): string[] {
+  const problems: string[] = [];
+  if (cfg.FILES_STORAGE === 's3' && !cfg.S3_BUCKET) problems.push('S3_BUCKET: required when FILES_STORAGE=s3');
+  if (cfg.S3_BUCKET !== undefined && !BUCKET_NAME.test(cfg.S3_BUCKET))
+    problems.push(
+      'S3_BUCKET: 3 to 63 lowercase letters, digits, dots and hyphens, starting and ending with a letter or digit',
+    );
+  for (const key of ['S3_ENDPOINT', 'FILES_PUBLIC_BASE_URL'] as const) {
+    if (cfg[key] !== undefined && !absoluteUrl(cfg[key])) problems.push(`${key}: must be an absolute http(s) URL`);
+  }
+  if (Boolean(cfg.S3_ACCESS_KEY_ID) !== Boolean(cfg.S3_SECRET_ACCESS_KEY))
+    problems.push("S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: set both, or neither for the SDK's own credentials");
+  return problems;
+}
+
 const webhookSecretList = (value: string) =>
   value
     .split(',')
@@ -173,7 +203,7 @@ export function webhookSecrets(config: Pick<Config, 'MOBILEMONEY_WEBHOOK_SECRET'
     : [SANDBOX_WEBHOOK_SECRET];
 }
 
-const BOOLEAN_KEYS = new Set(['TRUST_PROXY']);
+const BOOLEAN_KEYS = new Set(['TRUST_PROXY', 'S3_FORCE_PATH_STYLE']);
 
 function coerce(env: Record<string, string | undefined>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -230,7 +260,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       problems.push('FCM_CREDENTIALS: must be a service-account key (JSON with client_email and private_key)');
     }
   }
-  problems.push(...paymentProblems(cfg, prod));
+  problems.push(...paymentProblems(cfg, prod), ...storageProblems(cfg));
   if (cfg.IMAGE_CONCURRENCY >= cfg.UV_THREADPOOL_SIZE) {
     problems.push(
       `IMAGE_CONCURRENCY: must be below UV_THREADPOOL_SIZE (${cfg.UV_THREADPOOL_SIZE}), or pictures could hold every thread password checks need`,

@@ -10,7 +10,8 @@ import type { IdentityProvider } from './providers/idp/idp.js';
 import type { PaymentProvider } from './providers/payments/types.js';
 import type { PushSender } from './providers/push/push.js';
 import type { SmsSender } from './providers/sms/sms.js';
-import type { FileLinks, FileStorage } from './providers/storage/storage.js';
+import type { Files } from './providers/storage/files.js';
+import type { FileLinks } from './providers/storage/storage.js';
 import type { CacheRegistry } from './shared/cache-registry.js';
 import type { ImageWork } from './http/image-work.js';
 import type { Clock } from './shared/clock.js';
@@ -36,7 +37,8 @@ export interface AppContext {
   jobs: Jobs;
   /** Domain events, published inside the business transaction and handled after commit. */
   events: Events;
-  storage: FileStorage;
+  /** Uploaded files (disk or bucket); `deleteLater` and `discard` record deletions as jobs. */
+  storage: Files;
   /** Bounds the picture work (decode, re-encode, resize) of this instance; see src/http/image-work.ts. */
   images: ImageWork;
   links: FileLinks;

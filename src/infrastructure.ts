@@ -16,7 +16,8 @@ import { createIdentityProvider } from './providers/idp/idp.js';
 import { createPayments } from './providers/payments/payments.js';
 import { createPush } from './providers/push/push.js';
 import { createSms } from './providers/sms/sms.js';
-import { FileLinks, filesRoot, LocalFileStorage } from './providers/storage/storage.js';
+import { createFiles } from './providers/storage/files.js';
+import { FileLinks } from './providers/storage/storage.js';
 import { CacheRegistry } from './shared/cache-registry.js';
 import type { Clock } from './shared/clock.js';
 import { ListingCache } from './listings/index.js';
@@ -63,6 +64,7 @@ export async function createContext(o: {
   const email = createEmail(config, log);
   const events = new EventBus(jobs, database.db, clock);
   const sealer = new PayloadSealer(config.JOBS_PAYLOAD_KEY ?? derived(config.OTP_SECRET, 'job-payloads'));
+  const linkSecret = config.FILES_SIGNING_SECRET ?? derived(config.JWT_ACCESS_SECRET, 'file-links');
   const ctx: AppContext = {
     config,
     db: database.db,
@@ -77,9 +79,9 @@ export async function createContext(o: {
     messages: createMessages(jobs, { sms, email }, sealer),
     jobs,
     events,
-    storage: new LocalFileStorage(filesRoot(config.FILES_DIR, config.DATA_DIR)),
+    storage: await createFiles(config, jobs, log),
     images: new ImageWork(config.IMAGE_CONCURRENCY, config.IMAGE_QUEUE_MAX),
-    links: new FileLinks(config.FILES_SIGNING_SECRET ?? derived(config.JWT_ACCESS_SECRET, 'file-links'), o.apiPrefix),
+    links: new FileLinks(linkSecret, o.apiPrefix, config.FILES_PUBLIC_BASE_URL),
     workInProgress: new WorkInProgress(),
     listings: new ListingCache(
       clock,

@@ -1,5 +1,6 @@
 import compress from '@fastify/compress';
 import { hash } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { constants } from 'node:zlib';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 
@@ -96,7 +97,9 @@ export async function installHttpCaching(app: FastifyInstance): Promise<void> {
       reply.header('etag', etag);
     }
     if (!matches(req.headers['if-none-match'], String(etag))) return payload;
-    reply.code(304).removeHeader('content-type');
+    // A stored file's stream is not sent: close it (a bucket's connection goes back to the pool).
+    if (payload instanceof Readable) payload.destroy();
+    reply.code(304).removeHeader('content-type').removeHeader('content-length');
     return null;
   });
 

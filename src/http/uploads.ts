@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type sharpType from 'sharp';
-import type { FileStorage } from '../providers/storage/storage.js';
+import type { Files } from '../providers/storage/files.js';
 import { AppError } from '../shared/errors.js';
 import { uuidv7 } from '../shared/ids.js';
 import type { ImageWork } from './image-work.js';
@@ -150,23 +150,35 @@ async function normalise(
   return { ext, contentType: `image/${meta.format}`, body: await target.work.run(encode) };
 }
 
+interface ImageKeys {
+  id: string;
+  thumbnailKey: string;
+  largeKey: string;
+}
+
 const THUMBNAIL_SIDE = 320;
 const LARGE_SIDE = 1280;
 
 /**
  * Stores each uploaded picture (already re-encoded by readUploads) in the two public sizes lists and
- * detail pages show, as `<prefix>/<id>-thumb.<ext>` and `<prefix>/<id>-large.<ext>`.
+ * detail pages show, as `<prefix>/<id>-thumb.<ext>` and `<prefix>/<id>-large.<ext>`. All or none:
+ * when one file cannot be stored, those that were are discarded and the first failure is thrown.
  */
 export async function storeImageSizes(
-  { storage, images }: { storage: FileStorage; images: ImageWork },
+  { storage, images }: { storage: Files; images: ImageWork },
   prefix: string,
   files: UploadedFile[],
   at: Date,
-): Promise<{ id: string; thumbnailKey: string; largeKey: string }[]> {
+): Promise<ImageKeys[]> {
   const sharp = await loadSharp();
   const resize = (f: UploadedFile, side: number) =>
     sharp(f.body).resize(side, side, { fit: 'inside', withoutEnlargement: true }).toBuffer();
-  return Promise.all(
+  const stored: string[] = [];
+  const put = async (key: string, body: Buffer, contentType: string) => {
+    await storage.put('public', key, body, contentType);
+    stored.push(key);
+  };
+  const made = await Promise.allSettled(
     files.map(async (f) => {
       const id = uuidv7(at.getTime());
       // One place in the queue, one size after the other: a picture never holds two threads.
@@ -176,11 +188,18 @@ export async function storeImageSizes(
       ]);
       const thumbnailKey = `${prefix}/${id}-thumb.${f.ext}`;
       const largeKey = `${prefix}/${id}-large.${f.ext}`;
-      await Promise.all([
-        storage.put('public', thumbnailKey, thumb, f.contentType),
-        storage.put('public', largeKey, large, f.contentType),
+      // Both settle before the failure is known, so no put ends after the discard below.
+      const puts = await Promise.allSettled([
+        put(thumbnailKey, thumb, f.contentType),
+        put(largeKey, large, f.contentType),
       ]);
+      const bad = puts.find((p) => p.status === 'rejected');
+      if (bad) throw bad.reason;
       return { id, thumbnailKey, largeKey };
     }),
   );
+  const failed = made.find((m) => m.status === 'rejected');
+  if (!failed) return made.map((m) => (m as PromiseFulfilledResult<ImageKeys>).value);
+  await storage.discard('public', stored);
+  throw failed.reason;
 }

@@ -107,10 +107,7 @@ export function createAdvertisingService(ctx: AppContext, deps: AdvertisingDeps)
     await ctx.storage.put('public', key, file.body, file.contentType);
     return key;
   }
-  const dropFile = (key: string | null) =>
-    key
-      ? ctx.storage.delete('public', key).catch((err: unknown) => ctx.log.warn({ err, key }, 'ad picture not deleted'))
-      : undefined;
+  const dropFile = (key: string | null) => (key ? ctx.storage.discard('public', [key]) : undefined);
 
   /** Moves a campaign along its table; serving is told when an ACTIVE campaign starts or stops. */
   async function move(
@@ -269,6 +266,7 @@ export function createAdvertisingService(ctx: AppContext, deps: AdvertisingDeps)
             spent: c.spent,
             datesChanged: body.startsAt !== undefined || body.endsAt !== undefined,
           });
+          if (image !== undefined && c.imageKey) await ctx.storage.deleteLater(tx, 'public', [c.imageKey]);
           const review = BACK_TO_REVIEW.includes(c.status);
           if (review) assertTransition(CAMPAIGN_TRANSITIONS, c.status, 'PENDING_REVIEW', 'Campaign');
           const patch: Partial<CampaignRecord> = {
@@ -283,7 +281,6 @@ export function createAdvertisingService(ctx: AppContext, deps: AdvertisingDeps)
         await dropFile(newKey);
         throw err;
       }
-      if (image !== undefined && before.imageKey) await dropFile(before.imageKey);
       if (before.status === 'ACTIVE') serving.changed();
       return view(row);
     },

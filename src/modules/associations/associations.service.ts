@@ -71,23 +71,13 @@ export function createAssociationsService(ctx: AppContext) {
     return out;
   }
 
-  async function removeFiles(keys: string[]) {
-    await Promise.all(
-      keys.map((k) =>
-        ctx.storage
-          .delete('private', k)
-          .catch((err) => ctx.log.warn({ err, key: k }, 'could not remove an association file')),
-      ),
-    );
-  }
-
   /** Puts the file first; the row is written only once it landed, and the file goes if the row is not written. */
   async function withStoredFile<T>(key: string, file: UploadedFile, write: () => Promise<T>): Promise<T> {
     await ctx.storage.put('private', key, file.body, file.contentType);
     try {
       return await write();
     } catch (err) {
-      await removeFiles([key]);
+      await ctx.storage.discard('private', [key]);
       throw err;
     }
   }
@@ -179,14 +169,13 @@ export function createAssociationsService(ctx: AppContext) {
     },
 
     async removeDocument(user: AuthUser, documentId: string) {
-      const [view, removed] = await ctx.db.transaction(async (tx) => {
+      return ctx.db.transaction(async (tx) => {
         const r = await lockOwn(tx, user.id);
         const doc = await repo.deleteDocument(tx, r.id, documentId);
         if (!doc) throw notFound('Document');
-        return [await ownView(tx, await repo.update(tx, r.id, { updatedAt: now() })), doc] as const;
+        await ctx.storage.deleteLater(tx, 'private', [doc.storageKey]);
+        return ownView(tx, await repo.update(tx, r.id, { updatedAt: now() }));
       });
-      await removeFiles([removed.storageKey]);
-      return view;
     },
 
     async createReport(user: AuthUser, body: CreateReportBody) {
@@ -214,17 +203,14 @@ export function createAssociationsService(ctx: AppContext) {
       const r = await requireOwn(user.id);
       if (!(await repo.findReport(ctx.db, r.id, reportId))) throw notFound('Report');
       const key = `associations/${r.id}/reports/${uuidv7()}.pdf`;
-      const [row, oldKey] = await withStoredFile(key, file, () =>
+      const row = await withStoredFile(key, file, () =>
         ctx.db.transaction(async (tx) => {
           const report = await repo.findReport(tx, r.id, reportId, true);
           if (!report) throw notFound('Report');
-          return [
-            await repo.updateReport(tx, report.id, { pdfKey: key, pdfSizeBytes: file.body.length, updatedAt: now() }),
-            report.pdfKey,
-          ] as const;
+          if (report.pdfKey) await ctx.storage.deleteLater(tx, 'private', [report.pdfKey]);
+          return repo.updateReport(tx, report.id, { pdfKey: key, pdfSizeBytes: file.body.length, updatedAt: now() });
         }),
       );
-      if (oldKey) await removeFiles([oldKey]);
       return toReportView(row, ctx.links, now());
     },
 

@@ -317,7 +317,8 @@ describe('reports', () => {
     const file = await fetchFile(pub.body.data[0].pdf.url);
     expect(file.statusCode).toBe(200);
     expect(file.body).toContain('Rapport 2025 v2');
-    // The replaced file is gone from storage.
+    // The replaced file is gone from storage, by a job once the change was saved.
+    await t.app.jobs.drain();
     expect(await t.app.ctx.storage.get('private', keyOf(first.body.data.pdf.url))).toBeNull();
 
     const other = await createAssociation(t.app);

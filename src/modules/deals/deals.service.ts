@@ -37,9 +37,6 @@ export interface DealsDeps {
   notifications: NotificationsApi;
 }
 
-/** Deletes the picture files of deleted deals and pictures, after the deletion committed. */
-export const DEAL_FILES_JOB = 'deals.delete-files';
-
 type Priced = Pick<
   DealRecord,
   | 'kind'
@@ -106,13 +103,12 @@ export function createDealsService(ctx: AppContext, deps: DealsDeps) {
   const now = () => ctx.clock.now();
   const view = (d: DealRecord) => toDealView(d, now(), ctx.links);
 
-  ctx.jobs.work(DEAL_FILES_JOB, async (job: { keys: string[] }) => {
-    await Promise.all(job.keys.map((k) => ctx.storage.delete('public', k)));
-  });
   const deleteFilesLater = (tx: Executor, images: DealImage[]) =>
-    images.length
-      ? ctx.jobs.send(DEAL_FILES_JOB, { keys: images.flatMap((i) => [i.thumbnailKey, i.largeKey]) }, { tx })
-      : null;
+    ctx.storage.deleteLater(
+      tx,
+      'public',
+      images.flatMap((i) => [i.thumbnailKey, i.largeKey]),
+    );
 
   // Bookings still to be collected block deleting their deal's store and supplier.
   ctx.workInProgress.register(async (ex, scope) => {
@@ -395,10 +391,9 @@ export function createDealsService(ctx: AppContext, deps: DealsDeps) {
           return view(await repo.updateDeal(tx, id, { images: [...deal.images, ...made], status, updatedAt: t }));
         });
       } catch (err) {
-        await Promise.all(
-          made
-            .flatMap((m) => [m.thumbnailKey, m.largeKey])
-            .map((k) => ctx.storage.delete('public', k).catch(() => undefined)),
+        await ctx.storage.discard(
+          'public',
+          made.flatMap((m) => [m.thumbnailKey, m.largeKey]),
         );
         throw err;
       }

@@ -151,13 +151,7 @@ export function createKycService(ctx: AppContext, deps: { suppliers: SuppliersAp
     return stored;
   }
 
-  async function removeFiles(keys: string[]) {
-    await Promise.all(
-      keys.map((k) =>
-        ctx.storage.delete('private', k).catch((err) => ctx.log.warn({ err, key: k }, 'could not remove a KYC file')),
-      ),
-    );
-  }
+  const removeFiles = (keys: string[]) => ctx.storage.discard('private', keys);
 
   return {
     /** Figures for the administrators' dashboard and reports (analytics module), from this module's tables. */

@@ -81,7 +81,8 @@ describe('POST /suppliers/profile/kyc', () => {
     const imageBack = await download(id.url);
     expect(imageBack.statusCode).toBe(200);
     expect(sha256(imageBack.rawPayload)).toBe(id.sha256);
-    expect(imageBack.rawPayload.equals((await t.app.ctx.storage.get('private', keyOf(id.url)))!.body)).toBe(true);
+    const stored = (await t.app.ctx.storage.get('private', keyOf(id.url)))!.body;
+    expect(imageBack.rawPayload.equals(Buffer.concat(await stored.toArray()))).toBe(true);
     const meta = await sharp(imageBack.rawPayload).metadata();
     expect(meta).toMatchObject({ format: 'jpeg', width: 80, height: 60 });
     expect(meta.exif).toBeUndefined();

@@ -44,8 +44,6 @@ export type ProductsService = ReturnType<typeof createProductsService>;
 const SUBSTANTIAL = ['storeId', 'name', 'description', 'category', 'dietaryTags', 'allergens'] as const;
 const VIEW_FLUSH_MS = 10_000;
 const MAX_PENDING_VIEWS = 10_000;
-/** Deletes picture files of deleted products and pictures, after the deletion committed. */
-export const DELETE_FILES_JOB = 'products.delete-files';
 /** Marks ACTIVE, INACTIVE and pending products past their expiry EXPIRED (every minute). */
 export const EXPIRE_JOB = 'products.expire';
 
@@ -88,21 +86,8 @@ export function createProductsService(ctx: AppContext, deps: ProductsDeps) {
   const timer = setInterval(() => void flushViews(), VIEW_FLUSH_MS);
   timer.unref();
 
-  const deleteFiles = (keys: string[]) =>
-    Promise.all(
-      keys.map((k) =>
-        ctx.storage
-          .delete('public', k)
-          .catch((err: unknown) => ctx.log.warn({ err, key: k }, 'picture file not deleted')),
-      ),
-    );
-  ctx.jobs.work(DELETE_FILES_JOB, async (job: { keys: string[] }) => {
-    // A file already gone is not an error: the job may run again after a partial failure.
-    await Promise.all(job.keys.map((k) => ctx.storage.delete('public', k)));
-  });
   /** Queues the deletion of picture files in the transaction that forgets them. */
-  const deleteFilesLater = (tx: Executor, keys: string[]) =>
-    keys.length ? ctx.jobs.send(DELETE_FILES_JOB, { keys }, { tx }) : null;
+  const deleteFilesLater = (tx: Executor, keys: string[]) => ctx.storage.deleteLater(tx, 'public', keys);
   ctx.jobs.work(EXPIRE_JOB, async () => {
     const n = await repo.markExpired(ctx.db, now());
     if (n) ctx.log.info({ expired: n }, 'products expired');
@@ -370,7 +355,7 @@ export function createProductsService(ctx: AppContext, deps: ProductsDeps) {
           return view(tx, row);
         });
       } catch (err) {
-        await deleteFiles(keys);
+        await ctx.storage.discard('public', keys);
         throw err;
       }
     },

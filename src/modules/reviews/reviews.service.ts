@@ -45,8 +45,6 @@ export type ReviewsService = ReturnType<typeof createReviewsService>;
 export const HIDE_AT_REPORTS = 3;
 /** Reviews on a product's page. */
 const LATEST_ON_PRODUCT_PAGE = 3;
-/** Deletes picture files of deleted reviews and pictures, after the deletion committed. */
-export const DELETE_FILES_JOB = 'reviews.delete-files';
 
 /** "Awa D.": what the public sees of an author. */
 const nameOf = (u: AuthUser['account']) =>
@@ -55,13 +53,12 @@ const nameOf = (u: AuthUser['account']) =>
 export function createReviewsService(ctx: AppContext, deps: ReviewsDeps) {
   const now = () => ctx.clock.now();
 
-  ctx.jobs.work(DELETE_FILES_JOB, async (job: { keys: string[] }) => {
-    await Promise.all(job.keys.map((k) => ctx.storage.delete('public', k)));
-  });
   const deleteFilesLater = (tx: Executor, images: repo.ImageRecord[]) =>
-    images.length
-      ? ctx.jobs.send(DELETE_FILES_JOB, { keys: images.flatMap((i) => [i.thumbnailKey, i.largeKey]) }, { tx })
-      : null;
+    ctx.storage.deleteLater(
+      tx,
+      'public',
+      images.flatMap((i) => [i.thumbnailKey, i.largeKey]),
+    );
 
   // The product page shows the summary and the latest reviews.
   deps.products.registerReviews((productId) => productPagePairs(productId, LATEST_ON_PRODUCT_PAGE));
@@ -331,10 +328,9 @@ export function createReviewsService(ctx: AppContext, deps: ReviewsDeps) {
           return ownView(tx, await repo.updateReview(tx, r.id, { updatedAt: t }));
         });
       } catch (err) {
-        await Promise.all(
-          made
-            .flatMap((m) => [m.thumbnailKey, m.largeKey])
-            .map((k) => ctx.storage.delete('public', k).catch(() => undefined)),
+        await ctx.storage.discard(
+          'public',
+          made.flatMap((m) => [m.thumbnailKey, m.largeKey]),
         );
         throw err;
       }

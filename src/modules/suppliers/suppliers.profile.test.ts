@@ -266,11 +266,14 @@ describe('logo', () => {
     });
     expect(replaced.status).toBe(200);
     expect(replaced.body.data.logoUrl).toMatch(/\.jpg$/);
+    // The old file goes by a job once the change is saved.
+    await t.app.jobs.drain();
     expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(404);
 
     const removed = await call(t.app, 'DELETE', '/suppliers/profile/logo', { token: s.token });
     expect(removed.status).toBe(200);
     expect(removed.body.data.logoUrl).toBeNull();
+    await t.app.jobs.drain();
     expect((await t.app.inject({ method: 'GET', url: replaced.body.data.logoUrl })).statusCode).toBe(404);
   });
 

@@ -197,7 +197,7 @@ export function createSuppliersService(ctx: AppContext, deps: SuppliersDeps) {
       return view(row);
     },
 
-    /** Replaces the logo with a copy at most 512 px a side; the old file goes once the change is saved. */
+    /** Replaces the logo with a copy at most 512 px a side; the old file goes by a job once the change is saved. */
     async setLogo(user: AuthUser, upload: { files: UploadedFile[]; fields: Record<string, string> }) {
       const extra = Object.keys(upload.fields)[0] ?? upload.files.find((f) => f.field !== 'logo')?.field;
       if (extra)
@@ -216,27 +216,26 @@ export function createSuppliersService(ctx: AppContext, deps: SuppliersDeps) {
       );
       const key = `suppliers/${current.id}/logo-${uuidv7()}.${file.ext}`;
       await ctx.storage.put('public', key, body, file.contentType);
-      let before: SupplierRecord;
-      let row: SupplierRecord;
-      try {
-        [before, row] = await ctx.db.transaction(async (tx) => {
+      const row = await ctx.db
+        .transaction(async (tx) => {
           const p = await lockOwn(tx, user.id);
-          return [p, (await repo.updateProfile(tx, p.id, editPatch(p, { logoKey: key })))!] as const;
+          if (p.logoKey) await ctx.storage.deleteLater(tx, 'public', [p.logoKey]);
+          return (await repo.updateProfile(tx, p.id, editPatch(p, { logoKey: key })))!;
+        })
+        .catch(async (err: unknown) => {
+          await ctx.storage.discard('public', [key]);
+          throw err;
         });
-      } catch (err) {
-        await ctx.storage.delete('public', key);
-        throw err;
-      }
-      if (before.logoKey) await ctx.storage.delete('public', before.logoKey).catch(() => undefined);
       return view(row);
     },
 
     async removeLogo(user: AuthUser) {
-      const [before, row] = await ctx.db.transaction(async (tx) => {
+      const row = await ctx.db.transaction(async (tx) => {
         const p = await lockOwn(tx, user.id);
-        return [p, p.logoKey ? (await repo.updateProfile(tx, p.id, editPatch(p, { logoKey: null })))! : p] as const;
+        if (!p.logoKey) return p;
+        await ctx.storage.deleteLater(tx, 'public', [p.logoKey]);
+        return (await repo.updateProfile(tx, p.id, editPatch(p, { logoKey: null })))!;
       });
-      if (before.logoKey) await ctx.storage.delete('public', before.logoKey).catch(() => undefined);
       return view(row);
     },
 

@@ -1,19 +1,26 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, open, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import type { Readable } from 'node:stream';
 
 export type FileArea = 'public' | 'private';
 
 export interface StoredFile {
-  body: Buffer;
+  /** The bytes as the store sends them: read to the end, or destroyed. */
+  body: Readable;
   contentType: string;
+  size: number;
 }
 
+/** Where uploaded files live: the local disk or an S3-compatible bucket (`FILES_STORAGE`). */
 export interface FileStorage {
   put(area: FileArea, key: string, body: Buffer, contentType: string): Promise<void>;
   get(area: FileArea, key: string): Promise<StoredFile | null>;
+  /** Deleting a file that is not there succeeds: a deletion may run twice. */
   delete(area: FileArea, key: string): Promise<void>;
+  /** A URL the store itself serves the file at for `seconds`; absent when only the API serves files. */
+  presignedUrl?(area: FileArea, key: string, seconds: number): Promise<string>;
 }
 
 const KEY = /^[a-z0-9][a-z0-9/_-]{0,200}\.(jpg|png|webp|pdf)$/;
@@ -25,6 +32,7 @@ const TYPES: Record<string, string> = {
 };
 
 export const isValidFileKey = (key: string) => KEY.test(key) && !key.includes('..') && !key.includes('//');
+export const contentTypeOf = (key: string) => TYPES[key.split('.').pop()!] ?? 'application/octet-stream';
 
 /** Files on the local disk: `<root>/public/...` served to anyone, `<root>/private/...` only by signed link. */
 export class LocalFileStorage implements FileStorage {
@@ -42,11 +50,14 @@ export class LocalFileStorage implements FileStorage {
   }
 
   async get(area: FileArea, key: string): Promise<StoredFile | null> {
+    const file = await open(this.path(area, key)).catch(() => null);
+    if (!file) return null;
     try {
-      const body = await readFile(this.path(area, key));
-      return { body, contentType: TYPES[key.split('.').pop()!] ?? 'application/octet-stream' };
-    } catch {
-      return null;
+      const { size } = await file.stat();
+      return { body: file.createReadStream(), contentType: contentTypeOf(key), size };
+    } catch (err) {
+      await file.close();
+      throw err;
     }
   }
 
@@ -62,11 +73,15 @@ export function filesRoot(filesDir: string | undefined, dataDir: string): string
   return resolve(dataDir, 'files');
 }
 
-/** Short-lived links to private files: HMAC over key and expiry. */
+/**
+ * URLs of stored files. Public ones: under FILES_PUBLIC_BASE_URL (a CDN) when set, else the API's route.
+ * Private ones: short-lived API links, HMAC over key and expiry.
+ */
 export class FileLinks {
   constructor(
     private readonly secret: string,
     private readonly prefix: string,
+    private readonly publicBase?: string,
   ) {}
 
   private sign(key: string, expires: number): string {
@@ -75,7 +90,7 @@ export class FileLinks {
 
   /** What a public file's URL starts with, before its key: for URLs the database writes (JSON built in SQL). */
   get publicPrefix(): string {
-    return `${this.prefix}/files/public/`;
+    return this.publicBase ? `${this.publicBase.replace(/\/+$/, '')}/` : `${this.prefix}/files/public/`;
   }
 
   publicUrl(key: string): string {
