@@ -1,7 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rows } from '../src/db/client.js';
@@ -17,6 +14,7 @@ import { FakeMobileMoney } from './fakes/mobilemoney.js';
 import { buildTestApp, type TestApp } from './helpers/app.js';
 import { bareEnv, type ChildServer, freePort, killLeftovers, spawnServer } from './helpers/child-server.js';
 import { privateDatabase } from './helpers/database.js';
+import { S3Server } from './helpers/s3.js';
 import { assertMoneyInvariants } from './helpers/money-invariants.js';
 import { openSse } from './helpers/sse.js';
 
@@ -28,6 +26,7 @@ const AUTH_LIMIT = 6;
 const BURST = 24;
 
 const provider = new FakeMobileMoney();
+const bucket = new S3Server();
 const cleanup: (() => Promise<unknown>)[] = [];
 let shared: Record<string, string>;
 let a: ChildServer;
@@ -66,6 +65,8 @@ describe.skipIf(!onServers)('two API instances and a worker, driven alternately'
     cleanup.push(db.drop);
     const providerUrl = await provider.start();
     cleanup.push(() => provider.close());
+    await bucket.start();
+    cleanup.push(() => bucket.close());
     shared = {
       ...db.env,
       REDIS_URL: process.env.REDIS_URL!,
@@ -75,9 +76,8 @@ describe.skipIf(!onServers)('two API instances and a worker, driven alternately'
       MOBILEMONEY_API_KEY: provider.apiKey,
       MOBILEMONEY_WEBHOOK_SECRET: provider.webhookSecret,
       PUBLIC_BASE_URL: 'http://api.test',
-      FILES_DIR: mkdtempSync(join(tmpdir(), 'foodsave-instances-')),
+      ...bucket.env(),
     };
-    cleanup.push(async () => rmSync(shared.FILES_DIR!, { recursive: true, force: true }));
     const prep = await buildTestApp({ ...shared, WORKERS: 'off' });
     try {
       adminToken = (await admin(prep)).token;
@@ -128,6 +128,8 @@ describe.skipIf(!onServers)('two API instances and a worker, driven alternately'
     expect(served.status).toBe(200);
     expect(served.headers.get('content-type')).toBe('image/jpeg');
     expect((await served.arrayBuffer()).byteLength).toBeGreaterThan(1000);
+    // The bytes are in the bucket, not on either instance's disk.
+    expect(await bucket.keys('public/')).toContain(`public/${key}`);
   });
 
   it("drops A's cached list at once when B approves a product", async () => {
