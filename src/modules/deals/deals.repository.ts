@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt, inArray, lte, ne, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, lte, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { listedColumns } from '../../listings/index.js';
 import { dealBookings, deals, type BookingPaymentStatus, type BookingStatus } from '../../db/schema/deals.js';
@@ -300,7 +300,10 @@ export async function bookingRowOf(ex: Executor, id: string): Promise<BookingRow
   return row;
 }
 
-/** Bookings still to be collected (or paid: CONFIRMED or PENDING_PAYMENT, window not over) of a deal, a store or a supplier. */
+/**
+ * Bookings still to be collected or paid (CONFIRMED or PENDING_PAYMENT, window not over), or whose
+ * money paid in the app is still held, of a deal, a store or a supplier.
+ */
 export async function openBookings(ex: Executor, scope: WorkScope | { dealId: string }, now: Date): Promise<number> {
   const of =
     'dealId' in scope
@@ -314,7 +317,13 @@ export async function openBookings(ex: Executor, scope: WorkScope | { dealId: st
   const [row] = await ex
     .select({ n: count() })
     .from(dealBookings)
-    .where(and(of, codeHolders, gt(dealBookings.pickupEndsAt, now)));
+    .where(
+      and(
+        of,
+        // A booking whose money is held until the no-show job settles it counts after its window too.
+        or(and(codeHolders, gt(dealBookings.pickupEndsAt, now)), eq(dealBookings.paymentStatus, 'PAID')),
+      ),
+    );
   return row?.n ?? 0;
 }
 
