@@ -62,14 +62,21 @@ async function shop(over: Record<string, unknown> = {}) {
   return { ...s, deal };
 }
 
-/** The provider session of a booking's payment attempt. */
-const sessionOf = (transactionId: string) => {
-  const s = [...t.mobilemoney.sessions.values()].find((x) => x.client_reference === transactionId);
-  if (!s) throw new Error(`no session for payment ${transactionId}`);
-  return s;
-};
-const paidEvent = (transactionId: string) =>
-  t.mobilemoney.event('checkout.session.completed', t.mobilemoney.complete(sessionOf(transactionId).id));
+/**
+ * The provider session of a booking's payment attempt. Under load the provider may answer after the
+ * booking's answer (the call goes on after it): wait until the attempt has recorded its session.
+ */
+async function sessionOf(transactionId: string) {
+  for (let tries = 0; tries < 100; tries++) {
+    const sessionId = (await t.app.services.payments.find(db(), transactionId))?.providerSessionId;
+    const s = sessionId && t.mobilemoney.sessions.get(sessionId);
+    if (s) return s;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no session for payment ${transactionId}`);
+}
+const paidEvent = async (transactionId: string) =>
+  t.mobilemoney.event('checkout.session.completed', t.mobilemoney.complete((await sessionOf(transactionId)).id));
 
 /** A client's booking, held for its payment. */
 async function held(s: { deal: { id: string } }, body: Record<string, unknown> = {}) {
@@ -85,7 +92,9 @@ async function held(s: { deal: { id: string } }, body: Record<string, unknown> =
 /** A client's booking, paid through the signed webhook. */
 async function paid(s: { deal: { id: string } }, body: Record<string, unknown> = {}) {
   const h = await held(s, body);
-  expect(await deliverWebhook(t, paidEvent(h.booking.payment.transactionId))).toMatchObject({ outcome: 'applied' });
+  expect(await deliverWebhook(t, await paidEvent(h.booking.payment.transactionId))).toMatchObject({
+    outcome: 'applied',
+  });
   return h;
 }
 
@@ -132,7 +141,7 @@ describe('a deal paid in the app', () => {
     expect(await typesOf(s.user.id)).not.toContain('deal_booking_received');
     expect((await validate(s.token, booking.code)).body.error.code).toBe('BOOKING_NOT_PAID');
 
-    const event = paidEvent(booking.payment.transactionId);
+    const event = await paidEvent(booking.payment.transactionId);
     expect(await deliverWebhook(t, event)).toMatchObject({ outcome: 'applied' });
     // A replay of the delivery is applied once.
     expect(await deliverWebhook(t, event)).toMatchObject({ outcome: 'duplicate' });
@@ -170,6 +179,17 @@ describe('a deal paid in the app', () => {
       expect.objectContaining({ bookingId: booking.id, orderId: null, amount: net, state: 'SUCCEEDED' }),
     ]);
     expect(await balance(supplierPayable(s.profile.id))).toBe(0);
+    const admins = await call(t.app, 'GET', '/admin/payments/payouts', {
+      token: await fresh(adminUser),
+      query: { supplierId: s.profile.id },
+    });
+    expect(admins.body.data).toEqual([
+      expect.objectContaining({
+        bookingId: booking.id,
+        orderId: null,
+        payee: expect.objectContaining({ type: 'supplier' }),
+      }),
+    ]);
   });
 
   it('frees the places at the payment deadline; a payment arriving later is refunded', async () => {
@@ -183,7 +203,9 @@ describe('a deal paid in the app', () => {
     expect(await typesOf(c.user.id)).toContain('deal_booking_expired');
     expect((await t.app.services.payments.find(db(), booking.payment.transactionId))!.status).toBe('EXPIRED');
 
-    expect(await deliverWebhook(t, paidEvent(booking.payment.transactionId))).toMatchObject({ outcome: 'refunded' });
+    expect(await deliverWebhook(t, await paidEvent(booking.payment.transactionId))).toMatchObject({
+      outcome: 'refunded',
+    });
     expect(await row(booking.id)).toMatchObject({ status: 'EXPIRED', paymentStatus: 'UNPAID' });
     await t.app.jobs.drain();
     expect((await t.app.services.payments.find(db(), booking.payment.transactionId))!.status).toBe('REFUNDED');
@@ -194,7 +216,7 @@ describe('a deal paid in the app', () => {
   it('frees the places when the provider lets the payment page expire (reconciliation)', async () => {
     const s = await shop({ totalPlaces: 1 });
     const { booking } = await held(s);
-    t.mobilemoney.expire(sessionOf(booking.payment.transactionId).id);
+    t.mobilemoney.expire((await sessionOf(booking.payment.transactionId)).id);
     t.clock.advance(3 * MINUTE);
     await t.app.services.payments.settlement.reconcile();
     expect(await row(booking.id)).toMatchObject({ status: 'EXPIRED' });
@@ -204,11 +226,13 @@ describe('a deal paid in the app', () => {
   it('takes a payment that failed and is tried again on the same page before the deadline', async () => {
     const s = await shop();
     const { booking } = await held(s);
-    const session = sessionOf(booking.payment.transactionId);
+    const session = await sessionOf(booking.payment.transactionId);
     const failed = t.mobilemoney.event('checkout.session.payment_failed', t.mobilemoney.fail(session.id));
     expect(await deliverWebhook(t, failed)).toMatchObject({ outcome: 'applied' });
     expect(await row(booking.id)).toMatchObject({ status: 'PENDING_PAYMENT' });
-    expect(await deliverWebhook(t, paidEvent(booking.payment.transactionId))).toMatchObject({ outcome: 'applied' });
+    expect(await deliverWebhook(t, await paidEvent(booking.payment.transactionId))).toMatchObject({
+      outcome: 'applied',
+    });
     expect(await row(booking.id)).toMatchObject({ status: 'CONFIRMED', paymentStatus: 'PAID' });
   });
 
@@ -238,7 +262,7 @@ describe('the last place with payments in flight', () => {
     expect(won).toHaveLength(1);
     expect(lost.map((r) => [r.status, r.body.error.code])).toEqual([[409, 'DEAL_SOLD_OUT']]);
     expect(lost[0]!.body.error.message).toMatch(/held for payments in progress/);
-    expect(await deliverWebhook(t, paidEvent(won[0]!.body.data.payment.transactionId))).toMatchObject({
+    expect(await deliverWebhook(t, await paidEvent(won[0]!.body.data.payment.transactionId))).toMatchObject({
       outcome: 'applied',
     });
     expect(await placesLeft(s.deal.id)).toBe(0);
@@ -250,11 +274,12 @@ describe('the last place with payments in flight', () => {
     t.clock.advance(15 * MINUTE);
     await t.app.jobs.drain();
     const second = await held(s);
-    const [late, onTime] = await Promise.all([
-      deliverWebhook(t, paidEvent(first.booking.payment.transactionId)),
-      deliverWebhook(t, paidEvent(second.booking.payment.transactionId)),
-    ]);
-    expect([late.outcome, onTime.outcome]).toEqual(['refunded', 'applied']);
+    const events = [
+      await paidEvent(first.booking.payment.transactionId),
+      await paidEvent(second.booking.payment.transactionId),
+    ];
+    const outcomes = await Promise.all(events.map(async (e) => (await deliverWebhook(t, e)).outcome));
+    expect(outcomes).toEqual(['refunded', 'applied']);
     await t.app.jobs.drain();
     expect(await row(first.booking.id)).toMatchObject({ status: 'EXPIRED', paymentStatus: 'UNPAID' });
     expect(await row(second.booking.id)).toMatchObject({ status: 'CONFIRMED', paymentStatus: 'PAID' });
@@ -272,7 +297,7 @@ describe('cancellation', () => {
     expect(await typesOf(s.user.id)).toContain('deal_booking_cancelled');
     await t.app.jobs.drain();
     const refundCalls = t.mobilemoney.calls(
-      `/v1/checkout/sessions/${sessionOf(booking.payment.transactionId).id}/refund`,
+      `/v1/checkout/sessions/${(await sessionOf(booking.payment.transactionId)).id}/refund`,
     );
     expect(refundCalls).toHaveLength(1);
     expect(await row(booking.id)).toMatchObject({ status: 'CANCELLED', paymentStatus: 'REFUNDED' });
@@ -296,7 +321,9 @@ describe('cancellation', () => {
     });
     expect(await placesLeft(s.deal.id)).toBe(1);
     expect(await typesOf(s.user.id)).not.toContain('deal_booking_cancelled');
-    expect(await deliverWebhook(t, paidEvent(booking.payment.transactionId))).toMatchObject({ outcome: 'refunded' });
+    expect(await deliverWebhook(t, await paidEvent(booking.payment.transactionId))).toMatchObject({
+      outcome: 'refunded',
+    });
     await t.app.jobs.drain();
     expect((await t.app.services.payments.find(db(), booking.payment.transactionId))!.status).toBe('REFUNDED');
   });
@@ -304,19 +331,15 @@ describe('cancellation', () => {
   it('racing the webhook ends cancelled and refunded once, whichever comes first', async () => {
     const s = await shop({ totalPlaces: 6, placesPerClient: 1 });
     const holds = await Promise.all(Array.from({ length: 6 }, () => held(s)));
-    await Promise.all(
-      holds.flatMap(({ c, booking }) => [
-        cancel(c.token, booking.id),
-        postWebhook(t, paidEvent(booking.payment.transactionId)),
-      ]),
-    );
+    const events = await Promise.all(holds.map(({ booking }) => paidEvent(booking.payment.transactionId)));
+    await Promise.all(holds.flatMap(({ c, booking }, i) => [cancel(c.token, booking.id), postWebhook(t, events[i])]));
     await t.app.jobs.drain();
     for (const { booking } of holds) {
       expect(await row(booking.id)).toMatchObject({ status: 'CANCELLED' });
       expect((await t.app.services.payments.find(db(), booking.payment.transactionId))!.status).toBe('REFUNDED');
       expect(await balance(bookingEscrow(booking.id))).toBe(0);
       const refunds = t.mobilemoney.calls(
-        `/v1/checkout/sessions/${sessionOf(booking.payment.transactionId).id}/refund`,
+        `/v1/checkout/sessions/${(await sessionOf(booking.payment.transactionId)).id}/refund`,
       );
       expect(refunds).toHaveLength(1);
     }
