@@ -188,6 +188,112 @@ const donationsCreditedOnce: MoneyInvariant = {
   },
 };
 
+/** The money a booking paid in the app may be in, by the booking's state. */
+const BOOKING_MONEY_BY_STATUS: Record<string, string[]> = {
+  PENDING_PAYMENT: ['UNPAID'],
+  EXPIRED: ['UNPAID'],
+  CONFIRMED: ['PAID'],
+  USED: ['RELEASED'],
+  CANCELLED: ['UNPAID', 'REFUND_PENDING', 'REFUNDED'],
+  NO_SHOW: ['RELEASED', 'REFUND_PENDING', 'REFUNDED'],
+};
+/** The state of the booking's held payment, by the booking's money. */
+const BOOKING_PAYMENT_BY_MONEY: Record<string, string> = {
+  PAID: 'SUCCEEDED',
+  RELEASED: 'SUCCEEDED',
+  REFUND_PENDING: 'REFUND_PENDING',
+  REFUNDED: 'REFUNDED',
+};
+
+/**
+ * Bookings paid in the app. Each one's escrow account (booking_escrow:<id>) holds its price while
+ * PAID and nothing otherwise; its money fits its state (CONFIRMED is PAID, USED RELEASED, ...); once
+ * money came in it names a payment of its own, in the matching state, that credited that account
+ * once for the price, and an UNPAID one holds no succeeded payment (money after it stopped waiting
+ * was refunded); a RELEASED one was released once, the supplier credited the price less the frozen
+ * commission (half up) and paid by a payout of that amount, any other never.
+ */
+const bookingMoneyFollowsState: MoneyInvariant = {
+  name: 'each booking paid in the app: escrow balance, money, payment, release and payout agree with its state',
+  async violations(ex) {
+    const found = await rows<{
+      id: string;
+      status: string;
+      money: string | null;
+      total: number;
+      bps: number | null;
+      balance: string;
+      payment_subject: string | null;
+      payment_status: string | null;
+      credited: string | null;
+      stray: number;
+      releases: number;
+      to_supplier: string | null;
+      payout: string | null;
+    }>(
+      ex,
+      sql`with accounts as (
+            select substr(account, 16)::uuid as booking_id, sum(amount) as balance from ledger_lines where account like 'booking_escrow:%' group by account
+          )
+          select coalesce(b.id, a.booking_id) as id, b.status, b.payment_status as money, b.total_price as total, b.commission_bps as bps,
+            coalesce(a.balance, 0)::text as balance, p.subject_id as payment_subject, p.status as payment_status,
+            (select sum(l.amount) from ledger_transactions t join ledger_lines l on l.transaction_id = t.id
+              where t.idempotency_key = 'payment:' || p.id || ':received' and l.account = 'booking_escrow:' || b.id)::text as credited,
+            (select count(*) from payments q where q.subject_type = 'booking' and q.subject_id = b.id and q.status = 'SUCCEEDED')::int as stray,
+            (select count(*) from ledger_transactions t where t.idempotency_key = 'booking:' || b.id || ':release')::int as releases,
+            (select sum(l.amount) from ledger_transactions t join ledger_lines l on l.transaction_id = t.id
+              where t.idempotency_key = 'booking:' || b.id || ':release' and l.account = 'supplier_payable:' || b.supplier_id)::text as to_supplier,
+            (select string_agg(o.amount::text, ',') from payouts o where o.booking_id = b.id) as payout
+          from accounts a full join (select * from deal_bookings where payment_mode = 'IN_APP') b on b.id = a.booking_id
+          left join payments p on p.id = b.payment_id`,
+    );
+    const bad: string[] = [];
+    for (const r of found) {
+      const says = (what: string) =>
+        bad.push(`booking ${r.id} (${r.status ?? 'unknown'}, ${r.money ?? '-'}, ${r.total ?? 0}): ${what}`);
+      if (r.status === null) {
+        if (Number(r.balance) !== 0) says(`an escrow account of no booking paid in the app holds ${r.balance}`);
+        continue;
+      }
+      const money = r.money ?? 'null';
+      if (Number(r.balance) !== (money === 'PAID' ? -r.total : 0)) says(`its escrow account holds ${r.balance}`);
+      if (!BOOKING_MONEY_BY_STATUS[r.status]?.includes(money)) says('its money does not fit its state');
+      if (money === 'UNPAID') {
+        if (r.payment_subject !== null || r.stray > 0) says(`unpaid, yet it holds a payment (${r.stray} succeeded)`);
+      } else if (r.payment_subject !== r.id) says('its money came in through no payment of its own');
+      else {
+        if (r.payment_status !== BOOKING_PAYMENT_BY_MONEY[money]) says(`its payment is ${r.payment_status}`);
+        if (Number(r.credited) !== -r.total) says(`its payment credited its escrow account ${r.credited ?? 0}`);
+      }
+      const net = r.total - Math.floor((r.total * (r.bps ?? 0) + 5000) / 10_000);
+      if (money === 'RELEASED') {
+        if (r.releases !== 1 || Number(r.to_supplier ?? 0) !== -net)
+          says(`released ${r.releases} time(s), ${r.to_supplier ?? 0} to the supplier for ${net}`);
+        if ((r.payout ?? '') !== (net > 0 ? String(net) : '')) says(`paid out ${r.payout ?? 'nothing'} for ${net}`);
+      } else if (r.releases !== 0 || r.payout !== null) says('released or paid out without being RELEASED');
+    }
+    return bad;
+  },
+};
+
+/**
+ * The places of each deal with bookings paid in the app are those of its bookings holding them:
+ * awaiting payment, to be collected, collected or missed (never cancelled nor expired unpaid).
+ */
+const dealPlacesFollowBookings: MoneyInvariant = {
+  name: 'each deal booked in the app has its taken places held by its bookings',
+  async violations(ex) {
+    const bad = await rows<{ id: string; taken: number; held: number }>(
+      ex,
+      sql`select d.id, d.places_taken as taken, coalesce(sum(b.quantity) filter (where b.status not in ('CANCELLED', 'EXPIRED')), 0)::int as held
+          from deals d join deal_bookings b on b.deal_id = d.id
+          where exists (select 1 from deal_bookings x where x.deal_id = d.id and x.payment_mode = 'IN_APP')
+          group by d.id having d.places_taken <> coalesce(sum(b.quantity) filter (where b.status not in ('CANCELLED', 'EXPIRED')), 0)`,
+    );
+    return bad.map((r) => `deal ${r.id}: ${r.taken} places taken, its bookings hold ${r.held}`);
+  },
+};
+
 /** The checks assertMoneyInvariants runs; extend with `MONEY_INVARIANTS.push(check)`. */
 export const MONEY_INVARIANTS: MoneyInvariant[] = [
   everyTransactionBalances,
@@ -197,6 +303,8 @@ export const MONEY_INVARIANTS: MoneyInvariant[] = [
   paymentsCreditedOnce,
   subscriptionPaymentsCreditedOnce,
   donationsCreditedOnce,
+  bookingMoneyFollowsState,
+  dealPlacesFollowBookings,
 ];
 
 /** Every failure of every check, as `check: offending row` lines (empty when all hold). */

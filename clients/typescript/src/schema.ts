@@ -2416,7 +2416,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Book places of a deal, paid at the counter; answers the booking with its short code
+         * Book places of a deal; answers the booking with its short code. A deal paid IN_APP takes paymentMethod: pay at payment.redirectUrl before paymentDeadline (Idempotency-Key honoured)
          * @description Access: any signed-in user.
          */
         post: operations["postDealsByDealIdBook"];
@@ -2436,7 +2436,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Cancel an own booking until its pickup window starts (its places come back)
+         * Cancel an own booking until its pickup window starts (its places come back; paid in the app, it is refunded)
          * @description Access: any signed-in user.
          */
         post: operations["postDealsBookingsByBookingIdCancel"];
@@ -4175,7 +4175,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Validate a booking at the counter by its QR token or short code: once only
+         * Validate a booking at the counter by its QR token or short code: once only (paid in the app, its money goes to the shop)
          * @description Access: SUPPLIER_FOOD, SUPPLIER_DEALS.
          */
         post: operations["postSupplierDealsBookingsValidate"];
@@ -4667,6 +4667,7 @@ export interface components {
             /** @description paid out, in minor units */
             amount: number;
             attempts: number;
+            bookingId: string | null;
             /** Format: date-time */
             createdAt: string;
             currency: string;
@@ -5208,8 +5209,15 @@ export interface components {
              * @description UUID (version 7)
              */
             id: string;
-            /** @enum {string} */
-            paymentMode: "AT_COUNTER";
+            /** @description to the booking's client, IN_APP only: the latest payment attempt (open redirectUrl to pay while PENDING) */
+            payment?: components["schemas"]["Payment"] | null;
+            paymentDeadline: string | null;
+            /**
+             * @description the deal's mode when booked
+             * @enum {string}
+             */
+            paymentMode: "AT_COUNTER" | "IN_APP";
+            paymentStatus: ("UNPAID" | "PAID" | "RELEASED" | "REFUND_PENDING" | "REFUNDED") | null;
             /** Format: date */
             pickupDate: string;
             /** Format: date-time */
@@ -5220,7 +5228,7 @@ export interface components {
             qrToken?: string;
             quantity: number;
             /** @enum {string} */
-            status: "CONFIRMED" | "USED" | "CANCELLED" | "NO_SHOW";
+            status: "PENDING_PAYMENT" | "CONFIRMED" | "USED" | "CANCELLED" | "NO_SHOW" | "EXPIRED";
             /**
              * Format: uuid
              * @description UUID (version 7)
@@ -5582,10 +5590,10 @@ export interface components {
             /** @description XOF (no minor unit) */
             originalValue: number;
             /**
-             * @description bookings are paid at the counter when collected
+             * @description AT_COUNTER: bookings are paid when collected; IN_APP: paid when booked (see POST /deals/:dealId/book)
              * @enum {string}
              */
-            paymentMode: "AT_COUNTER";
+            paymentMode: "AT_COUNTER" | "IN_APP";
             pickupEnd: string;
             pickupStart: string;
             placesLeft: number;
@@ -5677,10 +5685,10 @@ export interface components {
             /** @description XOF (no minor unit) */
             originalValue: number;
             /**
-             * @description bookings are paid at the counter when collected
+             * @description AT_COUNTER: bookings are paid when collected; IN_APP: paid when booked (see POST /deals/:dealId/book)
              * @enum {string}
              */
-            paymentMode: "AT_COUNTER";
+            paymentMode: "AT_COUNTER" | "IN_APP";
             pickupEnd: string;
             pickupStart: string;
             placesLeft: number;
@@ -6753,7 +6761,7 @@ export interface components {
             readAt: string | null;
             title: string;
             /** @enum {string} */
-            type: "password_changed" | "provider_sign_in" | "supplier_verified" | "supplier_rejected" | "kyc_approved" | "kyc_rejected" | "kyc_resubmission_requested" | "staff_invited" | "product_approved" | "product_rejected" | "followed_store_new_product" | "order_paid" | "order_status_changed" | "payment_refunded" | "order_cancelled" | "order_payment_expired" | "escrow_released" | "escrow_refunded" | "escrow_disputed" | "payout_sent" | "payout_failed" | "payout_waiting_for_number" | "subscription_payment_received" | "subscription_payment_refunded" | "subscription_expiring" | "subscription_downgraded" | "review_received" | "review_replied" | "association_verified" | "association_rejected" | "donation_received" | "donation_status_changed" | "ad_campaign_approved" | "ad_campaign_rejected" | "ad_campaign_completed" | "deal_approved" | "deal_rejected" | "deal_booked" | "deal_booking_received" | "deal_booking_cancelled" | "deal_booking_used" | "deal_booking_no_show" | "donation_paid" | "donation_payment_received" | "donation_payment_refunded" | "system_announcement";
+            type: "password_changed" | "provider_sign_in" | "supplier_verified" | "supplier_rejected" | "kyc_approved" | "kyc_rejected" | "kyc_resubmission_requested" | "staff_invited" | "product_approved" | "product_rejected" | "followed_store_new_product" | "order_paid" | "order_status_changed" | "payment_refunded" | "order_cancelled" | "order_payment_expired" | "escrow_released" | "escrow_refunded" | "escrow_disputed" | "payout_sent" | "payout_failed" | "payout_waiting_for_number" | "subscription_payment_received" | "subscription_payment_refunded" | "subscription_expiring" | "subscription_downgraded" | "review_received" | "review_replied" | "association_verified" | "association_rejected" | "donation_received" | "donation_status_changed" | "ad_campaign_approved" | "ad_campaign_rejected" | "ad_campaign_completed" | "deal_approved" | "deal_rejected" | "deal_booked" | "deal_booking_received" | "deal_booking_cancelled" | "deal_booking_used" | "deal_booking_no_show" | "deal_booking_expired" | "deal_booking_refunded" | "donation_paid" | "donation_payment_received" | "donation_payment_refunded" | "system_announcement";
         };
         /** NotificationPage */
         NotificationPage: {
@@ -7982,6 +7990,11 @@ export interface components {
                 /** @description Business rules */
                 business: {
                     /**
+                     * @description Whether a new deal is paid in the app at booking (IN_APP) unless its supplier says otherwise; else at the counter (AT_COUNTER).
+                     * @default false
+                     */
+                    dealsPaidInAppByDefault: boolean;
+                    /**
                      * @description Commission rate a new supplier starts with, in basis points (1000 = 10 %). Default: DEFAULT_COMMISSION_BPS.
                      * @default 1000
                      */
@@ -7996,6 +8009,11 @@ export interface components {
                      * @default 0
                      */
                     minimumOrderAmount: number;
+                    /**
+                     * @description Whether the money of a booking paid in the app and not collected by the end of its pickup window goes back to the client; else the shop keeps it, less the commission.
+                     * @default false
+                     */
+                    noShowRefunded: boolean;
                     /**
                      * @description Minutes an order whose payment the provider refused (or whose payment page expired) waits for a retry before it is cancelled and gives its stock back (never beyond its payment deadline).
                      * @default 5
@@ -8420,6 +8438,7 @@ export interface components {
         /** SupplierPayout */
         SupplierPayout: {
             amount: number;
+            bookingId: string | null;
             /** Format: date-time */
             createdAt: string;
             currency: string;
@@ -8431,11 +8450,7 @@ export interface components {
             id: string;
             lastError: string | null;
             mobile: string | null;
-            /**
-             * Format: uuid
-             * @description UUID (version 7)
-             */
-            orderId: string;
+            orderId: string | null;
             sentAt: string | null;
             /** @enum {string} */
             state: "PENDING" | "PROCESSING" | "SUCCEEDED" | "FAILED";
@@ -10628,6 +10643,11 @@ export interface operations {
                             /** @description Business rules */
                             business: {
                                 /**
+                                 * @description Whether a new deal is paid in the app at booking (IN_APP) unless its supplier says otherwise; else at the counter (AT_COUNTER).
+                                 * @default false
+                                 */
+                                dealsPaidInAppByDefault: boolean;
+                                /**
                                  * @description Commission rate a new supplier starts with, in basis points (1000 = 10 %). Default: DEFAULT_COMMISSION_BPS.
                                  * @default 1000
                                  */
@@ -10642,6 +10662,11 @@ export interface operations {
                                  * @default 0
                                  */
                                 minimumOrderAmount: number;
+                                /**
+                                 * @description Whether the money of a booking paid in the app and not collected by the end of its pickup window goes back to the client; else the shop keeps it, less the commission.
+                                 * @default false
+                                 */
+                                noShowRefunded: boolean;
                                 /**
                                  * @description Minutes an order whose payment the provider refused (or whose payment page expired) waits for a retry before it is cancelled and gives its stock back (never beyond its payment deadline).
                                  * @default 5
@@ -10778,12 +10803,16 @@ export interface operations {
                 "application/json": {
                     /** @description Business rules */
                     business?: {
+                        /** @description Whether a new deal is paid in the app at booking (IN_APP) unless its supplier says otherwise; else at the counter (AT_COUNTER). */
+                        dealsPaidInAppByDefault?: boolean;
                         /** @description Commission rate a new supplier starts with, in basis points (1000 = 10 %). Default: DEFAULT_COMMISSION_BPS. */
                         defaultCommissionBps?: number;
                         /** @description Hours after an order is completed before its escrowed funds go to the supplier, unless a dispute is open. */
                         escrowReleaseDelayHours?: number;
                         /** @description Smallest order total, in minor units of the currency; 0 = no minimum. */
                         minimumOrderAmount?: number;
+                        /** @description Whether the money of a booking paid in the app and not collected by the end of its pickup window goes back to the client; else the shop keeps it, less the commission. */
+                        noShowRefunded?: boolean;
                         /** @description Minutes an order whose payment the provider refused (or whose payment page expired) waits for a retry before it is cancelled and gives its stock back (never beyond its payment deadline). */
                         paymentFailureGraceMinutes?: number;
                         /** @description Minutes an order waits for its payment before it expires and gives its stock back. */
@@ -10870,7 +10899,7 @@ export interface operations {
                 /** @description changes made at or after */
                 from?: string;
                 /** @description a key, a group (business) or a payment method (mobilemoney.wave) */
-                key?: "business" | "mobilemoney" | "mobilemoney.wave" | "mobilemoney.orangeMoney" | "mobilemoney.freeMoney" | "mobilemoney.card" | "features" | "business.defaultCommissionBps" | "business.paymentTimeoutMinutes" | "business.paymentFailureGraceMinutes" | "business.escrowReleaseDelayHours" | "business.minimumOrderAmount" | "business.pickupCodeRequired" | "mobilemoney.wave.displayName" | "mobilemoney.wave.enabled" | "mobilemoney.wave.feeBps" | "mobilemoney.orangeMoney.displayName" | "mobilemoney.orangeMoney.enabled" | "mobilemoney.orangeMoney.feeBps" | "mobilemoney.freeMoney.displayName" | "mobilemoney.freeMoney.enabled" | "mobilemoney.freeMoney.feeBps" | "mobilemoney.card.displayName" | "mobilemoney.card.enabled" | "mobilemoney.card.feeBps" | "features.autoApproveVerifiedSupplierProducts" | "features.donationsEnabled" | "features.advertisingEnabled" | "features.reviewsRequirePurchase";
+                key?: "business" | "mobilemoney" | "mobilemoney.wave" | "mobilemoney.orangeMoney" | "mobilemoney.freeMoney" | "mobilemoney.card" | "features" | "business.defaultCommissionBps" | "business.paymentTimeoutMinutes" | "business.paymentFailureGraceMinutes" | "business.escrowReleaseDelayHours" | "business.minimumOrderAmount" | "business.pickupCodeRequired" | "business.dealsPaidInAppByDefault" | "business.noShowRefunded" | "mobilemoney.wave.displayName" | "mobilemoney.wave.enabled" | "mobilemoney.wave.feeBps" | "mobilemoney.orangeMoney.displayName" | "mobilemoney.orangeMoney.enabled" | "mobilemoney.orangeMoney.feeBps" | "mobilemoney.freeMoney.displayName" | "mobilemoney.freeMoney.enabled" | "mobilemoney.freeMoney.feeBps" | "mobilemoney.card.displayName" | "mobilemoney.card.enabled" | "mobilemoney.card.feeBps" | "features.autoApproveVerifiedSupplierProducts" | "features.donationsEnabled" | "features.advertisingEnabled" | "features.reviewsRequirePurchase";
                 limit?: number;
                 page?: number;
                 /** @description a field ascending, or descending after a minus (-createdAt); empty values last, equal ones by id. Default: -createdAt (newest first) */
@@ -10920,6 +10949,11 @@ export interface operations {
                         /** @description Business rules */
                         data: {
                             /**
+                             * @description Whether a new deal is paid in the app at booking (IN_APP) unless its supplier says otherwise; else at the counter (AT_COUNTER).
+                             * @default false
+                             */
+                            dealsPaidInAppByDefault: boolean;
+                            /**
                              * @description Commission rate a new supplier starts with, in basis points (1000 = 10 %). Default: DEFAULT_COMMISSION_BPS.
                              * @default 1000
                              */
@@ -10934,6 +10968,11 @@ export interface operations {
                              * @default 0
                              */
                             minimumOrderAmount: number;
+                            /**
+                             * @description Whether the money of a booking paid in the app and not collected by the end of its pickup window goes back to the client; else the shop keeps it, less the commission.
+                             * @default false
+                             */
+                            noShowRefunded: boolean;
                             /**
                              * @description Minutes an order whose payment the provider refused (or whose payment page expired) waits for a retry before it is cancelled and gives its stock back (never beyond its payment deadline).
                              * @default 5
@@ -14115,7 +14154,10 @@ export interface operations {
     postDealsByDealIdBook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional. The same key and request within 24 h replays the first answer (header `Idempotent-Replayed: true`) instead of acting twice; the key with another request: 422 IDEMPOTENCY_KEY_REUSED; while the first still runs: 409 IDEMPOTENCY_KEY_IN_USE. */
+                "idempotency-key"?: string;
+            };
             path: {
                 /** @description UUID (version 7) */
                 dealId: string;
@@ -14125,6 +14167,17 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /**
+                     * Format: phone
+                     * @description International (E.164) phone number, e.g. +221771234567
+                     * @example +221771234567
+                     */
+                    payerPhone?: string;
+                    /**
+                     * @description a deal paid IN_APP only, and required then: wave, orangeMoney, freeMoney or card (enabled in the settings)
+                     * @enum {string}
+                     */
+                    paymentMethod?: "wave" | "orangeMoney" | "freeMoney" | "card";
                     /**
                      * Format: date
                      * @description the store's local day; default the first day whose pickup window has not ended
@@ -14151,6 +14204,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -14222,7 +14276,7 @@ export interface operations {
             query?: {
                 limit?: number;
                 page?: number;
-                status?: "CONFIRMED" | "USED" | "CANCELLED" | "NO_SHOW";
+                status?: "PENDING_PAYMENT" | "CONFIRMED" | "USED" | "CANCELLED" | "NO_SHOW" | "EXPIRED";
             };
             header?: never;
             path?: never;
@@ -17553,13 +17607,18 @@ export interface operations {
                     kind: "SURPRISE_BAG" | "PERCENTAGE_OFF" | "FIXED_PRICE";
                     /** @description what a place is worth at the usual price, XOF */
                     originalValue: number;
+                    /**
+                     * @description AT_COUNTER: paid when collected; IN_APP: paid when booked, held in escrow until collected. Default: the setting business.dealsPaidInAppByDefault
+                     * @enum {string}
+                     */
+                    paymentMode?: "AT_COUNTER" | "IN_APP";
                     /** @description HH:MM, local time of the store */
                     pickupEnd: string;
                     /** @description HH:MM, local time of the store */
                     pickupStart: string;
                     /** @description default 1 */
                     placesPerClient?: number;
-                    /** @description per place, paid at the counter, below originalValue (not with PERCENTAGE_OFF) */
+                    /** @description per place, below originalValue (not with PERCENTAGE_OFF) */
                     price?: number;
                     /**
                      * Format: uuid
@@ -17626,13 +17685,18 @@ export interface operations {
                     kind?: "SURPRISE_BAG" | "PERCENTAGE_OFF" | "FIXED_PRICE";
                     /** @description what a place is worth at the usual price, XOF */
                     originalValue?: number;
+                    /**
+                     * @description AT_COUNTER: paid when collected; IN_APP: paid when booked, held in escrow until collected. Default: the setting business.dealsPaidInAppByDefault
+                     * @enum {string}
+                     */
+                    paymentMode?: "AT_COUNTER" | "IN_APP";
                     /** @description HH:MM, local time of the store */
                     pickupEnd?: string;
                     /** @description HH:MM, local time of the store */
                     pickupStart?: string;
                     /** @description default 1 */
                     placesPerClient?: number;
-                    /** @description per place, paid at the counter, below originalValue (not with PERCENTAGE_OFF) */
+                    /** @description per place, below originalValue (not with PERCENTAGE_OFF) */
                     price?: number;
                     terms?: string;
                     title?: string;
@@ -17808,7 +17872,7 @@ export interface operations {
                 dealId?: string;
                 limit?: number;
                 page?: number;
-                status?: "CONFIRMED" | "USED" | "CANCELLED" | "NO_SHOW";
+                status?: "PENDING_PAYMENT" | "CONFIRMED" | "USED" | "CANCELLED" | "NO_SHOW" | "EXPIRED";
                 /** @description UUID (version 7) */
                 storeId?: string;
             };

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { associations } from './associations.js';
+import { dealBookings } from './deals.js';
 import { donations } from './donations.js';
 import { orders } from './orders.js';
 import { supplierProfiles } from './suppliers.js';
@@ -19,12 +20,13 @@ export const payouts = pgTable(
   'payouts',
   {
     id: uuid('id').primaryKey(),
-    // The payee: a supplier (an order's released escrow) or an association (a financial donation).
+    // The payee: a supplier (an order's or a booking's released escrow) or an association (a financial donation).
     supplierId: uuid('supplier_id').references(() => supplierProfiles.id),
     orderId: uuid('order_id').references(() => orders.id),
+    bookingId: uuid('booking_id').references(() => dealBookings.id),
     associationId: uuid('association_id').references(() => associations.id),
     donationId: uuid('donation_id').references(() => donations.id),
-    // What this pays, unique: the escrow_released ledger transaction of an order, or the donation's
+    // What this pays, unique: the escrow_released ledger transaction of an order or booking, or the donation's
     // succeeded payment (its payment_received posting).
     releaseTransactionId: uuid('release_transaction_id').notNull(),
     amount: integer('amount').notNull(),
@@ -49,7 +51,7 @@ export const payouts = pgTable(
     check('payouts_amount', sql`amount > 0 and attempts >= 0 and generation >= 0`),
     check(
       'payouts_payee',
-      sql`(supplier_id is not null and order_id is not null and association_id is null and donation_id is null) or (supplier_id is null and order_id is null and association_id is not null and donation_id is not null)`,
+      sql`(supplier_id is not null and num_nonnulls(order_id, booking_id) = 1 and association_id is null and donation_id is null) or (supplier_id is null and order_id is null and booking_id is null and association_id is not null and donation_id is not null)`,
     ),
     check('payouts_state', sql`state in ('PENDING', 'PROCESSING', 'SUCCEEDED', 'FAILED')`),
     uniqueIndex('payouts_release_key').on(t.releaseTransactionId),

@@ -4,15 +4,22 @@ import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/client.js';
 import { dealBookings } from '../../db/schema/deals.js';
 import type { AuthUser } from '../../http/access.js';
+import type { TransactionalKey } from '../../http/idempotency.js';
 import { AppError, conflict, notFound, validationError } from '../../shared/errors.js';
 import { uuidv7 } from '../../shared/ids.js';
 import { localParts } from '../../shared/opening-hours.js';
+import { normalizePhone } from '../../shared/phone.js';
 import { pageMeta } from '../../shared/schemas.js';
+import type { LedgerApi } from '../ledger/index.js';
 import type { NotificationsApi } from '../notifications/index.js';
 import { zonedInstant, newPickupCode, PickupTokens } from '../orders/index.js';
+import { toPaymentView, type PaymentRecord, type PaymentsApi } from '../payments/index.js';
+import type { PayoutsApi } from '../payouts/index.js';
+import type { SettingsApi } from '../settings/index.js';
 import type { StaffApi } from '../staff/index.js';
 import { roleCan, type StoresApi } from '../stores/index.js';
 import type { SuppliersApi } from '../suppliers/index.js';
+import { createBookingPayments } from './booking-payments.js';
 import * as repo from './deals.repository.js';
 import type { BookingRecord, DealRecord } from './deals.repository.js';
 import type { BookBody, BookingView, MyBookingsQuery, StoreBookingsQuery, ValidateBody } from './deals.schemas.js';
@@ -24,10 +31,14 @@ export const NO_SHOW_JOB = 'deals.booking-no-show';
 export const NO_SHOW_SWEEP_JOB = 'deals.no-show-sweep';
 
 export interface BookingsDeps {
+  settings: SettingsApi;
   stores: StoresApi;
   members: StaffApi['members'];
   suppliers: SuppliersApi;
   notifications: NotificationsApi;
+  ledger: LedgerApi;
+  payments: PaymentsApi;
+  payouts: PayoutsApi;
 }
 
 const DAY_MS = 86_400_000;
@@ -59,23 +70,62 @@ export function createBookingsService(ctx: AppContext, deps: BookingsDeps) {
     createHmac('sha256', ctx.config.JWT_ACCESS_SECRET).update('deal-booking-codes').digest('hex'),
   );
 
-  /** The client's own view: with the token its QR code carries, so an app can draw it offline. */
-  const forClient = (v: BookingView): BookingView => ({ ...v, qrToken: tokens.sign(v.id, v.code) });
+  /**
+   * The client's own view: with the token its QR code carries, so an app can draw it offline, and
+   * for a booking paid in the app its latest payment attempt.
+   */
+  const forClient = (v: BookingView, payment?: PaymentRecord): BookingView => ({
+    ...v,
+    qrToken: tokens.sign(v.id, v.code),
+    ...(v.paymentMode === 'IN_APP' && { payment: payment ? toPaymentView(payment) : null }),
+  });
 
   const supplierUser = async (ex: Executor, supplierId: string) =>
     (await deps.suppliers.findProfile(supplierId, ex))?.userId;
 
+  /** The client and the shop hear of a booking to be collected (at booking, or once paid in the app). */
+  async function announce(tx: Executor, b: BookingRecord, names?: { dealTitle: string; storeName: string }) {
+    const named = names ?? (await repo.bookingRowOf(tx, b.id))!;
+    const data = {
+      bookingId: b.id,
+      dealId: b.dealId,
+      dealTitle: named.dealTitle,
+      storeName: named.storeName,
+      quantity: b.quantity,
+      pickupStartsAt: b.pickupStartsAt.toISOString(),
+      paid: b.paymentMode === 'IN_APP',
+    };
+    await deps.notifications.notify(tx, b.clientId, 'deal_booked', data, { sourceKey: `booking:${b.id}:booked` });
+    const owner = await supplierUser(tx, b.supplierId);
+    if (owner)
+      await deps.notifications.notify(tx, owner, 'deal_booking_received', data, {
+        sourceKey: `booking:${b.id}:received`,
+      });
+  }
+
+  const money = createBookingPayments(ctx, { ...deps, announce: (tx, b) => announce(tx, b) });
+
+  /**
+   * The window ended unused: NO_SHOW (its places are not given back: the day is over). Money paid in
+   * the app follows `business.noShowRefunded`: back to the client, or to the shop less the commission.
+   */
   async function noShow(tx: Executor, b: BookingRecord): Promise<void> {
     if (b.status !== 'CONFIRMED' || b.pickupEndsAt > now()) return;
-    const row = await repo.closeBooking(tx, b.id, 'NO_SHOW', { updatedAt: now() });
-    if (row)
-      await deps.notifications.notify(
-        tx,
-        b.clientId,
-        'deal_booking_no_show',
-        { bookingId: b.id },
-        { sourceKey: `booking:${b.id}:no_show` },
-      );
+    const row = await repo.moveBooking(tx, b.id, 'CONFIRMED', 'NO_SHOW', { updatedAt: now() });
+    if (!row) return;
+    let refunded: boolean | undefined;
+    if (row.paymentStatus === 'PAID') {
+      refunded = (await deps.settings.get('business', tx)).noShowRefunded;
+      if (refunded) await money.refund(tx, row, 'NO_SHOW: refunded by the platform rule');
+      else await money.release(tx, row);
+    }
+    await deps.notifications.notify(
+      tx,
+      b.clientId,
+      'deal_booking_no_show',
+      { bookingId: b.id, ...(refunded !== undefined && { paid: true, refunded }) },
+      { sourceKey: `booking:${b.id}:no_show` },
+    );
   }
   ctx.jobs.work(NO_SHOW_JOB, async (job: { bookingId: string }) => {
     await ctx.db.transaction(async (tx) => {
@@ -84,6 +134,7 @@ export function createBookingsService(ctx: AppContext, deps: BookingsDeps) {
     });
   });
   ctx.jobs.work(NO_SHOW_SWEEP_JOB, async () => {
+    await money.sweep();
     for (const b of await repo.overdueBookings(ctx.db, now())) await ctx.db.transaction((tx) => noShow(tx, b));
   });
   ctx.jobs.schedule(NO_SHOW_SWEEP_JOB, '*/10 * * * *');
@@ -162,8 +213,15 @@ export function createBookingsService(ctx: AppContext, deps: BookingsDeps) {
     if (deal.status !== 'ACTIVE') throw notFound('Deal');
   }
 
-  /** 409 for a booking that cannot be used any more, saying why. */
+  /** 409 for a booking that cannot be used (any more), saying why. */
   function refuseClosed(b: BookingRecord): never {
+    if (b.status === 'PENDING_PAYMENT' || b.status === 'EXPIRED')
+      throw conflict(
+        'BOOKING_NOT_PAID',
+        b.status === 'EXPIRED'
+          ? 'This booking was not paid in time: it was given up'
+          : 'This booking waits for its payment in the app: it cannot be handed over yet',
+      );
     if (b.status === 'USED') {
       throw new AppError(409, 'BOOKING_ALREADY_USED', `This booking was already used at ${b.usedAt!.toISOString()}`, [
         { field: 'usedAt', message: b.usedAt!.toISOString() },
@@ -182,12 +240,51 @@ export function createBookingsService(ctx: AppContext, deps: BookingsDeps) {
     return toBookingView(row);
   }
 
+  /** The client's view of a booking, with its latest payment when paid in the app. */
+  async function clientView(id: string): Promise<BookingView> {
+    const v = await viewOf(ctx.db, id);
+    return forClient(v, v.paymentMode === 'IN_APP' ? (await money.latestOf(ctx.db, [id])).get(id) : undefined);
+  }
+
+  /** For a deal paid in the app: the method (required, offered now) and the payer's number; 400 otherwise. */
+  async function paymentOf(tx: Executor, inApp: boolean, body: BookBody) {
+    if (!inApp) {
+      if (body.paymentMethod !== undefined || body.payerPhone !== undefined)
+        throw validationError(
+          body.paymentMethod !== undefined ? 'body.paymentMethod' : 'body.payerPhone',
+          'is only for a deal paid in the app: this one is paid at the counter',
+        );
+      return null;
+    }
+    if (!body.paymentMethod) throw validationError('body.paymentMethod', 'is required: this deal is paid in the app');
+    if (!(await deps.settings.get('mobilemoney', tx))[body.paymentMethod].enabled)
+      throw validationError('body.paymentMethod', 'is not offered at the moment (see GET /orders/payments/providers)');
+    const payerPhone = body.payerPhone ? normalizePhone(body.payerPhone, 'body.payerPhone') : null;
+    return { method: body.paymentMethod, payerPhone };
+  }
+
   return {
     tokens,
 
-    async book(user: AuthUser, dealId: string, body: BookBody): Promise<BookingView> {
-      return ctx.db.transaction(async (tx) => {
+    /**
+     * Books places. At the counter: CONFIRMED at once. In the app: PENDING_PAYMENT, its places held
+     * until paid or its payment deadline (the deal's payment timeout, never past the pickup window's
+     * end), with its first payment attempt; the answer carries it (open `payment.redirectUrl`).
+     */
+    async book(user: AuthUser, dealId: string, body: BookBody, idempotency?: TransactionalKey): Promise<BookingView> {
+      // The same request, whose booking committed but whose answer was lost with its process: that booking.
+      const made = idempotency?.madeBefore();
+      if (made) {
+        const v = await viewOf(ctx.db, made);
+        const payment =
+          v.paymentMode === 'IN_APP' ? await deps.payments.latestOpened({ type: 'booking', id: made }) : undefined;
+        return forClient(v, payment);
+      }
+      const created = await ctx.db.transaction(async (tx) => {
         const t = now();
+        const id = uuidv7(t.getTime());
+        // The key commits with the booking (a concurrent request with it waits here, then is answered by the key).
+        await idempotency?.claim(tx, id);
         const deal = await repo.findDeal(tx, dealId);
         if (!deal || deal.status === 'PENDING_REVIEW' || deal.status === 'REJECTED') throw notFound('Deal');
         refuseUnbookable(deal, t);
@@ -195,6 +292,8 @@ export function createBookingsService(ctx: AppContext, deps: BookingsDeps) {
           if (err instanceof AppError && err.statusCode === 404) throw notFound('Deal');
           throw err;
         });
+        const inApp = deal.paymentMode === 'IN_APP';
+        const pay = await paymentOf(tx, inApp, body);
         const store = (await deps.stores.findStore(tx, deal.storeId))!;
         const limit = (held: number) =>
           conflict(
@@ -206,42 +305,42 @@ export function createBookingsService(ctx: AppContext, deps: BookingsDeps) {
         const pickup = pickupOf(deal, store.timezone, body.pickupDate, t);
         let code = newPickupCode();
         while (await repo.codeInUse(tx, store.id, code)) code = newPickupCode();
-        const b = await repo.insertBooking(tx, {
-          id: uuidv7(t.getTime()),
-          dealId: deal.id,
-          clientId: user.id,
-          supplierId: deal.supplierId,
-          storeId: deal.storeId,
-          quantity: body.quantity,
-          unitPrice: deal.price,
-          totalPrice: deal.price * body.quantity,
-          currency: deal.currency,
-          pickupDate: pickup.date,
-          pickupStartsAt: pickup.startsAt,
-          pickupEndsAt: pickup.endsAt,
-          code,
-          createdAt: t,
-          updatedAt: t,
-        });
+        const timeout = inApp ? (await deps.settings.get('business', tx)).paymentTimeoutMinutes : 0;
+        const rate = inApp ? (await deps.suppliers.findProfile(deal.supplierId, tx))?.commissionRateBps : undefined;
+        if (inApp && rate === undefined) throw notFound('Deal');
+        const b = await repo.insertBooking(
+          tx,
+          {
+            id,
+            dealId: deal.id,
+            clientId: user.id,
+            supplierId: deal.supplierId,
+            storeId: deal.storeId,
+            quantity: body.quantity,
+            unitPrice: deal.price,
+            totalPrice: deal.price * body.quantity,
+            currency: deal.currency,
+            pickupDate: pickup.date,
+            pickupStartsAt: pickup.startsAt,
+            pickupEndsAt: pickup.endsAt,
+            code,
+            status: inApp ? 'PENDING_PAYMENT' : 'CONFIRMED',
+            paymentMode: deal.paymentMode,
+            paymentStatus: inApp ? 'UNPAID' : null,
+            paymentDeadline: inApp ? new Date(Math.min(t.getTime() + timeout * 60_000, pickup.endsAt.getTime())) : null,
+            createdAt: t,
+            updatedAt: t,
+          },
+          rate,
+        );
         await ctx.jobs.send(
           NO_SHOW_JOB,
           { bookingId: b.id },
           { tx, startAfterSeconds: Math.max(1, Math.ceil((pickup.endsAt.getTime() - t.getTime()) / 1000)) },
         );
-        const data = {
-          bookingId: b.id,
-          dealId: deal.id,
-          dealTitle: deal.title,
-          storeName: store.name,
-          quantity: b.quantity,
-          pickupStartsAt: b.pickupStartsAt.toISOString(),
-        };
-        await deps.notifications.notify(tx, user.id, 'deal_booked', data, { sourceKey: `booking:${b.id}:booked` });
-        const owner = await supplierUser(tx, deal.supplierId);
-        if (owner)
-          await deps.notifications.notify(tx, owner, 'deal_booking_received', data, {
-            sourceKey: `booking:${b.id}:received`,
-          });
+        // Paid in the app, both sides hear of it once paid (payment.succeeded of the booking subject).
+        const payment = pay ? await money.start(tx, b, pay) : undefined;
+        if (!pay) await announce(tx, b, { dealTitle: deal.title, storeName: store.name });
         // The places are taken last: the guarded UPDATE locks the deal's row until commit, so the
         // bookings of one deal wait for each other during one statement and the commit, not the whole
         // booking. Behind that lock the client's places are counted again (this booking included):
@@ -250,21 +349,39 @@ export function createBookingsService(ctx: AppContext, deps: BookingsDeps) {
           const now2 = (await repo.findDeal(tx, deal.id))!;
           refuseUnbookable(now2, t);
           const left = now2.totalPlaces - now2.placesTaken;
+          const awaited = left > 0 ? 0 : await repo.placesAwaitingPayment(tx, deal.id);
           throw conflict(
             'DEAL_SOLD_OUT',
-            left > 0 ? `Only ${left} place(s) left` : 'Every place of this deal is booked',
+            left > 0
+              ? `Only ${left} place(s) left`
+              : awaited > 0
+                ? `Every place of this deal is taken; ${awaited} are held for payments in progress and come free if not paid in time`
+                : 'Every place of this deal is booked',
           );
         }
         const held = await repo.placesOfClient(tx, deal.id, user.id);
         if (held > deal.placesPerClient) throw limit(held - body.quantity);
-        return forClient(toBookingView({ booking: b, dealTitle: deal.title, storeName: store.name }));
+        return { view: toBookingView({ booking: b, dealTitle: deal.title, storeName: store.name }), payment };
       });
+      // After commit: the provider is called outside the transaction; on failure its job opens the session.
+      const payment = created.payment && (await deps.payments.openAfterCommit(created.payment));
+      return forClient(created.view, payment);
     },
 
+    /**
+     * The client cancels: a booking awaiting its payment at any time (its attempt is closed), a
+     * confirmed one until its pickup window starts (its money, if paid in the app, is refunded).
+     * The places come back. Racing the payment's webhook, both lock the booking first: either the
+     * payment came first and is refunded here, or the cancellation did and the payment is refunded on arrival.
+     */
     async cancel(user: AuthUser, id: string): Promise<BookingView> {
       await ctx.db.transaction(async (tx) => {
         const b = await repo.findBooking(tx, id, { lock: true });
         if (!b || b.clientId !== user.id) throw notFound('Booking');
+        if (b.status === 'PENDING_PAYMENT') {
+          await money.stopWaiting(tx, b, 'CANCELLED');
+          return;
+        }
         if (b.status !== 'CONFIRMED') throw conflict('BOOKING_NOT_CANCELLABLE', `This booking is ${b.status}`);
         const t = now();
         if (t >= b.pickupStartsAt)
@@ -272,8 +389,9 @@ export function createBookingsService(ctx: AppContext, deps: BookingsDeps) {
             'PICKUP_WINDOW_STARTED',
             `A booking can be cancelled until its pickup window starts (${b.pickupStartsAt.toISOString()})`,
           );
-        await repo.closeBooking(tx, b.id, 'CANCELLED', { cancelledAt: t, updatedAt: t });
+        const row = (await repo.moveBooking(tx, b.id, 'CONFIRMED', 'CANCELLED', { cancelledAt: t, updatedAt: t }))!;
         await repo.releasePlaces(tx, b.dealId, b.quantity);
+        if (row.paymentStatus === 'PAID') await money.refund(tx, row, 'BOOKING_CANCELLED: by the client');
         const owner = await supplierUser(tx, b.supplierId);
         if (owner)
           await deps.notifications.notify(
@@ -284,9 +402,8 @@ export function createBookingsService(ctx: AppContext, deps: BookingsDeps) {
             { sourceKey: `booking:${b.id}:cancelled` },
           );
       });
-      return forClient(await viewOf(ctx.db, id));
+      return clientView(id);
     },
-
     /** The PNG of the booking's QR code (a signed token naming it), for its client. */
     async qr(user: AuthUser, id: string): Promise<Buffer> {
       const b = await repo.findBooking(ctx.db, id);
@@ -297,7 +414,12 @@ export function createBookingsService(ctx: AppContext, deps: BookingsDeps) {
     async listMine(user: AuthUser, q: MyBookingsQuery) {
       const where = and(eq(dealBookings.clientId, user.id), q.status ? eq(dealBookings.status, q.status) : undefined);
       const { items, total } = await repo.listBookings(ctx.db, where, q);
-      return { items: items.map((r) => forClient(toBookingView(r))), meta: pageMeta(q, total) };
+      const inApp = items.filter((r) => r.booking.paymentMode === 'IN_APP').map((r) => r.booking.id);
+      const payments = await money.latestOf(ctx.db, inApp);
+      return {
+        items: items.map((r) => forClient(toBookingView(r), payments.get(r.booking.id))),
+        meta: pageMeta(q, total),
+      };
     },
 
     /** Bookings of the stores the user owns, or validates for as a member. */
@@ -322,6 +444,7 @@ export function createBookingsService(ctx: AppContext, deps: BookingsDeps) {
     /**
      * The counter's scan (the QR token) or typed short code: the booking becomes USED once. A
      * second scan, even at the same instant, is 409 BOOKING_ALREADY_USED with when it was used.
+     * Paid in the app, its money is released to the shop in the same transaction.
      */
     async validate(user: AuthUser, body: ValidateBody): Promise<BookingView> {
       if ((body.token === undefined) === (body.code === undefined))
@@ -343,8 +466,13 @@ export function createBookingsService(ctx: AppContext, deps: BookingsDeps) {
       if (t >= b.pickupEndsAt) refuseClosed({ ...b, status: 'NO_SHOW' });
       const booking = b;
       await ctx.db.transaction(async (tx) => {
-        const used = await repo.closeBooking(tx, booking.id, 'USED', { usedAt: t, usedBy: user.id, updatedAt: t });
+        const used = await repo.moveBooking(tx, booking.id, 'CONFIRMED', 'USED', {
+          usedAt: t,
+          usedBy: user.id,
+          updatedAt: t,
+        });
         if (!used) refuseClosed((await repo.findBooking(tx, booking.id))!);
+        if (used.paymentStatus === 'PAID') await money.release(tx, used);
         await deps.notifications.notify(
           tx,
           booking.clientId,

@@ -1,4 +1,4 @@
-import type { BookingStatus, DealStatus } from '../../db/schema/deals.js';
+import type { BookingPaymentStatus, BookingStatus, DealStatus } from '../../db/schema/deals.js';
 import type { TransitionTable } from '../../shared/state-machine.js';
 
 /**
@@ -62,12 +62,28 @@ export function effectiveStatus(
 }
 
 /**
- * Bookings: CONFIRMED -> USED (validated at the counter), CANCELLED (by the client before the
- * pickup window starts; places come back), NO_SHOW (the window ended unused; a job).
+ * Bookings: PENDING_PAYMENT (paid in the app: its places held until paid or its payment deadline)
+ * -> CONFIRMED (paid) | CANCELLED (by the client) | EXPIRED (not paid in time: places freed).
+ * CONFIRMED -> USED (validated at the counter), CANCELLED (by the client before the pickup window
+ * starts; places come back), NO_SHOW (the window ended unused; a job).
  */
 export const BOOKING_TRANSITIONS: TransitionTable<BookingStatus> = {
+  PENDING_PAYMENT: ['CONFIRMED', 'CANCELLED', 'EXPIRED'],
   CONFIRMED: ['USED', 'CANCELLED', 'NO_SHOW'],
   USED: [],
   CANCELLED: [],
   NO_SHOW: [],
+  EXPIRED: [],
+};
+
+/**
+ * The money of a booking paid in the app: PAID while held in its escrow account, then RELEASED to
+ * the shop (validated, or a no-show kept) or sent back (cancelled while allowed, or a no-show refunded).
+ */
+export const BOOKING_PAYMENT_TRANSITIONS: TransitionTable<BookingPaymentStatus> = {
+  UNPAID: ['PAID'],
+  PAID: ['RELEASED', 'REFUND_PENDING'],
+  RELEASED: [],
+  REFUND_PENDING: ['REFUNDED'],
+  REFUNDED: [],
 };

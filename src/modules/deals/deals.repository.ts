@@ -1,12 +1,14 @@
-import { and, asc, count, desc, eq, gt, inArray, lte, ne, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, lte, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { listedColumns } from '../../listings/index.js';
-import { dealBookings, deals, type BookingStatus } from '../../db/schema/deals.js';
+import { dealBookings, deals, type BookingPaymentStatus, type BookingStatus } from '../../db/schema/deals.js';
 import { stores } from '../../db/schema/stores.js';
+import { canTransition } from '../../shared/state-machine.js';
+import { planDiscountBps } from '../subscriptions/index.js';
 import type { PageQuery } from '../../shared/schemas.js';
 import { pageOffset } from '../../shared/schemas.js';
 import type { WorkScope } from '../../shared/work-in-progress.js';
-import type { DealViewStatus } from './deal-status.js';
+import { BOOKING_PAYMENT_TRANSITIONS, BOOKING_TRANSITIONS, type DealViewStatus } from './deal-status.js';
 
 export type DealRecord = Omit<typeof deals.$inferSelect, 'earth' | 'searchDoc' | 'searchVector'>;
 export type NewDeal = Omit<typeof deals.$inferInsert, 'earth' | 'listed'>;
@@ -141,28 +143,59 @@ export async function releasePlaces(ex: Executor, dealId: string, n: number): Pr
 
 // ---- bookings
 
-/** Places a client holds on a deal (every booking not cancelled). */
+/** The states whose places are taken: held for a payment, to be collected, collected or missed. */
+const HOLDING = sql`${dealBookings.status} not in ('CANCELLED', 'EXPIRED')`;
+
+/** Places a client holds on a deal (every booking not cancelled, nor expired unpaid). */
 export async function placesOfClient(ex: Executor, dealId: string, clientId: string): Promise<number> {
   const [row] = await ex
     .select({ n: sql<number>`coalesce(sum(${dealBookings.quantity}), 0)`.mapWith(Number) })
     .from(dealBookings)
-    .where(
-      and(eq(dealBookings.dealId, dealId), eq(dealBookings.clientId, clientId), ne(dealBookings.status, 'CANCELLED')),
-    );
+    .where(and(eq(dealBookings.dealId, dealId), eq(dealBookings.clientId, clientId), HOLDING));
   return row?.n ?? 0;
 }
+
+/** Places of a deal held by bookings whose payment is awaited (they come free at their deadline if unpaid). */
+export async function placesAwaitingPayment(ex: Executor, dealId: string): Promise<number> {
+  const [row] = await ex
+    .select({ n: sql<number>`coalesce(sum(${dealBookings.quantity}), 0)`.mapWith(Number) })
+    .from(dealBookings)
+    .where(and(eq(dealBookings.dealId, dealId), eq(dealBookings.status, 'PENDING_PAYMENT')));
+  return row?.n ?? 0;
+}
+
+const codeHolders = inArray(dealBookings.status, ['CONFIRMED', 'PENDING_PAYMENT']);
 
 export async function codeInUse(ex: Executor, storeId: string, code: string): Promise<boolean> {
   const [row] = await ex
     .select({ id: dealBookings.id })
     .from(dealBookings)
-    .where(and(eq(dealBookings.storeId, storeId), eq(dealBookings.code, code), eq(dealBookings.status, 'CONFIRMED')))
+    .where(and(eq(dealBookings.storeId, storeId), eq(dealBookings.code, code), codeHolders))
     .limit(1);
   return Boolean(row);
 }
 
-export async function insertBooking(ex: Executor, values: NewBooking): Promise<BookingRecord> {
-  const [row] = await ex.insert(dealBookings).values(values).returning();
+/**
+ * A new booking. Paid in the app, it freezes `commissionRateBps` less the discount of the supplier's
+ * plan at `createdAt` (read in the insert, as orders do; a missing free plan leaves it null: refused).
+ */
+export async function insertBooking(
+  ex: Executor,
+  values: NewBooking & { createdAt: Date },
+  commissionRateBps?: number,
+): Promise<BookingRecord> {
+  const discount = planDiscountBps(
+    sql`${values.supplierId}::uuid`,
+    sql`${values.createdAt.toISOString()}::timestamptz`,
+  );
+  const commissionBps =
+    commissionRateBps === undefined
+      ? null
+      : sql`(select case when d is null then null else greatest(0, ${commissionRateBps}::int - d) end from (select ${discount} as d) x)`;
+  const [row] = await ex
+    .insert(dealBookings)
+    .values({ ...values, commissionBps: commissionBps as never })
+    .returning();
   return row!;
 }
 
@@ -176,30 +209,52 @@ export async function findBooking(
   return row;
 }
 
-/** The bookings of these stores with this code that can still be used (one per store at most). */
-export function findOpenByCode(ex: Executor, storeIds: string[], code: string): Promise<BookingRecord[]> {
-  if (!storeIds.length) return Promise.resolve([]);
-  return ex
-    .select()
-    .from(dealBookings)
-    .where(
-      and(inArray(dealBookings.storeId, storeIds), eq(dealBookings.code, code), eq(dealBookings.status, 'CONFIRMED')),
-    );
-}
-
-/** Moves a booking from CONFIRMED to `to` in one guarded statement: of two at once, one wins. */
-export async function closeBooking(
+/**
+ * Moves a booking from `from` to `to` (a move of BOOKING_TRANSITIONS) in one guarded statement: of
+ * two at once, one wins; undefined when it was no longer in `from`.
+ */
+export async function moveBooking(
   ex: Executor,
   id: string,
-  to: Exclude<BookingStatus, 'CONFIRMED'>,
+  from: BookingStatus,
+  to: BookingStatus,
   patch: Partial<NewBooking>,
 ): Promise<BookingRecord | undefined> {
+  if (!canTransition(BOOKING_TRANSITIONS, from, to)) throw new Error(`booking ${id}: no move from ${from} to ${to}`);
   const [row] = await ex
     .update(dealBookings)
     .set({ ...patch, status: to })
-    .where(and(eq(dealBookings.id, id), eq(dealBookings.status, 'CONFIRMED')))
+    .where(and(eq(dealBookings.id, id), eq(dealBookings.status, from)))
     .returning();
   return row;
+}
+
+/** Moves the money state of a booking paid in the app (BOOKING_PAYMENT_TRANSITIONS), guarded as `moveBooking`. */
+export async function moveBookingMoney(
+  ex: Executor,
+  id: string,
+  from: BookingPaymentStatus,
+  to: BookingPaymentStatus,
+  patch: Partial<NewBooking>,
+): Promise<BookingRecord | undefined> {
+  if (!canTransition(BOOKING_PAYMENT_TRANSITIONS, from, to))
+    throw new Error(`booking ${id}: no money move from ${from} to ${to}`);
+  const [row] = await ex
+    .update(dealBookings)
+    .set({ ...patch, paymentStatus: to })
+    .where(and(eq(dealBookings.id, id), eq(dealBookings.paymentStatus, from)))
+    .returning();
+  return row;
+}
+
+/** Bookings still waiting for their payment at their deadline (the sweep behind the deadline job). */
+export function unpaidPastDeadline(ex: Executor, now: Date, limit = 500): Promise<BookingRecord[]> {
+  return ex
+    .select()
+    .from(dealBookings)
+    .where(and(eq(dealBookings.status, 'PENDING_PAYMENT'), lte(dealBookings.paymentDeadline, now)))
+    .orderBy(asc(dealBookings.paymentDeadline))
+    .limit(limit);
 }
 
 /** Confirmed bookings whose pickup window ended by `now` (the no-show sweep). */
@@ -245,7 +300,10 @@ export async function bookingRowOf(ex: Executor, id: string): Promise<BookingRow
   return row;
 }
 
-/** Bookings still to be collected (CONFIRMED, window not over) of a deal, a store or a supplier. */
+/**
+ * Bookings still to be collected or paid (CONFIRMED or PENDING_PAYMENT, window not over), or whose
+ * money paid in the app is still held, of a deal, a store or a supplier.
+ */
 export async function openBookings(ex: Executor, scope: WorkScope | { dealId: string }, now: Date): Promise<number> {
   const of =
     'dealId' in scope
@@ -259,7 +317,13 @@ export async function openBookings(ex: Executor, scope: WorkScope | { dealId: st
   const [row] = await ex
     .select({ n: count() })
     .from(dealBookings)
-    .where(and(of, eq(dealBookings.status, 'CONFIRMED'), gt(dealBookings.pickupEndsAt, now)));
+    .where(
+      and(
+        of,
+        // A booking whose money is held until the no-show job settles it counts after its window too.
+        or(and(codeHolders, gt(dealBookings.pickupEndsAt, now)), eq(dealBookings.paymentStatus, 'PAID')),
+      ),
+    );
   return row?.n ?? 0;
 }
 

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import type { Authenticate } from '../../http/access.js';
+import { transactionalKey } from '../../http/idempotency.js';
 import type { App } from '../../http/types.js';
 import { viewerOf } from '../products/index.js';
 import { readUploads } from '../../http/uploads.js';
@@ -69,7 +70,8 @@ export function dealsRoutes(
         config: { ...auth, listings: ['deals.'] },
         schema: {
           tags,
-          summary: 'Cancel an own booking until its pickup window starts (its places come back)',
+          summary:
+            'Cancel an own booking until its pickup window starts (its places come back; paid in the app, it is refunded)',
           params: S.BookingParamsSchema,
           errors: [404, 409],
           response: { 200: Ok(S.BookingSchema) },
@@ -111,17 +113,21 @@ export function dealsRoutes(
     app.post(
       '/deals/:dealId/book',
       {
-        config: { ...auth, listings: ['deals.'] },
+        config: { ...auth, listings: ['deals.'], idempotency: 'in-transaction' },
         schema: {
           tags,
-          summary: 'Book places of a deal, paid at the counter; answers the booking with its short code',
+          summary:
+            'Book places of a deal; answers the booking with its short code. A deal paid IN_APP takes paymentMethod: pay at payment.redirectUrl before paymentDeadline (Idempotency-Key honoured)',
           params: S.DealParamsSchema,
           body: S.BookBodySchema,
           errors: [404, 409],
           response: { 201: Ok(S.BookingSchema) },
         },
       },
-      async (req, reply) => reply.code(201).send(ok(await bookings.book(req.user, req.params.dealId, req.body))),
+      async (req, reply) =>
+        reply
+          .code(201)
+          .send(ok(await bookings.book(req.user, req.params.dealId, req.body, transactionalKey(req, reply)))),
     );
 
     app.get(
@@ -179,7 +185,8 @@ export function dealsRoutes(
         config: { ...sup, listings: SUPPLIER_LISTINGS },
         schema: {
           tags,
-          summary: 'Validate a booking at the counter by its QR token or short code: once only',
+          summary:
+            'Validate a booking at the counter by its QR token or short code: once only (paid in the app, its money goes to the shop)',
           body: S.ValidateBodySchema,
           errors: [404, 409],
           response: { 200: Ok(S.BookingSchema) },

@@ -1,6 +1,8 @@
 import { Type, type Static } from 'typebox';
-import { BOOKING_STATUSES, DEAL_KINDS } from '../../db/schema/deals.js';
-import { IdSchema, Nullable, PageQuerySchema, StringEnum, TimestampSchema } from '../../shared/schemas.js';
+import { BOOKING_PAYMENT_STATUSES, BOOKING_STATUSES, DEAL_KINDS, DEAL_PAYMENT_MODES } from '../../db/schema/deals.js';
+import { PAYMENT_METHODS } from '../../shared/payment-methods.js';
+import { IdSchema, Nullable, PageQuerySchema, PhoneSchema, StringEnum, TimestampSchema } from '../../shared/schemas.js';
+import { PaymentSchema } from '../payments/index.js';
 import { PRODUCT_CATEGORIES } from '../products/index.js';
 import { DEAL_VIEW_STATUSES } from './deal-status.js';
 
@@ -29,7 +31,7 @@ const writable = {
   price: Type.Integer({
     minimum: 0,
     maximum: 100_000_000,
-    description: 'per place, paid at the counter, below originalValue (not with PERCENTAGE_OFF)',
+    description: 'per place, below originalValue (not with PERCENTAGE_OFF)',
   }),
   discountPercent: Type.Integer({
     minimum: 1,
@@ -48,6 +50,10 @@ const writable = {
   pickupStart: LocalTime,
   pickupEnd: LocalTime,
   terms: Type.String({ maxLength: 2000 }),
+  paymentMode: StringEnum(DEAL_PAYMENT_MODES, {
+    description:
+      'AT_COUNTER: paid when collected; IN_APP: paid when booked, held in escrow until collected. Default: the setting business.dealsPaidInAppByDefault',
+  }),
 };
 
 export const CreateDealBodySchema = Type.Object(
@@ -67,6 +73,7 @@ export const CreateDealBodySchema = Type.Object(
     pickupStart: writable.pickupStart,
     pickupEnd: writable.pickupEnd,
     terms: opt(writable.terms),
+    paymentMode: opt(writable.paymentMode),
   },
   { additionalProperties: false },
 );
@@ -88,6 +95,7 @@ export const UpdateDealBodySchema = Type.Object(
     pickupStart: opt(writable.pickupStart),
     pickupEnd: opt(writable.pickupEnd),
     terms: opt(writable.terms),
+    paymentMode: opt(writable.paymentMode),
   },
   { additionalProperties: false, minProperties: 1 },
 );
@@ -122,7 +130,10 @@ export const DealSchema = Type.Object(
     images: Type.Array(DealImageSchema),
     status: StringEnum(DEAL_VIEW_STATUSES, { description: 'SOLD_OUT and EXPIRED are derived from places and time' }),
     rejectionReason: Nullable(Type.String()),
-    paymentMode: Type.Literal('AT_COUNTER', { description: 'bookings are paid at the counter when collected' }),
+    paymentMode: StringEnum(DEAL_PAYMENT_MODES, {
+      description:
+        'AT_COUNTER: bookings are paid when collected; IN_APP: paid when booked (see POST /deals/:dealId/book)',
+    }),
     createdAt: TimestampSchema,
     updatedAt: TimestampSchema,
   },
@@ -232,6 +243,13 @@ export const BookBodySchema = Type.Object(
         description: "the store's local day; default the first day whose pickup window has not ended",
       }),
     ),
+    paymentMethod: opt(
+      StringEnum(PAYMENT_METHODS, {
+        description:
+          'a deal paid IN_APP only, and required then: wave, orangeMoney, freeMoney or card (enabled in the settings)',
+      }),
+    ),
+    payerPhone: opt(PhoneSchema),
   },
   { additionalProperties: false },
 );
@@ -248,7 +266,25 @@ export const BookingSchema = Type.Object(
     unitPrice: Money,
     totalPrice: Money,
     currency: Type.String(),
-    paymentMode: Type.Literal('AT_COUNTER'),
+    paymentMode: StringEnum(DEAL_PAYMENT_MODES, { description: "the deal's mode when booked" }),
+    paymentStatus: Nullable(
+      StringEnum(BOOKING_PAYMENT_STATUSES, {
+        description:
+          'IN_APP only: UNPAID, PAID (held in escrow), RELEASED (to the shop), REFUND_PENDING, REFUNDED; null at the counter',
+      }),
+    ),
+    paymentDeadline: Nullable(
+      Type.String({
+        format: 'date-time',
+        description: 'IN_APP only: the places are held until then while the payment is awaited',
+      }),
+    ),
+    payment: opt(
+      Type.Union([PaymentSchema, Type.Null()], {
+        description:
+          "to the booking's client, IN_APP only: the latest payment attempt (open redirectUrl to pay while PENDING)",
+      }),
+    ),
     pickupDate: Type.String({ format: 'date' }),
     pickupStartsAt: TimestampSchema,
     pickupEndsAt: TimestampSchema,

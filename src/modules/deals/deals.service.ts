@@ -276,6 +276,9 @@ export function createDealsService(ctx: AppContext, deps: DealsDeps) {
           true,
         );
         const status: DealStatus = (await autoApproves(tx, store.supplierId)) ? 'ACTIVE' : 'PENDING_REVIEW';
+        const paymentMode =
+          body.paymentMode ??
+          ((await deps.settings.get('business', tx)).dealsPaidInAppByDefault ? 'IN_APP' : 'AT_COUNTER');
         const deal = await repo.insertDeal(tx, {
           ...fields,
           id: uuidv7(t.getTime()),
@@ -286,6 +289,7 @@ export function createDealsService(ctx: AppContext, deps: DealsDeps) {
           category: body.category,
           terms: body.terms ?? '',
           currency: 'XOF',
+          paymentMode,
           status,
           createdAt: t,
           updatedAt: t,

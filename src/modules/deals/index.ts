@@ -6,7 +6,10 @@ import { createDealsService, type DealsService } from './deals.service.js';
 
 export type { CreateDealBody } from './deals.schemas.js';
 
-/** Suppliers' deals, clients' bookings with a QR code shown at pickup, the deals lists. */
+/**
+ * Suppliers' deals, clients' bookings with a QR code shown at pickup (paid at the counter, or in the
+ * app: the `booking` payment subject, its escrow released at the counter), the deals lists.
+ */
 export interface DealsApi {
   approve: DealsService['approve'];
   create: DealsService['create'];
@@ -23,11 +26,20 @@ declare module '../module.js' {
 
 export const dealsModule = defineModule({
   name: 'deals',
-  needs: ['settings', 'suppliers', 'stores', 'staff', 'notifications', 'auth'],
-  build(ctx, { settings, suppliers, stores, staff, notifications, auth }) {
+  needs: ['settings', 'suppliers', 'stores', 'staff', 'notifications', 'auth', 'ledger', 'payments', 'payouts'],
+  build(ctx, { settings, suppliers, stores, staff, notifications, auth, ledger, payments, payouts }) {
     const { members } = staff;
     const deals = createDealsService(ctx, { settings, suppliers, stores, members, notifications });
-    const bookings = createBookingsService(ctx, { stores, members, suppliers, notifications });
+    const bookings = createBookingsService(ctx, {
+      settings,
+      stores,
+      members,
+      suppliers,
+      notifications,
+      ledger,
+      payments,
+      payouts,
+    });
     const search = createDealsSearchService(ctx);
     return {
       api: Object.assign(deals, { bookings, search }),

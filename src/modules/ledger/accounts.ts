@@ -11,17 +11,20 @@ export const providerClearing = 'provider_clearing';
 export const platformCommission = 'platform_commission';
 export const platformSubscriptions = 'platform_subscriptions';
 export const escrow = (orderId: string) => `escrow:${orderId}`;
+/** Held for a booking paid in the app until it is collected (released) or cancelled (refunded). */
+export const bookingEscrow = (bookingId: string) => `booking_escrow:${bookingId}`;
 export const supplierPayable = (supplierId: string) => `supplier_payable:${supplierId}`;
 export const associationPayable = (associationId: string) => `association_payable:${associationId}`;
 export const refundsPending = (paymentId: string) => `refunds_pending:${paymentId}`;
 
 const ACCOUNT =
-  /^(provider_clearing|platform_commission|platform_subscriptions|(escrow|supplier_payable|association_payable|refunds_pending):[0-9a-f-]{36})$/;
+  /^(provider_clearing|platform_commission|platform_subscriptions|(escrow|booking_escrow|supplier_payable|association_payable|refunds_pending):[0-9a-f-]{36})$/;
 export const isAccount = (name: string) => ACCOUNT.test(name);
 
 /** Balances that can never be positive: nothing is held for, owed to or earned from less than nothing. */
 export const NEVER_POSITIVE_PREFIXES = [
   'escrow:',
+  'booking_escrow:',
   'supplier_payable:',
   'association_payable:',
   'refunds_pending:',

@@ -4,6 +4,7 @@ import { createLedgerService, type LedgerService } from './ledger.service.js';
 export type { LedgerTransaction } from './ledger.service.js';
 export {
   associationPayable,
+  bookingEscrow,
   escrow,
   platformCommission,
   platformSubscriptions,

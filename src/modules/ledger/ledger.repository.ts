@@ -72,6 +72,9 @@ export async function totalsByCurrency(ex: Executor): Promise<{ currency: string
 
 export type PeriodUnit = 'day' | 'week' | 'month';
 
+/** The escrow accounts: of orders and of bookings paid in the app. */
+const isEscrow = sql.raw(`(account like 'escrow:%' or account like 'booking_escrow:%')`);
+
 /**
  * Money moved per period (UTC) and currency, by what it was: received into escrow, commission
  * earned, refunds decided, paid out to suppliers, and the net change of what escrow holds.
@@ -88,11 +91,11 @@ export async function flowsByPeriod(ex: Executor, range: { from: Date; to: Date;
   }>(
     ex,
     sql`select to_char(date_trunc(${range.unit}, created_at at time zone 'UTC'), 'YYYY-MM-DD') as period, currency,
-          coalesce(sum(-amount) filter (where account like 'escrow:%' and amount < 0), 0)::text as received,
+          coalesce(sum(-amount) filter (where ${isEscrow} and amount < 0), 0)::text as received,
           coalesce(sum(-amount) filter (where account = 'platform_commission'), 0)::text as commission,
           coalesce(sum(-amount) filter (where account like 'refunds_pending:%' and amount < 0), 0)::text as refunds,
           coalesce(sum(amount) filter (where account like 'supplier_payable:%' and amount > 0), 0)::text as payouts,
-          coalesce(sum(-amount) filter (where account like 'escrow:%'), 0)::text as escrow_change
+          coalesce(sum(-amount) filter (where ${isEscrow}), 0)::text as escrow_change
         from ledger_lines where created_at >= ${range.from} and created_at < ${range.to}
         group by 1, 2 order by 1, 2`,
   );
@@ -111,7 +114,7 @@ export async function flowsByPeriod(ex: Executor, range: { from: Date; to: Date;
 export async function escrowHeldAt(ex: Executor, at: Date): Promise<{ currency: string; held: number }[]> {
   const found = await rows<{ currency: string; held: string }>(
     ex,
-    sql`select currency, coalesce(sum(-amount), 0)::text as held from ledger_lines where account like 'escrow:%' and created_at < ${at} group by currency`,
+    sql`select currency, coalesce(sum(-amount), 0)::text as held from ledger_lines where ${isEscrow} and created_at < ${at} group by currency`,
   );
   return found.map((r) => ({ currency: r.currency, held: Number(r.held) }));
 }

@@ -11,7 +11,7 @@ export const openEscrowsFollowLines: MoneyInvariant = {
   async violations(ex) {
     const bad = await rows<{ account: string; lines: string | null; kept: string | null }>(
       ex,
-      sql`with sums as (select account, sum(amount) as balance from ledger_lines where account like 'escrow:%' group by account having sum(amount) <> 0)
+      sql`with sums as (select account, sum(amount) as balance from ledger_lines where account like 'escrow:%' or account like 'booking_escrow:%' group by account having sum(amount) <> 0)
           select coalesce(s.account, o.account) as account, s.balance::text as lines, o.balance::text as kept
           from sums s full join ledger_open_escrows o on o.account = s.account
           where s.balance is distinct from o.balance`,

@@ -265,7 +265,7 @@ const TYPES = {
     category: 'bookings',
     title: () => 'Réservation confirmée',
     body: (d) =>
-      `${text(d.dealTitle, 'Votre bon plan')} chez ${text(d.storeName, 'la boutique')} : présentez votre QR code au retrait, à régler sur place.`,
+      `${text(d.dealTitle, 'Votre bon plan')} chez ${text(d.storeName, 'la boutique')} : présentez votre QR code au retrait${d.paid === true ? ' (déjà payé).' : ', à régler sur place.'}`,
   },
   deal_booking_received: {
     category: 'bookings',
@@ -287,7 +287,19 @@ const TYPES = {
   deal_booking_no_show: {
     category: 'bookings',
     title: () => 'Réservation non retirée',
-    body: () => "Le créneau de retrait de votre réservation est passé sans qu'elle soit retirée.",
+    body: (d) =>
+      `Le créneau de retrait de votre réservation est passé sans qu'elle soit retirée.${d.paid === true ? (d.refunded === true ? ' Votre paiement vous sera remboursé.' : ' Votre paiement reste acquis à la boutique.') : ''}`,
+  },
+  deal_booking_expired: {
+    category: 'bookings',
+    title: () => 'Réservation expirée',
+    body: () => "Le paiement de votre réservation n'est pas arrivé à temps : les places ont été libérées.",
+  },
+  deal_booking_refunded: {
+    category: 'bookings',
+    title: () => 'Réservation remboursée',
+    body: (d) =>
+      `${typeof d.amount === 'number' ? d.amount : ''} ${text(d.currency, 'XOF')} payés pour votre réservation vous ont été remboursés.`,
   },
   donation_paid: {
     category: 'donations',

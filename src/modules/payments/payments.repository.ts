@@ -91,6 +91,23 @@ export async function latestOfOrders(
   return out;
 }
 
+/** The latest attempt of each subject of a type (a page of bookings shows each one's payment). */
+export async function latestOfSubjects(
+  ex: Executor,
+  type: PaymentSubjectType,
+  ids: readonly string[],
+): Promise<Map<string, PaymentRecord>> {
+  if (!ids.length) return new Map();
+  const rows = await ex
+    .select()
+    .from(payments)
+    .where(and(eq(payments.subjectType, type), inArray(payments.subjectId, [...ids])))
+    .orderBy(payments.subjectId, desc(payments.attempt));
+  const out = new Map<string, PaymentRecord>();
+  for (const p of rows) if (!out.has(p.subjectId)) out.set(p.subjectId, p);
+  return out;
+}
+
 /** Stores the provider session of a payment still waiting for one; undefined when it no longer is. */
 export async function setSession(
   ex: Executor,

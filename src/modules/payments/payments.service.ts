@@ -322,6 +322,8 @@ export function createPaymentsService(ctx: AppContext, deps: PaymentsDeps) {
     listOfOrder: (ex: Executor, orderId: string) => repo.listOfOrder(ex, orderId),
     listOfSubject: (ex: Executor, subject: PaymentSubject) => repo.listOfSubject(ex, subject),
     latestOfOrders: (ex: Executor, orderIds: readonly string[]) => repo.latestOfOrders(ex, orderIds),
+    latestOfSubjects: (ex: Executor, type: PaymentSubject['type'], ids: readonly string[]) =>
+      repo.latestOfSubjects(ex, type, ids),
 
     /** The methods offered to clients now (the `mobilemoney` settings), in a fixed order. */
     async methods() {

@@ -30,6 +30,7 @@ export const AdminPayoutSchema = Type.Object(
     currency: Type.String(),
     payee: Type.Object({ type: StringEnum(PAYEES), id: IdSchema, name: Type.String() }),
     orderId: Nullable(IdSchema),
+    bookingId: Nullable(IdSchema),
     donationId: Nullable(IdSchema),
     mobile: Nullable(Type.String({ description: 'the wallet the last try was sent to' })),
     waitingReason: Nullable(Type.String({ description: 'NO_PAYOUT_PHONE while the payee has no payout number' })),

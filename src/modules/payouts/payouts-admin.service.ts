@@ -18,6 +18,7 @@ function toAdminPayoutView(r: repo.PayoutListRow) {
     currency: p.currency,
     payee,
     orderId: p.orderId,
+    bookingId: p.bookingId,
     donationId: p.donationId,
     mobile: p.mobile,
     waitingReason: p.waitingReason,

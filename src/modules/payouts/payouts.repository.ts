@@ -9,6 +9,7 @@ export type PayoutPatch = Partial<
     | 'id'
     | 'supplierId'
     | 'orderId'
+    | 'bookingId'
     | 'associationId'
     | 'donationId'
     | 'releaseTransactionId'

@@ -86,7 +86,11 @@ export function createPayoutsService(ctx: AppContext, deps: PayoutsDeps) {
     if (!payee) return;
     const data = {
       payoutId: p.id,
-      ...(p.donationId ? { donationId: p.donationId } : { orderId: p.orderId }),
+      ...(p.donationId
+        ? { donationId: p.donationId }
+        : p.bookingId
+          ? { bookingId: p.bookingId }
+          : { orderId: p.orderId }),
       amount: p.amount,
       currency: p.currency,
       mobile: p.mobile,
@@ -270,9 +274,13 @@ export function createPayoutsService(ctx: AppContext, deps: PayoutsDeps) {
      * Creates the payout of a release inside its transaction, with the job that sends it after
      * commit. The same release again answers the existing payout.
      */
+    /** The payout of a released escrow: an order's (`orderId`) or a booking's paid in the app (`bookingId`). */
     async createForRelease(
       tx: Executor,
-      r: { supplierId: string; orderId: string; releaseTransactionId: string; amount: number; currency: string },
+      r: { supplierId: string; releaseTransactionId: string; amount: number; currency: string } & (
+        | { orderId: string }
+        | { bookingId: string }
+      ),
     ): Promise<PayoutRecord | undefined> {
       if (r.amount <= 0) return undefined; // a 100 % commission leaves nothing to pay out
       const t = now();

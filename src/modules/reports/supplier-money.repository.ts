@@ -28,7 +28,8 @@ export async function balance(ex: Executor, supplierId: string, currency: string
 
 export interface SupplierPayoutRow {
   id: string;
-  orderId: string;
+  orderId: string | null;
+  bookingId: string | null;
   amount: number;
   currency: string;
   state: PayoutState;
@@ -45,14 +46,15 @@ export interface SupplierPayoutRow {
 export async function payouts(ex: Executor, supplierId: string, page: { limit: number; offset: number }) {
   const found = await rows<Record<string, unknown> & { total: number }>(
     ex,
-    sql`select id, order_id, amount, currency, state, mobile, waiting_reason, last_error, created_at, sent_at, succeeded_at, failed_at,
+    sql`select id, order_id, booking_id, amount, currency, state, mobile, waiting_reason, last_error, created_at, sent_at, succeeded_at, failed_at,
           count(*) over ()::int as total
         from payouts where supplier_id = ${supplierId}
         order by created_at desc, id desc limit ${page.limit} offset ${page.offset}`,
   );
   const items: SupplierPayoutRow[] = found.map((r) => ({
     id: r.id as string,
-    orderId: r.order_id as string,
+    orderId: r.order_id as string | null,
+    bookingId: r.booking_id as string | null,
     amount: Number(r.amount),
     currency: r.currency as string,
     state: r.state as PayoutState,

@@ -29,7 +29,8 @@ export const PayoutsQuerySchema = PageQuerySchema;
 export const SupplierPayoutSchema = Type.Object(
   {
     id: IdSchema,
-    orderId: IdSchema,
+    orderId: Nullable(IdSchema),
+    bookingId: Nullable(IdSchema),
     amount: Type.Integer(),
     currency: Type.String(),
     state: StringEnum(PAYOUT_STATES),

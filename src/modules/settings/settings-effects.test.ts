@@ -7,9 +7,11 @@ import { createSignedIn } from '../../../test/helpers/factories.js';
 import { call } from '../../../test/helpers/http.js';
 import { assertMoneyInvariants } from '../../../test/helpers/money-invariants.js';
 import { associations } from '../../db/schema/associations.js';
+import { dealBookings } from '../../db/schema/deals.js';
 import { uuidv7 } from '../../shared/ids.js';
 import { activeCampaign, advertiser, campaignBody, profileBody } from '../advertising/advertising.test-support.js';
 import { createAssociation } from '../associations/associations.test-support.js';
+import { dakarDate, moveTo, publishDeal } from '../deals/deals.test-support.js';
 import { completeOrder, payForTest, shop } from '../escrow/escrow.test-support.js';
 import { admin, newClient, orderOk, productState, setStatus } from '../orders/orders.test-support.js';
 import { deliverWebhook } from '../payments/payments.test-support.js';
@@ -46,6 +48,8 @@ const EFFECT_TESTS: Record<string, string> = {
   'business.minimumOrderAmount': 'src/modules/orders/orders.test.ts',
   'business.paymentFailureGraceMinutes': 'src/modules/settings/settings-effects.test.ts',
   'business.pickupCodeRequired': 'src/modules/settings/settings-effects.test.ts',
+  'business.dealsPaidInAppByDefault': 'src/modules/settings/settings-effects.test.ts',
+  'business.noShowRefunded': 'src/modules/settings/settings-effects.test.ts',
   'mobilemoney.<method>.displayName': 'src/modules/settings/settings-effects.test.ts',
   'mobilemoney.<method>.enabled': 'src/modules/settings/settings-effects.test.ts',
   'mobilemoney.<method>.feeBps': 'src/modules/settings/settings-effects.test.ts',
@@ -179,6 +183,51 @@ describe('business.pickupCodeRequired', () => {
     expect(code(await setStatus(t, s.token, a.id, { status: 'COMPLETED' }))).toBe('VALIDATION_ERROR');
     await assertMoneyInvariants(t.app);
   });
+});
+
+describe('business.dealsPaidInAppByDefault', () => {
+  it('makes new deals paid in the app unless their supplier says otherwise', async () => {
+    const s = await supplierWithStore(t, { role: 'SUPPLIER_DEALS' });
+    const modeOf = async (over: Record<string, unknown> = {}) =>
+      ((await publishDeal(t, s, adminToken, over)) as { paymentMode?: string }).paymentMode;
+    await set({ business: { dealsPaidInAppByDefault: true } });
+    try {
+      expect(await modeOf()).toBe('IN_APP');
+      expect(await modeOf({ paymentMode: 'AT_COUNTER' })).toBe('AT_COUNTER');
+    } finally {
+      await set({ business: { dealsPaidInAppByDefault: false } });
+    }
+    expect(await modeOf()).toBe('AT_COUNTER');
+  });
+});
+
+describe('business.noShowRefunded', () => {
+  it('switched on, sends the money of a paid booking never collected back to the client', async () => {
+    const s = await supplierWithStore(t, { role: 'SUPPLIER_DEALS' });
+    const deal = await publishDeal(t, s, adminToken, { paymentMode: 'IN_APP' });
+    const client = await createSignedIn(t.app);
+    const booked = await call(t.app, 'POST', `/deals/${deal.id}/book`, {
+      token: client.token,
+      body: { quantity: 1, pickupDate: dakarDate(t, 1), paymentMethod: 'wave' },
+    });
+    expect(booked.status, JSON.stringify(booked.body)).toBe(201);
+    const payment = booked.body.data.payment.transactionId as string;
+    const session = (await t.app.services.payments.find(t.app.ctx.db, payment))!.providerSessionId!;
+    await deliverWebhook(t, t.mobilemoney.event('checkout.session.completed', t.mobilemoney.complete(session)));
+    await set({ business: { noShowRefunded: true } });
+    try {
+      moveTo(t, 1, '20:01');
+      await t.app.jobs.drain();
+      const [b] = await t.app.ctx.db.select().from(dealBookings).where(eq(dealBookings.id, booked.body.data.id));
+      expect(b).toMatchObject({ status: 'NO_SHOW', paymentStatus: 'REFUNDED' });
+      expect((await t.app.services.payments.find(t.app.ctx.db, payment))!.status).toBe('REFUNDED');
+    } finally {
+      // Access tokens live 15 minutes: the administrator signs in again.
+      adminToken = (await admin(t)).token;
+      await set({ business: { noShowRefunded: false } });
+    }
+    await assertMoneyInvariants(t.app);
+  }, 120_000);
 });
 
 describe('mobilemoney.<method>', () => {

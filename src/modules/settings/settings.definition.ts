@@ -49,6 +49,16 @@ const BusinessSettingsSchema = Type.Object(
       default: true,
       description: 'Whether the supplier must check the pickup code the client shows before handing over an order.',
     }),
+    dealsPaidInAppByDefault: Type.Boolean({
+      default: false,
+      description:
+        'Whether a new deal is paid in the app at booking (IN_APP) unless its supplier says otherwise; else at the counter (AT_COUNTER).',
+    }),
+    noShowRefunded: Type.Boolean({
+      default: false,
+      description:
+        'Whether the money of a booking paid in the app and not collected by the end of its pickup window goes back to the client; else the shop keeps it, less the commission.',
+    }),
   },
   { ...strict, description: 'Business rules' },
 );

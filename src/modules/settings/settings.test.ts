@@ -29,6 +29,8 @@ const DEFAULTS = {
     escrowReleaseDelayHours: 48,
     minimumOrderAmount: 0,
     pickupCodeRequired: true,
+    dealsPaidInAppByDefault: false,
+    noShowRefunded: false,
   },
   mobilemoney: {
     wave: { displayName: 'Wave', enabled: true, feeBps: 100 },

@@ -36,6 +36,8 @@ export const SETTING_FIELDS: Record<SettingKey, SettingField> = {
   'business.escrowReleaseDelayHours': { kind: 'integer', unit: 'hours', min: 0, max: 720 },
   'business.minimumOrderAmount': { kind: 'amount', min: 0, max: 10_000_000 },
   'business.pickupCodeRequired': { kind: 'boolean' },
+  'business.dealsPaidInAppByDefault': { kind: 'boolean' },
+  'business.noShowRefunded': { kind: 'boolean' },
   'mobilemoney.wave.displayName': method.displayName,
   'mobilemoney.wave.enabled': method.enabled,
   'mobilemoney.wave.feeBps': method.feeBps,

@@ -35,7 +35,8 @@ export const settingsMessages = {
         unitShort: { minutes: 'min', hours: 'h' },
         groups: { business: 'Règles commerciales', mobilemoney: 'Moyens de paiement', features: 'Fonctionnalités' },
         groupIntro: {
-          business: 'Commission, délais de paiement et de versement, montant minimum, code de retrait',
+          business:
+            'Commission, délais de paiement et de versement, montant minimum, code de retrait, bons plans payés',
           mobilemoney: 'Les trois porte-monnaie mobiles et la carte : nom affiché, activation, frais',
           features:
             'Ce qui est ouvert aux utilisateurs ; une fonctionnalité coupée refuse les nouvelles demandes, ce qui est en cours se termine',
@@ -49,6 +50,8 @@ export const settingsMessages = {
             escrowReleaseDelayHours: 'Délai de versement au fournisseur',
             minimumOrderAmount: 'Commande minimum',
             pickupCodeRequired: 'Code de retrait obligatoire',
+            dealsPaidInAppByDefault: 'Bons plans payés dans l’application',
+            noShowRefunded: 'Réservation non retirée remboursée',
           },
           mobilemoney: { displayName: 'Nom affiché', enabled: 'Proposé aux clients', feeBps: 'Frais' },
           features: {
@@ -69,6 +72,10 @@ export const settingsMessages = {
               'Après le retrait d’une commande, avant que les fonds séquestrés aillent au fournisseur (sauf litige)',
             minimumOrderAmount: '0 : pas de minimum',
             pickupCodeRequired: 'Le fournisseur vérifie le code du client avant de remettre la commande',
+            dealsPaidInAppByDefault:
+              'Un nouveau bon plan est payé à la réservation, sauf choix contraire du fournisseur ; sinon au comptoir',
+            noShowRefunded:
+              'L’argent d’une réservation payée et non retirée revient au client ; sinon la boutique le garde, moins la commission',
           },
           mobilemoney: {
             displayName: 'Nom montré aux clients',
@@ -139,7 +146,7 @@ export const settingsMessages = {
         unitShort: { minutes: 'min', hours: 'h' },
         groups: { business: 'Business rules', mobilemoney: 'Payment methods', features: 'Features' },
         groupIntro: {
-          business: 'Commission, payment and payout delays, minimum order, pickup code',
+          business: 'Commission, payment and payout delays, minimum order, pickup code, paid deals',
           mobilemoney: 'The three mobile-money wallets and card: name shown, switched on, fee',
           features: 'What users may use; a feature switched off refuses new requests, what is under way completes',
         },
@@ -152,6 +159,8 @@ export const settingsMessages = {
             escrowReleaseDelayHours: 'Delay before the supplier is paid',
             minimumOrderAmount: 'Minimum order',
             pickupCodeRequired: 'Pickup code required',
+            dealsPaidInAppByDefault: 'Deals paid in the app',
+            noShowRefunded: 'Uncollected bookings refunded',
           },
           mobilemoney: { displayName: 'Name shown', enabled: 'Offered to clients', feeBps: 'Fee' },
           features: {
@@ -171,6 +180,10 @@ export const settingsMessages = {
               'After an order is collected, before its escrowed funds go to the supplier (unless disputed)',
             minimumOrderAmount: '0: no minimum',
             pickupCodeRequired: 'The supplier checks the client’s code before handing over the order',
+            dealsPaidInAppByDefault:
+              'A new deal is paid when booked unless its supplier chooses; otherwise at the counter',
+            noShowRefunded:
+              'The money of a paid booking never collected goes back to the client; otherwise the shop keeps it, less commission',
           },
           mobilemoney: {
             displayName: 'Name shown to clients',
