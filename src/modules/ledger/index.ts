@@ -1,10 +1,12 @@
 import { defineModule } from '../module.js';
 import { createLedgerService, type LedgerService } from './ledger.service.js';
 
-export type { LedgerTransaction } from './ledger.service.js';
+export type { AccountLine, AccountMovement, LedgerTransaction } from './ledger.service.js';
 export {
+  advertiserBalance,
   associationPayable,
   escrow,
+  platformAdvertising,
   platformCommission,
   platformSubscriptions,
   providerClearing,
@@ -20,6 +22,8 @@ export interface LedgerApi {
   escrowHeldAt: LedgerService['escrowHeldAt'];
   figures: LedgerService['figures'];
   flowsByPeriod: LedgerService['flowsByPeriod'];
+  history: LedgerService['history'];
+  movements: LedgerService['movements'];
   post: LedgerService['post'];
   sumOfAllAccounts: LedgerService['sumOfAllAccounts'];
   totalsByCurrency: LedgerService['totalsByCurrency'];
