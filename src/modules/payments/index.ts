@@ -34,7 +34,10 @@ export interface PaymentsApi {
   registerSubject: PaymentsService['registerSubject'];
   start: PaymentsService['start'];
   startFor: PaymentsService['startFor'];
-  settlement: Pick<SettlementService, 'beginRefund' | 'onPayoutEvent' | 'reconcile' | 'refundFailures'>;
+  settlement: Pick<
+    SettlementService,
+    'beginRefund' | 'onPayoutEvent' | 'reconcile' | 'refundFailures' | 'refundPayment'
+  >;
   /**
    * The routes the provider and the payer coming back from it call: the return pages and the webhook.
    * This module registers no routes itself: the orders module registers these after the order's own
