@@ -109,9 +109,11 @@ const paymentsCreditedOnce: MoneyInvariant = {
  * Subscription payments: each one whose money came in credited platform_subscriptions exactly once,
  * for its amount (never an escrow); each PAID charge with something to pay holds exactly one
  * succeeded payment, and a charge not PAID none (money for it was refunded or is on its way back).
+ * A REFUNDED charge (an administrator's refund) holds exactly one payment being or been refunded,
+ * whose money left platform_subscriptions once (`payment:<id>:refund`).
  */
 const subscriptionPaymentsCreditedOnce: MoneyInvariant = {
-  name: 'every received subscription payment credits platform_subscriptions once; each paid charge holds one payment',
+  name: 'every received subscription payment credits platform_subscriptions once; each paid charge holds one payment; each refunded charge gave one back',
   async violations(ex) {
     const credited = await rows<{ id: string; status: string; amount: number; n: number; credited: string | null }>(
       ex,
@@ -129,12 +131,26 @@ const subscriptionPaymentsCreditedOnce: MoneyInvariant = {
           group by c.id
           having count(p.id) filter (where p.status = 'SUCCEEDED') <> case when c.status = 'PAID' and c.amount > 0 then 1 else 0 end`,
     );
+    const refunded = await rows<{ id: string; amount: number; n: number; debited: string | null }>(
+      ex,
+      sql`select c.id, c.amount, count(distinct p.id)::int as n, sum(l.amount)::text as debited
+          from subscription_charges c
+          left join payments p on p.subject_type = 'subscription' and p.subject_id = c.id and p.status in ('REFUND_PENDING', 'REFUNDED')
+          left join ledger_transactions t on t.idempotency_key = 'payment:' || p.id || ':refund'
+          left join ledger_lines l on l.transaction_id = t.id and l.account = 'platform_subscriptions'
+          where c.status = 'REFUNDED'
+          group by c.id having count(distinct p.id) <> 1 or coalesce(sum(l.amount), 0) <> c.amount`,
+    );
     return [
       ...credited.map(
         (r) =>
           `subscription payment ${r.id} (${r.status}, ${r.amount}): ${r.n} platform_subscriptions credit(s) of ${r.credited ?? 0}`,
       ),
       ...charges.map((r) => `subscription charge ${r.id} (${r.status}, ${r.amount}): ${r.n} succeeded payment(s)`),
+      ...refunded.map(
+        (r) =>
+          `refunded subscription charge ${r.id} (${r.amount}): ${r.n} refunded payment(s), platform_subscriptions debited ${r.debited ?? 0}`,
+      ),
     ];
   },
 };
