@@ -1,7 +1,7 @@
 import { defineModule } from '../module.js';
 import { createLedgerService, type LedgerService } from './ledger.service.js';
 
-export type { AccountLine, AccountMovement, LedgerTransaction } from './ledger.service.js';
+export type { LedgerTransaction } from './ledger.service.js';
 export {
   advertiserBalance,
   associationPayable,

@@ -253,7 +253,19 @@ const TYPES = {
     category: 'account',
     title: () => 'Campagne terminée',
     body: (d) =>
-      `Votre campagne ${text(d.campaignName, 'publicitaire')} est terminée (date de fin atteinte ou budget dépensé).`,
+      `Votre campagne ${text(d.campaignName, 'publicitaire')} est terminée (${d.reason === 'BUDGET_SPENT' ? 'budget dépensé' : d.reason === 'END_DATE' ? 'date de fin atteinte' : 'date de fin atteinte ou budget dépensé'}).`,
+  },
+  ad_campaign_paused: {
+    category: 'account',
+    title: () => 'Campagne suspendue : solde épuisé',
+    body: (d) =>
+      `Votre solde publicitaire ne peut plus payer votre campagne ${text(d.campaignName, 'publicitaire')} : elle reprendra dès que vous l'aurez rechargé.`,
+  },
+  ad_topup_paid: {
+    category: 'account',
+    title: () => 'Solde publicitaire rechargé',
+    body: (d) =>
+      `${typeof d.amount === 'number' ? d.amount : ''} ${text(d.currency, 'XOF')} ajoutés à votre solde publicitaire${typeof d.resumed === 'number' && d.resumed > 0 ? ` : ${d.resumed} campagne(s) reprennent` : ''}.`,
   },
   deal_approved: {
     category: 'account',
