@@ -109,9 +109,11 @@ const paymentsCreditedOnce: MoneyInvariant = {
  * Subscription payments: each one whose money came in credited platform_subscriptions exactly once,
  * for its amount (never an escrow); each PAID charge with something to pay holds exactly one
  * succeeded payment, and a charge not PAID none (money for it was refunded or is on its way back).
+ * A REFUNDED charge (an administrator's refund) holds exactly one payment being or been refunded,
+ * whose money left platform_subscriptions once (`payment:<id>:refund`).
  */
 const subscriptionPaymentsCreditedOnce: MoneyInvariant = {
-  name: 'every received subscription payment credits platform_subscriptions once; each paid charge holds one payment',
+  name: 'every received subscription payment credits platform_subscriptions once; each paid charge holds one payment; each refunded charge gave one back',
   async violations(ex) {
     const credited = await rows<{ id: string; status: string; amount: number; n: number; credited: string | null }>(
       ex,
@@ -129,12 +131,26 @@ const subscriptionPaymentsCreditedOnce: MoneyInvariant = {
           group by c.id
           having count(p.id) filter (where p.status = 'SUCCEEDED') <> case when c.status = 'PAID' and c.amount > 0 then 1 else 0 end`,
     );
+    const refunded = await rows<{ id: string; amount: number; n: number; debited: string | null }>(
+      ex,
+      sql`select c.id, c.amount, count(distinct p.id)::int as n, sum(l.amount)::text as debited
+          from subscription_charges c
+          left join payments p on p.subject_type = 'subscription' and p.subject_id = c.id and p.status in ('REFUND_PENDING', 'REFUNDED')
+          left join ledger_transactions t on t.idempotency_key = 'payment:' || p.id || ':refund'
+          left join ledger_lines l on l.transaction_id = t.id and l.account = 'platform_subscriptions'
+          where c.status = 'REFUNDED'
+          group by c.id having count(distinct p.id) <> 1 or coalesce(sum(l.amount), 0) <> c.amount`,
+    );
     return [
       ...credited.map(
         (r) =>
           `subscription payment ${r.id} (${r.status}, ${r.amount}): ${r.n} platform_subscriptions credit(s) of ${r.credited ?? 0}`,
       ),
       ...charges.map((r) => `subscription charge ${r.id} (${r.status}, ${r.amount}): ${r.n} succeeded payment(s)`),
+      ...refunded.map(
+        (r) =>
+          `refunded subscription charge ${r.id} (${r.amount}): ${r.n} refunded payment(s), platform_subscriptions debited ${r.debited ?? 0}`,
+      ),
     ];
   },
 };
@@ -294,6 +310,56 @@ const dealPlacesFollowBookings: MoneyInvariant = {
   },
 };
 
+/**
+ * Advertising: each PAID top-up holds exactly one succeeded payment, credited once to its
+ * advertiser's balance for its amount, and no other top-up holds one; each campaign's spend posted
+ * (`ad_spend`, to platform_advertising) is its `spent` figure (less what it spent before billing);
+ * each advertiser's balance is its paid top-ups less its campaigns' billed spend (never less than
+ * nothing: the sign check above).
+ */
+const advertisingFollowsLedger: MoneyInvariant = {
+  name: 'every paid top-up credits its advertiser once; each campaign posted its spend; each balance is top-ups less spend',
+  async violations(ex) {
+    const topUps = await rows<{ id: string; status: string; amount: number; n: number; credited: string | null }>(
+      ex,
+      sql`select u.id, u.status, u.amount, count(distinct p.id)::int as n, sum(l.amount)::text as credited
+          from ad_topups u
+          left join payments p on p.subject_type = 'advertising_topup' and p.subject_id = u.id and p.status = 'SUCCEEDED'
+          left join ledger_transactions t on t.idempotency_key = 'payment:' || p.id || ':received'
+          left join ledger_lines l on l.transaction_id = t.id and l.account = 'advertiser_balance:' || u.advertiser_id
+          group by u.id
+          having count(distinct p.id) <> case when u.status = 'PAID' then 1 else 0 end
+              or coalesce(sum(l.amount), 0) <> case when u.status = 'PAID' then -u.amount else 0 end`,
+    );
+    const campaigns = await rows<{ id: string; billed: number; posted: string }>(
+      ex,
+      sql`with posted as (
+            select t.reference_id as id, sum(-l.amount) as amount from ledger_transactions t
+            join ledger_lines l on l.transaction_id = t.id and l.account = 'platform_advertising'
+            where t.kind = 'ad_spend' group by t.reference_id)
+          select c.id, c.spent - c.spent_unbilled as billed, coalesce(p.amount, 0)::text as posted
+          from ad_campaigns c full join posted p on p.id = c.id
+          where coalesce(c.spent - c.spent_unbilled, 0) <> coalesce(p.amount, 0)`,
+    );
+    const balances = await rows<{ id: string; balance: string; expected: string }>(
+      ex,
+      sql`with bal as (select substr(account, 20)::uuid as id, sum(amount) as balance from ledger_lines where account like 'advertiser_balance:%' group by account),
+          paid as (select advertiser_id as id, sum(amount) as amount from ad_topups where status = 'PAID' group by advertiser_id),
+          spent as (select advertiser_id as id, sum(spent - spent_unbilled) as amount from ad_campaigns group by advertiser_id)
+          select a.id, coalesce(b.balance, 0)::text as balance, (coalesce(s.amount, 0) - coalesce(p.amount, 0))::text as expected
+          from advertiser_profiles a left join bal b on b.id = a.id left join paid p on p.id = a.id left join spent s on s.id = a.id
+          where coalesce(b.balance, 0) <> coalesce(s.amount, 0) - coalesce(p.amount, 0)`,
+    );
+    return [
+      ...topUps.map(
+        (r) => `top-up ${r.id} (${r.status}, ${r.amount}): ${r.n} succeeded payment(s) crediting ${r.credited ?? 0}`,
+      ),
+      ...campaigns.map((r) => `campaign ${r.id}: spent ${r.billed ?? '(none)'} but ${r.posted} posted`),
+      ...balances.map((r) => `advertiser ${r.id}: balance ${r.balance}, paid top-ups less spend say ${r.expected}`),
+    ];
+  },
+};
+
 /** The checks assertMoneyInvariants runs; extend with `MONEY_INVARIANTS.push(check)`. */
 export const MONEY_INVARIANTS: MoneyInvariant[] = [
   everyTransactionBalances,
@@ -305,6 +371,7 @@ export const MONEY_INVARIANTS: MoneyInvariant[] = [
   donationsCreditedOnce,
   bookingMoneyFollowsState,
   dealPlacesFollowBookings,
+  advertisingFollowsLedger,
 ];
 
 /** Every failure of every check, as `check: offending row` lines (empty when all hold). */

@@ -1094,6 +1094,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/subscriptions/payments/{paymentId}/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refund a subscription payment in full: the paid period is taken off the plan (FREE if nothing is left), the money goes back through the provider (audited; Idempotency-Key honoured)
+         * @description Access: ADMIN, SUPER_ADMIN.
+         */
+        post: operations["postAdminSubscriptionsPaymentsByPaymentIdRefund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/subscriptions/plans": {
         parameters: {
             query?: never;
@@ -1592,6 +1612,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/advertising/balance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The prepaid balance campaigns spend from, with what was topped up and spent in total
+         * @description Access: ADVERTISER, ADMIN, SUPER_ADMIN.
+         */
+        get: operations["getAdvertisingBalance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/advertising/balance/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every movement of the balance, newest first: top-ups paid, clicks and impressions paid
+         * @description Access: ADVERTISER, ADMIN, SUPER_ADMIN.
+         */
+        get: operations["getAdvertisingBalanceHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/advertising/campaigns": {
         parameters: {
             query?: never;
@@ -1746,6 +1806,50 @@ export interface paths {
          * @description Access: any signed-in user.
          */
         post: operations["postAdvertisingProfile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/advertising/statements/{month}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A month's statement (YYYY-MM): balances, top-ups and spend per campaign, as a PDF file or its figures (`format=json`)
+         * @description Access: ADVERTISER, ADMIN, SUPER_ADMIN.
+         */
+        get: operations["getAdvertisingStatementsByMonth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/advertising/topups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The advertiser's top-ups, newest first
+         * @description Access: ADVERTISER, ADMIN, SUPER_ADMIN.
+         */
+        get: operations["getAdvertisingTopups"];
+        put?: never;
+        /**
+         * Top up the advertising balance: pay at payment.redirectUrl; the money counts once paid (Idempotency-Key honoured)
+         * @description Access: ADVERTISER, ADMIN, SUPER_ADMIN.
+         */
+        post: operations["postAdvertisingTopups"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4576,6 +4680,59 @@ export interface components {
             text: string;
             title: string;
         };
+        /** AdBalance */
+        AdBalance: {
+            /**
+             * Format: uuid
+             * @description UUID (version 7)
+             */
+            advertiserId: string;
+            /** @description what campaigns may still spend */
+            balance: number;
+            currency: string;
+            /** @description not paid yet */
+            pendingTopUps: {
+                amount: number;
+                count: number;
+            };
+            /** @description every click and thousand impressions paid, in total */
+            spent: number;
+            /** @description every paid top-up, in total */
+            toppedUp: number;
+        };
+        /** AdBalanceMovement */
+        AdBalanceMovement: {
+            /** @description added to the balance (> 0) or taken from it (< 0) */
+            amount: number;
+            /** Format: date-time */
+            at: string;
+            campaignId: string | null;
+            memo: string | null;
+            topUpId: string | null;
+            /**
+             * Format: uuid
+             * @description UUID (version 7)
+             */
+            transactionId: string;
+            /**
+             * @description TOP_UP: a paid top-up; SPEND: a click or impressions paid
+             * @enum {string}
+             */
+            type: "TOP_UP" | "SPEND" | "OTHER";
+        };
+        /** AdBalanceMovementPage */
+        AdBalanceMovementPage: {
+            data: components["schemas"]["AdBalanceMovement"][];
+            meta: components["schemas"]["PageMeta"];
+            /** @enum {boolean} */
+            success: true;
+        };
+        /** AdBalanceResponse */
+        AdBalanceResponse: {
+            data: components["schemas"]["AdBalance"];
+            /** @enum {boolean} */
+            success: true;
+        };
         /** AdClick */
         AdClick: {
             /** @description False for a repeat within 30 minutes or a campaign no longer served */
@@ -4948,6 +5105,61 @@ export interface components {
          * @enum {string}
          */
         AdminUserSort: "createdAt" | "-createdAt" | "lastLoginAt" | "-lastLoginAt" | "lastName" | "-lastName" | "phoneNumber" | "-phoneNumber" | "email" | "-email" | "role" | "-role" | "status" | "-status";
+        /** AdStatement */
+        AdStatement: {
+            advertiser: {
+                billingAddress: string;
+                billingTaxId: string | null;
+                companyName: string;
+                /**
+                 * Format: uuid
+                 * @description UUID (version 7)
+                 */
+                id: string;
+            };
+            campaigns: {
+                /**
+                 * Format: uuid
+                 * @description UUID (version 7)
+                 */
+                campaignId: string;
+                clicks: number;
+                impressions: number;
+                name: string;
+                pricingModel: string;
+                spent: number;
+            }[];
+            closingBalance: number;
+            /** @description false while the month is not over: the figures so far */
+            complete: boolean;
+            currency: string;
+            /** Format: date-time */
+            from: string;
+            month: string;
+            /** @description ADS-<YYYY-MM>-<first 8 characters of the advertiser id> */
+            number: string;
+            openingBalance: number;
+            spent: number;
+            /** Format: date-time */
+            to: string;
+            toppedUp: number;
+            topUps: {
+                amount: number;
+                /** Format: date-time */
+                at: string;
+                /**
+                 * Format: uuid
+                 * @description UUID (version 7)
+                 */
+                topUpId: string;
+            }[];
+        };
+        /** AdStatementResponse */
+        AdStatementResponse: {
+            data: components["schemas"]["AdStatement"];
+            /** @enum {boolean} */
+            success: true;
+        };
         /** AdTarget */
         AdTarget: {
             id: string | null;
@@ -4955,6 +5167,50 @@ export interface components {
             type: "PRODUCT" | "STORE" | "SUPPLIER" | "URL";
             /** @description Where a click leads: an https URL or the API path of the product, store or supplier */
             url: string;
+        };
+        /** AdTopUp */
+        AdTopUp: {
+            /**
+             * Format: uuid
+             * @description UUID (version 7)
+             */
+            advertiserId: string;
+            amount: number;
+            /** Format: date-time */
+            createdAt: string;
+            currency: string;
+            /** Format: date-time */
+            expiresAt: string;
+            /**
+             * Format: uuid
+             * @description UUID (version 7)
+             */
+            id: string;
+            method: string;
+            paidAt: string | null;
+            /**
+             * @description PENDING until paid; PAID once on the balance; EXPIRED when not paid in time
+             * @enum {string}
+             */
+            status: "PENDING" | "PAID" | "EXPIRED";
+        };
+        /** AdTopUpPage */
+        AdTopUpPage: {
+            data: components["schemas"]["AdTopUp"][];
+            meta: components["schemas"]["PageMeta"];
+            /** @enum {boolean} */
+            success: true;
+        };
+        /** AdTopUpStarted */
+        AdTopUpStarted: {
+            payment: components["schemas"]["Payment"] | null;
+            topUp: components["schemas"]["AdTopUp"];
+        };
+        /** AdTopUpStartedResponse */
+        AdTopUpStartedResponse: {
+            data: components["schemas"]["AdTopUpStarted"];
+            /** @enum {boolean} */
+            success: true;
         };
         /** Advertiser */
         Advertiser: {
@@ -5343,6 +5599,7 @@ export interface components {
             startsAt: string;
             /** @enum {string} */
             status: "DRAFT" | "PENDING_REVIEW" | "ACTIVE" | "REJECTED" | "PAUSED" | "COMPLETED";
+            stopReason: ("END_DATE" | "BUDGET_SPENT" | "BALANCE_SPENT") | null;
             submittedAt: string | null;
             target: components["schemas"]["AdTarget"];
             targeting: {
@@ -6269,6 +6526,8 @@ export interface components {
             from: string;
             groupBy: string;
             periods: {
+                /** @description advertising revenue: advertisers' spend paid from their prepaid balances */
+                advertising: number;
                 /** @description commission earned at releases */
                 commission: number;
                 /** @description payments received into escrow */
@@ -6285,6 +6544,8 @@ export interface components {
             /** Format: date-time */
             to: string;
             totals: {
+                /** @description advertising revenue: advertisers' spend paid from their prepaid balances */
+                advertising: number;
                 /** @description commission earned at releases */
                 commission: number;
                 /** @description payments received into escrow */
@@ -6761,7 +7022,7 @@ export interface components {
             readAt: string | null;
             title: string;
             /** @enum {string} */
-            type: "password_changed" | "provider_sign_in" | "supplier_verified" | "supplier_rejected" | "kyc_approved" | "kyc_rejected" | "kyc_resubmission_requested" | "staff_invited" | "product_approved" | "product_rejected" | "followed_store_new_product" | "order_paid" | "order_status_changed" | "payment_refunded" | "order_cancelled" | "order_payment_expired" | "escrow_released" | "escrow_refunded" | "escrow_disputed" | "payout_sent" | "payout_failed" | "payout_waiting_for_number" | "subscription_payment_received" | "subscription_payment_refunded" | "subscription_expiring" | "subscription_downgraded" | "review_received" | "review_replied" | "association_verified" | "association_rejected" | "donation_received" | "donation_status_changed" | "ad_campaign_approved" | "ad_campaign_rejected" | "ad_campaign_completed" | "deal_approved" | "deal_rejected" | "deal_booked" | "deal_booking_received" | "deal_booking_cancelled" | "deal_booking_used" | "deal_booking_no_show" | "deal_booking_expired" | "deal_booking_refunded" | "donation_paid" | "donation_payment_received" | "donation_payment_refunded" | "system_announcement";
+            type: "password_changed" | "provider_sign_in" | "supplier_verified" | "supplier_rejected" | "kyc_approved" | "kyc_rejected" | "kyc_resubmission_requested" | "staff_invited" | "product_approved" | "product_rejected" | "followed_store_new_product" | "order_paid" | "order_status_changed" | "payment_refunded" | "order_cancelled" | "order_payment_expired" | "escrow_released" | "escrow_refunded" | "escrow_disputed" | "payout_sent" | "payout_failed" | "payout_waiting_for_number" | "subscription_payment_received" | "subscription_payment_refunded" | "subscription_expiring" | "subscription_downgraded" | "review_received" | "review_replied" | "association_verified" | "association_rejected" | "donation_received" | "donation_status_changed" | "ad_campaign_approved" | "ad_campaign_rejected" | "ad_campaign_completed" | "ad_campaign_paused" | "ad_topup_paid" | "deal_approved" | "deal_rejected" | "deal_booked" | "deal_booking_received" | "deal_booking_cancelled" | "deal_booking_used" | "deal_booking_no_show" | "deal_booking_expired" | "deal_booking_refunded" | "donation_paid" | "donation_payment_received" | "donation_payment_refunded" | "system_announcement";
         };
         /** NotificationPage */
         NotificationPage: {
@@ -8380,8 +8641,21 @@ export interface components {
              */
             planId: string;
             promoCode: string | null;
+            refundedAt: string | null;
             /** @enum {string} */
-            status: "PENDING" | "PAID" | "EXPIRED" | "CANCELLED";
+            status: "PENDING" | "PAID" | "EXPIRED" | "CANCELLED" | "REFUNDED";
+        };
+        /** SubscriptionRefund */
+        SubscriptionRefund: {
+            charge: components["schemas"]["SubscriptionCharge"];
+            limits: components["schemas"]["PlanLimits"];
+            payment: components["schemas"]["Payment"];
+        };
+        /** SubscriptionRefundResponse */
+        SubscriptionRefundResponse: {
+            data: components["schemas"]["SubscriptionRefund"];
+            /** @enum {boolean} */
+            success: true;
         };
         /** SubscriptionSummary */
         SubscriptionSummary: {
@@ -11177,6 +11451,50 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    postAdminSubscriptionsPaymentsByPaymentIdRefund: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key and request within 24 h replays the first answer (header `Idempotent-Replayed: true`) instead of acting twice; the key with another request: 422 IDEMPOTENCY_KEY_REUSED; while the first still runs: 409 IDEMPOTENCY_KEY_IN_USE. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description UUID (version 7) */
+                paymentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description why: kept in the audit log */
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubscriptionRefundResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getAdminSubscriptionsPlans: {
         parameters: {
             query?: never;
@@ -12316,6 +12634,72 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getAdvertisingBalance: {
+        parameters: {
+            query?: {
+                /** @description administrators: the advertiser to read (others read their own; another's is 404) */
+                advertiserId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdBalanceResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAdvertisingBalanceHistory: {
+        parameters: {
+            query?: {
+                /** @description administrators: the advertiser to read (others read their own; another's is 404) */
+                advertiserId?: string;
+                /** @description included */
+                from?: string;
+                limit?: number;
+                page?: number;
+                /** @description excluded */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdBalanceMovementPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getAdvertisingCampaigns: {
         parameters: {
             query?: {
@@ -12827,6 +13211,124 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAdvertisingStatementsByMonth: {
+        parameters: {
+            query?: {
+                /** @description administrators: the advertiser to read (others read their own; another's is 404) */
+                advertiserId?: string;
+                /** @description the PDF file, or its figures */
+                format?: "pdf" | "json";
+            };
+            header?: never;
+            path: {
+                /** @description YYYY-MM (years 2000 to 2999) */
+                month: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The statement */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdStatementResponse"];
+                    "application/pdf": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAdvertisingTopups: {
+        parameters: {
+            query?: {
+                /** @description administrators: the advertiser to read (others read their own; another's is 404) */
+                advertiserId?: string;
+                limit?: number;
+                page?: number;
+                status?: "PENDING" | "PAID" | "EXPIRED";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdTopUpPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    postAdvertisingTopups: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. The same key and request within 24 h replays the first answer (header `Idempotent-Replayed: true`) instead of acting twice; the key with another request: 422 IDEMPOTENCY_KEY_REUSED; while the first still runs: 409 IDEMPOTENCY_KEY_IN_USE. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description whole XOF added to the balance */
+                    amount: number;
+                    /**
+                     * Format: phone
+                     * @description International (E.164) phone number, e.g. +221771234567
+                     * @example +221771234567
+                     */
+                    payerPhone?: string;
+                    /** @enum {string} */
+                    paymentMethod: "wave" | "orangeMoney" | "freeMoney" | "card";
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdTopUpStartedResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableContent"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -14775,6 +15277,17 @@ export interface operations {
                     "image/jpeg": string;
                     "image/png": string;
                     "image/webp": string;
+                };
+            };
+            /** @description With files in a bucket: a redirect to a presigned URL of the store, valid one minute */
+            302: {
+                headers: {
+                    /** @description The presigned URL */
+                    location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -11,6 +11,7 @@ import {
   timestamp,
   uuid,
 } from 'drizzle-orm/pg-core';
+import type { PaymentMethod } from '../../shared/payment-methods.js';
 import { users } from './users.js';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -23,6 +24,11 @@ export const AD_TARGET_TYPES = ['PRODUCT', 'STORE', 'SUPPLIER', 'URL'] as const;
 export type AdTargetType = (typeof AD_TARGET_TYPES)[number];
 export const PRICING_MODELS = ['CPC', 'CPM'] as const;
 export type PricingModel = (typeof PRICING_MODELS)[number];
+/** Why the platform stopped a campaign (null: running, or stopped by its advertiser or a moderator). */
+export const STOP_REASONS = ['END_DATE', 'BUDGET_SPENT', 'BALANCE_SPENT'] as const;
+export type StopReason = (typeof STOP_REASONS)[number];
+export const TOPUP_STATUSES = ['PENDING', 'PAID', 'EXPIRED'] as const;
+export type TopUpStatus = (typeof TOPUP_STATUSES)[number];
 
 /** One per user: who pays for the campaigns and how to reach them. */
 export const advertiserProfiles = pgTable('advertiser_profiles', {
@@ -65,7 +71,7 @@ export const adCampaigns = pgTable(
     categories: text('categories').array().notNull().default(sql`'{}'::text[]`),
     startsAt: ts('starts_at').notNull(),
     endsAt: ts('ends_at').notNull(),
-    // Whole XOF. `spent` is an accounting figure: nothing is collected from the advertiser yet.
+    // Whole XOF. `spent` is paid from the advertiser's prepaid balance (ledger `ad_spend` postings).
     totalBudget: integer('total_budget').notNull(),
     dailyBudget: integer('daily_budget').notNull(),
     currency: text('currency').notNull().default('XOF'),
@@ -73,9 +79,12 @@ export const adCampaigns = pgTable(
     // Per click (CPC) or per thousand impressions (CPM).
     bid: integer('bid').notNull(),
     spent: integer('spent').notNull().default(0),
+    // What was spent before spend was billed (migration 0042): never posted to the ledger.
+    spentUnbilled: integer('spent_unbilled').notNull().default(0),
     impressions: integer('impressions').notNull().default(0),
     clicks: integer('clicks').notNull().default(0),
     rejectionReason: text('rejection_reason'),
+    stopReason: text('stop_reason').$type<StopReason>(),
     submittedAt: ts('submitted_at'),
     approvedAt: ts('approved_at'),
     completedAt: ts('completed_at'),
@@ -118,3 +127,39 @@ export const adClickViewers = pgTable(
   },
   (t) => [primaryKey({ columns: [t.campaignId, t.viewerKey] })],
 );
+
+/**
+ * Money an advertiser adds to its prepaid balance: the subject of a payment (`advertising_topup`).
+ * The balance itself is the ledger account `advertiser_balance:<advertiserId>`, never a column.
+ */
+export const adTopUps = pgTable(
+  'ad_topups',
+  {
+    id: uuid('id').primaryKey(),
+    advertiserId: uuid('advertiser_id')
+      .notNull()
+      .references(() => advertiserProfiles.id),
+    // Who pays and is told.
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    status: text('status').$type<TopUpStatus>().notNull().default('PENDING'),
+    amount: integer('amount').notNull(),
+    currency: text('currency').notNull().default('XOF'),
+    method: text('method').$type<PaymentMethod>().notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    paidAt: ts('paid_at'),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+  },
+  (t) => [
+    index('ad_topups_advertiser_idx').on(t.advertiserId, t.createdAt),
+    check('ad_topups_amount', sql`${t.amount} > 0`),
+  ],
+);
+
+/** Impression batches already applied (and billed): a batch retried after an unclear failure applies once. */
+export const adImpressionBatches = pgTable('ad_impression_batches', {
+  id: uuid('id').primaryKey(),
+  appliedAt: ts('applied_at').notNull(),
+});

@@ -9,7 +9,7 @@ const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' 
  * What a payment pays for. Each subject type is declared once by the module that owns it
  * (src/modules/payments/payment-subjects.ts): what a success, a failure or a late payment does.
  */
-export const PAYMENT_SUBJECT_TYPES = ['order', 'subscription', 'donation', 'booking'] as const;
+export const PAYMENT_SUBJECT_TYPES = ['order', 'subscription', 'donation', 'booking', 'advertising_topup'] as const;
 export type PaymentSubjectType = (typeof PAYMENT_SUBJECT_TYPES)[number];
 
 export const PAYMENT_STATUSES = [

@@ -88,7 +88,7 @@ export const supplierSubscriptions = pgTable(
 
 export const CHARGE_KINDS = ['SUBSCRIBE', 'RENEW'] as const;
 export type ChargeKind = (typeof CHARGE_KINDS)[number];
-export const CHARGE_STATUSES = ['PENDING', 'PAID', 'EXPIRED', 'CANCELLED'] as const;
+export const CHARGE_STATUSES = ['PENDING', 'PAID', 'EXPIRED', 'CANCELLED', 'REFUNDED'] as const;
 export type ChargeStatus = (typeof CHARGE_STATUSES)[number];
 
 /**
@@ -123,6 +123,9 @@ export const subscriptionCharges = pgTable(
     promoCodeId: uuid('promo_code_id').references(() => promoCodes.id),
     expiresAt: ts('expires_at').notNull(),
     paidAt: ts('paid_at'),
+    // The subscription its payment started or extended: what a refund takes the period back from.
+    appliedSubscriptionId: uuid('applied_subscription_id').references(() => supplierSubscriptions.id),
+    refundedAt: ts('refunded_at'),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
   },

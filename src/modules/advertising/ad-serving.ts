@@ -4,8 +4,11 @@ import { isEnabled, type SettingsReader } from '../settings/index.js';
 import type { CampaignRecord } from './advertising.repository.js';
 import { AppError, notFound } from '../../shared/errors.js';
 import { CachedValue } from '../../shared/cached-value.js';
+import { uuidv7 } from '../../shared/ids.js';
 import { foldCity, matches, platformDay, rankOf, withinBudget, type ServedCampaign } from './ad-pacing.js';
+import type { AdSpend } from './ad-spend.js';
 import * as repo from './advertising.repository.js';
+import * as billingRepo from './billing.repository.js';
 import type { AdsQuery, AdView, ClickResult, TargetView } from './advertising.schemas.js';
 import { CLICK_TOKEN_TTL_SECONDS, ClickTokens } from './click-token.js';
 
@@ -34,16 +37,35 @@ export function targetOf(
   return { type: c.targetType, id: c.targetId, url: `${apiPrefix}/${paths[c.targetType]}/${c.targetId}` };
 }
 
-class NotCounted extends Error {}
+class NotCounted extends Error {
+  constructor(readonly atCampaign: boolean) {
+    super('click not counted');
+  }
+}
+
+export interface ImpressionBatch {
+  id: string;
+  counts: Map<string, number>;
+  day: string;
+  tries: number;
+}
+/** A batch whose transaction keeps failing is dropped after this many tries (a minute of flushes). */
+const BATCH_TRIES = 6;
 
 /**
  * Serving: the ACTIVE campaigns are read once into memory (and again after any change, on every
  * instance through the cache registry, or after 30 s); a request filters and ranks them with no
- * database round. Impressions are counted here and written every 10 seconds in one statement.
+ * database round. Impressions are counted here and written every 10 seconds as one batch (one
+ * statement per table), CPM spend billed from the advertisers' balances in the same transaction.
  */
 export function createAdServing(
   ctx: AppContext,
-  opts: { apiPrefix: string; settings: SettingsReader; onCompleted: (ids: string[]) => Promise<void> },
+  opts: {
+    apiPrefix: string;
+    settings: SettingsReader;
+    spend: AdSpend;
+    onCompleted: (ids: string[]) => Promise<void>;
+  },
 ) {
   const tokens = new ClickTokens(createHmac('sha256', ctx.config.JWT_ACCESS_SECRET).update('ad-clicks').digest('hex'));
   const now = () => ctx.clock.now();
@@ -73,25 +95,78 @@ export function createAdServing(
     return { day, byPlacement, byId };
   });
   ctx.caches.register(ADS_CACHE, () => set.drop());
+  /** Forgets the served set here and on every instance (a campaign started, stopped or changed). */
+  const changed = () => ctx.caches.changed(ADS_CACHE);
 
   let pending = new Map<string, number>();
-  async function flushImpressions(): Promise<void> {
-    if (!pending.size) return;
-    const batch = pending;
-    pending = new Map();
-    try {
-      const { day } = platformDay(now());
-      const completed = await ctx.db.transaction(async (tx) => {
-        await repo.addImpressions(tx, batch, day);
-        return repo.completeDue(tx, now());
+  // Batches whose transaction failed: tried again (by id, so a batch that did commit applies once).
+  let retry: ImpressionBatch[] = [];
+
+  /**
+   * One batch in one transaction: counted, and each CPM campaign charged for the thousands it
+   * reached, never past its total budget nor its advertiser's balance (the last thousand takes what
+   * is left); each charge is a ledger posting keyed by batch and campaign.
+   */
+  const applyBatch = (b: ImpressionBatch) =>
+    ctx.db.transaction(async (tx) => {
+      if (!(await billingRepo.claimBatch(tx, b.id, now()))) return { completed: [], paused: 0 };
+      const ids = [...b.counts.keys()];
+      const cpm = (await repo.campaignsOf(tx, ids)).filter((c) => c.pricingModel === 'CPM');
+      const funds = await opts.spend.lock(
+        tx,
+        cpm.map((c) => c.advertiserId),
+      );
+      const charged = (await repo.campaignsOf(tx, ids, { lock: true })).map((c) => {
+        const n = b.counts.get(c.id)!;
+        const left = funds.get(c.advertiserId);
+        if (c.pricingModel !== 'CPM' || left === undefined) return { ...c, n, cost: 0 };
+        const thousands = Math.floor((c.impressions + n) / 1000) - Math.floor(c.impressions / 1000);
+        const cost = Math.max(0, Math.min(thousands * c.bid, c.totalBudget - c.spent, left));
+        funds.set(c.advertiserId, left - cost);
+        return { ...c, n, cost };
       });
-      if (completed.length) await opts.onCompleted(completed.map((c) => c.id));
-    } catch (err) {
-      ctx.log.warn({ err }, 'ad impression counts lost');
+      await repo.applyImpressions(tx, charged, b.day);
+      for (const c of charged)
+        if (c.cost > 0)
+          await opts.spend.post(tx, {
+            advertiserId: c.advertiserId,
+            campaignId: c.id,
+            amount: c.cost,
+            key: `ad_impressions:${b.id}:${c.id}`,
+            memo: `${c.n} impressions`,
+          });
+      let paused = 0;
+      for (const [advertiserId, left] of funds) paused += await opts.spend.pauseUnfunded(tx, advertiserId, left);
+      return { completed: await repo.completeDue(tx, now()), paused };
+    });
+
+  async function flushImpressions(): Promise<void> {
+    if (pending.size) retry.push({ id: uuidv7(), counts: pending, day: platformDay(now()).day, tries: 0 });
+    pending = new Map();
+    const batches = retry;
+    retry = [];
+    for (const b of batches) {
+      try {
+        const { completed, paused } = await applyBatch(b);
+        if (paused) changed();
+        if (completed.length) await opts.onCompleted(completed.map((c) => c.id));
+      } catch (err) {
+        if (++b.tries < BATCH_TRIES) retry.push(b);
+        ctx.log.warn({ err, batchId: b.id, tries: b.tries }, 'ad impression batch not applied');
+      }
     }
   }
   const timer = setInterval(() => void flushImpressions(), IMPRESSION_FLUSH_MS);
   timer.unref();
+
+  /** Pauses the advertiser's campaigns its balance no longer pays (a click found it short). */
+  async function stopUnfunded(advertiserId: string): Promise<void> {
+    const paused = await ctx.db.transaction(async (tx) => {
+      const left = (await opts.spend.lock(tx, [advertiserId])).get(advertiserId)!;
+      return opts.spend.pauseUnfunded(tx, advertiserId, left);
+    });
+    if (paused) changed();
+  }
 
   async function current(): Promise<ServedSet> {
     const s = await set.get();
@@ -105,8 +180,9 @@ export function createAdServing(
 
   return {
     flushImpressions,
-    /** Forgets the served set here and on every instance (a campaign started, stopped or changed). */
-    changed: () => ctx.caches.changed(ADS_CACHE),
+    /** One batch of impressions applied and billed, once whatever the tries (flushImpressions makes them). */
+    applyImpressions: applyBatch,
+    changed,
     async close() {
       clearInterval(timer);
       await flushImpressions();
@@ -175,24 +251,39 @@ export function createAdServing(
       // Advertising off: an ad shown before still leads where it said, but costs its advertiser nothing.
       if (!(await isEnabled(opts.settings, 'advertisingEnabled'))) return { counted: false, target };
       const { day } = platformDay(at);
-      let charged: { cost: number; completed: boolean } | null = null;
+      let charged: { cost: number; completed: boolean; paused: number } | null = null;
       try {
         charged = await ctx.db.transaction(async (tx) => {
+          // The advertiser first (the lock order of every spend), then the viewer's window and the campaign.
+          const left = (await opts.spend.lock(tx, [campaign.advertiserId])).get(campaign.advertiserId)!;
           if (!(await repo.takeViewerClick(tx, id, viewerKey, at, new Date(at.getTime() - CLICK_WINDOW_MS))))
             return null;
-          const row = await repo.chargeClick(tx, id, at);
-          if (!row) throw new NotCounted();
+          const row = await repo.chargeClick(tx, id, at, left);
+          if (!row) throw new NotCounted(true);
           const cost = row.pricingModel === 'CPC' ? row.bid : 0;
           // Over the day's budget: undone whole, the viewer's window included.
-          if (!(await repo.addDailyClick(tx, id, day, cost, row.dailyBudget))) throw new NotCounted();
-          return { cost, completed: row.status === 'COMPLETED' };
+          if (!(await repo.addDailyClick(tx, id, day, cost, row.dailyBudget))) throw new NotCounted(false);
+          if (cost === 0) return { cost, completed: false, paused: 0 };
+          // One counted click of one viewer: its key never posts twice.
+          await opts.spend.post(tx, {
+            advertiserId: row.advertiserId,
+            campaignId: id,
+            amount: cost,
+            key: `ad_click:${id}:${viewerKey}:${at.getTime()}`,
+            memo: 'click',
+          });
+          const paused = await opts.spend.pauseUnfunded(tx, row.advertiserId, left - cost);
+          return { cost, completed: row.status === 'COMPLETED', paused };
         });
       } catch (err) {
         if (!(err instanceof NotCounted)) throw err;
+        // Refused by the campaign's row: perhaps its advertiser's balance no longer pays it.
+        if (err.atCampaign) await stopUnfunded(campaign.advertiserId);
       }
       if (!charged) return { counted: false, target };
       const served = (await set.get()).byId.get(id);
       if (served) served.localSpend += charged.cost;
+      if (charged.paused) changed();
       if (charged.completed) await opts.onCompleted([id]);
       return { counted: true, target };
     },

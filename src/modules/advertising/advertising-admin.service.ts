@@ -27,10 +27,13 @@ export function createAdvertisingAdminService(
   ): Promise<CampaignView> {
     const t = now();
     const row = await ctx.db.transaction(async (tx) => {
-      const c = await repo.findCampaign(tx, id, { lock: true });
-      if (!c) throw notFound('Campaign');
+      const seen = await repo.findCampaign(tx, id);
+      if (!seen) throw notFound('Campaign');
+      // An approved campaign spends: its advertiser is locked first (the order of every spend).
+      const left = (await advertising.spend.lock(tx, [seen.advertiserId])).get(seen.advertiserId)!;
+      const c = (await repo.findCampaign(tx, id, { lock: true }))!;
       assertTransition(CAMPAIGN_TRANSITIONS, c.status, to, 'Campaign');
-      const updated = await repo.updateCampaign(tx, id, {
+      let updated = await repo.updateCampaign(tx, id, {
         status: to,
         rejectionReason: reason,
         ...(to === 'ACTIVE' && { approvedAt: t }),
@@ -57,6 +60,9 @@ export function createAdvertisingAdminService(
           { sourceKey: `${action}:${id}:${t.getTime()}` },
         );
       }
+      // Approved while the balance cannot pay it: paused at once (BALANCE_SPENT) until a top-up.
+      if (to === 'ACTIVE' && (await advertising.spend.pauseUnfunded(tx, c.advertiserId, left)))
+        updated = (await repo.findCampaign(tx, id))!;
       return updated;
     });
     if (to === 'ACTIVE') advertising.serving.changed();

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, gte, ilike, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
-import { rows, type Executor } from '../../db/client.js';
+import type { Executor } from '../../db/client.js';
 import {
   adCampaignDaily,
   adCampaigns,
@@ -195,10 +195,11 @@ export async function takeViewerClick(
 
 /**
  * Adds a click to a campaign being served. A CPC click costs the bid and is taken only while the
- * total budget can pay it: the row lock makes concurrent clicks wait and re-read `spent`, so a
- * budget of n clicks pays n. The campaign completes with the click that leaves less than a bid.
+ * total budget and the advertiser's balance (`left`, read under the advertiser's lock) can pay it:
+ * the row lock makes concurrent clicks wait and re-read `spent`, so a budget of n clicks pays n.
+ * The campaign completes with the click that leaves less than a bid.
  */
-export async function chargeClick(ex: Executor, id: string, now: Date) {
+export async function chargeClick(ex: Executor, id: string, now: Date, left: number) {
   const cost = sql`(case when ${adCampaigns.pricingModel} = 'CPC' then ${adCampaigns.bid} else 0 end)`;
   const exhausted = sql`(${adCampaigns.pricingModel} = 'CPC' and ${adCampaigns.spent} + 2 * ${adCampaigns.bid} > ${adCampaigns.totalBudget})`;
   const [row] = await ex
@@ -207,6 +208,7 @@ export async function chargeClick(ex: Executor, id: string, now: Date) {
       clicks: sql`${adCampaigns.clicks} + 1`,
       spent: sql`${adCampaigns.spent} + ${cost}`,
       status: sql`case when ${exhausted} then 'COMPLETED' else ${adCampaigns.status} end`,
+      stopReason: sql`case when ${exhausted} then 'BUDGET_SPENT' else ${adCampaigns.stopReason} end`,
       completedAt: sql`case when ${exhausted} then ${now.toISOString()}::timestamptz else ${adCampaigns.completedAt} end`,
     })
     .where(
@@ -216,10 +218,12 @@ export async function chargeClick(ex: Executor, id: string, now: Date) {
         live,
         sql`${adCampaigns.startsAt} <= ${now.toISOString()}::timestamptz and ${adCampaigns.endsAt} > ${now.toISOString()}::timestamptz`,
         sql`${adCampaigns.spent} + ${cost} <= ${adCampaigns.totalBudget}`,
+        sql`${cost} <= ${left}`,
       ),
     )
     .returning({
       status: adCampaigns.status,
+      advertiserId: adCampaigns.advertiserId,
       pricingModel: adCampaigns.pricingModel,
       bid: adCampaigns.bid,
       dailyBudget: adCampaigns.dailyBudget,
@@ -247,28 +251,38 @@ export async function addDailyClick(
   return got.length > 0;
 }
 
-/**
- * Adds batched impressions in one statement per table. CPM campaigns pay their bid for each
- * thousand impressions reached, never past the total budget; what each paid goes to the day.
- */
-export async function addImpressions(ex: Executor, counts: Map<string, number>, day: string): Promise<void> {
-  if (!counts.size) return;
-  const ids = [...counts.keys()];
-  const ns = [...counts.values()];
-  const charged = await rows<{ id: string; n: number; cost: number }>(
-    ex,
-    sql`with v as (select * from unnest(${uuidArray(ids)}, ${intArray(ns)}) as v(id, n)),
-      old as (select c.id, c.spent from ${adCampaigns} c join v on v.id = c.id order by c.id for update of c)
-    update ${adCampaigns} c set
-      impressions = c.impressions + v.n,
-      spent = case when c.pricing_model = 'CPM'
-        then least(c.total_budget, c.spent + ((c.impressions + v.n) / 1000 - c.impressions / 1000) * c.bid) else c.spent end
-    from v, old where c.id = v.id and old.id = c.id
-    returning c.id, v.n, (c.spent - old.spent)::int as cost`,
-  );
+/** What an impression batch charges reads of its campaigns; `lock` takes them in id order. */
+export function campaignsOf(ex: Executor, ids: string[], opts: { lock?: boolean } = {}) {
+  const q = ex
+    .select({
+      id: adCampaigns.id,
+      advertiserId: adCampaigns.advertiserId,
+      pricingModel: adCampaigns.pricingModel,
+      bid: adCampaigns.bid,
+      spent: adCampaigns.spent,
+      totalBudget: adCampaigns.totalBudget,
+      impressions: adCampaigns.impressions,
+    })
+    .from(adCampaigns)
+    .where(inArray(adCampaigns.id, ids))
+    .orderBy(asc(adCampaigns.id));
+  return opts.lock ? q.for('update') : q;
+}
+
+/** Adds batched impressions and what they cost, in one statement per table (the campaigns locked by the caller). */
+export async function applyImpressions(
+  ex: Executor,
+  charged: { id: string; n: number; cost: number }[],
+  day: string,
+): Promise<void> {
   if (!charged.length) return;
+  const ids = uuidArray(charged.map((c) => c.id));
+  const ns = intArray(charged.map((c) => c.n));
+  const costs = intArray(charged.map((c) => c.cost));
+  await ex.execute(sql`update ${adCampaigns} c set impressions = c.impressions + v.n, spent = c.spent + v.cost
+    from unnest(${ids}, ${ns}, ${costs}) as v(id, n, cost) where c.id = v.id`);
   await ex.execute(sql`insert into ${adCampaignDaily} (campaign_id, day, impressions, spend)
-    select * from unnest(${uuidArray(charged.map((r) => r.id))}, ${`{${charged.map(() => day).join(',')}}`}::date[], ${intArray(charged.map((r) => Number(r.n)))}, ${intArray(charged.map((r) => Number(r.cost)))})
+    select v.id, ${day}::date, v.n, v.cost from unnest(${ids}, ${ns}, ${costs}) as v(id, n, cost)
     on conflict (campaign_id, day) do update set impressions = ${adCampaignDaily.impressions} + excluded.impressions, spend = ${adCampaignDaily.spend} + excluded.spend`);
 }
 
@@ -277,14 +291,20 @@ export async function completeDue(
   ex: Executor,
   now: Date,
 ): Promise<{ id: string; advertiserId: string; name: string }[]> {
+  const ended = sql`${adCampaigns.endsAt} <= ${now.toISOString()}::timestamptz`;
   return ex
     .update(adCampaigns)
-    .set({ status: 'COMPLETED', completedAt: now, updatedAt: now })
+    .set({
+      status: 'COMPLETED',
+      stopReason: sql`case when ${ended} then 'END_DATE' else 'BUDGET_SPENT' end`,
+      completedAt: now,
+      updatedAt: now,
+    })
     .where(
       and(
         inArray(adCampaigns.status, ['ACTIVE', 'PAUSED']),
         live,
-        sql`(${adCampaigns.endsAt} <= ${now.toISOString()}::timestamptz or ${adCampaigns.spent} >= ${adCampaigns.totalBudget}
+        sql`(${ended} or ${adCampaigns.spent} >= ${adCampaigns.totalBudget}
           or (${adCampaigns.pricingModel} = 'CPC' and ${adCampaigns.spent} + ${adCampaigns.bid} > ${adCampaigns.totalBudget}))`,
       ),
     )
@@ -314,4 +334,28 @@ export function findCampaignsIncludingDeleted(ex: Executor, ids: string[]) {
 /** Forgets counted clicks older than the window: they no longer stop a viewer's next click counting. */
 export async function pruneClickViewers(ex: Executor, before: Date): Promise<void> {
   await ex.delete(adClickViewers).where(lte(adClickViewers.countedAt, before));
+}
+
+/** Each campaign of the advertiser (deleted ones too) with its impressions and clicks of the month (YYYY-MM). */
+export async function monthFigures(ex: Executor, advertiserId: string, month: string) {
+  const found = await ex
+    .select({
+      campaignId: adCampaigns.id,
+      name: adCampaigns.name,
+      pricingModel: adCampaigns.pricingModel,
+      impressions: sql<string>`coalesce(sum(${adCampaignDaily.impressions}), 0)`,
+      clicks: sql<string>`coalesce(sum(${adCampaignDaily.clicks}), 0)`,
+    })
+    .from(adCampaigns)
+    .leftJoin(
+      adCampaignDaily,
+      and(
+        eq(adCampaignDaily.campaignId, adCampaigns.id),
+        sql`${adCampaignDaily.day} >= ${`${month}-01`}::date and ${adCampaignDaily.day} < (${`${month}-01`}::date + interval '1 month')`,
+      ),
+    )
+    .where(eq(adCampaigns.advertiserId, advertiserId))
+    .groupBy(adCampaigns.id)
+    .orderBy(asc(adCampaigns.createdAt), asc(adCampaigns.id));
+  return found.map((r) => ({ ...r, impressions: Number(r.impressions), clicks: Number(r.clicks) }));
 }

@@ -1,5 +1,11 @@
 import { Type, type Static } from 'typebox';
-import { AD_PLACEMENTS, AD_TARGET_TYPES, CAMPAIGN_STATUSES, PRICING_MODELS } from '../../db/schema/advertising.js';
+import {
+  AD_PLACEMENTS,
+  AD_TARGET_TYPES,
+  CAMPAIGN_STATUSES,
+  PRICING_MODELS,
+  STOP_REASONS,
+} from '../../db/schema/advertising.js';
 import {
   EmailSchema,
   IdSchema,
@@ -183,6 +189,12 @@ export const CampaignSchema = Type.Object(
     impressions: Type.Integer(),
     clicks: Type.Integer(),
     rejectionReason: Nullable(Type.String()),
+    stopReason: Nullable(
+      StringEnum(STOP_REASONS, {
+        description:
+          'why the platform stopped it: END_DATE or BUDGET_SPENT (COMPLETED), BALANCE_SPENT (PAUSED until a top-up)',
+      }),
+    ),
     submittedAt: Nullable(TimestampSchema),
     approvedAt: Nullable(TimestampSchema),
     completedAt: Nullable(TimestampSchema),

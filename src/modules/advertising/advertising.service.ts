@@ -8,10 +8,13 @@ import { uuidv7 } from '../../shared/ids.js';
 import { normalizeEmail, normalizePhone } from '../../shared/phone.js';
 import { pageMeta } from '../../shared/schemas.js';
 import { assertTransition } from '../../shared/state-machine.js';
+import type { LedgerApi } from '../ledger/index.js';
 import type { NotificationsApi } from '../notifications/index.js';
 import { requireFeature, type SettingsReader } from '../settings/index.js';
 import { platformDay } from './ad-pacing.js';
 import { CLICK_WINDOW_MS, createAdServing } from './ad-serving.js';
+import { createAdSpend, isFunded } from './ad-spend.js';
+import * as billingRepo from './billing.repository.js';
 import * as figures from './advertising.figures.js';
 import * as repo from './advertising.repository.js';
 import type { CampaignRecord } from './advertising.repository.js';
@@ -30,6 +33,7 @@ import { ADVERTISER_TRANSITIONS, BACK_TO_REVIEW, CAMPAIGN_TRANSITIONS, EDITABLE 
 import { checkFields, decodeImage, mergeFields, type TargetChecks } from './campaign-input.js';
 
 export interface AdvertisingDeps {
+  ledger: LedgerApi;
   notifications: NotificationsApi;
   settings: SettingsReader;
   targets: TargetChecks;
@@ -57,15 +61,17 @@ export function createAdvertisingService(ctx: AppContext, deps: AdvertisingDeps)
             tx,
             owner.userId,
             'ad_campaign_completed',
-            { campaignId: id, campaignName: c.name },
+            { campaignId: id, campaignName: c.name, reason: c.stopReason },
             { sourceKey: `ad_campaign_completed:${id}` },
           );
       }
     });
   }
+  const spend = createAdSpend(ctx, { ledger: deps.ledger, notifications: deps.notifications });
   const serving = createAdServing(ctx, {
     apiPrefix: deps.apiPrefix,
     settings: deps.settings,
+    spend,
     onCompleted: notifyCompleted,
   });
   /** Advertisers start or change nothing while advertising is off; pausing and deleting stay open. */
@@ -73,6 +79,7 @@ export function createAdvertisingService(ctx: AppContext, deps: AdvertisingDeps)
 
   ctx.jobs.work(COMPLETE_JOB, async () => {
     await repo.pruneClickViewers(ctx.db, new Date(now().getTime() - CLICK_WINDOW_MS));
+    await billingRepo.pruneBatches(ctx.db, new Date(now().getTime() - DAY_MS));
     const done = await repo.completeDue(ctx.db, now());
     if (done.length) await notifyCompleted(done.map((c) => c.id));
   });
@@ -119,11 +126,19 @@ export function createAdvertisingService(ctx: AppContext, deps: AdvertisingDeps)
     if (to !== 'PAUSED') await open();
     const t = now();
     const [before, row] = await ctx.db.transaction(async (tx) => {
+      // Resuming spends: the advertiser's balance is read under its lock, taken before the campaign's.
+      const { advertiserId } = await manage(tx, user, id);
+      const left = to === 'ACTIVE' ? (await spend.lock(tx, [advertiserId])).get(advertiserId)! : 0;
       const c = await manage(tx, user, id, { lock: true });
       assertTransition(ADVERTISER_TRANSITIONS, c.status, to, 'Campaign');
       if (to === 'PENDING_REVIEW' && c.endsAt <= t)
         throw validationError('body.endsAt', 'the campaign has ended: move endsAt into the future first');
-      return [c, await repo.updateCampaign(tx, id, { status: to, updatedAt: t, ...extra })] as const;
+      if (to === 'ACTIVE' && !isFunded(c, left))
+        throw conflict(
+          'INSUFFICIENT_BALANCE',
+          `Your advertising balance (${left} ${c.currency}) cannot pay this campaign: top it up first (POST /advertising/topups)`,
+        );
+      return [c, await repo.updateCampaign(tx, id, { status: to, stopReason: null, updatedAt: t, ...extra })] as const;
     });
     if (before.status === 'ACTIVE' || row.status === 'ACTIVE') serving.changed();
     return view(row);
@@ -141,6 +156,7 @@ export function createAdvertisingService(ctx: AppContext, deps: AdvertisingDeps)
     /** Dashboard and impact figures from this module's own tables (docs/analytics.md). */
     figures,
     serving,
+    spend,
     serve: serving.serve,
     click: serving.click,
     notifyCompleted,
@@ -272,7 +288,12 @@ export function createAdvertisingService(ctx: AppContext, deps: AdvertisingDeps)
           const patch: Partial<CampaignRecord> = {
             ...fields,
             ...(image !== undefined && { imageKey: newKey }),
-            ...(review && { status: 'PENDING_REVIEW' as const, submittedAt: t, rejectionReason: null }),
+            ...(review && {
+              status: 'PENDING_REVIEW' as const,
+              submittedAt: t,
+              rejectionReason: null,
+              stopReason: null,
+            }),
             updatedAt: t,
           };
           return [c, await repo.updateCampaign(tx, id, patch)] as const;

@@ -2,6 +2,7 @@ import type { TestApp } from '../../../test/helpers/app.js';
 import { createSignedIn, uniqueEmail } from '../../../test/helpers/factories.js';
 import { call } from '../../../test/helpers/http.js';
 import { uuidv7 } from '../../shared/ids.js';
+import { deliverWebhook } from '../payments/payments.test-support.js';
 
 export const MINUTE = 60_000;
 export const DAY = 86_400_000;
@@ -16,12 +17,40 @@ export const profileBody = (over: Record<string, unknown> = {}) => ({
   ...over,
 });
 
-/** An ADVERTISER account with its profile. */
-export async function advertiser(t: TestApp) {
+/** An ADVERTISER account with its profile, and a prepaid balance of `balance` (paid through the provider). */
+export async function advertiser(t: TestApp, opts: { balance?: number } = {}) {
   const s = await createSignedIn(t.app, { role: 'ADVERTISER' });
   const res = await call(t.app, 'POST', '/advertising/profile', { token: s.token, body: profileBody() });
   if (res.status !== 201) throw new Error(`profile not created: ${JSON.stringify(res.body)}`);
+  const balance = opts.balance ?? 1_000_000;
+  if (balance > 0) await topUp(t, s, balance);
   return { ...s, profile: res.body.data as { id: string } };
+}
+
+/** Starts a top-up (POST /advertising/topups); answers the answer's data. */
+export async function startTopUp(t: TestApp, owner: { token: string }, amount: number, key = uuidv7()) {
+  const res = await call(t.app, 'POST', '/advertising/topups', {
+    token: owner.token,
+    body: { amount, paymentMethod: 'wave' },
+    headers: { 'idempotency-key': key },
+  });
+  if (res.status !== 201) throw new Error(`top-up not started: ${JSON.stringify(res.body)}`);
+  return res.body.data as { topUp: { id: string }; payment: { transactionId: string } };
+}
+
+/** The signed `checkout.session.completed` of a payment, paid at the fake provider. */
+export async function paidEvent(t: TestApp, paymentId: string) {
+  const p = await t.app.services.payments.find(t.app.ctx.db, paymentId);
+  if (!p?.providerSessionId) throw new Error(`payment ${paymentId} has no session`);
+  return t.mobilemoney.event('checkout.session.completed', t.mobilemoney.complete(p.providerSessionId));
+}
+
+/** Tops the balance up by `amount` through the provider and its webhook; answers the top-up. */
+export async function topUp(t: TestApp, owner: { token: string }, amount: number) {
+  const started = await startTopUp(t, owner, amount);
+  const { outcome } = await deliverWebhook(t, await paidEvent(t, started.payment.transactionId));
+  if (outcome !== 'applied') throw new Error(`top-up not applied: ${outcome}`);
+  return started.topUp;
 }
 
 /** A city nobody else targets, so a test sees only its own campaigns. */

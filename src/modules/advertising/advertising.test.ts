@@ -6,7 +6,7 @@ import { uuidv7 } from '../../shared/ids.js';
 import { listAdminActions } from '../audit/audit.service.js';
 import { image, publishProduct, supplierWithStore } from '../products/products.test-support.js';
 import * as repo from './advertising.repository.js';
-import { activeCampaign, advertiser, campaignBody, DAY, profileBody } from './advertising.test-support.js';
+import { DAY, activeCampaign, advertiser, campaignBody, profileBody, topUp } from './advertising.test-support.js';
 
 let t: TestApp;
 let adminToken: string;
@@ -94,6 +94,8 @@ describe('any account may advertise', () => {
     expect(
       (await call(t.app, 'POST', '/advertising/profile', { token: supplier.token, body: profileBody() })).status,
     ).toBe(201);
+    // It pays for its ads like any advertiser.
+    await topUp(t, supplier, 10_000);
     const c = await activeCampaign(t, supplier, adminToken);
     const ads = await call(t.app, 'GET', '/advertising/ads', { query: { placement: 'HOME_BANNER', city: c.city! } });
     expect(ads.body.data.map((a: { id: string }) => a.id)).toEqual([c.id]);

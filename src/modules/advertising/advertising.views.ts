@@ -45,6 +45,7 @@ export const toCampaignView = (c: CampaignRecord, links: FileLinks, apiPrefix: s
   impressions: c.impressions,
   clicks: c.clicks,
   rejectionReason: c.rejectionReason,
+  stopReason: c.stopReason,
   submittedAt: iso(c.submittedAt),
   approvedAt: iso(c.approvedAt),
   completedAt: iso(c.completedAt),

@@ -1,4 +1,4 @@
-import type { CampaignStatus } from '../../db/schema/advertising.js';
+import type { CampaignStatus, TopUpStatus } from '../../db/schema/advertising.js';
 import type { TransitionTable } from '../../shared/state-machine.js';
 
 /**
@@ -28,4 +28,14 @@ export const ADVERTISER_TRANSITIONS: TransitionTable<CampaignStatus> = {
   PAUSED: ['ACTIVE'],
   REJECTED: ['PENDING_REVIEW'],
   COMPLETED: [],
+};
+
+/**
+ * A top-up: PAID when its payment succeeds, EXPIRED when it was not paid in time; a payment that
+ * comes after the deadline is still credited (the money is the advertiser's), so EXPIRED -> PAID.
+ */
+export const TOPUP_TRANSITIONS: TransitionTable<TopUpStatus> = {
+  PENDING: ['PAID', 'EXPIRED'],
+  EXPIRED: ['PAID'],
+  PAID: [],
 };

@@ -231,9 +231,9 @@ async function recompute(windows: Windows, currency = 'XOF') {
     sql`select created_at, paid_at, status, items_total from orders where currency = ${currency}
         and ((created_at >= ${from30} and created_at < ${to}) or (paid_at >= ${from30} and paid_at < ${to}))`,
   );
-  const commissionLines = await rows<{ amount: string; created_at: Date }>(
+  const incomeLines = await rows<{ account: string; amount: string; created_at: Date }>(
     db,
-    sql`select amount::text as amount, created_at from ledger_lines where account = 'platform_commission' and currency = ${currency} and created_at >= ${from30} and created_at < ${to}`,
+    sql`select account, amount::text as amount, created_at from ledger_lines where account in ('platform_commission', 'platform_advertising') and currency = ${currency} and created_at >= ${from30} and created_at < ${to}`,
   );
   const [escrow] = await rows<{ total: string }>(
     db,
@@ -243,6 +243,11 @@ async function recompute(windows: Windows, currency = 'XOF') {
     at !== null && new Date(at) >= new Date(w.from) && new Date(at) < new Date(w.to);
   const orders: Record<string, unknown> = {};
   const commission: Record<string, number> = {};
+  const advertising: Record<string, number> = {};
+  const income = (account: string, w: { from: string; to: string }) =>
+    incomeLines
+      .filter((l) => l.account === account && within(l.created_at, w))
+      .reduce((sum, l) => sum - Number(l.amount), 0);
   for (const [k, w] of Object.entries(windows)) {
     const placed = orderRows.filter((o) => within(o.created_at, w));
     const paid = orderRows.filter((o) => within(o.paid_at, w));
@@ -253,9 +258,8 @@ async function recompute(windows: Windows, currency = 'XOF') {
       paid: paid.length,
       gmv: paid.reduce((sum, o) => sum + Number(o.items_total), 0),
     };
-    commission[k] = commissionLines
-      .filter((l) => within(l.created_at, w))
-      .reduce((sum, l) => sum - Number(l.amount), 0);
+    commission[k] = income('platform_commission', w);
+    advertising[k] = income('platform_advertising', w);
   }
   const count = (st: string) => products.filter((p) => p.status === st).length;
   // The later modules' figures: deals bookable at the answer's moment, and each moderation queue.
@@ -299,7 +303,7 @@ async function recompute(windows: Windows, currency = 'XOF') {
       campaigns: queues!.campaigns,
     },
     orders,
-    money: { commission, escrowHeld: -Number(escrow?.total ?? 0) },
+    money: { commission, advertising, escrowHeld: -Number(escrow?.total ?? 0) },
   };
 }
 

@@ -1,5 +1,5 @@
 import type { KycApi } from '../kyc/index.js';
-import type { LedgerApi } from '../ledger/index.js';
+import { platformAdvertising, platformCommission, type LedgerApi } from '../ledger/index.js';
 import type { OrdersApi } from '../orders/index.js';
 import type { ProductsApi } from '../products/index.js';
 import type { SuppliersApi } from '../suppliers/index.js';
@@ -40,15 +40,13 @@ export function registerPlatformFigures(analytics: AnalyticsService, m: Platform
     return { orders: { ...w } };
   });
   analytics.registerFigures('ledger', async (ex, s) => {
-    const [commission, escrowHeld] = await Promise.all([
-      m.ledger.figures.commissionIn(ex, s.currency, {
-        today: s.today,
-        last7Days: s.last7Days,
-        last30Days: s.last30Days,
-      }),
+    const windows = { today: s.today, last7Days: s.last7Days, last30Days: s.last30Days };
+    const [commission, advertising, escrowHeld] = await Promise.all([
+      m.ledger.figures.incomeIn(ex, platformCommission, s.currency, windows),
+      m.ledger.figures.incomeIn(ex, platformAdvertising, s.currency, windows),
       m.ledger.figures.escrowHeld(ex, s.currency),
     ]);
-    return { money: { commission, escrowHeld } };
+    return { money: { commission, advertising, escrowHeld } };
   });
   analytics.registerImpactSource('orders', (ex, r) => m.orders.figures.collectedFoodByPeriod(ex, r));
 }

@@ -3,9 +3,11 @@ import { createLedgerService, type LedgerService } from './ledger.service.js';
 
 export type { LedgerTransaction } from './ledger.service.js';
 export {
+  advertiserBalance,
   associationPayable,
   bookingEscrow,
   escrow,
+  platformAdvertising,
   platformCommission,
   platformSubscriptions,
   providerClearing,
@@ -21,6 +23,8 @@ export interface LedgerApi {
   escrowHeldAt: LedgerService['escrowHeldAt'];
   figures: LedgerService['figures'];
   flowsByPeriod: LedgerService['flowsByPeriod'];
+  history: LedgerService['history'];
+  movements: LedgerService['movements'];
   post: LedgerService['post'];
   sumOfAllAccounts: LedgerService['sumOfAllAccounts'];
   totalsByCurrency: LedgerService['totalsByCurrency'];

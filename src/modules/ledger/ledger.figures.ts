@@ -1,17 +1,17 @@
 import { sql } from 'drizzle-orm';
 import { rows, type Executor } from '../../db/client.js';
-import { platformCommission } from './accounts.js';
 
 /*
  * The ledger's figures for the administrators' dashboard, fast whatever the number of orders:
- * commission over a window reads ledger_lines_account_created_idx (account, created_at, with the
- * amount in the index) for that window only; what escrow holds now is the sum of
+ * income over a window (commission, advertising) reads ledger_lines_account_created_idx (account,
+ * created_at, with the amount in the index) for that window only; what escrow holds now is the sum of
  * ledger_open_escrows, the escrow accounts whose balance is not zero (kept by a trigger).
  */
 
-/** Commission earned (net of any reversal) in each window, in one currency. */
-export async function commissionIn<K extends string>(
+/** What an income account (platform_commission, platform_advertising) earned, net of reversals, in each window. */
+export async function incomeIn<K extends string>(
   ex: Executor,
+  account: string,
   currency: string,
   windows: Record<K, { from: Date; to: Date }>,
 ): Promise<Record<K, number>> {
@@ -28,7 +28,7 @@ export async function commissionIn<K extends string>(
   const [r] = await rows<Record<string, string>>(
     ex,
     sql`select ${sums} from ledger_lines
-        where account = ${platformCommission} and currency = ${currency} and created_at >= ${earliest} and created_at < ${latest}`,
+        where account = ${account} and currency = ${currency} and created_at >= ${earliest} and created_at < ${latest}`,
   );
   return Object.fromEntries(keys.map((k, i) => [k, Number(r?.[`w${i}`] ?? 0)])) as Record<K, number>;
 }

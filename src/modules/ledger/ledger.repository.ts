@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import { rows, type Executor } from '../../db/client.js';
 import { ledgerLines, ledgerTransactions } from '../../db/schema/ledger.js';
 
@@ -41,12 +41,67 @@ export function linesOf(ex: Executor, transactionIds: string[]): Promise<LineRow
     .orderBy(asc(ledgerLines.id));
 }
 
-export async function balanceOf(ex: Executor, account: string): Promise<number> {
+/** The account's balance, or what it was just before `before` (ledger_lines_account_created_idx holds the amounts). */
+export async function balanceOf(ex: Executor, account: string, before?: Date): Promise<number> {
   const [row] = await ex
     .select({ total: sql<string>`coalesce(sum(${ledgerLines.amount}), 0)` })
     .from(ledgerLines)
-    .where(eq(ledgerLines.account, account));
+    .where(and(eq(ledgerLines.account, account), before && lt(ledgerLines.createdAt, before)));
   return Number(row?.total ?? 0);
+}
+
+const within = (range: { from?: Date; to?: Date }) => [
+  range.from && gte(ledgerLines.createdAt, range.from),
+  range.to && lt(ledgerLines.createdAt, range.to),
+];
+
+/** One account's lines, newest first, with what each transaction was; and how many there are. */
+export async function accountLines(
+  ex: Executor,
+  account: string,
+  q: { from?: Date; to?: Date; limit: number; offset: number },
+) {
+  const where = and(eq(ledgerLines.account, account), ...within(q));
+  const [items, [total]] = await Promise.all([
+    ex
+      .select({
+        transactionId: ledgerTransactions.id,
+        kind: ledgerTransactions.kind,
+        referenceType: ledgerTransactions.referenceType,
+        referenceId: ledgerTransactions.referenceId,
+        memo: ledgerTransactions.memo,
+        amount: ledgerLines.amount,
+        currency: ledgerLines.currency,
+        createdAt: ledgerLines.createdAt,
+      })
+      .from(ledgerLines)
+      .innerJoin(ledgerTransactions, eq(ledgerTransactions.id, ledgerLines.transactionId))
+      .where(where)
+      .orderBy(desc(ledgerLines.createdAt), desc(ledgerLines.id))
+      .limit(q.limit)
+      .offset(q.offset),
+    ex.select({ n: count() }).from(ledgerLines).where(where),
+  ]);
+  return { items, total: total?.n ?? 0 };
+}
+
+/** What moved on one account in a range, summed per kind and reference (oldest first). */
+export async function accountMovements(ex: Executor, account: string, range: { from?: Date; to?: Date }) {
+  const found = await ex
+    .select({
+      kind: ledgerTransactions.kind,
+      referenceType: ledgerTransactions.referenceType,
+      referenceId: ledgerTransactions.referenceId,
+      amount: sql<string>`sum(${ledgerLines.amount})`,
+      count: count(),
+      firstAt: sql<Date>`min(${ledgerLines.createdAt})`.mapWith(ledgerLines.createdAt),
+    })
+    .from(ledgerLines)
+    .innerJoin(ledgerTransactions, eq(ledgerTransactions.id, ledgerLines.transactionId))
+    .where(and(eq(ledgerLines.account, account), ...within(range)))
+    .groupBy(ledgerTransactions.kind, ledgerTransactions.referenceType, ledgerTransactions.referenceId)
+    .orderBy(sql`min(${ledgerLines.createdAt})`);
+  return found.map((r) => ({ ...r, amount: Number(r.amount) }));
 }
 
 /** Balances of the accounts starting with `prefix` (LIKE wildcards in it are taken literally). */
@@ -77,7 +132,8 @@ const isEscrow = sql.raw(`(account like 'escrow:%' or account like 'booking_escr
 
 /**
  * Money moved per period (UTC) and currency, by what it was: received into escrow, commission
- * earned, refunds decided, paid out to suppliers, and the net change of what escrow holds.
+ * earned, refunds decided, paid out to suppliers, advertising spend earned, and the net change of
+ * what escrow holds.
  */
 export async function flowsByPeriod(ex: Executor, range: { from: Date; to: Date; unit: PeriodUnit }) {
   const found = await rows<{
@@ -87,6 +143,7 @@ export async function flowsByPeriod(ex: Executor, range: { from: Date; to: Date;
     commission: string;
     refunds: string;
     payouts: string;
+    advertising: string;
     escrow_change: string;
   }>(
     ex,
@@ -95,6 +152,7 @@ export async function flowsByPeriod(ex: Executor, range: { from: Date; to: Date;
           coalesce(sum(-amount) filter (where account = 'platform_commission'), 0)::text as commission,
           coalesce(sum(-amount) filter (where account like 'refunds_pending:%' and amount < 0), 0)::text as refunds,
           coalesce(sum(amount) filter (where account like 'supplier_payable:%' and amount > 0), 0)::text as payouts,
+          coalesce(sum(-amount) filter (where account = 'platform_advertising'), 0)::text as advertising,
           coalesce(sum(-amount) filter (where ${isEscrow}), 0)::text as escrow_change
         from ledger_lines where created_at >= ${range.from} and created_at < ${range.to}
         group by 1, 2 order by 1, 2`,
@@ -106,6 +164,7 @@ export async function flowsByPeriod(ex: Executor, range: { from: Date; to: Date;
     commission: Number(r.commission),
     refunds: Number(r.refunds),
     payouts: Number(r.payouts),
+    advertising: Number(r.advertising),
     escrowChange: Number(r.escrow_change),
   }));
 }

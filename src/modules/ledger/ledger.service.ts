@@ -5,7 +5,16 @@ import { isAccount } from './accounts.js';
 import * as repo from './ledger.repository.js';
 import * as figures from './ledger.figures.js';
 
-export type ReferenceType = 'order' | 'donation' | 'subscription' | 'booking' | 'payout' | 'payment' | 'refund';
+export type ReferenceType =
+  | 'order'
+  | 'donation'
+  | 'subscription'
+  | 'booking'
+  | 'advertising_topup'
+  | 'ad_campaign'
+  | 'payout'
+  | 'payment'
+  | 'refund';
 export interface Reference {
   type: ReferenceType;
   id: string;
@@ -33,6 +42,25 @@ export interface LedgerTransaction {
   memo: string | null;
   createdAt: Date;
   lines: PostingLine[];
+}
+
+/** One line of an account, with what its transaction was (an account's history). */
+export interface AccountLine {
+  transactionId: string;
+  kind: string;
+  reference: Reference;
+  memo: string | null;
+  amount: number;
+  currency: string;
+  createdAt: Date;
+}
+/** What moved on an account for one kind and reference in a range: the sum of its lines, how many, the first. */
+export interface AccountMovement {
+  kind: string;
+  reference: Reference;
+  amount: number;
+  count: number;
+  firstAt: Date;
 }
 
 /** A posting that breaks the ledger's rules: a bug in the calling module, never the client's fault. */
@@ -144,7 +172,30 @@ export function createLedgerService(ctx: AppContext) {
         return { transactionId: existing.id, created: false };
       });
     },
-    balance: (ex: Executor, account: string) => repo.balanceOf(ex, account),
+    /** The account's balance now, or just before `before`. */
+    balance: (ex: Executor, account: string, before?: Date) => repo.balanceOf(ex, account, before),
+    /** One account's lines, newest first (`from` included, `to` excluded), a page at a time. */
+    async history(
+      ex: Executor,
+      account: string,
+      q: { from?: Date; to?: Date; limit: number; offset: number },
+    ): Promise<{ items: AccountLine[]; total: number }> {
+      const { items, total } = await repo.accountLines(ex, account, q);
+      return {
+        items: items.map(({ referenceType, referenceId, ...l }) => ({
+          ...l,
+          reference: { type: referenceType as ReferenceType, id: referenceId },
+        })),
+        total,
+      };
+    },
+    /** What moved on one account in a range, per kind and reference, oldest first (statements). */
+    async movements(ex: Executor, account: string, range: { from?: Date; to?: Date }): Promise<AccountMovement[]> {
+      return (await repo.accountMovements(ex, account, range)).map(({ referenceType, referenceId, ...m }) => ({
+        ...m,
+        reference: { type: referenceType as ReferenceType, id: referenceId },
+      }));
+    },
     /** Every account starting with `prefix` (e.g. `supplier_payable:`) and its balance, by name. */
     balances: (ex: Executor, prefix: string) => repo.balancesOf(ex, prefix),
     /** The transactions about one order, payment, payout..., oldest first, with their lines. */

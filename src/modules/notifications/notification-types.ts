@@ -35,6 +35,11 @@ const ORDER_STATUS_BODIES: Record<string, (store: string) => string> = {
   COMPLETED: () => 'Commande retirée. Merci et bon appétit !',
 };
 
+const DOWNGRADE_REASONS: Record<string, string> = {
+  CANCELLED: 'Votre abonnement annulé est terminé',
+  REFUNDED: 'Votre paiement d’abonnement a été remboursé et sa période retirée',
+};
+
 const DONATION_STATUS_TITLES: Record<string, string> = {
   ACCEPTED: 'Don accepté',
   DECLINED: 'Don refusé',
@@ -184,7 +189,7 @@ const TYPES = {
     category: 'account',
     title: () => "Paiement d'abonnement remboursé",
     body: (d) =>
-      `${typeof d.amount === 'number' ? d.amount : ''} ${text(d.currency, 'XOF')} payés après l'expiration de la demande vous ont été remboursés.`,
+      `${typeof d.amount === 'number' ? d.amount : ''} ${text(d.currency, 'XOF')} ${d.reason === 'ADMIN' ? "d'abonnement vous ont été remboursés par l'équipe" : "payés après l'expiration de la demande vous ont été remboursés"}.`,
   },
   subscription_expiring: {
     category: 'account',
@@ -196,7 +201,7 @@ const TYPES = {
     category: 'account',
     title: () => 'Retour au plan gratuit',
     body: (d) =>
-      `${d.reason === 'CANCELLED' ? 'Votre abonnement annulé est terminé' : "Votre période d'abonnement n'a pas été renouvelée"} : vous êtes sur le plan gratuit.${typeof d.maxProducts === 'number' && typeof d.currentProducts === 'number' && d.currentProducts >= d.maxProducts ? ' Vos produits restent en ligne, mais vous ne pourrez en créer de nouveaux que sous la limite du plan.' : ''}`,
+      `${DOWNGRADE_REASONS[text(d.reason)] ?? "Votre période d'abonnement n'a pas été renouvelée"} : vous êtes sur le plan gratuit.${typeof d.maxProducts === 'number' && typeof d.currentProducts === 'number' && d.currentProducts >= d.maxProducts ? ' Vos produits restent en ligne, mais vous ne pourrez en créer de nouveaux que sous la limite du plan.' : ''}`,
   },
   review_received: {
     category: 'reviews',
@@ -248,7 +253,19 @@ const TYPES = {
     category: 'account',
     title: () => 'Campagne terminée',
     body: (d) =>
-      `Votre campagne ${text(d.campaignName, 'publicitaire')} est terminée (date de fin atteinte ou budget dépensé).`,
+      `Votre campagne ${text(d.campaignName, 'publicitaire')} est terminée (${d.reason === 'BUDGET_SPENT' ? 'budget dépensé' : d.reason === 'END_DATE' ? 'date de fin atteinte' : 'date de fin atteinte ou budget dépensé'}).`,
+  },
+  ad_campaign_paused: {
+    category: 'account',
+    title: () => 'Campagne suspendue : solde épuisé',
+    body: (d) =>
+      `Votre solde publicitaire ne peut plus payer votre campagne ${text(d.campaignName, 'publicitaire')} : elle reprendra dès que vous l'aurez rechargé.`,
+  },
+  ad_topup_paid: {
+    category: 'account',
+    title: () => 'Solde publicitaire rechargé',
+    body: (d) =>
+      `${typeof d.amount === 'number' ? d.amount : ''} ${text(d.currency, 'XOF')} ajoutés à votre solde publicitaire${typeof d.resumed === 'number' && d.resumed > 0 ? ` : ${d.resumed} campagne(s) reprennent` : ''}.`,
   },
   deal_approved: {
     category: 'account',

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { App } from '../../http/types.js';
-import { PROVIDER_EVENT_OUTCOMES } from '../../db/schema/payments.js';
+import { PROVIDER_EVENT_OUTCOMES, type PaymentSubjectType } from '../../db/schema/payments.js';
 import { SIGNATURE_HEADER } from '../../providers/payments/signature.js';
 import { IdSchema, Ok, StringEnum, ok } from '../../shared/schemas.js';
 import { returnPage } from './return-page.js';
@@ -19,6 +19,12 @@ const WEBHOOK_BODY_LIMIT = 64 * 1024;
 const WEBHOOK_RATE_LIMIT = { max: 3000, timeWindow: '1 minute' };
 
 /** The routes of every subject's payments: where the provider sends the payer back, and its webhook. */
+/** The app's return URL names the subject: `orderId`, `donationId`... and these. */
+const RETURN_PARAMS: Partial<Record<PaymentSubjectType, string>> = {
+  subscription: 'subscriptionChargeId',
+  advertising_topup: 'topUpId',
+};
+
 export function paymentsRoutes(settlement: SettlementService, opts: { appReturnUrl?: string }) {
   return async (app: App) => {
     const tags = ['payments'];
@@ -40,11 +46,7 @@ export function paymentsRoutes(settlement: SettlementService, opts: { appReturnU
           if (opts.appReturnUrl) {
             const to = new URL(opts.appReturnUrl);
             if (r.orderId) to.searchParams.set('orderId', r.orderId);
-            else
-              to.searchParams.set(
-                r.subjectType === 'subscription' ? 'subscriptionChargeId' : `${r.subjectType}Id`,
-                r.subjectId,
-              );
+            else to.searchParams.set(RETURN_PARAMS[r.subjectType] ?? `${r.subjectType}Id`, r.subjectId);
             to.searchParams.set('status', r.status);
             return reply.redirect(to.toString(), 303);
           }

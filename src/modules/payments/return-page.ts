@@ -25,6 +25,7 @@ const SUBJECT: Record<PaymentSubjectType, string> = {
   subscription: 'Abonnement',
   donation: 'Don',
   booking: 'Réservation',
+  advertising_topup: 'Recharge publicitaire',
 };
 const OTHER_SUCCESS = { title: 'Paiement reçu', text: 'Votre paiement est confirmé.' };
 

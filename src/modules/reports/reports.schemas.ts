@@ -72,6 +72,9 @@ const Money = Type.Object({
   commission: Type.Integer({ description: 'commission earned at releases' }),
   refunds: Type.Integer({ description: 'refunds decided (escrow sent back to clients)' }),
   payouts: Type.Integer({ description: 'paid out to suppliers (confirmed by the provider)' }),
+  advertising: Type.Integer({
+    description: "advertising revenue: advertisers' spend paid from their prepaid balances",
+  }),
   heldInEscrow: Type.Integer({ description: 'held in escrow at the end of the period' }),
 });
 

@@ -13,7 +13,7 @@ export interface ReportsDeps {
 }
 
 const TOP_DAYS = { day: 1, week: 7, month: 30, year: 365 } as const;
-const MONEY_FIELDS = ['gmv', 'commission', 'refunds', 'payouts'] as const;
+const MONEY_FIELDS = ['gmv', 'commission', 'refunds', 'payouts', 'advertising'] as const;
 const CSV_COLUMNS = ['period', 'currency', ...MONEY_FIELDS, 'heldInEscrow'] as const;
 
 type Figure = { count: number; volume: number };
@@ -77,7 +77,7 @@ export function createReportsService(ctx: AppContext, deps: ReportsDeps) {
       ]);
       const byPeriod = new Map(flows.filter((f) => f.currency === currency).map((f) => [f.period, f]));
       let held = before.find((b) => b.currency === currency)?.held ?? 0;
-      const totals = { gmv: 0, commission: 0, refunds: 0, payouts: 0, heldInEscrow: 0 };
+      const totals = { gmv: 0, commission: 0, refunds: 0, payouts: 0, advertising: 0, heldInEscrow: 0 };
       const rows = periods.map(({ key }) => {
         const f = byPeriod.get(key);
         held += f?.escrowChange ?? 0;
@@ -87,6 +87,7 @@ export function createReportsService(ctx: AppContext, deps: ReportsDeps) {
           commission: f?.commission ?? 0,
           refunds: f?.refunds ?? 0,
           payouts: f?.payouts ?? 0,
+          advertising: f?.advertising ?? 0,
           heldInEscrow: held,
         };
         for (const k of MONEY_FIELDS) totals[k] += row[k];

@@ -99,6 +99,7 @@ describe('financial report', () => {
       commission: c,
       refunds: 600,
       payouts: a - c,
+      advertising: 0,
       heldInEscrow: before + 2000,
     };
     const d2 = {
@@ -107,6 +108,7 @@ describe('financial report', () => {
       commission: 0,
       refunds: 0,
       payouts: 0,
+      advertising: 0,
       heldInEscrow: before + 2600,
     };
     expect(res.body.data).toMatchObject({ groupBy: 'day', currency: 'XOF', periods: [d1, d2] });
@@ -115,6 +117,7 @@ describe('financial report', () => {
       commission: c,
       refunds: 600,
       payouts: a - c,
+      advertising: 0,
       heldInEscrow: before + 2600,
     });
 
@@ -131,10 +134,10 @@ describe('financial report', () => {
     expect(res.headers['content-disposition']).toMatch(/^attachment; filename="financial-report-.*\.csv"$/);
     const json = (await get('/admin/reports/financial', { ...range(), groupBy: 'day' })).body.data;
     const lines = String(res.body).trimEnd().split('\r\n');
-    expect(lines[0]).toBe('period,currency,gmv,commission,refunds,payouts,heldInEscrow');
+    expect(lines[0]).toBe('period,currency,gmv,commission,refunds,payouts,advertising,heldInEscrow');
     expect(lines.slice(1)).toEqual([
       ...json.periods.map((p: Record<string, number>) =>
-        [p.period, 'XOF', p.gmv, p.commission, p.refunds, p.payouts, p.heldInEscrow].join(','),
+        [p.period, 'XOF', p.gmv, p.commission, p.refunds, p.payouts, p.advertising, p.heldInEscrow].join(','),
       ),
       [
         'total',
@@ -143,6 +146,7 @@ describe('financial report', () => {
         json.totals.commission,
         json.totals.refunds,
         json.totals.payouts,
+        json.totals.advertising,
         json.totals.heldInEscrow,
       ].join(','),
     ]);

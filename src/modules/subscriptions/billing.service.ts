@@ -48,7 +48,7 @@ export type BillingService = ReturnType<typeof createBillingService>;
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
-const toChargeView = (c: ChargeRecord, promoCode: string | null) => ({
+export const toChargeView = (c: ChargeRecord, promoCode: string | null) => ({
   id: c.id,
   kind: c.kind,
   status: c.status,
@@ -61,6 +61,7 @@ const toChargeView = (c: ChargeRecord, promoCode: string | null) => ({
   promoCode,
   expiresAt: c.expiresAt.toISOString(),
   paidAt: iso(c.paidAt),
+  refundedAt: iso(c.refundedAt),
   createdAt: c.createdAt.toISOString(),
 });
 
@@ -170,10 +171,12 @@ export function createBillingService(ctx: AppContext, deps: BillingDeps) {
   /** The charge is paid: its promo use counts, and the plan starts (SUBSCRIBE) or its period is extended (RENEW). */
   async function applyPaid(tx: Executor, c: ChargeRecord): Promise<ChargeRecord> {
     const t = now();
-    const paid = (await repo.moveCharge(tx, c.id, 'PENDING', { status: 'PAID', paidAt: t, updatedAt: t }))!;
     if (c.promoCodeId) await deps.promos.countUse(tx, c.promoCodeId);
     const running = c.subscriptionId ? await repo.lockSubscription(tx, c.subscriptionId) : undefined;
+    // The subscription this payment starts or extends: what a refund takes the period back from.
+    let applied: string;
     if (c.kind === 'RENEW' && running?.status === 'ACTIVE' && running.endsAt && running.endsAt > t) {
+      applied = running.id;
       await repo.updateSubscription(tx, running.id, {
         endsAt: new Date(running.endsAt.getTime() + c.periodDays * DAY_MS),
         cancelAtPeriodEnd: false,
@@ -182,9 +185,10 @@ export function createBillingService(ctx: AppContext, deps: BillingDeps) {
       });
     } else {
       // A new plan, or a renewal paid after its period ended: a period starting now.
+      applied = uuidv7(t.getTime());
       await repo.cancelActive(tx, c.supplierId, t);
       await repo.insertSubscription(tx, {
-        id: uuidv7(t.getTime()),
+        id: applied,
         supplierId: c.supplierId,
         planId: c.planId,
         status: 'ACTIVE',
@@ -194,6 +198,12 @@ export function createBillingService(ctx: AppContext, deps: BillingDeps) {
         updatedAt: t,
       });
     }
+    const paid = (await repo.moveCharge(tx, c.id, 'PENDING', {
+      status: 'PAID',
+      paidAt: t,
+      appliedSubscriptionId: applied,
+      updatedAt: t,
+    }))!;
     await deps.notifications.notify(
       tx,
       c.userId,
@@ -222,11 +232,13 @@ export function createBillingService(ctx: AppContext, deps: BillingDeps) {
         await repo.moveCharge(tx, charge.id, 'PENDING', { status: 'EXPIRED', updatedAt: now() });
     },
     async refunded(tx, p: PaymentRecord, { charge }) {
+      // REFUNDED: an administrator refunded the paid charge; otherwise the payment came when nobody waited for it.
+      const reason = charge.status === 'REFUNDED' ? 'ADMIN' : 'NOT_WANTED';
       await deps.notifications.notify(
         tx,
         charge.userId,
         'subscription_payment_refunded',
-        { chargeId: charge.id, amount: p.amount, currency: p.currency },
+        { chargeId: charge.id, amount: p.amount, currency: p.currency, reason },
         { sourceKey: `payment:${p.id}:refunded` },
       );
     },

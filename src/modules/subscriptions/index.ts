@@ -1,6 +1,7 @@
 import type { App } from '../../http/types.js';
 import { defineModule } from '../module.js';
 import { createBillingService, type SupplierDirectory } from './billing.service.js';
+import { createChargeRefunds } from './charge-refunds.service.js';
 import { createPlansService } from './plans.service.js';
 import { createPromoCodesService } from './promo-codes.service.js';
 import { subscriptionsRoutes } from './subscriptions.routes.js';
@@ -54,7 +55,15 @@ export const subscriptionsModule = defineModule({
       suppliers,
       notifications,
     });
-    const routes = subscriptionsRoutes({ subscriptions, plans, promos, billing, supplierIdOf: billing.supplierIdOf });
+    const refunds = createChargeRefunds(ctx, { payments, subscriptions, notifications });
+    const routes = subscriptionsRoutes({
+      subscriptions,
+      plans,
+      promos,
+      billing,
+      refunds,
+      supplierIdOf: billing.supplierIdOf,
+    });
     const useSuppliers = (d: SupplierDirectory) => {
       directory = d;
     };

@@ -256,16 +256,22 @@ export function cancelPendingCharges(ex: Executor, supplierId: string, now: Date
     .returning();
 }
 
+/** Whether the supplier ever paid a plan (a refunded charge was paid too: first-subscription codes stay used). */
 export async function hasPaidCharge(ex: Executor, supplierId: string): Promise<boolean> {
   const [row] = await ex
     .select({ id: subscriptionCharges.id })
     .from(subscriptionCharges)
-    .where(and(eq(subscriptionCharges.supplierId, supplierId), eq(subscriptionCharges.status, 'PAID')))
+    .where(
+      and(eq(subscriptionCharges.supplierId, supplierId), inArray(subscriptionCharges.status, ['PAID', 'REFUNDED'])),
+    )
     .limit(1);
   return !!row;
 }
 
-/** Uses of promo codes (paid) and reservations (waiting charges), in total and by this supplier. */
+/**
+ * Uses of promo codes (paid, and refunded: a refund gives the money back, not the use) and
+ * reservations (waiting charges), in total and by this supplier.
+ */
 export async function promoUses(
   ex: Executor,
   promoIds: string[],
@@ -280,7 +286,10 @@ export async function promoUses(
     })
     .from(subscriptionCharges)
     .where(
-      and(inArray(subscriptionCharges.promoCodeId, promoIds), inArray(subscriptionCharges.status, ['PENDING', 'PAID'])),
+      and(
+        inArray(subscriptionCharges.promoCodeId, promoIds),
+        inArray(subscriptionCharges.status, ['PENDING', 'PAID', 'REFUNDED']),
+      ),
     )
     .groupBy(subscriptionCharges.promoCodeId);
   return new Map(rows.map((r) => [r.promoCodeId!, { total: r.total, bySupplier: r.bySupplier }]));

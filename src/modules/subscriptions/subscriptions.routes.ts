@@ -3,6 +3,7 @@ import { perAccountBucket, type TokenBucket } from '../../http/rate-limits.js';
 import type { App } from '../../http/types.js';
 import { Ok, OkPage, ok, okPage } from '../../shared/schemas.js';
 import type { BillingService } from './billing.service.js';
+import type { ChargeRefundsService } from './charge-refunds.service.js';
 import type { PlansService } from './plans.service.js';
 import type { PromoCodesService } from './promo-codes.service.js';
 import * as S from './subscriptions.schemas.js';
@@ -23,6 +24,7 @@ export interface SubscriptionsRouteDeps {
   plans: PlansService;
   promos: PromoCodesService;
   billing: BillingService;
+  refunds: ChargeRefundsService;
   /** The caller's supplier profile id (404 SUPPLIER_PROFILE_REQUIRED without one). */
   supplierIdOf: (userId: string) => Promise<string>;
 }
@@ -203,6 +205,23 @@ export function subscriptionsRoutes(d: SubscriptionsRouteDeps) {
         await d.plans.remove(req.user, req.params.planId);
         return ok({ deleted: true as const });
       },
+    );
+
+    app.post(
+      '/admin/subscriptions/payments/:paymentId/refund',
+      {
+        config: { ...adm, idempotency: true },
+        schema: {
+          tags: atags,
+          summary:
+            'Refund a subscription payment in full: the paid period is taken off the plan (FREE if nothing is left), the money goes back through the provider (audited; Idempotency-Key honoured)',
+          params: S.PaymentIdParamsSchema,
+          body: S.RefundBodySchema,
+          errors: [404, 409],
+          response: { 200: Ok(S.SubscriptionRefundSchema) },
+        },
+      },
+      async (req) => ok(await d.refunds.refund(req.user, req.params.paymentId, req.body.reason)),
     );
 
     app.get(

@@ -176,6 +176,7 @@ export const ChargeSchema = Type.Object(
     promoCode: Nullable(Type.String()),
     expiresAt: TimestampSchema,
     paidAt: Nullable(TimestampSchema),
+    refundedAt: Nullable(TimestampSchema),
     createdAt: TimestampSchema,
   },
   { title: 'SubscriptionCharge' },
@@ -191,6 +192,20 @@ export const SubscribeAnswerSchema = Type.Object(
     limits: LimitsSchema,
   },
   { title: 'SubscribeAnswer' },
+);
+
+export const PaymentIdParamsSchema = Type.Object({ paymentId: IdSchema }, { additionalProperties: false });
+export const RefundBodySchema = Type.Object(
+  { reason: Type.String({ minLength: 3, maxLength: 1000, description: 'why: kept in the audit log' }) },
+  { additionalProperties: false },
+);
+export const SubscriptionRefundSchema = Type.Object(
+  {
+    charge: ChargeSchema,
+    payment: PaymentSchema,
+    limits: LimitsSchema,
+  },
+  { title: 'SubscriptionRefund' },
 );
 
 // --- promo codes -------------------------------------------------------------------------------------
