@@ -1,5 +1,6 @@
-// The server process of `npm run bench:images`: the real app on a scratch database, a supplier with a
-// published product and a client to sign in, and a route that reports the process's peak RSS.
+// The server process of `npm run bench:images` and `npm run bench:s3`: the real app on a scratch
+// database, a supplier with a published product and a client to sign in, and a route that reports
+// the process's peak RSS.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +20,8 @@ const config = loadConfig({
   IMAGE_QUEUE_MAX: process.env.BENCH_IMAGE_QUEUE_MAX ?? '32',
   // Only what the configuration checks: Node's real pool is whatever the environment gave it.
   UV_THREADPOOL_SIZE: process.env.BENCH_IMAGE_CONCURRENCY ? '1024' : '4',
+  // Where files go (npm run bench:s3 passes a bucket's settings).
+  ...Object.fromEntries(Object.entries(process.env).filter(([k]) => /^(S3_|FILES_STORAGE$)/.test(k))),
 });
 const app = await buildApp({ config });
 let peak = 0;
