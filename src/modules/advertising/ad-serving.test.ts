@@ -219,7 +219,12 @@ describe('POST /advertising/ads/:id/click', () => {
     const results = await Promise.all(tokens.map((token, i) => click(a.id, token, viewers[i])));
     expect(results.every((r) => r.status === 200)).toBe(true);
     expect(results.filter((r) => r.body.data.counted)).toHaveLength(10);
-    expect(await campaign(a.id)).toMatchObject({ clicks: 10, spent: 1000, status: 'COMPLETED' });
+    expect(await campaign(a.id)).toMatchObject({
+      clicks: 10,
+      spent: 1000,
+      status: 'COMPLETED',
+      stopReason: 'BUDGET_SPENT',
+    });
     expect(await adIds({ city: a.city! })).toEqual([]);
     const stats = (await call(t.app, 'GET', `/advertising/campaigns/${a.id}/stats`, { token: owner.token })).body.data;
     expect(stats.totals).toMatchObject({ clicks: 10, spend: 1000 });
@@ -264,7 +269,8 @@ describe('pacing and stats', () => {
     // A new day starts a new daily budget.
     advanceTo(0, 20);
     expect(await clickWhileServed()).toBe(3); // floor(9600 x 2100 / 86400) = 233
-  });
+    // About a hundred clicks, each paid from the balance on the ledger, one after the other.
+  }, 90_000);
 
   it('charges CPM campaigns per thousand impressions and reports per day', async () => {
     // Late in the day, so the pace allows most of the daily budget: floor(2500 x 83700 / 86400) = 2421.
@@ -296,7 +302,7 @@ describe('pacing and stats', () => {
     // Served until the budget is spent: the third thousand is capped at what is left, then it completes.
     for (let i = 0; i < 1000 && (await serve(q, { ip: '10.0.0.1', viewerKey: 'x' })).length; i++);
     await t.app.services.advertising.serving.flushImpressions();
-    expect(await campaign(a.id)).toMatchObject({ spent: 2500, status: 'COMPLETED' });
+    expect(await campaign(a.id)).toMatchObject({ spent: 2500, status: 'COMPLETED', stopReason: 'BUDGET_SPENT' });
     const bad = await call(t.app, 'GET', `/advertising/campaigns/${a.id}/stats`, {
       token: owner.token,
       query: { from: '2026-05-02', to: '2026-05-01' },

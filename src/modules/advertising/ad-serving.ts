@@ -254,10 +254,11 @@ export function createAdServing(
       let charged: { cost: number; completed: boolean; paused: number } | null = null;
       try {
         charged = await ctx.db.transaction(async (tx) => {
-          // The advertiser first (the lock order of every spend), then the viewer's window and the campaign.
-          const left = (await opts.spend.lock(tx, [campaign.advertiserId])).get(campaign.advertiserId)!;
+          // The viewer's window first (a repeated click stops there), then the advertiser and its campaign:
+          // the lock order of every spend (no spend waits for a viewer's row while holding an advertiser).
           if (!(await repo.takeViewerClick(tx, id, viewerKey, at, new Date(at.getTime() - CLICK_WINDOW_MS))))
             return null;
+          const left = (await opts.spend.lock(tx, [campaign.advertiserId])).get(campaign.advertiserId)!;
           const row = await repo.chargeClick(tx, id, at, left);
           if (!row) throw new NotCounted(true);
           const cost = row.pricingModel === 'CPC' ? row.bid : 0;

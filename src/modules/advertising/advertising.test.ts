@@ -323,11 +323,14 @@ describe('campaigns', () => {
     // The minute job completes campaigns past their end.
     await t.app.ctx.jobs.send('advertising.complete', {});
     await t.app.jobs.drain();
-    expect((await call(t.app, 'GET', `/advertising/campaigns/${id}`, { token: a.token })).body.data.status).toBe(
-      'COMPLETED',
-    );
+    expect((await call(t.app, 'GET', `/advertising/campaigns/${id}`, { token: a.token })).body.data).toMatchObject({
+      status: 'COMPLETED',
+      stopReason: 'END_DATE',
+    });
     expect(
-      (await notificationsOf(a.token)).some((n) => n.type === 'ad_campaign_completed' && n.data.campaignId === id),
+      (await notificationsOf(a.token)).some(
+        (n) => n.type === 'ad_campaign_completed' && n.data.campaignId === id && n.data.reason === 'END_DATE',
+      ),
     ).toBe(true);
     const put = await call(t.app, 'PUT', `/advertising/campaigns/${id}`, { token: a.token, body: { name: 'Encore' } });
     expect(put.status).toBe(409);
