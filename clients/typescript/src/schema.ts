@@ -14723,6 +14723,15 @@ export interface operations {
                     "image/webp": string;
                 };
             };
+            /** @description With files in a bucket: a redirect to a presigned URL of the store, valid one minute */
+            302: {
+                headers: {
+                    /** @description The presigned URL */
+                    location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
