@@ -21,6 +21,7 @@ const fileResponse = {
 };
 const redirectToStore = {
   302: {
+    type: 'null',
     description: 'With files in a bucket: a redirect to a presigned URL of the store, valid one minute',
     headers: { location: { type: 'string', description: 'The presigned URL' } },
   },
