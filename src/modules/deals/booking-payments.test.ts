@@ -9,8 +9,21 @@ import { notifications } from '../../db/schema/notifications.js';
 import { payouts } from '../../db/schema/payouts.js';
 import { commissionOf } from '../../shared/money.js';
 import { bookingEscrow, refundsPending, supplierPayable } from '../ledger/index.js';
-import { deliverWebhook, postWebhook } from '../payments/payments.test-support.js';
-import { admin, dakarDate, moveTo, publishDeal, supplierWithStore } from './deals.test-support.js';
+import {
+  deliverWebhook,
+  paidEvent as paidEventOf,
+  postWebhook,
+  sessionOfPayment,
+} from '../payments/payments.test-support.js';
+import {
+  admin,
+  bookInApp,
+  inAppShop,
+  moveTo,
+  payBooking,
+  publishDeal,
+  supplierWithStore,
+} from './deals.test-support.js';
 
 // Deals paid in the app: every test moves money through the webhook, the ledger and the escrow of
 // bookings, and the money checks hold after each (the booking's escrow, payments, release, payout, places).
@@ -41,42 +54,14 @@ const typesOf = async (userId: string) =>
     (n) => n.type,
   );
 const book = (token: string, dealId: string, body: Record<string, unknown> = {}, headers?: Record<string, string>) =>
-  call(t.app, 'POST', `/deals/${dealId}/book`, {
-    token,
-    body: { quantity: 1, pickupDate: dakarDate(t, 1), paymentMethod: 'wave', ...body },
-    ...(headers && { headers }),
-  });
+  bookInApp(t, token, dealId, body, headers);
 const cancel = (token: string, id: string) => call(t.app, 'POST', `/deals/bookings/${id}/cancel`, { token });
 const validate = (token: string, code: string) =>
   call(t.app, 'POST', '/supplier/deals/bookings/validate', { token, body: { code } });
 
-/** A verified shop with its payout number and a deal of `places` places paid in the app (1000 XOF a place). */
-async function shop(over: Record<string, unknown> = {}) {
-  const s = await supplierWithStore(t, { role: 'SUPPLIER_DEALS' });
-  const phone = await call(t.app, 'PUT', '/suppliers/profile', {
-    token: s.token,
-    body: { payoutPhone: '+221771234567' },
-  });
-  expect(phone.status).toBe(200);
-  const deal = await publishDeal(t, s, adminToken, { paymentMode: 'IN_APP', placesPerClient: 1, ...over });
-  return { ...s, deal };
-}
-
-/**
- * The provider session of a booking's payment attempt. Under load the provider may answer after the
- * booking's answer (the call goes on after it): wait until the attempt has recorded its session.
- */
-async function sessionOf(transactionId: string) {
-  for (let tries = 0; tries < 100; tries++) {
-    const sessionId = (await t.app.services.payments.find(db(), transactionId))?.providerSessionId;
-    const s = sessionId && t.mobilemoney.sessions.get(sessionId);
-    if (s) return s;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`no session for payment ${transactionId}`);
-}
-const paidEvent = async (transactionId: string) =>
-  t.mobilemoney.event('checkout.session.completed', t.mobilemoney.complete((await sessionOf(transactionId)).id));
+const shop = (over: Record<string, unknown> = {}) => inAppShop(t, adminToken, over);
+const sessionOf = (paymentId: string) => sessionOfPayment(t, paymentId);
+const paidEvent = (paymentId: string) => paidEventOf(t, paymentId);
 
 /** A client's booking, held for its payment. */
 async function held(s: { deal: { id: string } }, body: Record<string, unknown> = {}) {
@@ -92,9 +77,7 @@ async function held(s: { deal: { id: string } }, body: Record<string, unknown> =
 /** A client's booking, paid through the signed webhook. */
 async function paid(s: { deal: { id: string } }, body: Record<string, unknown> = {}) {
   const h = await held(s, body);
-  expect(await deliverWebhook(t, await paidEvent(h.booking.payment.transactionId))).toMatchObject({
-    outcome: 'applied',
-  });
+  expect(await payBooking(t, h.booking.payment.transactionId)).toBe('applied');
   return h;
 }
 

@@ -17,12 +17,13 @@ import { toPaymentView, type PaymentRecord, type PaymentsApi } from '../payments
 import type { PayoutsApi } from '../payouts/index.js';
 import type { SettingsApi } from '../settings/index.js';
 import type { StaffApi } from '../staff/index.js';
-import { roleCan, type StoresApi } from '../stores/index.js';
+import type { StoresApi } from '../stores/index.js';
 import type { SuppliersApi } from '../suppliers/index.js';
+import { createBookingCounter } from './booking-counter.js';
 import { createBookingPayments } from './booking-payments.js';
 import * as repo from './deals.repository.js';
 import type { BookingRecord, DealRecord } from './deals.repository.js';
-import type { BookBody, BookingView, MyBookingsQuery, StoreBookingsQuery, ValidateBody } from './deals.schemas.js';
+import type { BookBody, BookingView, MyBookingsQuery, StoreBookingsQuery } from './deals.schemas.js';
 import { toBookingView } from './deals.views.js';
 
 /** Marks a booking NO_SHOW once its pickup window ended unused (sent at booking, due at the window's end). */
@@ -44,23 +45,6 @@ export interface BookingsDeps {
 const DAY_MS = 86_400_000;
 const addDays = (date: string, n: number) =>
   new Date(Date.parse(`${date}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
-const normalizeCode = (code: string) => code.toUpperCase().replace(/[\s-]/g, '');
-
-/** The booking id a token claims (unverified: codeFrom checks the signature against it). */
-function claimedId(token: string): string | null {
-  try {
-    const body = JSON.parse(Buffer.from(token.split('.')[0] ?? '', 'base64url').toString('utf8')) as { o?: unknown };
-    return typeof body.o === 'string' && /^[0-9a-f-]{36}$/i.test(body.o) ? body.o : null;
-  } catch {
-    return null;
-  }
-}
-
-const invalidToken = () =>
-  new AppError(400, 'INVALID_BOOKING_TOKEN', 'This QR code is not a booking of this service, or it was altered', [
-    { field: 'body.token', message: 'is not a valid booking token' },
-  ]);
-
 export type BookingsService = ReturnType<typeof createBookingsService>;
 
 export function createBookingsService(ctx: AppContext, deps: BookingsDeps) {
@@ -162,50 +146,6 @@ export function createBookingsService(ctx: AppContext, deps: BookingsDeps) {
     throw conflict('DEAL_EXPIRED', 'No pickup window of this deal is left');
   }
 
-  /**
-   * Who may validate bookings of a store: the supplier who owns it, or a member whose role has
-   * `bookings.validate`. Anyone else: 404 (another store's booking is not theirs to see).
-   */
-  async function assertValidator(ex: Executor, user: AuthUser, storeId: string): Promise<void> {
-    const { role } = await deps.stores.resolveRole(ex, user.id, storeId).catch(() => ({ role: null }));
-    if (!role) throw notFound('Booking');
-    if (!roleCan(role, 'bookings.validate'))
-      throw new AppError(403, 'FORBIDDEN', `Your role on this store (${role}) does not allow bookings.validate`);
-  }
-
-  /** The booking a short code names among the stores the user validates for (the newest when used ones share it). */
-  async function byCode(ex: Executor, user: AuthUser, code: string, storeId?: string): Promise<BookingRecord> {
-    const found = (
-      await ex
-        .select()
-        .from(dealBookings)
-        .where(and(eq(dealBookings.code, code), storeId ? eq(dealBookings.storeId, storeId) : undefined))
-    ).sort(
-      (a, b) =>
-        (a.status === 'CONFIRMED' ? 0 : 1) - (b.status === 'CONFIRMED' ? 0 : 1) ||
-        b.createdAt.getTime() - a.createdAt.getTime(),
-    );
-    const allowed: BookingRecord[] = [];
-    for (const b of found) {
-      if (
-        await assertValidator(ex, user, b.storeId).then(
-          () => true,
-          () => false,
-        )
-      )
-        allowed.push(b);
-    }
-    const open = allowed.filter((b) => b.status === 'CONFIRMED');
-    if (new Set(open.map((b) => b.storeId)).size > 1)
-      throw conflict(
-        'AMBIGUOUS_BOOKING_CODE',
-        'This code is open in several of your stores: give storeId, or scan the QR code',
-      );
-    const b = open[0] ?? allowed[0];
-    if (!b) throw notFound('Booking');
-    return b;
-  }
-
   /** 409 when the deal takes no booking now, saying why. */
   function refuseUnbookable(deal: DealRecord, t: Date): void {
     if (deal.validUntil <= t) throw conflict('DEAL_EXPIRED', 'This deal has expired');
@@ -213,32 +153,19 @@ export function createBookingsService(ctx: AppContext, deps: BookingsDeps) {
     if (deal.status !== 'ACTIVE') throw notFound('Deal');
   }
 
-  /** 409 for a booking that cannot be used (any more), saying why. */
-  function refuseClosed(b: BookingRecord): never {
-    if (b.status === 'PENDING_PAYMENT' || b.status === 'EXPIRED')
-      throw conflict(
-        'BOOKING_NOT_PAID',
-        b.status === 'EXPIRED'
-          ? 'This booking was not paid in time: it was given up'
-          : 'This booking waits for its payment in the app: it cannot be handed over yet',
-      );
-    if (b.status === 'USED') {
-      throw new AppError(409, 'BOOKING_ALREADY_USED', `This booking was already used at ${b.usedAt!.toISOString()}`, [
-        { field: 'usedAt', message: b.usedAt!.toISOString() },
-      ]);
-    }
-    if (b.status === 'CANCELLED') throw conflict('BOOKING_CANCELLED', 'This booking was cancelled by the client');
-    throw conflict(
-      'PICKUP_WINDOW_PASSED',
-      `The pickup window of this booking ended at ${b.pickupEndsAt.toISOString()}`,
-    );
-  }
-
   async function viewOf(ex: Executor, id: string): Promise<BookingView> {
     const row = await repo.bookingRowOf(ex, id);
     if (!row) throw notFound('Booking');
     return toBookingView(row);
   }
+
+  const counter = createBookingCounter(ctx, {
+    stores: deps.stores,
+    notifications: deps.notifications,
+    tokens,
+    release: money.release,
+    viewOf,
+  });
 
   /** The client's view of a booking, with its latest payment when paid in the app. */
   async function clientView(id: string): Promise<BookingView> {
@@ -441,47 +368,7 @@ export function createBookingsService(ctx: AppContext, deps: BookingsDeps) {
       return { items: items.map(toBookingView), meta: pageMeta(q, total) };
     },
 
-    /**
-     * The counter's scan (the QR token) or typed short code: the booking becomes USED once. A
-     * second scan, even at the same instant, is 409 BOOKING_ALREADY_USED with when it was used.
-     * Paid in the app, its money is released to the shop in the same transaction.
-     */
-    async validate(user: AuthUser, body: ValidateBody): Promise<BookingView> {
-      if ((body.token === undefined) === (body.code === undefined))
-        throw validationError('body.token', 'give either token (the QR code) or code');
-      let b: BookingRecord | undefined;
-      if (body.token !== undefined) {
-        const id = claimedId(body.token);
-        const code = id && tokens.codeFrom(body.token, id);
-        if (!id || !code) throw invalidToken();
-        b = await repo.findBooking(ctx.db, id);
-        if (!b || b.code !== code) throw invalidToken();
-        if (body.storeId && body.storeId !== b.storeId) throw notFound('Booking');
-        await assertValidator(ctx.db, user, b.storeId);
-      } else {
-        b = await byCode(ctx.db, user, normalizeCode(body.code!), body.storeId);
-      }
-      const t = now();
-      if (b.status !== 'CONFIRMED') refuseClosed(b);
-      if (t >= b.pickupEndsAt) refuseClosed({ ...b, status: 'NO_SHOW' });
-      const booking = b;
-      await ctx.db.transaction(async (tx) => {
-        const used = await repo.moveBooking(tx, booking.id, 'CONFIRMED', 'USED', {
-          usedAt: t,
-          usedBy: user.id,
-          updatedAt: t,
-        });
-        if (!used) refuseClosed((await repo.findBooking(tx, booking.id))!);
-        if (used.paymentStatus === 'PAID') await money.release(tx, used);
-        await deps.notifications.notify(
-          tx,
-          booking.clientId,
-          'deal_booking_used',
-          { bookingId: booking.id, dealId: booking.dealId },
-          { sourceKey: `booking:${booking.id}:used` },
-        );
-      });
-      return viewOf(ctx.db, booking.id);
-    },
+    /** The counter's scan or typed code (booking-counter.ts). */
+    validate: counter.validate,
   };
 }

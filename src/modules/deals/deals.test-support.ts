@@ -1,5 +1,6 @@
 import type { TestApp } from '../../../test/helpers/app.js';
 import { call } from '../../../test/helpers/http.js';
+import { deliverWebhook, paidEvent } from '../payments/payments.test-support.js';
 import { HOUR, admin, supplierWithStore } from '../products/products.test-support.js';
 
 export { HOUR, admin, supplierWithStore };
@@ -46,4 +47,35 @@ export const dakarDate = (t: TestApp, days = 0) =>
 export function moveTo(t: TestApp, days: number, time: string): void {
   const target = Date.parse(`${dakarDate(t, days)}T${time}:00Z`);
   t.clock.advance(target - t.clock.now().getTime());
+}
+
+/** A verified shop with its payout number and a deal paid in the app (1000 XOF a place, one place per client). */
+export async function inAppShop(t: TestApp, adminToken: string, over: Record<string, unknown> = {}) {
+  const s = await supplierWithStore(t, { role: 'SUPPLIER_DEALS' });
+  const phone = await call(t.app, 'PUT', '/suppliers/profile', {
+    token: s.token,
+    body: { payoutPhone: '+221771234567' },
+  });
+  if (phone.status !== 200) throw new Error(`payout phone not set: ${JSON.stringify(phone.body)}`);
+  const deal = await publishDeal(t, s, adminToken, { paymentMode: 'IN_APP', placesPerClient: 1, ...over });
+  return { ...s, deal };
+}
+
+/** Books a deal paid in the app for tomorrow's window, paying by wave (answers the HTTP response). */
+export const bookInApp = (
+  t: TestApp,
+  token: string,
+  dealId: string,
+  body: Record<string, unknown> = {},
+  headers?: Record<string, string>,
+) =>
+  call(t.app, 'POST', `/deals/${dealId}/book`, {
+    token,
+    body: { quantity: 1, pickupDate: dakarDate(t, 1), paymentMethod: 'wave', ...body },
+    ...(headers && { headers }),
+  });
+
+/** Pays a booking's attempt at the fake provider and delivers the signed webhook; answers its outcome. */
+export async function payBooking(t: TestApp, paymentId: string): Promise<string> {
+  return (await deliverWebhook(t, await paidEvent(t, paymentId))).outcome;
 }

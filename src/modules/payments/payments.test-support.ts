@@ -51,3 +51,24 @@ export async function payThroughWebhook(t: TestApp, orderId: string): Promise<{ 
   );
   return { paymentId: latest.id, outcome };
 }
+
+/**
+ * The fake provider's session of a payment attempt of any subject, once the attempt has recorded it:
+ * on a loaded machine the provider may answer after the request that opened the attempt (the call
+ * goes on after its answer).
+ */
+export async function sessionOfPayment(t: TestApp, paymentId: string) {
+  for (let tries = 0; tries < 100; tries++) {
+    const sessionId = (await t.app.services.payments.find(t.app.ctx.db, paymentId))?.providerSessionId;
+    const session = sessionId && t.mobilemoney.sessions.get(sessionId);
+    if (session) return session;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no provider session for payment ${paymentId}`);
+}
+
+/** The signed `checkout.session.completed` of a payment attempt, its session paid at the fake provider. */
+export async function paidEvent(t: TestApp, paymentId: string) {
+  const session = await sessionOfPayment(t, paymentId);
+  return t.mobilemoney.event('checkout.session.completed', t.mobilemoney.complete(session.id));
+}
