@@ -275,7 +275,7 @@ describe.skipIf(skip)(`the money pages${consoleSkipReason ? ` (${consoleSkipReas
       new RegExp(`^financial-report-\\d{4}-\\d{2}-\\d{2}-${tomorrow}-day\\.csv$`),
     );
     const lines = readFileSync((await download.path())!, 'utf8').split('\r\n');
-    expect(lines[0]).toBe('period,currency,gmv,commission,refunds,payouts,heldInEscrow');
+    expect(lines[0]).toBe('period,currency,gmv,commission,refunds,payouts,advertising,heldInEscrow');
     // The day's line says what the API's JSON says for the same range.
     const from = download.suggestedFilename().slice('financial-report-'.length, 'financial-report-'.length + 10);
     const report = (
@@ -287,7 +287,7 @@ describe.skipIf(skip)(`the money pages${consoleSkipReason ? ` (${consoleSkipReas
     const day = report.periods.find((p: { period: string }) => p.period === today);
     expect(day.gmv).toBeGreaterThan(0);
     expect(lines).toContain(
-      [today, 'XOF', day.gmv, day.commission, day.refunds, day.payouts, day.heldInEscrow].join(','),
+      [today, 'XOF', day.gmv, day.commission, day.refunds, day.payouts, day.advertising, day.heldInEscrow].join(','),
     );
     // The page's table shows the same day.
     await expect(plain(await table.getByRole('row').filter({ hasText: today }).textContent())).toContain(xof(day.gmv));

@@ -21,7 +21,7 @@ import { BarChart } from '../../dashboard/BarChart';
 import { formatMoney } from '../../fields';
 import { RangeControls, useRange } from './range';
 
-const FIGURES = ['gmv', 'commission', 'refunds', 'payouts', 'heldInEscrow'] as const;
+const FIGURES = ['gmv', 'commission', 'refunds', 'payouts', 'advertising', 'heldInEscrow'] as const;
 
 /** The file name the API gives (Content-Disposition), or one built the same way. */
 function fileName(response: Response, fallback: string): string {
@@ -40,7 +40,7 @@ function save(blob: Blob, name: string) {
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
-/** Money from the ledger per period (payments received, commission, refunds, payouts, held in escrow), and its CSV. */
+/** Money from the ledger per period (received, commission, refunds, payouts, advertising, held), and its CSV. */
 export default function FinancialReport() {
   const translate = useTranslate();
   const [locale] = useLocaleState();
