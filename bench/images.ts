@@ -3,11 +3,10 @@
 // PNG of a few kilobytes (refused from its header), then of a 24-megapixel PNG (the most a product
 // picture may have: decoded, re-encoded and resized through the queue), then the same without the
 // queue's bound; sign-ins one after the other meanwhile. Writes its section of docs/benchmarks.md.
-import { spawn } from 'node:child_process';
 import { cpus } from 'node:os';
-import { createInterface } from 'node:readline';
 import { zeroPng } from '../test/helpers/png.js';
 import { loadAverage, writeBenchSection } from './doc-section.js';
+import { type ImagesServer, newProduct, startImagesServer } from './images-client.js';
 
 import scratchDatabase from '../test/global-setup.js';
 
@@ -15,29 +14,7 @@ const UPLOADS = 20;
 // With DATABASE_URL, each server gets a database of its own, dropped at the end.
 const dropDatabase = process.env.DATABASE_URL ? await scratchDatabase() : undefined;
 
-interface Server {
-  base: string;
-  supplierToken: string;
-  storeId: string;
-  phoneNumber: string;
-  password: string;
-  stop: () => void;
-}
-
-async function startServer(env: Record<string, string>): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/images-server.ts'], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-  });
-  const info = JSON.parse(line) as Omit<Server, 'stop' | 'base'> & { address: string };
-  return { ...info, base: `${info.address}/api/v1`, stop: () => child.kill('SIGTERM') };
-}
-
-async function api(s: Server, method: string, path: string, body?: unknown, token?: string) {
+async function api(s: ImagesServer, method: string, path: string, body?: unknown, token?: string) {
   const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
   if (body !== undefined && !(body instanceof FormData)) headers['content-type'] = 'application/json';
   const res = await fetch(`${s.base}${path}`, {
@@ -48,7 +25,7 @@ async function api(s: Server, method: string, path: string, body?: unknown, toke
   return { status: res.status, body: (await res.json()) as { data: Record<string, unknown> } };
 }
 
-async function login(s: Server): Promise<number> {
+async function login(s: ImagesServer): Promise<number> {
   const start = performance.now();
   const res = await api(s, 'POST', '/auth/login', { phoneNumber: s.phoneNumber, password: s.password });
   if (res.status !== 200) throw new Error(`login answered ${res.status}`);
@@ -68,32 +45,11 @@ interface Row {
 }
 
 async function scenario(name: string, picture: Buffer, env: Record<string, string> = {}): Promise<Row> {
-  const s = await startServer(env);
+  const s = await startImagesServer(env);
   try {
     // A product takes at most 5 pictures: 4 products, 5 uploads each.
     const productIds: string[] = [];
-    for (let i = 0; i < UPLOADS / 5; i++) {
-      const product = await api(
-        s,
-        'POST',
-        '/products',
-        {
-          storeId: s.storeId,
-          name: `Pain de campagne ${i}`,
-          description: 'Miche au levain du jour',
-          category: 'BAKERY',
-          originalPrice: 1500,
-          discountedPrice: 600,
-          quantity: 10,
-          expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
-          pickupStart: '18:00',
-          pickupEnd: '20:00',
-        },
-        s.supplierToken,
-      );
-      if (product.status !== 201) throw new Error(`product not created: ${JSON.stringify(product.body)}`);
-      productIds.push(product.body.data.id as string);
-    }
+    for (let i = 0; i < UPLOADS / 5; i++) productIds.push(await newProduct(s, i));
     for (let i = 0; i < 3; i++) await login(s); // warm
     const quiet: number[] = [];
     for (let i = 0; i < 10; i++) quiet.push(await login(s));
@@ -132,7 +88,7 @@ async function scenario(name: string, picture: Buffer, env: Record<string, strin
       seconds,
     };
   } finally {
-    s.stop();
+    await s.stop();
   }
 }
 

@@ -1,12 +1,11 @@
 // npm run bench:s3: the upload of a 3 MB photo (re-encoded, then stored in two sizes) to a bucket of
 // s3rver on 127.0.0.1, and to the local disk for comparison: time and the server's peak RSS, one
 // upload at a time and 20 at once. Writes its section of docs/benchmarks.md.
-import { spawn } from 'node:child_process';
 import { cpus } from 'node:os';
-import { createInterface } from 'node:readline';
 import sharp from 'sharp';
 import { S3Server } from '../test/helpers/s3.js';
 import { loadAverage, writeBenchSection } from './doc-section.js';
+import { type ImagesServer, newProduct, startImagesServer } from './images-client.js';
 
 import scratchDatabase from '../test/global-setup.js';
 
@@ -28,54 +27,10 @@ const photo = await sharp({
   .jpeg({ quality: 86 })
   .toBuffer();
 
-interface Server {
-  base: string;
-  supplierToken: string;
-  storeId: string;
-  stop: () => Promise<void>;
-}
-
-async function startServer(env: Record<string, string>): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/images-server.ts'], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
-  });
-  const info = JSON.parse(line) as { address: string; supplierToken: string; storeId: string };
-  // The next scenario starts once this server has exited, so the two never share the CPU.
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return { ...info, base: `${info.address}/api/v1`, stop: () => (child.kill('SIGTERM'), exited) };
-}
-
-const rss = async (s: Server) =>
+const rss = async (s: ImagesServer) =>
   (await (await fetch(`${s.base.replace('/api/v1', '')}/bench/rss`)).json()) as { now: number; peak: number };
 
-async function newProduct(s: Server, i: number): Promise<string> {
-  const res = await fetch(`${s.base}/products`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${s.supplierToken}`, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      storeId: s.storeId,
-      name: `Pain de campagne ${i}`,
-      description: 'Miche au levain du jour',
-      category: 'BAKERY',
-      originalPrice: 1500,
-      discountedPrice: 600,
-      quantity: 10,
-      expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
-      pickupStart: '18:00',
-      pickupEnd: '20:00',
-    }),
-  });
-  if (res.status !== 201) throw new Error(`product not created: ${await res.text()}`);
-  return ((await res.json()) as { data: { id: string } }).data.id;
-}
-
-/** One upload's time in ms; anything but 200 stops the bench. */
-async function upload(s: Server, productId: string): Promise<number> {
+async function upload(s: ImagesServer, productId: string): Promise<number> {
   const form = new FormData();
   form.append('images', new Blob([new Uint8Array(photo)]), 'photo.jpg');
   const start = performance.now();
@@ -94,13 +49,13 @@ const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
 
 interface Target {
   store: string;
-  server: Server;
+  server: ImagesServer;
   products: string[];
   alone: number[];
 }
 
 async function target(store: string, env: Record<string, string>): Promise<Target> {
-  const server = await startServer(env);
+  const server = await startImagesServer(env);
   // A product takes at most 5 pictures.
   const products: string[] = [];
   for (let i = 0; i < (ALONE + AT_ONCE) / 5 + 1; i++) products.push(await newProduct(server, i));
