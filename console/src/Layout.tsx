@@ -30,4 +30,15 @@ function ConsoleToolbar() {
 
 const ConsoleAppBar = () => <AppBar color="primary" toolbar={<ConsoleToolbar />} userMenu={<ConsoleUserMenu />} />;
 
-export const Layout = ({ children }: { children: ReactNode }) => <RaLayout appBar={ConsoleAppBar}>{children}</RaLayout>;
+// react-admin's layout is at least as wide as its content (`min-width: fit-content`): a wide table then stretches
+// the whole page past a phone's screen instead of scrolling in its own container.
+const contentFits = {
+  minWidth: 0,
+  '& .RaLayout-appFrame, & .RaLayout-contentWithSidebar, & .RaLayout-content': { minWidth: 0 },
+};
+
+export const Layout = ({ children }: { children: ReactNode }) => (
+  <RaLayout appBar={ConsoleAppBar} sx={contentFits}>
+    {children}
+  </RaLayout>
+);

@@ -291,6 +291,9 @@ describe.skipIf(skip)(`the money pages${consoleSkipReason ? ` (${consoleSkipReas
     );
     // The page's table shows the same day.
     await expect(plain(await table.getByRole('row').filter({ hasText: today }).textContent())).toContain(xof(day.gmv));
+    // On a phone the page keeps the screen's width: the table scrolls in its own box.
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await page.context().close();
   }, 120_000);
 });

@@ -7,6 +7,7 @@ import {
   CardContent,
   Table,
   TableBody,
+  TableContainer,
   TableCell,
   TableFooter,
   TableHead,
@@ -100,52 +101,55 @@ export default function FinancialReport() {
               }))}
               format={money}
             />
-            <Table size="small" sx={{ mt: 2 }} aria-label={t('title')}>
-              <caption style={{ captionSide: 'top', textAlign: 'left' }}>
-                {t('caption', {
-                  from: range.from,
-                  to: range.to,
-                  unit: translate(`console.money.period.${range.unit}`).toLowerCase(),
-                  currency: r.currency,
-                })}
-              </caption>
-              <TableHead>
-                <TableRow>
-                  <TableCell>{t('period')}</TableCell>
-                  {FIGURES.map((f) => (
-                    <TableCell key={f} align="right">
-                      {t(f)}
-                    </TableCell>
-                  ))}
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {r.periods.map((p) => (
-                  <TableRow key={p.period}>
-                    <TableCell component="th" scope="row">
-                      {p.period}
-                    </TableCell>
+            {/* Eight columns do not fit a phone: the table scrolls sideways, the page does not. */}
+            <TableContainer sx={{ mt: 2 }}>
+              <Table size="small" aria-label={t('title')}>
+                <caption style={{ captionSide: 'top', textAlign: 'left' }}>
+                  {t('caption', {
+                    from: range.from,
+                    to: range.to,
+                    unit: translate(`console.money.period.${range.unit}`).toLowerCase(),
+                    currency: r.currency,
+                  })}
+                </caption>
+                <TableHead>
+                  <TableRow>
+                    <TableCell>{t('period')}</TableCell>
                     {FIGURES.map((f) => (
                       <TableCell key={f} align="right">
-                        {money(p[f])}
+                        {t(f)}
                       </TableCell>
                     ))}
                   </TableRow>
-                ))}
-              </TableBody>
-              <TableFooter>
-                <TableRow>
-                  <TableCell component="th" scope="row">
-                    {t('total')}
-                  </TableCell>
-                  {FIGURES.map((f) => (
-                    <TableCell key={f} align="right">
-                      {money(r.totals[f])}
-                    </TableCell>
+                </TableHead>
+                <TableBody>
+                  {r.periods.map((p) => (
+                    <TableRow key={p.period}>
+                      <TableCell component="th" scope="row" sx={{ whiteSpace: 'nowrap' }}>
+                        {p.period}
+                      </TableCell>
+                      {FIGURES.map((f) => (
+                        <TableCell key={f} align="right">
+                          {money(p[f])}
+                        </TableCell>
+                      ))}
+                    </TableRow>
                   ))}
-                </TableRow>
-              </TableFooter>
-            </Table>
+                </TableBody>
+                <TableFooter>
+                  <TableRow>
+                    <TableCell component="th" scope="row">
+                      {t('total')}
+                    </TableCell>
+                    {FIGURES.map((f) => (
+                      <TableCell key={f} align="right">
+                        {money(r.totals[f])}
+                      </TableCell>
+                    ))}
+                  </TableRow>
+                </TableFooter>
+              </Table>
+            </TableContainer>
           </CardContent>
         </Card>
       )}
