@@ -135,9 +135,11 @@ describe.skipIf(skip)(`the console's session${consoleSkipReason ? ` (${consoleSk
       growth.periods.find((p: { period: string }) => p.period === today).total,
     );
 
-    // Each queue's count links to its page.
-    const stats = (await call(t.app, 'GET', '/admin/dashboard/stats', { token: boss.token })).body.data.sections
-      .moderation;
+    // Each queue's count links to its page; advertising revenue has its card beside the commission's.
+    const sections = (await call(t.app, 'GET', '/admin/dashboard/stats', { token: boss.token })).body.data.sections;
+    const stats = sections.moderation;
+    expect(await page.getByText('Publicité (30 j)').isVisible()).toBe(true);
+    expect(sections.money.advertising).toHaveProperty('last30Days');
     const queues = page.getByRole('navigation', { name: 'À traiter' });
     await expect(queues.getByRole('link', { name: /Produits/ }).textContent()).resolves.toContain(
       String(stats.products),

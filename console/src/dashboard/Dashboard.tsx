@@ -24,7 +24,22 @@ const QUEUES: Record<string, string> = {
 const DAY = 86_400_000;
 type Figures = Record<string, number | Record<string, number | Record<string, number>>>;
 
-function Figure({ label, value, to }: { label: string; value: string; to?: string }) {
+// Amounts need room ("1 200 000 F CFA" never wraps): one figure a line on a phone, four on a laptop;
+// the queues' counts, short, share a line.
+const FIGURE_SIZE = { xs: 12, sm: 6, md: 3 } as const;
+const QUEUE_SIZE = { xs: 6, md: 3, lg: 'grow' } as const;
+
+function Figure({
+  label,
+  value,
+  to,
+  size = FIGURE_SIZE,
+}: {
+  label: string;
+  value: string;
+  to?: string;
+  size?: typeof FIGURE_SIZE | typeof QUEUE_SIZE;
+}) {
   const body = (
     <CardContent>
       <Typography variant="body2" color="text.secondary">
@@ -36,7 +51,7 @@ function Figure({ label, value, to }: { label: string; value: string; to?: strin
     </CardContent>
   );
   return (
-    <Grid size={{ xs: 6, md: 3, lg: 'grow' }}>
+    <Grid size={size}>
       <Card sx={{ height: '100%' }}>
         {to ? (
           <CardActionArea component={Link} to={to}>
@@ -74,6 +89,10 @@ function Headline() {
         <Figure label={t('orders30')} value={count(orders30.placed)} />
         <Figure label={t('gmv30')} value={money(orders30.gmv)} />
         <Figure label={t('commission30')} value={money((s.money?.commission as Record<string, number>)?.last30Days)} />
+        <Figure
+          label={t('advertising30')}
+          value={money((s.money?.advertising as Record<string, number>)?.last30Days)}
+        />
         <Figure label={t('escrowHeld')} value={money(s.money?.escrowHeld)} />
       </Grid>
       <Typography component="h2" variant="h6" sx={{ mt: 3, mb: 1 }}>
@@ -81,7 +100,7 @@ function Headline() {
       </Typography>
       <Grid container spacing={2} component="nav" aria-label={t('queues')}>
         {Object.entries(QUEUES).map(([queue, to]) => (
-          <Figure key={queue} label={t(`queue.${queue}`)} value={count(queues[queue])} to={to} />
+          <Figure key={queue} label={t(`queue.${queue}`)} value={count(queues[queue])} to={to} size={QUEUE_SIZE} />
         ))}
       </Grid>
     </>

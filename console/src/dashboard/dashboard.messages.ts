@@ -8,6 +8,7 @@ export const dashboardMessages = {
         orders30: 'Commandes (30 j)',
         gmv30: 'Volume d’affaires (30 j)',
         commission30: 'Commissions (30 j)',
+        advertising30: 'Publicité (30 j)',
         escrowHeld: 'En séquestre',
         queues: 'À traiter',
         queue: {
@@ -46,6 +47,7 @@ export const dashboardMessages = {
         orders30: 'Orders (30 d)',
         gmv30: 'Gross volume (30 d)',
         commission30: 'Commission (30 d)',
+        advertising30: 'Advertising (30 d)',
         escrowHeld: 'Held in escrow',
         queues: 'To handle',
         queue: {
