@@ -10,6 +10,7 @@ import { type LockedSubject, toPaymentView, type PaymentRecord, type PaymentsApi
 import type { SettingsApi } from '../settings/index.js';
 import type { PlansService } from './plans.service.js';
 import type { PromoCodesService } from './promo-codes.service.js';
+import { tellDowngraded } from './downgrade-notice.js';
 import * as repo from './subscriptions.repository.js';
 import type { ChargeRecord, PlanRecord, SubscriptionRecord } from './subscriptions.repository.js';
 import type { RenewBody, SubscribeBody } from './subscriptions.schemas.js';
@@ -282,22 +283,8 @@ export function createBillingService(ctx: AppContext, deps: BillingDeps) {
         const done = await repo.endIfOver(tx, s.id, t);
         if (!done) return;
         const userId = await userOf(tx, s);
-        const limits = await deps.subscriptions.getLimits(tx, s.supplierId);
-        if (userId) {
-          await deps.notifications.notify(
-            tx,
-            userId,
-            'subscription_downgraded',
-            {
-              subscriptionId: s.id,
-              planId: s.planId,
-              reason: done.status === 'CANCELLED' ? 'CANCELLED' : 'UNPAID',
-              maxProducts: limits.maxProducts,
-              currentProducts: limits.currentProducts,
-            },
-            { sourceKey: `subscription:${s.id}:ended` },
-          );
-        }
+        const reason = done.status === 'CANCELLED' ? 'CANCELLED' : 'UNPAID';
+        if (userId) await tellDowngraded(tx, deps, { userId, subscription: s, reason }, `subscription:${s.id}:ended`);
         endedCount++;
       });
     }

@@ -7,6 +7,7 @@ import { platformSubscriptions } from '../ledger/index.js';
 import type { NotificationsApi } from '../notifications/index.js';
 import { toPaymentView, type PaymentsApi } from '../payments/index.js';
 import { toChargeView } from './billing.service.js';
+import { tellDowngraded } from './downgrade-notice.js';
 import * as promoRepo from './promo-codes.repository.js';
 import * as repo from './subscriptions.repository.js';
 import type { ChargeRecord } from './subscriptions.repository.js';
@@ -84,20 +85,8 @@ export function createChargeRefunds(ctx: AppContext, deps: ChargeRefundDeps) {
           at: t,
         });
         if (effect === 'ENDED') {
-          const limits = await deps.subscriptions.getLimits(tx, c.supplierId);
-          await deps.notifications.notify(
-            tx,
-            c.userId,
-            'subscription_downgraded',
-            {
-              subscriptionId: s!.id,
-              planId: s!.planId,
-              reason: 'REFUNDED',
-              maxProducts: limits.maxProducts,
-              currentProducts: limits.currentProducts,
-            },
-            { sourceKey: `subscription:${s!.id}:refunded:${c.id}` },
-          );
+          const key = `subscription:${s!.id}:refunded:${c.id}`;
+          await tellDowngraded(tx, deps, { userId: c.userId, subscription: s!, reason: 'REFUNDED' }, key);
         }
         return refunded;
       });
