@@ -30,7 +30,14 @@ const alive = (pid: number) => {
   }
 };
 /** The server's own pid, from its first log line. */
-const serverPid = (output: string) => Number(/"pid":(\d+)/.exec(output)?.[1]);
+const pidIn = (output: string) => Number(/"pid":(\d+)/.exec(output)?.[1]);
+
+/** The server's pid from its log. The log line comes through a pipe, which can lag behind the
+ *  answer of /health on a loaded machine: wait for it a little. */
+async function serverPid(output: () => string): Promise<number> {
+  for (let i = 0; i < 50 && !pidIn(output()); i++) await new Promise((r) => setTimeout(r, 100));
+  return pidIn(output());
+}
 
 beforeAll(() => {
   // dist/ and the console current before the runs below, whatever state the working copy is in.
@@ -62,7 +69,7 @@ describe('npm start', () => {
       for (const run of [1, 2]) {
         const server = await npmStart();
         await server.waitReady();
-        const pid = serverPid(server.output());
+        const pid = await serverPid(server.output);
         if (!pid || pid === server.child.pid)
           throw server.fail(`run ${run}: no server pid distinct from npm's in the log`);
         if (run === 1) {
@@ -104,7 +111,7 @@ describe('a log reader that stops reading, then goes away', () => {
       const env = bareEnv({ DATA_DIR: join(dir, `data-${script}`), LOG_LEVEL: 'info', [portVar]: String(port) });
       const server = await spawnServer({ command: ['npm', 'run', script], env, port });
       await server.waitReady();
-      const pid = serverPid(server.output());
+      const pid = await serverPid(server.output);
       if (!pid) throw server.fail('no server pid in the log');
       try {
         const stdout = server.child.stdout!;

@@ -112,6 +112,9 @@ describe.skipIf(skip)(
       await createSupplier(rig.t.app, { businessName: `Zeta ${town}` });
       await page.getByPlaceholder('Nom, téléphone ou e-mail').fill(town);
       const firstCell = () => page.getByRole('row').nth(1).getByRole('cell').first().textContent();
+      // Zeta is the newest supplier of all, first before the filter applies too: wait for the filtered
+      // list (its two rows) before sorting, or the sort is lost when the filter lands.
+      await expect.poll(() => page.getByRole('row').count()).toBe(3);
       await expect.poll(firstCell).toBe(`Zeta ${town}`);
       await page.getByRole('button', { name: 'Commerce' }).click();
       await expect.poll(firstCell).toBe(`Alpha ${town}`);
