@@ -1,6 +1,7 @@
-// The data of the booking scenario, made by the benchmark server before it listens: one seeded deal
-// turned into one that never runs out (ten million places, any number a client, bookable all day
-// for a month), and clients signed in once, whose tokens the scenario takes in turn.
+// The data of the booking scenarios, made by the benchmark server before it listens: two seeded deals
+// turned into ones that never run out (ten million places, any number a client, bookable all day
+// for a month), the second paid in the app, and clients signed in once, whose tokens the scenarios
+// take in turn.
 import { sql } from 'drizzle-orm';
 import { rows } from '../src/db/client.js';
 import type { App } from '../src/http/types.js';
@@ -11,17 +12,23 @@ export const BOOKING_CLIENTS = 50;
 
 export interface DealBench {
   dealId: string;
+  inAppDealId: string;
   bookingTokens: string[];
 }
 
 export async function prepareDeals(app: App): Promise<DealBench> {
   const { db } = app.ctx;
-  const [deal] = await rows<{ id: string }>(
-    db,
-    sql`update deals set total_places = ${DEAL_PLACES}, places_per_client = ${DEAL_PLACES}, valid_until = now() + interval '30 days', pickup_start = '00:00', pickup_end = '23:59'
-        where id = (select id from deals where status = 'ACTIVE' order by id limit 1) returning id`,
-  );
-  if (!deal) throw new Error('no seeded deal to book');
+  const endless = (nth: number, mode: 'AT_COUNTER' | 'IN_APP') =>
+    rows<{ id: string }>(
+      db,
+      sql`update deals set total_places = ${DEAL_PLACES}, places_per_client = ${DEAL_PLACES}, valid_until = now() + interval '30 days', pickup_start = '00:00', pickup_end = '23:59', payment_mode = ${mode}
+          where id = (select id from deals where status = 'ACTIVE' order by id limit 1 offset ${nth}) returning id`,
+    ).then(([deal]) => {
+      if (!deal) throw new Error('no seeded deal to book');
+      return deal;
+    });
+  const deal = await endless(0, 'AT_COUNTER');
+  const inApp = await endless(1, 'IN_APP');
   const passwordHash = await hashPassword('Bench-Password-3');
   const bookingTokens: string[] = [];
   for (let i = 0; i < BOOKING_CLIENTS; i++) {
@@ -35,5 +42,5 @@ export async function prepareDeals(app: App): Promise<DealBench> {
     });
     bookingTokens.push((await app.services.auth.signIn(user, {})).accessToken);
   }
-  return { dealId: deal.id, bookingTokens };
+  return { dealId: deal.id, inAppDealId: inApp.id, bookingTokens };
 }

@@ -49,6 +49,8 @@ const info = await new Promise<
     listToken: string;
     reviewedProductIds: string[];
     dealId: string;
+    inAppDealId: string;
+    advertiserToken: string;
     bookingTokens: string[];
     moderationLastPage: number;
   }
@@ -166,7 +168,33 @@ const DEALS = {
   nearby: 'GET /deals near a new point (20,000 deals)',
   words: 'GET /deals?q=, new words each time',
   book: 'POST /deals/:dealId/book, 1 place, 50 clients in turn',
+  bookInApp: 'POST /deals/:dealId/book paid in the app (wave), a new Idempotency-Key each',
 } as const;
+const TOPUP = 'POST /advertising/topups (wave), a new Idempotency-Key each';
+/** A request of a client in turn (of the booking clients), with a new Idempotency-Key when `keyed`. */
+const inTurn = (keyed: boolean) => {
+  let next = 0;
+  return [
+    {
+      setupRequest: (req: autocannon.Request) => ({
+        ...req,
+        headers: {
+          ...req.headers,
+          authorization: `Bearer ${info.bookingTokens[next++ % info.bookingTokens.length]}`,
+          ...(keyed && { 'idempotency-key': randomUUID() }),
+        },
+      }),
+    },
+  ];
+};
+const newKey = [
+  {
+    setupRequest: (req: autocannon.Request) => ({
+      ...req,
+      headers: { ...req.headers, 'idempotency-key': randomUUID() },
+    }),
+  },
+];
 // The administrators' moderation queue with 10,000 products waiting (bench/moderation-setup.ts) among the
 // catalogue's 100,000: pages of 20, oldest first, and the admin list filtered on the same status, newest first.
 const MODERATION = {
@@ -317,7 +345,7 @@ try {
     connections: 8,
     headers: asClient,
     body: orderBody,
-    requests: [{ setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'idempotency-key': randomUUID() } }) }],
+    requests: newKey,
   });
   await scenario(ORDERS.unkeyed, {
     path: '/api/v1/orders',
@@ -367,24 +395,31 @@ try {
     DEALS.words,
     varied(() => `/api/v1/deals?${catalogWords()}`, 8),
   );
-  let booker = 0;
   await scenario(DEALS.book, {
     path: `/api/v1/deals/${info.dealId}/book`,
     method: 'POST',
     connections: 8,
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ quantity: 1 }),
-    requests: [
-      {
-        setupRequest: (req) => ({
-          ...req,
-          headers: {
-            ...req.headers,
-            authorization: `Bearer ${info.bookingTokens[booker++ % info.bookingTokens.length]}`,
-          },
-        }),
-      },
-    ],
+    requests: inTurn(false),
+  });
+  // Paid in the app: the booking, its payment attempt and the provider's session, as POST /orders does.
+  await scenario(DEALS.bookInApp, {
+    path: `/api/v1/deals/${info.inAppDealId}/book`,
+    method: 'POST',
+    connections: 8,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ quantity: 1, paymentMethod: 'wave' }),
+    requests: inTurn(true),
+  });
+  // An advertiser's top-up: the top-up, its payment attempt and the provider's session.
+  await scenario(TOPUP, {
+    path: '/api/v1/advertising/topups',
+    method: 'POST',
+    connections: 8,
+    headers: { authorization: `Bearer ${info.advertiserToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ amount: 5000, paymentMethod: 'wave' }),
+    requests: newKey,
   });
   await scenario(ORDERS.mine, {
     path: '/api/v1/orders/my-orders',
@@ -502,6 +537,12 @@ const reserve = byName[ORDERS.reference]!.rps;
 const writes = [
   ['POST /orders, new Idempotency-Key / guarded UPDATE + INSERT route', byName[ORDERS.keyed]!.rps / reserve, 0.4],
   ['POST /orders, no Idempotency-Key / guarded UPDATE + INSERT route', byName[ORDERS.unkeyed]!.rps / reserve, 0.4],
+  [
+    'POST /deals/:dealId/book paid in the app, new Idempotency-Key / guarded UPDATE + INSERT route',
+    byName[DEALS.bookInApp]!.rps / reserve,
+    0.4,
+  ],
+  ['POST /advertising/topups, new Idempotency-Key / guarded UPDATE + INSERT route', byName[TOPUP]!.rps / reserve, 0.4],
 ] as const;
 // What compression costs: the compressed twin of a scenario against it, and against the reference.
 const plainStores = byName['GET /stores/nearby (10,000 stores)']!.rps;

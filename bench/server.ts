@@ -110,11 +110,21 @@ const productIds = (
 ).rows.map((r) => r.id);
 const orderBench = await prepareOrders(app);
 const reviewBench = await prepareReviews(app);
-await prepareAds(app, user.id);
+// The campaigns' advertiser, who also tops up its balance in the top-up scenario.
+const advertiser = await app.services.users.create(db, {
+  phoneNumber: `+4916${String(Date.now()).slice(-9)}`,
+  passwordHash: await hashPassword(password),
+  role: 'ADVERTISER',
+  firstName: 'Bench',
+  lastName: 'Advertiser',
+  verified: true,
+});
+const advertiserToken = (await app.services.auth.signIn(advertiser, {})).accessToken;
+await prepareAds(app, advertiser.id);
 const dealBench = await prepareDeals(app);
 const moderationBench = await prepareModeration(app);
 await app.listen({ host: '127.0.0.1', port: config.PORT });
-process.stdout.write(`${JSON.stringify({ ready: true, userId: user.id, phoneNumber: user.phoneNumber, password, accessToken, adminToken, database: app.database.kind, productIds, ...orderBench, ...reviewBench, ...dealBench, ...moderationBench })}
+process.stdout.write(`${JSON.stringify({ ready: true, userId: user.id, phoneNumber: user.phoneNumber, password, accessToken, adminToken, advertiserToken, database: app.database.kind, productIds, ...orderBench, ...reviewBench, ...dealBench, ...moderationBench })}
 `);
 // BENCH_CPU_PROF=<dir>: a V8 CPU profile of the load only (from here to the end), not of the set-up above.
 const profiler = process.env.BENCH_CPU_PROF ? await startProfile() : undefined;
