@@ -17,8 +17,8 @@ export interface BookingPaymentsDeps {
   payments: PaymentsApi;
   payouts: PayoutsApi;
   notifications: NotificationsApi;
-  /** Tells the client and the shop of a booking now confirmed (the bookings service's notices). */
-  announce: (tx: Executor, b: BookingRecord) => Promise<void>;
+  /** A booking now confirmed: the bookings service's no-show timer and notices. */
+  confirmed: (tx: Executor, b: BookingRecord) => Promise<void>;
 }
 
 interface LockedBooking extends LockedSubject {
@@ -137,7 +137,7 @@ export function createBookingPayments(ctx: AppContext, deps: BookingPaymentsDeps
       }
       await repo.moveBookingMoney(tx, b.id, 'UNPAID', 'PAID', { paymentId: p.id, paidAt: t, updatedAt: t });
       const confirmed = (await repo.moveBooking(tx, b.id, 'PENDING_PAYMENT', 'CONFIRMED', { updatedAt: t }))!;
-      await deps.announce(tx, confirmed);
+      await deps.confirmed(tx, confirmed);
       return 'applied';
     },
     async failed(tx, _p, { booking }, status) {

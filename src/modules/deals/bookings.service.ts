@@ -15,7 +15,7 @@ import type { NotificationsApi } from '../notifications/index.js';
 import { zonedInstant, newPickupCode, PickupTokens } from '../orders/index.js';
 import { toPaymentView, type PaymentRecord, type PaymentsApi } from '../payments/index.js';
 import type { PayoutsApi } from '../payouts/index.js';
-import type { SettingsApi } from '../settings/index.js';
+import type { Settings, SettingsApi } from '../settings/index.js';
 import type { StaffApi } from '../staff/index.js';
 import type { StoresApi } from '../stores/index.js';
 import type { SuppliersApi } from '../suppliers/index.js';
@@ -87,7 +87,14 @@ export function createBookingsService(ctx: AppContext, deps: BookingsDeps) {
       });
   }
 
-  const money = createBookingPayments(ctx, { ...deps, announce: (tx, b) => announce(tx, b) });
+  /** A booking to be collected (at booking, or once paid in the app): its no-show timer, and both sides told. */
+  async function confirmed(tx: Executor, b: BookingRecord, names?: { dealTitle: string; storeName: string }) {
+    const seconds = Math.ceil((b.pickupEndsAt.getTime() - now().getTime()) / 1000);
+    await ctx.jobs.send(NO_SHOW_JOB, { bookingId: b.id }, { tx, startAfterSeconds: Math.max(1, seconds) });
+    await announce(tx, b, names);
+  }
+
+  const money = createBookingPayments(ctx, { ...deps, confirmed: (tx, b) => confirmed(tx, b) });
 
   /**
    * The window ended unused: NO_SHOW (its places are not given back: the day is over). Money paid in
@@ -174,7 +181,7 @@ export function createBookingsService(ctx: AppContext, deps: BookingsDeps) {
   }
 
   /** For a deal paid in the app: the method (required, offered now) and the payer's number; 400 otherwise. */
-  async function paymentOf(tx: Executor, inApp: boolean, body: BookBody) {
+  function paymentOf(inApp: boolean, body: BookBody, methods: Settings['mobilemoney']) {
     if (!inApp) {
       if (body.paymentMethod !== undefined || body.payerPhone !== undefined)
         throw validationError(
@@ -184,7 +191,7 @@ export function createBookingsService(ctx: AppContext, deps: BookingsDeps) {
       return null;
     }
     if (!body.paymentMethod) throw validationError('body.paymentMethod', 'is required: this deal is paid in the app');
-    if (!(await deps.settings.get('mobilemoney', tx))[body.paymentMethod].enabled)
+    if (!methods[body.paymentMethod].enabled)
       throw validationError('body.paymentMethod', 'is not offered at the moment (see GET /orders/payments/providers)');
     const payerPhone = body.payerPhone ? normalizePhone(body.payerPhone, 'body.payerPhone') : null;
     return { method: body.paymentMethod, payerPhone };
@@ -207,6 +214,8 @@ export function createBookingsService(ctx: AppContext, deps: BookingsDeps) {
           v.paymentMode === 'IN_APP' ? await deps.payments.latestOpened({ type: 'booking', id: made }) : undefined;
         return forClient(v, payment);
       }
+      // Read before the transaction, from the settings' cache (as an order does).
+      const [business, methods] = await Promise.all([deps.settings.get('business'), deps.settings.get('mobilemoney')]);
       const created = await ctx.db.transaction(async (tx) => {
         const t = now();
         const id = uuidv7(t.getTime());
@@ -215,64 +224,58 @@ export function createBookingsService(ctx: AppContext, deps: BookingsDeps) {
         const deal = await repo.findDeal(tx, dealId);
         if (!deal || deal.status === 'PENDING_REVIEW' || deal.status === 'REJECTED') throw notFound('Deal');
         refuseUnbookable(deal, t);
-        await deps.stores.assertAcceptingOrders(tx, deal.storeId, t).catch((err: unknown) => {
+        const store = await deps.stores.assertAcceptingOrders(tx, deal.storeId, t).catch((err: unknown) => {
           if (err instanceof AppError && err.statusCode === 404) throw notFound('Deal');
           throw err;
         });
         const inApp = deal.paymentMode === 'IN_APP';
-        const pay = await paymentOf(tx, inApp, body);
-        const store = (await deps.stores.findStore(tx, deal.storeId))!;
+        const pay = paymentOf(inApp, body, methods);
         const limit = (held: number) =>
           conflict(
             'BOOKING_LIMIT_REACHED',
             `A client may book ${deal.placesPerClient} place(s) of this deal; you hold ${held}`,
           );
-        const heldBefore = await repo.placesOfClient(tx, deal.id, user.id);
-        if (heldBefore + body.quantity > deal.placesPerClient) throw limit(heldBefore);
+        // A client's places are counted once, behind the deal's lock below (a refusal rolls all back).
+        if (body.quantity > deal.placesPerClient) throw limit(0);
         const pickup = pickupOf(deal, store.timezone, body.pickupDate, t);
-        let code = newPickupCode();
-        while (await repo.codeInUse(tx, store.id, code)) code = newPickupCode();
-        const timeout = inApp ? (await deps.settings.get('business', tx)).paymentTimeoutMinutes : 0;
-        const rate = inApp ? (await deps.suppliers.findProfile(deal.supplierId, tx))?.commissionRateBps : undefined;
-        if (inApp && rate === undefined) throw notFound('Deal');
-        const b = await repo.insertBooking(
-          tx,
-          {
-            id,
-            dealId: deal.id,
-            clientId: user.id,
-            supplierId: deal.supplierId,
-            storeId: deal.storeId,
-            quantity: body.quantity,
-            unitPrice: deal.price,
-            totalPrice: deal.price * body.quantity,
-            currency: deal.currency,
-            pickupDate: pickup.date,
-            pickupStartsAt: pickup.startsAt,
-            pickupEndsAt: pickup.endsAt,
-            code,
-            status: inApp ? 'PENDING_PAYMENT' : 'CONFIRMED',
-            paymentMode: deal.paymentMode,
-            paymentStatus: inApp ? 'UNPAID' : null,
-            paymentDeadline: inApp ? new Date(Math.min(t.getTime() + timeout * 60_000, pickup.endsAt.getTime())) : null,
-            createdAt: t,
-            updatedAt: t,
-          },
-          rate,
-        );
-        await ctx.jobs.send(
-          NO_SHOW_JOB,
-          { bookingId: b.id },
-          { tx, startAfterSeconds: Math.max(1, Math.ceil((pickup.endsAt.getTime() - t.getTime()) / 1000)) },
-        );
-        // Paid in the app, both sides hear of it once paid (payment.succeeded of the booking subject).
+        const timeout = inApp ? business.paymentTimeoutMinutes : 0;
+        const values = {
+          id,
+          dealId: deal.id,
+          clientId: user.id,
+          supplierId: deal.supplierId,
+          storeId: deal.storeId,
+          quantity: body.quantity,
+          unitPrice: deal.price,
+          totalPrice: deal.price * body.quantity,
+          currency: deal.currency,
+          pickupDate: pickup.date,
+          pickupStartsAt: pickup.startsAt,
+          pickupEndsAt: pickup.endsAt,
+          status: inApp ? ('PENDING_PAYMENT' as const) : ('CONFIRMED' as const),
+          paymentMode: deal.paymentMode,
+          paymentStatus: inApp ? ('UNPAID' as const) : null,
+          paymentDeadline: inApp ? new Date(Math.min(t.getTime() + timeout * 60_000, pickup.endsAt.getTime())) : null,
+          createdAt: t,
+          updatedAt: t,
+        };
+        // A code its store already uses for a live booking is skipped by the insert: draw another.
+        let b: BookingRecord | undefined;
+        while (!b) b = await repo.insertBooking(tx, { ...values, code: newPickupCode() });
+        // Paid in the app, the no-show timer starts and both sides hear of it once paid
+        // (payment.succeeded of the booking subject).
         const payment = pay ? await money.start(tx, b, pay) : undefined;
-        if (!pay) await announce(tx, b, { dealTitle: deal.title, storeName: store.name });
+        if (!pay) await confirmed(tx, b, { dealTitle: deal.title, storeName: store.name });
         // The places are taken last: the guarded UPDATE locks the deal's row until commit, so the
         // bookings of one deal wait for each other during one statement and the commit, not the whole
-        // booking. Behind that lock the client's places are counted again (this booking included):
-        // a parallel booking of the same client committed before is seen. Refused, all of the above rolls back.
+        // booking. Behind that lock the client's places are counted (this booking included): a
+        // parallel booking of the same client committed before is seen. Refused, all of the above rolls back.
+        const overLimit = async () => {
+          const held = await repo.placesOfClient(tx, deal.id, user.id);
+          if (held > deal.placesPerClient) throw limit(held - body.quantity);
+        };
         if (!(await repo.takePlaces(tx, deal.id, body.quantity, t))) {
+          await overLimit();
           const now2 = (await repo.findDeal(tx, deal.id))!;
           refuseUnbookable(now2, t);
           const left = now2.totalPlaces - now2.placesTaken;
@@ -286,8 +289,7 @@ export function createBookingsService(ctx: AppContext, deps: BookingsDeps) {
                 : 'Every place of this deal is booked',
           );
         }
-        const held = await repo.placesOfClient(tx, deal.id, user.id);
-        if (held > deal.placesPerClient) throw limit(held - body.quantity);
+        await overLimit();
         return { view: toBookingView({ booking: b, dealTitle: deal.title, storeName: store.name }), payment };
       });
       // After commit: the provider is called outside the transaction; on failure its job opens the session.

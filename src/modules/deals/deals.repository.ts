@@ -1,10 +1,11 @@
 import { and, asc, count, desc, eq, gt, inArray, lte, ne, or, sql, type SQL } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
+import { placeholders, preparedPer, type Executor } from '../../db/client.js';
 import { listedColumns } from '../../listings/index.js';
 import { dealBookings, deals, type BookingPaymentStatus, type BookingStatus } from '../../db/schema/deals.js';
 import { stores } from '../../db/schema/stores.js';
 import { canTransition } from '../../shared/state-machine.js';
 import { planDiscountBps } from '../subscriptions/index.js';
+import { commissionRateBps } from '../suppliers/index.js';
 import type { PageQuery } from '../../shared/schemas.js';
 import { pageOffset } from '../../shared/schemas.js';
 import type { WorkScope } from '../../shared/work-in-progress.js';
@@ -13,7 +14,6 @@ import { BOOKING_PAYMENT_TRANSITIONS, BOOKING_TRANSITIONS, type DealViewStatus }
 export type DealRecord = Omit<typeof deals.$inferSelect, 'earth' | 'searchDoc' | 'searchVector'>;
 export type NewDeal = Omit<typeof deals.$inferInsert, 'earth' | 'listed'>;
 export type BookingRecord = typeof dealBookings.$inferSelect;
-export type NewBooking = typeof dealBookings.$inferInsert;
 
 const dealColumns = listedColumns(deals);
 const at = (now: Date) => sql`${now.toISOString()}::timestamptz`;
@@ -62,16 +62,20 @@ export async function updateDeal(ex: Executor, id: string, patch: Partial<NewDea
 }
 
 /** A deal that is not deleted. */
+const dealById = (ex: Executor, id: string | ReturnType<typeof sql.placeholder>) =>
+  ex
+    .select(dealColumns)
+    .from(deals)
+    .where(and(eq(deals.id, id), ne(deals.status, 'DELETED')));
+// Every booking reads its deal: prepared, as the other statements of a booking.
+const dealStatement = preparedPer((ex) => dealById(ex, sql.placeholder('id')).prepare('deals_find'));
+
 export async function findDeal(
   ex: Executor,
   id: string,
   opts: { lock?: boolean } = {},
 ): Promise<DealRecord | undefined> {
-  const q = ex
-    .select(dealColumns)
-    .from(deals)
-    .where(and(eq(deals.id, id), ne(deals.status, 'DELETED')));
-  const [row] = opts.lock ? await q.for('update') : await q;
+  const [row] = opts.lock ? await dealById(ex, id).for('update') : await dealStatement(ex).execute({ id });
   return row;
 }
 
@@ -118,19 +122,25 @@ export async function listDeals(
  * whatever runs at the same time (the row stays locked by the caller's transaction until it
  * commits). False when too few are left or the deal takes no booking any more.
  */
-export async function takePlaces(ex: Executor, dealId: string, n: number, now: Date): Promise<boolean> {
-  const rows = await ex
+const takePlacesStatement = preparedPer((ex) => {
+  const n = sql`${sql.placeholder('n')}::int`;
+  return ex
     .update(deals)
     .set({ placesTaken: sql`${deals.placesTaken} + ${n}` })
     .where(
       and(
-        eq(deals.id, dealId),
+        eq(deals.id, sql.placeholder('dealId')),
         eq(deals.status, 'ACTIVE'),
-        gt(deals.validUntil, now),
+        gt(deals.validUntil, sql`${sql.placeholder('now')}::timestamptz`),
         lte(sql`${deals.placesTaken} + ${n}`, deals.totalPlaces),
       ),
     )
-    .returning({ id: deals.id });
+    .returning({ id: deals.id })
+    .prepare('deals_take_places');
+});
+
+export async function takePlaces(ex: Executor, dealId: string, n: number, now: Date): Promise<boolean> {
+  const rows = await takePlacesStatement(ex).execute({ dealId, n, now: now.toISOString() });
   return rows.length === 1;
 }
 
@@ -147,11 +157,22 @@ export async function releasePlaces(ex: Executor, dealId: string, n: number): Pr
 const HOLDING = sql`${dealBookings.status} not in ('CANCELLED', 'EXPIRED')`;
 
 /** Places a client holds on a deal (every booking not cancelled, nor expired unpaid). */
-export async function placesOfClient(ex: Executor, dealId: string, clientId: string): Promise<number> {
-  const [row] = await ex
+const placesOfClientStatement = preparedPer((ex) =>
+  ex
     .select({ n: sql<number>`coalesce(sum(${dealBookings.quantity}), 0)`.mapWith(Number) })
     .from(dealBookings)
-    .where(and(eq(dealBookings.dealId, dealId), eq(dealBookings.clientId, clientId), HOLDING));
+    .where(
+      and(
+        eq(dealBookings.dealId, sql.placeholder('dealId')),
+        eq(dealBookings.clientId, sql.placeholder('clientId')),
+        HOLDING,
+      ),
+    )
+    .prepare('deals_places_of_client'),
+);
+
+export async function placesOfClient(ex: Executor, dealId: string, clientId: string): Promise<number> {
+  const [row] = await placesOfClientStatement(ex).execute({ dealId, clientId });
   return row?.n ?? 0;
 }
 
@@ -166,37 +187,65 @@ export async function placesAwaitingPayment(ex: Executor, dealId: string): Promi
 
 const codeHolders = inArray(dealBookings.status, ['CONFIRMED', 'PENDING_PAYMENT']);
 
-export async function codeInUse(ex: Executor, storeId: string, code: string): Promise<boolean> {
-  const [row] = await ex
-    .select({ id: dealBookings.id })
-    .from(dealBookings)
-    .where(and(eq(dealBookings.storeId, storeId), eq(dealBookings.code, code), codeHolders))
-    .limit(1);
-  return Boolean(row);
-}
+const NEW_BOOKING_KEYS = [
+  'id',
+  'dealId',
+  'clientId',
+  'supplierId',
+  'storeId',
+  'quantity',
+  'unitPrice',
+  'totalPrice',
+  'currency',
+  'pickupDate',
+  'pickupStartsAt',
+  'pickupEndsAt',
+  'code',
+  'status',
+  'paymentMode',
+  'paymentStatus',
+  'paymentDeadline',
+  'createdAt',
+  'updatedAt',
+] as const;
+export type NewBooking = typeof dealBookings.$inferInsert;
+/** The columns a booking is written with (the rest take their defaults). */
+type BookingValues = {
+  [K in (typeof NEW_BOOKING_KEYS)[number]]-?: Exclude<(typeof dealBookings.$inferInsert)[K], undefined>;
+};
+
+const insertBookingStatement = preparedPer((ex) => {
+  const supplier = sql`${sql.placeholder('supplierId')}::uuid`;
+  const discount = planDiscountBps(supplier, sql`${sql.placeholder('createdAt')}::timestamptz`);
+  const commissionBps = sql`case when ${sql.placeholder('paymentMode')}::text = 'IN_APP' then (select case when d is null then null else greatest(0, ${commissionRateBps(supplier)} - d) end from (select ${discount} as d) x) end`;
+  return (
+    ex
+      .insert(dealBookings)
+      .values({
+        ...placeholders(NEW_BOOKING_KEYS),
+        // Null at the counter: given as text, as the column's own encoding cannot take a null here.
+        paymentDeadline: sql`${sql.placeholder('paymentDeadline')}::timestamptz` as never,
+        commissionBps: commissionBps as never,
+      })
+      // The index's own predicate, as literals: PostgreSQL matches it to deal_bookings_store_code_key.
+      .onConflictDoNothing({
+        target: [dealBookings.storeId, dealBookings.code],
+        where: sql`status in ('CONFIRMED', 'PENDING_PAYMENT')`,
+      })
+      .returning()
+      .prepare('deals_insert_booking')
+  );
+});
 
 /**
- * A new booking. Paid in the app, it freezes `commissionRateBps` less the discount of the supplier's
- * plan at `createdAt` (read in the insert, as orders do; a missing free plan leaves it null: refused).
+ * A new booking. Paid in the app, it freezes the supplier's commission rate less the discount of its
+ * plan at `createdAt` (both read in the insert, as orders do; a missing free plan leaves it null: refused).
+ * Undefined when its code already names a live booking of the store (the caller draws another).
  */
-export async function insertBooking(
-  ex: Executor,
-  values: NewBooking & { createdAt: Date },
-  commissionRateBps?: number,
-): Promise<BookingRecord> {
-  const discount = planDiscountBps(
-    sql`${values.supplierId}::uuid`,
-    sql`${values.createdAt.toISOString()}::timestamptz`,
-  );
-  const commissionBps =
-    commissionRateBps === undefined
-      ? null
-      : sql`(select case when d is null then null else greatest(0, ${commissionRateBps}::int - d) end from (select ${discount} as d) x)`;
-  const [row] = await ex
-    .insert(dealBookings)
-    .values({ ...values, commissionBps: commissionBps as never })
-    .returning();
-  return row!;
+export async function insertBooking(ex: Executor, values: BookingValues): Promise<BookingRecord | undefined> {
+  const deadline = values.paymentDeadline?.toISOString() ?? null;
+  const [row] = await insertBookingStatement(ex).execute({ ...values, paymentDeadline: deadline });
+  return row;
 }
 
 export async function findBooking(

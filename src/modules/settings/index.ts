@@ -4,6 +4,7 @@ import { createSettingsService, type SettingsService } from './settings.service.
 
 export { isEnabled, requireFeature } from './feature-flags.js';
 export type { SettingsReader } from './settings.service.js';
+export type { Settings } from './settings.definition.js';
 
 /** Platform settings: read by every module through `settings.get(group)`, changed by administrators. */
 export interface SettingsApi {

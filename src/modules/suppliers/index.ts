@@ -16,6 +16,7 @@ export { KYC_STATUSES, VERIFICATION_STATUSES } from '../../db/schema/suppliers.j
 export type { KycStatus } from '../../db/schema/suppliers.js';
 /** The supplier's summary as PostgreSQL writes it (a product's page embeds it). */
 export { supplierSummaryJson } from './suppliers.json-sql.js';
+export { commissionRateBps } from './commission-sql.js';
 
 /** Supplier profiles: creation, verification, visibility, commission; their deletion hooks. */
 export interface SuppliersApi {
