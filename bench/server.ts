@@ -69,24 +69,22 @@ app.get('/bench/rss', async () => {
 });
 
 const password = 'Bench-Password-1';
-const user = await app.services.users.create(db, {
-  phoneNumber: `+4917${String(Date.now()).slice(-9)}`,
-  passwordHash: await hashPassword(password),
-  role: 'CLIENT',
-  firstName: 'Bench',
-  lastName: 'User',
-  verified: true,
-});
-const { accessToken } = await app.services.auth.signIn(user, {});
-const adminUser = await app.services.users.create(db, {
-  phoneNumber: `+4915${String(Date.now()).slice(-9)}`,
-  passwordHash: await hashPassword(password),
-  role: 'ADMIN',
-  firstName: 'Bench',
-  lastName: 'Admin',
-  verified: true,
-});
-const adminToken = (await app.services.auth.signIn(adminUser, {})).accessToken;
+const passwordHash = await hashPassword(password);
+/** A verified account of `role` (its number made of `prefix` and the time) and its access token. */
+async function signedIn(role: 'CLIENT' | 'ADMIN' | 'ADVERTISER', prefix: string, lastName: string) {
+  const phoneNumber = `${prefix}${String(Date.now()).slice(-9)}`;
+  const created = await app.services.users.create(db, {
+    phoneNumber,
+    passwordHash,
+    role,
+    firstName: 'Bench',
+    lastName,
+    verified: true,
+  });
+  return { user: created, token: (await app.services.auth.signIn(created, {})).accessToken };
+}
+const { user, token: accessToken } = await signedIn('CLIENT', '+4917', 'User');
+const adminToken = (await signedIn('ADMIN', '+4915', 'Admin')).token;
 // The bench user's inbox: 200 notifications over the last days, a third of them unread.
 const start = Date.now() - 200 * 3600_000;
 await db.insert(notifications).values(
@@ -111,15 +109,7 @@ const productIds = (
 const orderBench = await prepareOrders(app);
 const reviewBench = await prepareReviews(app);
 // The campaigns' advertiser, who also tops up its balance in the top-up scenario.
-const advertiser = await app.services.users.create(db, {
-  phoneNumber: `+4916${String(Date.now()).slice(-9)}`,
-  passwordHash: await hashPassword(password),
-  role: 'ADVERTISER',
-  firstName: 'Bench',
-  lastName: 'Advertiser',
-  verified: true,
-});
-const advertiserToken = (await app.services.auth.signIn(advertiser, {})).accessToken;
+const { user: advertiser, token: advertiserToken } = await signedIn('ADVERTISER', '+4916', 'Advertiser');
 await prepareAds(app, advertiser.id);
 const dealBench = await prepareDeals(app);
 const moderationBench = await prepareModeration(app);

@@ -8,6 +8,7 @@ import type { UserRecord } from '../src/modules/users/users.repository.js';
 import { buildTestApp, type TestApp } from './helpers/app.js';
 import { createSignedIn } from './helpers/factories.js';
 import { call } from './helpers/http.js';
+import { playHistory, type Answer } from './helpers/histories.js';
 import { moneyInvariantViolations } from './helpers/money-invariants.js';
 
 // Random histories of the money beside orders, partly concurrent, against one app: bookings of a
@@ -88,7 +89,7 @@ async function runHistory(groups: Action[][]): Promise<void> {
   const booked: Booked[] = [];
   const topUps: string[] = [];
   const events = new Map<string, unknown>();
-  const answers: { action: string; status: number }[] = [];
+  const answers: Answer[] = [];
   const record = (kind: string, res: { status: number }) => void answers.push({ action: kind, status: res.status });
   const pick = <T>(list: T[], i: number) => (list.length ? list[i % list.length] : undefined);
 
@@ -177,16 +178,8 @@ async function runHistory(groups: Action[][]): Promise<void> {
     }
   }
 
-  for (const group of groups) await Promise.all(group.map(run));
-  // What the history left to the jobs (expiries, refunds, releases, payouts, spend) runs before the checks.
-  await t.app.jobs.drain();
-
-  // Refusals are answers (404, 409...), never a failure of the server.
-  const story = answers.map((r) => `${r.action} ${r.status}`).join(', ');
-  expect(
-    answers.filter((r) => r.status >= 500),
-    story,
-  ).toEqual([]);
+  // What the history left to the jobs runs before the checks.
+  const story = await playHistory(t, groups, run, answers);
   expect(await moneyInvariantViolations(t.app), story).toEqual([]);
 }
 
