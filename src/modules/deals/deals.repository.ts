@@ -14,6 +14,7 @@ import { BOOKING_PAYMENT_TRANSITIONS, BOOKING_TRANSITIONS, type DealViewStatus }
 export type DealRecord = Omit<typeof deals.$inferSelect, 'earth' | 'searchDoc' | 'searchVector'>;
 export type NewDeal = Omit<typeof deals.$inferInsert, 'earth' | 'listed'>;
 export type BookingRecord = typeof dealBookings.$inferSelect;
+export type NewBooking = typeof dealBookings.$inferInsert;
 
 const dealColumns = listedColumns(deals);
 const at = (now: Date) => sql`${now.toISOString()}::timestamptz`;
@@ -61,7 +62,6 @@ export async function updateDeal(ex: Executor, id: string, patch: Partial<NewDea
   return row!;
 }
 
-/** A deal that is not deleted. */
 const dealById = (ex: Executor, id: string | ReturnType<typeof sql.placeholder>) =>
   ex
     .select(dealColumns)
@@ -70,6 +70,7 @@ const dealById = (ex: Executor, id: string | ReturnType<typeof sql.placeholder>)
 // Every booking reads its deal: prepared, as the other statements of a booking.
 const dealStatement = preparedPer((ex) => dealById(ex, sql.placeholder('id')).prepare('deals_find'));
 
+/** A deal that is not deleted. */
 export async function findDeal(
   ex: Executor,
   id: string,
@@ -117,11 +118,6 @@ export async function listDeals(
   return { items, total: total?.n ?? 0 };
 }
 
-/**
- * Takes `n` places of an ACTIVE, unexpired deal in one guarded statement: never over the total,
- * whatever runs at the same time (the row stays locked by the caller's transaction until it
- * commits). False when too few are left or the deal takes no booking any more.
- */
 const takePlacesStatement = preparedPer((ex) => {
   const n = sql`${sql.placeholder('n')}::int`;
   return ex
@@ -139,6 +135,11 @@ const takePlacesStatement = preparedPer((ex) => {
     .prepare('deals_take_places');
 });
 
+/**
+ * Takes `n` places of an ACTIVE, unexpired deal in one guarded statement: never over the total,
+ * whatever runs at the same time (the row stays locked by the caller's transaction until it
+ * commits). False when too few are left or the deal takes no booking any more.
+ */
 export async function takePlaces(ex: Executor, dealId: string, n: number, now: Date): Promise<boolean> {
   const rows = await takePlacesStatement(ex).execute({ dealId, n, now: now.toISOString() });
   return rows.length === 1;
@@ -156,7 +157,6 @@ export async function releasePlaces(ex: Executor, dealId: string, n: number): Pr
 /** The states whose places are taken: held for a payment, to be collected, collected or missed. */
 const HOLDING = sql`${dealBookings.status} not in ('CANCELLED', 'EXPIRED')`;
 
-/** Places a client holds on a deal (every booking not cancelled, nor expired unpaid). */
 const placesOfClientStatement = preparedPer((ex) =>
   ex
     .select({ n: sql<number>`coalesce(sum(${dealBookings.quantity}), 0)`.mapWith(Number) })
@@ -171,6 +171,7 @@ const placesOfClientStatement = preparedPer((ex) =>
     .prepare('deals_places_of_client'),
 );
 
+/** Places a client holds on a deal (every booking not cancelled, nor expired unpaid). */
 export async function placesOfClient(ex: Executor, dealId: string, clientId: string): Promise<number> {
   const [row] = await placesOfClientStatement(ex).execute({ dealId, clientId });
   return row?.n ?? 0;
@@ -208,7 +209,6 @@ const NEW_BOOKING_KEYS = [
   'createdAt',
   'updatedAt',
 ] as const;
-export type NewBooking = typeof dealBookings.$inferInsert;
 /** The columns a booking is written with (the rest take their defaults). */
 type BookingValues = {
   [K in (typeof NEW_BOOKING_KEYS)[number]]-?: Exclude<(typeof dealBookings.$inferInsert)[K], undefined>;
