@@ -219,7 +219,7 @@ async function runHistory(groups: Action[][]): Promise<void> {
   }
 
   // What the history left to the jobs runs before the checks.
-  const story = await playHistory(t, groups, run, answers);
+  const story = await playHistory(t, groups, run, answers, (a) => a.kind === 'expire' || a.kind === 'releaseJob');
   const stock = await rows<{ id: string; quantity: number; reserved: number; sold: number }>(
     t.app.ctx.db,
     sql`select id, quantity, reserved_quantity as reserved, sold_quantity as sold from products where store_id = ${s.store.id}`,
