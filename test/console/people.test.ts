@@ -119,8 +119,11 @@ describe.skipIf(skip)(
       await page.getByRole('button', { name: 'Commerce' }).click();
       await expect.poll(firstCell).toBe(`Alpha ${town}`);
 
-      await page.getByPlaceholder('Nom, téléphone ou e-mail').fill(name);
+      const search = page.getByPlaceholder('Nom, téléphone ou e-mail');
+      await search.fill(name);
       await page.getByRole('cell', { name }).waitFor();
+      // The whole search shows: a shop's name and its city fit the box, no first letters scrolled away.
+      expect(await search.evaluate((el: HTMLInputElement) => el.scrollWidth <= el.clientWidth)).toBe(true);
       await expect.poll(() => page.getByRole('row').count()).toBe(2);
       await checkAccessible(page);
       await screenshot(page, 'suppliers');
