@@ -1,4 +1,4 @@
-import { and, eq, lte, sql } from 'drizzle-orm';
+import { and, eq, gt, lte, sql } from 'drizzle-orm';
 import { placeholders, preparedPer, type Executor } from '../db/client.js';
 import { idempotencyKeys } from '../db/schema/idempotency.js';
 
@@ -139,6 +139,16 @@ const claimInStatement = preparedPer((ex) => {
     .returning({ startedAt: t.startedAt })
     .prepare('idempotency_claim_in');
 });
+
+/** Whether an earlier request with this key ran or runs (its row is alive): a read, nothing claimed. */
+export async function isKept(db: Executor, r: Request): Promise<boolean> {
+  const [row] = await db
+    .select({ key: t.key })
+    .from(t)
+    .where(and(own(r), gt(t.expiresAt, r.now)))
+    .limit(1);
+  return row !== undefined;
+}
 
 /** Stores the answer of a request that holds no row (its claim rolled back with a refusal), unless the key was taken meanwhile. */
 export async function record(db: Executor, r: Request, response: StoredResponse): Promise<void> {

@@ -17,6 +17,7 @@ import {
   claim,
   claimIn,
   complete,
+  isKept,
   purgeExpired,
   record,
   release,
@@ -211,6 +212,8 @@ export function installIdempotency(app: FastifyInstance, ctx: AppContext): void 
    * The handler of an 'in-transaction' route: when its claim found the key taken (its transaction
    * rolled back), the plugin decides as for any route (replay, 409, 422), and a key it may take
    * over (expired, or abandoned by a dead process) is claimed outside and the handler runs again.
+   * So does a refusal met before the claim by a retry whose first run holds the key: the retry of a
+   * booking that took the last place gets that booking, not "sold out".
    */
   const withTransactionalKey = (handler: RouteHandlerMethod): RouteHandlerMethod =>
     async function (this: FastifyInstance, req, reply) {
@@ -218,7 +221,10 @@ export function installIdempotency(app: FastifyInstance, ctx: AppContext): void 
         return await handler.call(this, req, reply);
       } catch (err) {
         const pending = req.idempotency;
-        if (!(err instanceof KeyTaken) || !pending?.request) throw err;
+        if (!pending?.request || pending.held) throw err;
+        const refusedRetry = async () =>
+          err instanceof AppError && storable(err.statusCode) && (await isKept(ctx.db, pending.request!));
+        if (!(err instanceof KeyTaken) && !(await refusedRetry())) throw err;
         req.idempotency = undefined;
         if (!(await claimOutside(req, reply, { ...pending.request, now: ctx.clock.now() }))) return reply;
         return handler.call(this, req, reply);

@@ -156,6 +156,8 @@ export const dealBookings = pgTable(
     usedAt: ts('used_at'),
     usedBy: uuid('used_by').references(() => users.id),
     cancelledAt: ts('cancelled_at'),
+    // The client's Idempotency-Key: a retry with it waits at the insert for the first run, then gets its answer.
+    idempotencyKey: text('idempotency_key'),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
   },
@@ -172,6 +174,9 @@ export const dealBookings = pgTable(
     uniqueIndex('deal_bookings_store_code_key')
       .on(t.storeId, t.code)
       .where(sql`status in ('CONFIRMED', 'PENDING_PAYMENT')`),
+    uniqueIndex('deal_bookings_client_idempotency_key')
+      .on(t.clientId, t.idempotencyKey)
+      .where(sql`idempotency_key is not null`),
     index('deal_bookings_open_idx').on(t.pickupEndsAt).where(sql`status = 'CONFIRMED'`),
     // The sweep of holds whose payment did not come in time.
     index('deal_bookings_unpaid_idx').on(t.paymentDeadline).where(sql`status = 'PENDING_PAYMENT'`),

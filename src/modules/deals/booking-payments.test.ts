@@ -233,6 +233,21 @@ describe('a deal paid in the app', () => {
     expect((await book(c.token, s.deal.id, { quantity: 2 }, headers)).status).toBe(422);
     expect(await placesLeft(s.deal.id)).toBe(9);
   });
+
+  it('makes one booking of two requests sent at once with one Idempotency-Key', async () => {
+    const s = await shop();
+    const c = await createSignedIn(t.app);
+    const headers = { 'idempotency-key': `twice-${c.user.id}` };
+    const answers = await Promise.all([book(c.token, s.deal.id, {}, headers), book(c.token, s.deal.id, {}, headers)]);
+    const made = answers.filter((r) => r.status === 201 && !r.headers['idempotent-replayed']);
+    expect(made).toHaveLength(1);
+    // The other waited for it: its answer, or "still running" while the first answer was being stored.
+    for (const r of answers.filter((x) => x !== made[0]))
+      expect(r.status === 201 ? r.body.data.id : r.body.error.code).toBe(
+        r.status === 201 ? made[0]!.body.data.id : 'IDEMPOTENCY_KEY_IN_USE',
+      );
+    expect(await placesLeft(s.deal.id)).toBe(9);
+  });
 });
 
 describe('the last place with payments in flight', () => {

@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { and, eq, inArray, or, type SQL } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/client.js';
+import { isUniqueViolation } from '../../db/errors.js';
 import { dealBookings } from '../../db/schema/deals.js';
 import type { AuthUser } from '../../http/access.js';
 import type { TransactionalKey } from '../../http/idempotency.js';
@@ -219,8 +220,6 @@ export function createBookingsService(ctx: AppContext, deps: BookingsDeps) {
       const created = await ctx.db.transaction(async (tx) => {
         const t = now();
         const id = uuidv7(t.getTime());
-        // The key commits with the booking (a concurrent request with it waits here, then is answered by the key).
-        await idempotency?.claim(tx, id);
         const deal = await repo.findDeal(tx, dealId);
         if (!deal || deal.status === 'PENDING_REVIEW' || deal.status === 'REJECTED') throw notFound('Deal');
         refuseUnbookable(deal, t);
@@ -256,16 +255,29 @@ export function createBookingsService(ctx: AppContext, deps: BookingsDeps) {
           paymentMode: deal.paymentMode,
           paymentStatus: inApp ? ('UNPAID' as const) : null,
           paymentDeadline: inApp ? new Date(Math.min(t.getTime() + timeout * 60_000, pickup.endsAt.getTime())) : null,
+          idempotencyKey: idempotency?.key ?? null,
           createdAt: t,
           updatedAt: t,
         };
-        // A code its store already uses for a live booking is skipped by the insert: draw another.
+        // A code its store already uses for a live booking is skipped by the insert: draw another. A
+        // concurrent request with the same Idempotency-Key waits here for this one, then is answered by the key.
         let b: BookingRecord | undefined;
-        while (!b) b = await repo.insertBooking(tx, { ...values, code: newPickupCode() });
+        while (!b)
+          b = await repo.insertBooking(tx, { ...values, code: newPickupCode() }).catch((err: unknown) => {
+            throw idempotency && isUniqueViolation(err, 'deal_bookings_client_idempotency_key')
+              ? idempotency.taken()
+              : err;
+          });
         // Paid in the app, the no-show timer starts and both sides hear of it once paid
         // (payment.succeeded of the booking subject).
         const payment = pay ? await money.start(tx, b, pay) : undefined;
         if (!pay) await confirmed(tx, b, { dealTitle: deal.title, storeName: store.name });
+        const view = toBookingView({ booking: b, dealTitle: deal.title, storeName: store.name });
+        // Known now (at the counter, or a page opened in this transaction): stored with the key, which
+        // the commit settles with no write after it. A refusal below rolls the key back.
+        const answer = !payment || payment.providerSessionId ? forClient(view, payment) : undefined;
+        if (answer) await idempotency?.answer(tx, 201, answer);
+        else await idempotency?.claim(tx, b.id);
         // The places are taken last: the guarded UPDATE locks the deal's row until commit, so the
         // bookings of one deal wait for each other during one statement and the commit, not the whole
         // booking. Behind that lock the client's places are counted (this booking included): a
@@ -290,8 +302,9 @@ export function createBookingsService(ctx: AppContext, deps: BookingsDeps) {
           );
         }
         await overLimit();
-        return { view: toBookingView({ booking: b, dealTitle: deal.title, storeName: store.name }), payment };
+        return { view, payment, answer };
       });
+      if (created.answer) return created.answer;
       // After commit: the provider is called outside the transaction; on failure its job opens the session.
       const payment = created.payment && (await deps.payments.openAfterCommit(created.payment));
       return forClient(created.view, payment);

@@ -105,6 +105,33 @@ describe('booking a deal', () => {
     expect(await placesLeft(s.deal.id)).toBe(8);
   });
 
+  it('answers a retry with its Idempotency-Key by the first booking, even once the deal is full or paused', async () => {
+    const s = await shop({ totalPlaces: 1, placesPerClient: 1 });
+    const c = await createSignedIn(t.app);
+    const keyed = (key: string) =>
+      call(t.app, 'POST', `/deals/${s.deal.id}/book`, {
+        token: c.token,
+        body: { quantity: 1 },
+        headers: { 'idempotency-key': key },
+      });
+    const first = await keyed(`counter-${c.user.id}`);
+    expect(first.status).toBe(201);
+    const replayed = (r: Awaited<ReturnType<typeof keyed>>) => [
+      r.status,
+      r.headers['idempotent-replayed'],
+      r.body.data?.id,
+    ];
+    // The last place is its own: a lost answer asked again is that booking, not "sold out".
+    expect(replayed(await keyed(`counter-${c.user.id}`))).toEqual([201, 'true', first.body.data.id]);
+    expect(await placesLeft(s.deal.id)).toBe(0);
+    await call(t.app, 'POST', `/supplier/deals/${s.deal.id}/toggle-pause`, { token: s.token });
+    expect(replayed(await keyed(`counter-${c.user.id}`))).toEqual([201, 'true', first.body.data.id]);
+    // A new key meets the deal as it is now.
+    expect((await keyed(`other-${c.user.id}`)).body.error.code).toBe('DEAL_PAUSED');
+    const mine = await call(t.app, 'GET', '/deals/bookings/my-bookings', { token: c.token });
+    expect(mine.body.data.map((b: { id: string }) => b.id)).toEqual([first.body.data.id]);
+  });
+
   it('refuses a paused deal, a closed or inactive store, with codes saying which', async () => {
     const s = await shop();
     const c = await createSignedIn(t.app);

@@ -206,6 +206,7 @@ const NEW_BOOKING_KEYS = [
   'paymentMode',
   'paymentStatus',
   'paymentDeadline',
+  'idempotencyKey',
   'createdAt',
   'updatedAt',
 ] as const;

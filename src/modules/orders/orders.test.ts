@@ -321,6 +321,26 @@ describe('POST /orders', () => {
     expect(await productState(t, shop.products[0]!.id)).toEqual({ quantity: 8, reserved: 2, sold: 0 });
   });
 
+  it('answers a retry by its first order, even once its product has run out or been taken off the shelves', async () => {
+    const shop = await shopWithProducts(t, adminToken, 1, { quantity: 2 });
+    const c = await newClient(t);
+    const productId = shop.products[0]!.id;
+    const body = { items: [{ productId, quantity: 2 }], paymentMethod: 'wave' };
+    const headers = { 'idempotency-key': `order-${uuidv7()}` };
+    const first = await call(t.app, 'POST', '/orders', { token: c.token, body, headers });
+    expect(first.status).toBe(201);
+    const retried = async () => {
+      const r = await call(t.app, 'POST', '/orders', { token: c.token, body, headers });
+      return [r.status, r.headers['idempotent-replayed'], r.body.data?.id];
+    };
+    expect(await retried()).toEqual([201, 'true', first.body.data.id]);
+    // Its answer is the first order's, not that of the product as it is now.
+    const off = await call(t.app, 'PUT', `/products/${productId}`, { token: shop.token, body: { status: 'INACTIVE' } });
+    expect(off.status).toBe(200);
+    expect(await retried()).toEqual([201, 'true', first.body.data.id]);
+    expect(await productState(t, productId)).toEqual({ quantity: 0, reserved: 2, sold: 0 });
+  });
+
   it('creates one order for the same Idempotency-Key sent 20 times at once; a refusal is replayed too', async () => {
     const shop = await shopWithProducts(t, adminToken, 1, { quantity: 3 });
     const c = await newClient(t);
