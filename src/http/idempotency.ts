@@ -213,7 +213,7 @@ export function installIdempotency(app: FastifyInstance, ctx: AppContext): void 
    * rolled back), the plugin decides as for any route (replay, 409, 422), and a key it may take
    * over (expired, or abandoned by a dead process) is claimed outside and the handler runs again.
    * So does a refusal met before the claim by a retry whose first run holds the key: the retry of a
-   * booking that took the last place gets that booking, not "sold out".
+   * booking whose deal was paused since gets that booking, not "paused".
    */
   const withTransactionalKey = (handler: RouteHandlerMethod): RouteHandlerMethod =>
     async function (this: FastifyInstance, req, reply) {
