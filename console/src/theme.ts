@@ -12,6 +12,11 @@ const sidebar = { width: 270, closedWidth: 55 };
 const components = (base: RaThemeOptions) => ({
   ...base.components,
   RaSearchInput: { styleOverrides: { root: { width: '22rem', maxWidth: '100%' } } },
+  // A list as wide as its table (flex items default to their content's width) stretched the page past a
+  // phone's screen: the list keeps the screen's width and its table scrolls in its own box.
+  RaList: {
+    styleOverrides: { root: { '& .RaList-main': { minWidth: 0 }, '& .RaList-content': { overflowX: 'auto' } } },
+  },
 });
 
 export const lightTheme = {

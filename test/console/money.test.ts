@@ -292,8 +292,11 @@ describe.skipIf(skip)(`the money pages${consoleSkipReason ? ` (${consoleSkipReas
     // The page's table shows the same day.
     await expect(plain(await table.getByRole('row').filter({ hasText: today }).textContent())).toContain(xof(day.gmv));
     // On a phone the page keeps the screen's width: the table scrolls in its own box.
+    // The layout follows the new width a render later (the menu turns into a drawer): wait for it.
     await page.setViewportSize({ width: 390, height: 844 });
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await expect
+      .poll(() => page.evaluate(() => document.documentElement.scrollWidth), { timeout: 10_000 })
+      .toBeLessThanOrEqual(390);
     await page.context().close();
   }, 120_000);
 });

@@ -127,6 +127,14 @@ describe.skipIf(skip)(
       await expect.poll(() => page.getByRole('row').count()).toBe(2);
       await checkAccessible(page);
       await screenshot(page, 'suppliers');
+      // On a phone the list and its search box keep to the screen; the table scrolls in its own box.
+      const laptop = page.viewportSize()!;
+      await page.setViewportSize({ width: 390, height: 844 });
+      await expect
+        .poll(() => page.evaluate(() => document.documentElement.scrollWidth), { timeout: 10_000 })
+        .toBeLessThanOrEqual(390);
+      await screenshot(page, 'suppliers-phone');
+      await page.setViewportSize(laptop);
 
       await clickUntilShown(page.getByRole('cell', { name }), page.getByRole('heading', { level: 1, name }));
       // Not public yet, both stores are listed, the inactive one too.
