@@ -8,7 +8,7 @@ import type { UserRecord } from '../src/modules/users/users.repository.js';
 import { buildTestApp, type TestApp } from './helpers/app.js';
 import { createSignedIn } from './helpers/factories.js';
 import { call } from './helpers/http.js';
-import { HISTORY_DRAIN_MS, playHistory, type Answer } from './helpers/histories.js';
+import { playHistory, type Answer } from './helpers/histories.js';
 import { moneyInvariantViolations } from './helpers/money-invariants.js';
 
 // Random histories of the money beside orders, partly concurrent, against one app: bookings of a
@@ -148,7 +148,7 @@ async function runHistory(groups: Action[][]): Promise<void> {
         if (x.kind === 'deadline') t.clock.advance(16 * 60_000);
         else if (x.kind === 'pickup') nextTime(18, 30);
         else nextTime(20, 30);
-        await t.app.jobs.drain(HISTORY_DRAIN_MS);
+        await t.app.jobs.drain();
         return record(x.kind, { status: 200 });
     }
     const b = pick(booked, x.booking);

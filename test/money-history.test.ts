@@ -7,7 +7,7 @@ import { admin, deliverWebhook, shop } from '../src/modules/escrow/escrow.test-s
 import { newClient } from '../src/modules/orders/orders.test-support.js';
 import { buildTestApp, type TestApp } from './helpers/app.js';
 import { call } from './helpers/http.js';
-import { HISTORY_DRAIN_MS, playHistory, type Answer } from './helpers/histories.js';
+import { playHistory, type Answer } from './helpers/histories.js';
 import { moneyInvariantViolations } from './helpers/money-invariants.js';
 
 // Random histories of orders and their money (made, paid, failed, expired, cancelled, moved along,
@@ -150,7 +150,7 @@ async function runHistory(groups: Action[][]): Promise<void> {
     if (a.kind === 'expire' || a.kind === 'releaseJob') {
       // Past the payment deadline, or past the release delay; the jobs due then run.
       t.clock.advance(a.kind === 'expire' ? 16 * 60_000 : 49 * HOUR);
-      await t.app.jobs.drain(HISTORY_DRAIN_MS);
+      await t.app.jobs.drain();
       return record(a, { status: 200, body: null });
     }
     // Handovers and escrow decisions aim at orders they can apply to (paid; with an escrow), or

@@ -1,13 +1,6 @@
 import { expect } from 'vitest';
 import type { TestApp } from './app.js';
 
-/**
- * How long the jobs of one step of a history may take: a jump of days makes every release, payout
- * and notice of the history due at once, and on a loaded machine (CI runs files in parallel) they
- * took longer than drain()'s default of 15 s.
- */
-export const HISTORY_DRAIN_MS = 60_000;
-
 export interface Answer {
   action: string;
   status: number;
@@ -32,7 +25,7 @@ export async function playHistory<A>(
     for (const a of group.filter(movesClock)) await run(a);
     await Promise.all(group.filter((a) => !movesClock(a)).map(run));
   }
-  await t.app.jobs.drain(HISTORY_DRAIN_MS);
+  await t.app.jobs.drain();
   const story = answers.map((r) => `${r.action} ${r.status}`).join(', ');
   expect(
     answers.filter((r) => r.status >= 500),
