@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { escrow as escrowAccount, refundsPending, supplierPayable } from '../../src/modules/ledger/accounts.js';
 import { admin, paidOrder, shop } from '../../src/modules/escrow/escrow.test-support.js';
 import {
+  expectFitsPhone,
   clickUntilShown,
   consoleSkipReason,
   expectAccessible,
@@ -292,11 +293,7 @@ describe.skipIf(skip)(`the money pages${consoleSkipReason ? ` (${consoleSkipReas
     // The page's table shows the same day.
     await expect(plain(await table.getByRole('row').filter({ hasText: today }).textContent())).toContain(xof(day.gmv));
     // On a phone the page keeps the screen's width: the table scrolls in its own box.
-    // The layout follows the new width a render later (the menu turns into a drawer): wait for it.
-    await page.setViewportSize({ width: 390, height: 844 });
-    await expect
-      .poll(() => page.evaluate(() => document.documentElement.scrollWidth), { timeout: 10_000 })
-      .toBeLessThanOrEqual(390);
+    await expectFitsPhone(page);
     await page.context().close();
   }, 120_000);
 });

@@ -5,6 +5,7 @@ import { createAssociation } from '../../src/modules/associations/associations.t
 import { businessPart, idPart, pdf, postMultipart } from '../../src/modules/kyc/kyc.test-support.js';
 import { uuidv7 } from '../../src/shared/ids.js';
 import {
+  expectFitsPhone,
   clickUntilShown,
   consoleSkipReason,
   expectAccessible,
@@ -129,10 +130,7 @@ describe.skipIf(skip)(
       await screenshot(page, 'suppliers');
       // On a phone the list and its search box keep to the screen; the table scrolls in its own box.
       const laptop = page.viewportSize()!;
-      await page.setViewportSize({ width: 390, height: 844 });
-      await expect
-        .poll(() => page.evaluate(() => document.documentElement.scrollWidth), { timeout: 10_000 })
-        .toBeLessThanOrEqual(390);
+      await expectFitsPhone(page);
       await screenshot(page, 'suppliers-phone');
       await page.setViewportSize(laptop);
 

@@ -98,6 +98,17 @@ export async function expectAccessible(page: Page): Promise<void> {
   expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
 }
 
+/**
+ * Turns the window into a phone's (390 pixels) and waits until the page keeps that width: the layout
+ * follows a render later (the menu turns into a drawer), and a wide table must scroll in its own box.
+ */
+export async function expectFitsPhone(page: Page): Promise<void> {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect
+    .poll(() => page.evaluate(() => document.documentElement.scrollWidth), { timeout: 10_000 })
+    .toBeLessThanOrEqual(390);
+}
+
 /** A screenshot of the page, named for docs/console.md. */
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SHOTS, { recursive: true });
